@@ -1,0 +1,187 @@
+"""The rules object: a profile plus the rule options of RULES.md section 5, validated and frozen.
+
+A ``Rules`` is part of every log, replay and benchmark record (``to_dict`` / ``from_dict``). Compiled
+code reads the options as an int64 array (``as_array``) indexed by the ``OPT_*`` constants below.
+Options a profile sets in its ``[rules]`` table (for example ``declare_ready`` in ``strict16``) become
+that profile's defaults; options given explicitly win.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# Index of each option in the compiled array (append only: the layout is versioned with the engine).
+OPT_FLOWERS = 0
+OPT_DEAD_WALL = 1
+OPT_DEAD_WALL_PER_KONG = 2
+OPT_MULTI_WIN = 3
+OPT_STRICT_PASS = 4
+OPT_NO_CALLS_LAST3 = 5
+OPT_NO_KONG_AFTER_CLAIM = 6
+OPT_KONG_REPLACEMENT_SELF_DRAW = 7
+OPT_SWAP_CALL = 8
+OPT_DECLARE_READY = 9
+OPT_STREAK_CAP = 10  # -1 = no cap
+OPT_BASE = 11
+OPT_PER_TAI = 12
+OPT_EPISODE_GAME = 13
+OPT_WEST_DRAW = 14
+N_OPTS = 15
+
+EPISODES = ("hand", "game")
+
+
+class RulesError(ValueError):
+    """An unknown rule option or a bad value; the message names it."""
+
+
+@dataclass(frozen=True)
+class Stakes:
+    base: int = 30
+    per_tai: int = 10
+
+    def __post_init__(self):
+        for name in ("base", "per_tai"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise RulesError(f"stakes.{name} must be a non-negative integer, got {v!r}")
+        if self.per_tai == 0:
+            raise RulesError("stakes.per_tai must be positive (rewards are reported in tai units)")
+
+
+_BOOL_OPTIONS = (
+    "flowers",
+    "dead_wall_per_kong",
+    "multi_win",
+    "strict_pass",
+    "no_calls_last3",
+    "no_kong_after_claim",
+    "kong_replacement_self_draw",
+    "swap_call",
+    "declare_ready",
+    "west_draw",
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Profile + options. ``Rules()`` is the default game; ``Rules(profile="strict16", multi_win=True)``."""
+
+    profile: str = "standard"
+    flowers: bool = True
+    dead_wall: int = 16
+    dead_wall_per_kong: bool = False
+    multi_win: bool = False
+    strict_pass: bool = False
+    no_calls_last3: bool = True
+    no_kong_after_claim: bool = True
+    kong_replacement_self_draw: bool = True
+    swap_call: bool = True
+    declare_ready: bool = False
+    west_draw: bool = False  # 一路歸西: first four discards all 西 -> drawn hand (casual)
+    streak_cap: int | None = None
+    stakes: Stakes = field(default_factory=Stakes)
+    episode: str = "hand"
+
+    def __post_init__(self):
+        for name in _BOOL_OPTIONS:
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"rule option {name!r} must be true or false, got {getattr(self, name)!r}")
+        if isinstance(self.dead_wall, bool) or not isinstance(self.dead_wall, int) or not 0 <= self.dead_wall <= 60:
+            raise RulesError(f"rule option 'dead_wall' must be an integer in 0..60, got {self.dead_wall!r}")
+        if self.streak_cap is not None and (
+            isinstance(self.streak_cap, bool) or not isinstance(self.streak_cap, int) or self.streak_cap < 0
+        ):
+            raise RulesError(f"rule option 'streak_cap' must be null or a non-negative integer, got {self.streak_cap!r}")
+        if self.episode not in EPISODES:
+            raise RulesError(f"rule option 'episode' must be one of {EPISODES}, got {self.episode!r}")
+        if not isinstance(self.stakes, Stakes):
+            raise RulesError(f"stakes must be a Stakes, got {self.stakes!r}")
+        if not isinstance(self.profile, str) or not self.profile:
+            raise RulesError(f"profile must be a name or a path, got {self.profile!r}")
+        prof = self.profile_data  # loads and validates the profile (names an unknown one)
+        if self.declare_ready and not prof.has_ready_items:
+            raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def make(cls, profile: str = "standard", **options: Any) -> "Rules":
+        """Build from plain values: the profile's ``[rules]`` defaults, then ``options``."""
+        from envs.scoring.profile import load_profile
+
+        known = {f.name for f in dataclasses.fields(cls)} - {"profile"}
+        for name in options:
+            if name not in known:
+                raise RulesError(f"unknown rule option {name!r} (known: {', '.join(sorted(known))})")
+        merged = dict(load_profile(profile).rule_defaults)
+        merged.update(options)
+        stakes = merged.pop("stakes", None)
+        if stakes is not None and not isinstance(stakes, Stakes):
+            stakes = _parse_stakes(stakes)
+        return cls(profile=profile, **merged, **({"stakes": stakes} if stakes is not None else {}))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Rules":
+        if not isinstance(d, dict):
+            raise RulesError(f"rules must be a JSON object, got {d!r}")
+        d = dict(d)
+        return cls.make(d.pop("profile", "standard"), **d)
+
+    def replace(self, **options: Any) -> "Rules":
+        d = self.to_dict()
+        d.update(options)
+        return Rules.from_dict(d)
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["stakes"] = {"base": self.stakes.base, "per_tai": self.stakes.per_tai}
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
+
+    # -- compiled views -----------------------------------------------------------------------
+    @property
+    def profile_data(self):
+        from envs.scoring.profile import load_profile
+
+        return load_profile(self.profile)
+
+    def as_array(self) -> np.ndarray:
+        a = np.zeros(N_OPTS, dtype=np.int64)
+        a[OPT_FLOWERS] = self.flowers
+        a[OPT_DEAD_WALL] = self.dead_wall
+        a[OPT_DEAD_WALL_PER_KONG] = self.dead_wall_per_kong
+        a[OPT_MULTI_WIN] = self.multi_win
+        a[OPT_STRICT_PASS] = self.strict_pass
+        a[OPT_NO_CALLS_LAST3] = self.no_calls_last3
+        a[OPT_NO_KONG_AFTER_CLAIM] = self.no_kong_after_claim
+        a[OPT_KONG_REPLACEMENT_SELF_DRAW] = self.kong_replacement_self_draw
+        a[OPT_SWAP_CALL] = self.swap_call
+        a[OPT_DECLARE_READY] = self.declare_ready
+        a[OPT_STREAK_CAP] = -1 if self.streak_cap is None else self.streak_cap
+        a[OPT_BASE] = self.stakes.base
+        a[OPT_PER_TAI] = self.stakes.per_tai
+        a[OPT_EPISODE_GAME] = self.episode == "game"
+        a[OPT_WEST_DRAW] = self.west_draw
+        return a
+
+
+def _parse_stakes(v: Any) -> Stakes:
+    if isinstance(v, str) and "/" in v:  # "30/10"
+        try:
+            base, per = (int(x) for x in v.split("/"))
+        except ValueError:
+            raise RulesError(f"stakes must look like '30/10', got {v!r}") from None
+        return Stakes(base, per)
+    if isinstance(v, dict):
+        unknown = set(v) - {"base", "per_tai"}
+        if unknown:
+            raise RulesError(f"unknown stakes field(s) {sorted(unknown)} (known: base, per_tai)")
+        return Stakes(**v)
+    raise RulesError(f"stakes must be {{'base': .., 'per_tai': ..}} or 'B/T', got {v!r}")
