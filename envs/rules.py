@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -54,6 +54,23 @@ class Stakes:
             raise RulesError("stakes.per_tai must be positive (rewards are reported in tai units)")
 
 
+DEFAULTS: dict[str, Any] = {  # RULES.md 5
+    "flowers": True,
+    "dead_wall": 16,
+    "dead_wall_per_kong": False,
+    "multi_win": False,
+    "strict_pass": False,
+    "no_calls_last3": True,
+    "no_kong_after_claim": True,
+    "kong_replacement_self_draw": True,
+    "swap_call": True,
+    "declare_ready": False,
+    "west_draw": False,
+    "streak_cap": None,
+    "stakes": Stakes(),
+    "episode": "hand",
+}
+
 _BOOL_OPTIONS = (
     "flowers",
     "dead_wall_per_kong",
@@ -73,22 +90,31 @@ class Rules:
     """Profile + options. ``Rules()`` is the default game; ``Rules(profile="strict16", multi_win=True)``."""
 
     profile: str = "standard"
-    flowers: bool = True
-    dead_wall: int = 16
-    dead_wall_per_kong: bool = False
-    multi_win: bool = False
-    strict_pass: bool = False
-    no_calls_last3: bool = True
-    no_kong_after_claim: bool = True
-    kong_replacement_self_draw: bool = True
-    swap_call: bool = True
-    declare_ready: bool = False
-    west_draw: bool = False  # 一路歸西: first four discards all 西 -> drawn hand (casual)
+    flowers: bool | None = None
+    dead_wall: int | None = None
+    dead_wall_per_kong: bool | None = None
+    multi_win: bool | None = None
+    strict_pass: bool | None = None
+    no_calls_last3: bool | None = None
+    no_kong_after_claim: bool | None = None
+    kong_replacement_self_draw: bool | None = None
+    swap_call: bool | None = None
+    declare_ready: bool | None = None
+    west_draw: bool | None = None  # 一路歸西: first four discards all 西 -> drawn hand (casual)
     streak_cap: int | None = None
-    stakes: Stakes = field(default_factory=Stakes)
-    episode: str = "hand"
+    stakes: Stakes | dict | str | None = None
+    episode: str | None = None
 
     def __post_init__(self):
+        # Options left as None take the profile's [rules] defaults, then the defaults of RULES.md 5.
+        if not isinstance(self.profile, str) or not self.profile:
+            raise RulesError(f"profile must be a name or a path, got {self.profile!r}")
+        prof = self.profile_data  # loads and validates the profile (names an unknown one)
+        for name, default in DEFAULTS.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, prof.rule_defaults.get(name, default))
+        if not isinstance(self.stakes, Stakes):
+            object.__setattr__(self, "stakes", _parse_stakes(self.stakes))
         for name in _BOOL_OPTIONS:
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"rule option {name!r} must be true or false, got {getattr(self, name)!r}")
@@ -100,30 +126,17 @@ class Rules:
             raise RulesError(f"rule option 'streak_cap' must be null or a non-negative integer, got {self.streak_cap!r}")
         if self.episode not in EPISODES:
             raise RulesError(f"rule option 'episode' must be one of {EPISODES}, got {self.episode!r}")
-        if not isinstance(self.stakes, Stakes):
-            raise RulesError(f"stakes must be a Stakes, got {self.stakes!r}")
-        if not isinstance(self.profile, str) or not self.profile:
-            raise RulesError(f"profile must be a name or a path, got {self.profile!r}")
-        prof = self.profile_data  # loads and validates the profile (names an unknown one)
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def make(cls, profile: str = "standard", **options: Any) -> "Rules":
-        """Build from plain values: the profile's ``[rules]`` defaults, then ``options``."""
-        from envs.scoring.profile import load_profile
-
-        known = {f.name for f in dataclasses.fields(cls)} - {"profile"}
+        """Build from plain values, naming any unknown option (``Rules(...)`` raises TypeError)."""
         for name in options:
-            if name not in known:
-                raise RulesError(f"unknown rule option {name!r} (known: {', '.join(sorted(known))})")
-        merged = dict(load_profile(profile).rule_defaults)
-        merged.update(options)
-        stakes = merged.pop("stakes", None)
-        if stakes is not None and not isinstance(stakes, Stakes):
-            stakes = _parse_stakes(stakes)
-        return cls(profile=profile, **merged, **({"stakes": stakes} if stakes is not None else {}))
+            if name not in DEFAULTS:
+                raise RulesError(f"unknown rule option {name!r} (known: {', '.join(sorted(DEFAULTS))})")
+        return cls(profile=profile, **options)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Rules":

@@ -1,0 +1,242 @@
+"""Tai profiles as data: load a TOML table, validate it, compile it to arrays for compiled code.
+
+A profile file (see ``profiles/standard.toml``) lists ``[items.KEY]`` tables in table order, each
+with ``tai``, ``zh``, optional ``replaces`` (keys it cancels) and ``reduced = {tai, when}``. A profile
+may ``extends = "standard"``: it inherits the table, ``remove``s keys, overrides fields of inherited
+items and appends new ones in the order it names them. ``[rules]`` gives rule-option defaults and
+``[options]`` tells predicates how to read the profile. Unknown keys anywhere are errors.
+
+Compiled form (``Profile.compiled()``), read by ``envs.scoring.core``:
+
+    p_tai  int32[3, N_ITEMS]   row 0 tai (-1 = not in this profile), row 1 reduced tai (-1 = none),
+                               row 2 rank in the table (tie rule of RULES.md 3)
+    p_repl int8[N_ITEMS, N_ITEMS]  p_repl[a, b] = 1: a replaces b; 2: a being present reduces b
+    p_opts int64[N_POPTS]      PO_* below
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from envs.scoring.codes import ITEM_INDEX, ITEM_KEYS, ITEM_ZH, N_ITEMS
+
+PROFILE_DIR = Path(__file__).parent / "profiles"
+BUILTIN = ("standard", "strict16", "casual")
+
+PO_CONCEALED_ANY_WIN = 0
+PO_EIGHT_PAIRS = 1
+N_POPTS = 2
+SHAPES = ("eight_pairs",)
+READY_ITEMS = ("heavenly_ready", "earthly_ready", "declared_ready", "shown_ready")
+
+_TOP_KEYS = {"name", "title", "extends", "remove", "rules", "options", "items", "description"}
+_ITEM_FIELDS = {"zh", "tai", "replaces", "reduced"}
+_OPTION_KEYS = {"concealed_any_win": bool, "shapes": list}
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be used; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class Item:
+    key: str
+    zh: str
+    tai: int
+    replaces: tuple[str, ...] = ()
+    reduced_tai: int | None = None
+    reduced_when: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    items: tuple[Item, ...]
+    rule_defaults: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
+    source: str = ""
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(i.key for i in self.items)
+
+    def item(self, key: str) -> Item:
+        for i in self.items:
+            if i.key == key:
+                return i
+        raise KeyError(key)
+
+    @property
+    def has_ready_items(self) -> bool:
+        return any(k in READY_ITEMS for k in self.keys)
+
+    def zh(self, key: str) -> str:
+        return self.item(key).zh if key in self.keys else ITEM_ZH.get(key, key)
+
+    @functools.cached_property
+    def _compiled(self):
+        p_tai = np.full((3, N_ITEMS), -1, dtype=np.int32)
+        p_repl = np.zeros((N_ITEMS, N_ITEMS), dtype=np.int8)
+        for rank, it in enumerate(self.items):
+            i = ITEM_INDEX[it.key]
+            p_tai[0, i] = it.tai
+            p_tai[2, i] = rank
+            if it.reduced_tai is not None:
+                p_tai[1, i] = it.reduced_tai
+                for w in it.reduced_when:
+                    p_repl[ITEM_INDEX[w], i] = 2
+            for r in it.replaces:
+                p_repl[i, ITEM_INDEX[r]] = 1
+        p_opts = np.zeros(N_POPTS, dtype=np.int64)
+        p_opts[PO_CONCEALED_ANY_WIN] = bool(self.options.get("concealed_any_win", False))
+        p_opts[PO_EIGHT_PAIRS] = "eight_pairs" in self.options.get("shapes", ())
+        for a in (p_tai, p_repl, p_opts):
+            a.setflags(write=False)
+        return p_tai, p_repl, p_opts
+
+    def compiled(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(p_tai, p_repl, p_opts)`` for compiled code (read-only arrays)."""
+        return self._compiled
+
+
+def _fail(src: str, msg: str):
+    raise ProfileError(f"profile {src}: {msg}")
+
+
+def _read(name_or_path: str) -> tuple[dict, str]:
+    if name_or_path in BUILTIN:
+        path = PROFILE_DIR / f"{name_or_path}.toml"
+    else:
+        path = Path(name_or_path)
+        if not path.suffix and not path.exists():
+            raise ProfileError(
+                f"unknown profile {name_or_path!r} (built in: {', '.join(BUILTIN)}; or give a path to a .toml file)"
+            )
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f), str(path)
+    except FileNotFoundError:
+        raise ProfileError(f"profile file {str(path)!r} not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ProfileError(f"profile file {str(path)!r} is not valid TOML: {e}") from None
+
+
+def _check_keys(src: str, where: str, keys, allowed) -> None:
+    bad = sorted(set(keys) - set(allowed))
+    if bad:
+        _fail(src, f"unknown field(s) {bad} in {where} (allowed: {sorted(allowed)})")
+
+
+def _item_key(src: str, key: str, where: str) -> str:
+    if key not in ITEM_INDEX:
+        _fail(src, f"{where} names unknown item {key!r} (no predicate for it; known items: {', '.join(ITEM_KEYS)})")
+    return key
+
+
+def _build_items(src: str, raw_items: dict, base: list[dict]) -> list[dict]:
+    items = [dict(b) for b in base]
+    index = {it["key"]: it for it in items}
+    for key, fields in raw_items.items():
+        _item_key(src, key, "[items]")
+        if not isinstance(fields, dict):
+            _fail(src, f"[items.{key}] must be a table")
+        _check_keys(src, f"[items.{key}]", fields, _ITEM_FIELDS)
+        if key in index:
+            index[key].update(fields)
+        else:
+            it = {"key": key, "zh": ITEM_ZH[key], **fields}
+            if "tai" not in it:
+                _fail(src, f"[items.{key}] needs a tai value")
+            items.append(it)
+            index[key] = it
+    return items
+
+
+def _to_item(src: str, it: dict) -> Item:
+    key = it["key"]
+    tai = it.get("tai")
+    if isinstance(tai, bool) or not isinstance(tai, int) or not 0 <= tai <= 10_000:
+        _fail(src, f"item {key!r}: tai must be a non-negative integer, got {tai!r}")
+    replaces = it.get("replaces", [])
+    if not isinstance(replaces, list):
+        _fail(src, f"item {key!r}: replaces must be a list of item keys")
+    for r in replaces:
+        _item_key(src, r, f"item {key!r} replaces")
+    red = it.get("reduced")
+    red_tai, red_when = None, ()
+    if red is not None:
+        if not isinstance(red, dict) or set(red) != {"tai", "when"}:
+            _fail(src, f"item {key!r}: reduced must be {{tai = N, when = [keys]}}")
+        red_tai = red["tai"]
+        if isinstance(red_tai, bool) or not isinstance(red_tai, int) or red_tai < 0:
+            _fail(src, f"item {key!r}: reduced.tai must be a non-negative integer")
+        red_when = tuple(_item_key(src, w, f"item {key!r} reduced.when") for w in red["when"])
+    zh = it.get("zh", ITEM_ZH[key])
+    if not isinstance(zh, str):
+        _fail(src, f"item {key!r}: zh must be a string")
+    return Item(key, zh, tai, tuple(replaces), red_tai, red_when)
+
+
+_LOADING: set[str] = set()  # names being loaded, to name an `extends` cycle instead of recursing
+
+
+def _parse(data: dict, src: str) -> Profile:
+    _check_keys(src, "the top level", data, _TOP_KEYS)
+    base_items: list[dict] = []
+    rules: dict = {}
+    options: dict = {}
+    if "extends" in data:
+        if data["extends"] in _LOADING:
+            _fail(src, f"extends cycle through {data['extends']!r}")
+        parent = load_profile(data["extends"])
+        base_items = [
+            {"key": i.key, "zh": i.zh, "tai": i.tai, "replaces": list(i.replaces)}
+            | ({"reduced": {"tai": i.reduced_tai, "when": list(i.reduced_when)}} if i.reduced_tai is not None else {})
+            for i in parent.items
+        ]
+        rules.update(parent.rule_defaults)
+        options.update(parent.options)
+    removed = data.get("remove", [])
+    for r in removed:
+        _item_key(src, r, "remove")
+    base_items = [b for b in base_items if b["key"] not in removed]
+    items = [_to_item(src, it) for it in _build_items(src, data.get("items", {}), base_items)]
+    if not items:
+        _fail(src, "has no items")
+    rules.update(data.get("rules", {}))
+    opts = data.get("options", {})
+    _check_keys(src, "[options]", opts, _OPTION_KEYS)
+    for k, typ in _OPTION_KEYS.items():
+        if k in opts and not isinstance(opts[k], typ):
+            _fail(src, f"[options] {k} must be a {typ.__name__}")
+    for s in opts.get("shapes", []):
+        if s not in SHAPES:
+            _fail(src, f"[options] shapes names unknown shape {s!r} (known: {', '.join(SHAPES)})")
+    options.update(opts)
+    name = data.get("name") or Path(src).stem
+    return Profile(name, data.get("title", name), tuple(items), rules, options, src)
+
+
+@functools.lru_cache(maxsize=64)
+def load_profile(name_or_path: str) -> Profile:
+    """A built-in profile by name (``standard``, ``strict16``, ``casual``) or a TOML file by path."""
+    if isinstance(name_or_path, Profile):
+        return name_or_path
+    _LOADING.add(name_or_path)
+    try:
+        prof = _parse(*_read(name_or_path))
+    finally:
+        _LOADING.discard(name_or_path)
+    from envs.rules import Rules, RulesError  # validate the rule defaults it sets
+
+    known = set(Rules.__dataclass_fields__) - {"profile"}
+    bad = sorted(set(prof.rule_defaults) - known)
+    if bad:
+        _fail(prof.source, f"[rules] names unknown rule option(s) {bad}")
+    return prof
