@@ -1,0 +1,510 @@
+"""Compiled hand analysis: completeness, shanten, waits, decompositions, eight_pairs.
+
+Every function here is ``@numba.njit(cache=True)`` and may be called from other compiled code.
+
+Conventions
+-----------
+- ``counts``: the concealed tiles as counts over the 34 playing kinds (any integer dtype, each 0..4).
+- ``n_sets``: the sets the concealed tiles must supply, ``5 - number of melds`` (0..5; a kong is a
+  meld). A complete concealed part has ``3*n_sets + 2`` tiles: ``n_sets`` sets (chi or pon) + 1 pair.
+- ``held``: all the seat's copies of each kind, melds included (length >= 34). RULES.md 3: a kind of
+  which the seat holds all four is never a wait. Without melds, pass ``counts`` itself.
+- shanten = (fewest tiles to add, no kind above 4, until the tiles contain a complete form) - 1:
+  -1 complete, 0 ready (聽牌), ... Shanten judges the shape only (it ignores copies held in melds).
+  It is meant for hands of ``3n+1`` or ``3n+2`` tiles and well defined for any smaller hand.
+- Counts outside 0..4 make :func:`is_complete` false and :func:`shanten` return ``INVALID``.
+
+The ``*_t`` variants take the tables as arguments (``envs.hand.tables`` ``SUIT_DIST`` etc.); the plain
+functions read them through the compiled accessors of ``envs.hand.tables``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.hand.tables import honour_dist, honour_flags, suit_dist, suit_flags
+from envs.tiles import CHI, N_KINDS, PON, WIND0
+
+NOT_HELD = 99  # discard_shanten value for a kind that is not in the hand
+INVALID = 99  # shanten of a count vector with a count outside 0..4
+MAX_SETS = 5
+DEC_WIDTH = 1 + 2 * MAX_SETS  # columns of a decompositions() row
+MAX_DECOMPOSITIONS = 64  # a safe row count for decompositions(); see its docstring
+SHAPE_EIGHT_PAIRS = 1  # bit of `shapes`: 嚦咕嚦咕 (strict16, extras)
+
+_BIG = 1000
+
+
+# --------------------------------------------------------------------------------------------------
+# Codes
+
+
+@njit(cache=True)
+def _group_code(counts, start, nk):
+    """(base-5 code, tile count) of kinds start..start+nk-1; code -1 if a count is outside 0..4."""
+    code = 0
+    size = 0
+    for i in range(nk - 1, -1, -1):
+        v = np.int64(counts[start + i])
+        if v < 0 or v > 4:
+            return -1, 0
+        code = code * 5 + v
+        size += v
+    return code, size
+
+
+@njit(cache=True)
+def _combine4(r0, r1, r2, r3, n):
+    """min over splits of n sets and 1 pair among four table rows (columns 2*m + p)."""
+    best = _BIG
+    for a in range(n + 1):
+        x0 = _BIG
+        x1 = _BIG
+        for m0 in range(a + 1):
+            m1 = a - m0
+            v = np.int64(r0[2 * m0]) + np.int64(r1[2 * m1])
+            if v < x0:
+                x0 = v
+            v = np.int64(r0[2 * m0 + 1]) + np.int64(r1[2 * m1])
+            if v < x1:
+                x1 = v
+            v = np.int64(r0[2 * m0]) + np.int64(r1[2 * m1 + 1])
+            if v < x1:
+                x1 = v
+        b = n - a
+        for m2 in range(b + 1):
+            m3 = b - m2
+            y0 = np.int64(r2[2 * m2]) + np.int64(r3[2 * m3])
+            y1 = np.int64(r2[2 * m2 + 1]) + np.int64(r3[2 * m3])
+            v = np.int64(r2[2 * m2]) + np.int64(r3[2 * m3 + 1])
+            if v < y1:
+                y1 = v
+            if x0 + y1 < best:
+                best = x0 + y1
+            if x1 + y0 < best:
+                best = x1 + y0
+    return best
+
+
+# --------------------------------------------------------------------------------------------------
+# Completeness
+
+
+@njit(cache=True)
+def is_complete_t(counts, n_sets, sflags, hflags):
+    npair = 0
+    total = 0
+    for g in range(4):
+        if g < 3:
+            code, size = _group_code(counts, 9 * g, 9)
+            if code < 0:
+                return False
+            f = sflags[code]
+        else:
+            code, size = _group_code(counts, WIND0, 7)
+            if code < 0:
+                return False
+            f = hflags[code]
+        r = size % 3
+        if r == 1 or (f & 1) == 0:
+            return False
+        if r == 2:
+            npair += 1
+        total += size
+    return npair == 1 and total == 3 * n_sets + 2
+
+
+@njit(cache=True)
+def is_complete(counts, n_sets):
+    """True iff ``counts`` is exactly ``n_sets`` sets and one pair (``3*n_sets + 2`` tiles)."""
+    return is_complete_t(counts, n_sets, suit_flags(), honour_flags())
+
+
+# --------------------------------------------------------------------------------------------------
+# Shanten
+
+
+@njit(cache=True)
+def shanten_t(counts, n_sets, sdist, hdist):
+    c0, _ = _group_code(counts, 0, 9)
+    c1, _ = _group_code(counts, 9, 9)
+    c2, _ = _group_code(counts, 18, 9)
+    c3, _ = _group_code(counts, WIND0, 7)
+    if c0 < 0 or c1 < 0 or c2 < 0 or c3 < 0:
+        return INVALID
+    return _combine4(sdist[c0], sdist[c1], sdist[c2], hdist[c3], n_sets) - 1
+
+
+@njit(cache=True)
+def shanten(counts, n_sets):
+    """Shanten of the standard shape (``n_sets`` sets + a pair): -1 complete, 0 ready, ..."""
+    return shanten_t(counts, n_sets, suit_dist(), honour_dist())
+
+
+@njit(cache=True)
+def discard_shanten_t(counts, n_sets, out, sdist, hdist):
+    c0, _ = _group_code(counts, 0, 9)
+    c1, _ = _group_code(counts, 9, 9)
+    c2, _ = _group_code(counts, 18, 9)
+    c3, _ = _group_code(counts, WIND0, 7)
+    best = NOT_HELD
+    for k in range(N_KINDS):
+        out[k] = NOT_HELD
+    if c0 < 0 or c1 < 0 or c2 < 0 or c3 < 0:
+        return best
+    r0 = sdist[c0]
+    r1 = sdist[c1]
+    r2 = sdist[c2]
+    r3 = hdist[c3]
+    p = 1
+    for k in range(N_KINDS):
+        i = k % 9 if k < WIND0 else k - WIND0
+        p = 5**i
+        if counts[k] <= 0:
+            continue
+        if k < 9:
+            s = _combine4(sdist[c0 - p], r1, r2, r3, n_sets)
+        elif k < 18:
+            s = _combine4(r0, sdist[c1 - p], r2, r3, n_sets)
+        elif k < WIND0:
+            s = _combine4(r0, r1, sdist[c2 - p], r3, n_sets)
+        else:
+            s = _combine4(r0, r1, r2, hdist[c3 - p], n_sets)
+        out[k] = s - 1
+        if s - 1 < best:
+            best = s - 1
+    return best
+
+
+@njit(cache=True)
+def discard_shanten(counts, n_sets, out):
+    """For a ``3n+2`` hand: ``out[k]`` = shanten after discarding one ``k`` (``NOT_HELD`` if not held).
+
+    Returns the best value; when the hand is not complete it equals ``shanten(counts, n_sets)``.
+    """
+    return discard_shanten_t(counts, n_sets, out, suit_dist(), honour_dist())
+
+
+@njit(cache=True)
+def best_discards(counts, n_sets, mask):
+    """``mask[k]`` = True for the kinds whose discard reaches the lowest shanten; returns that shanten."""
+    sh = np.empty(N_KINDS, np.int64)
+    best = discard_shanten(counts, n_sets, sh)
+    for k in range(N_KINDS):
+        mask[k] = sh[k] == best and best != NOT_HELD
+    return best
+
+
+# --------------------------------------------------------------------------------------------------
+# Waits
+
+
+@njit(cache=True)
+def wait_mask_t(counts, n_sets, held, out, sflags, hflags):
+    for k in range(N_KINDS):
+        out[k] = False
+    codes = np.empty(4, np.int64)
+    res = np.empty(4, np.int64)
+    ok = np.empty(4, np.bool_)
+    total = 0
+    nbad = 0
+    npair = 0
+    for g in range(4):
+        if g < 3:
+            code, size = _group_code(counts, 9 * g, 9)
+            if code < 0:
+                return 0
+            f = sflags[code]
+        else:
+            code, size = _group_code(counts, WIND0, 7)
+            if code < 0:
+                return 0
+            f = hflags[code]
+        codes[g] = code
+        res[g] = size % 3
+        ok[g] = res[g] != 1 and (f & 1) == 1
+        if not ok[g]:
+            nbad += 1
+        if ok[g] and res[g] == 2:
+            npair += 1
+        total += size
+    if total != 3 * n_sets + 1:
+        return 0
+    nw = 0
+    for g in range(4):
+        # the other groups must be exact, and the tile goes to g
+        if nbad - (0 if ok[g] else 1) != 0:
+            continue
+        others_pair = npair - (1 if (ok[g] and res[g] == 2) else 0)
+        r = res[g]
+        if r == 0:
+            continue  # 3k+1 tiles in g: never exact
+        if r == 1 and others_pair != 0:
+            continue  # g becomes the pair group
+        if r == 2 and others_pair != 1:
+            continue  # g becomes sets only
+        start = 9 * g
+        nk = 9 if g < 3 else 7
+        p = 1
+        for i in range(nk):
+            k = start + i
+            if counts[k] < 4 and held[k] < 4:
+                f = sflags[codes[g] + p] if g < 3 else hflags[codes[g] + p]
+                if f & 1:
+                    out[k] = True
+                    nw += 1
+            p *= 5
+    return nw
+
+
+@njit(cache=True)
+def wait_mask(counts, n_sets, held, out):
+    """For a ``3n+1`` hand: ``out[k]`` = True iff adding ``k`` completes it and ``held[k] < 4``.
+
+    ``out`` (length >= 34, bool or int) is cleared first; returns the number of waits.
+    """
+    return wait_mask_t(counts, n_sets, held, out, suit_flags(), honour_flags())
+
+
+@njit(cache=True)
+def wait_array(counts, n_sets, held):
+    """:func:`wait_mask` into a new bool array of length 34."""
+    out = np.zeros(N_KINDS, np.bool_)
+    wait_mask(counts, n_sets, held, out)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Decompositions
+
+
+@njit(cache=True)
+def decompositions_t(counts, n_sets, out, sflags, hflags):
+    if not is_complete_t(counts, n_sets, sflags, hflags):
+        return 0
+    c = np.empty(N_KINDS, np.int64)
+    for k in range(N_KINDS):
+        c[k] = counts[k]
+    st = np.empty(MAX_SETS + 1, np.int64)  # set types
+    sk = np.empty(MAX_SETS + 1, np.int64)  # set kinds
+    opt = np.zeros(MAX_SETS + 2, np.int64)  # next option per depth: 0 chi, 1 pon, 2 none
+    cap = out.shape[0]
+    width = out.shape[1]
+    nd = 0
+    for pk in range(N_KINDS):
+        if c[pk] < 2:
+            continue
+        c[pk] -= 2
+        # prune: the pair's group must split into sets exactly
+        g = pk // 9 if pk < WIND0 else 3
+        if g < 3:
+            code, size = _group_code(c, 9 * g, 9)
+            good = size % 3 == 0 and (sflags[code] & 1) == 1
+        else:
+            code, size = _group_code(c, WIND0, 7)
+            good = size % 3 == 0 and (hflags[code] & 1) == 1
+        if good:
+            d = 0
+            opt[0] = 0
+            while True:
+                if d == n_sets:
+                    if nd < cap:
+                        out[nd, 0] = pk
+                        for j in range(n_sets):
+                            out[nd, 1 + 2 * j] = st[j]
+                            out[nd, 2 + 2 * j] = sk[j]
+                        for j in range(1 + 2 * n_sets, width):
+                            out[nd, j] = -1
+                    nd += 1
+                    d -= 1
+                    if d < 0:
+                        break
+                    k = sk[d]
+                    if st[d] == CHI:
+                        c[k] += 1
+                        c[k + 1] += 1
+                        c[k + 2] += 1
+                    else:
+                        c[k] += 3
+                    continue
+                k = sk[d - 1] if d > 0 else 0
+                while c[k] == 0:
+                    k += 1
+                o = opt[d]
+                placed = False
+                while o < 2 and not placed:
+                    if o == 0:
+                        if (
+                            k < WIND0
+                            and k % 9 <= 6
+                            and c[k + 1] > 0
+                            and c[k + 2] > 0
+                            and not (d > 0 and sk[d - 1] == k and st[d - 1] == PON)
+                        ):
+                            c[k] -= 1
+                            c[k + 1] -= 1
+                            c[k + 2] -= 1
+                            st[d] = CHI
+                            placed = True
+                    elif c[k] >= 3:
+                        c[k] -= 3
+                        st[d] = PON
+                        placed = True
+                    o += 1
+                if placed:
+                    sk[d] = k
+                    opt[d] = o
+                    d += 1
+                    opt[d] = 0
+                else:
+                    d -= 1
+                    if d < 0:
+                        break
+                    k = sk[d]
+                    if st[d] == CHI:
+                        c[k] += 1
+                        c[k + 1] += 1
+                        c[k + 2] += 1
+                    else:
+                        c[k] += 3
+        c[pk] += 2
+    return nd
+
+
+@njit(cache=True)
+def decompositions(counts, n_sets, out):
+    """All distinct decompositions of a complete hand into one pair and ``n_sets`` sets.
+
+    Row layout of ``out`` (int array, shape ``(rows, >= 1 + 2*n_sets)``, e.g. ``(MAX_DECOMPOSITIONS,
+    DEC_WIDTH)``): ``[pair_kind, type_0, kind_0, type_1, kind_1, ...]`` where ``type`` is ``CHI`` (0) or
+    ``PON`` (1) and ``kind`` the set's lowest kind; columns past ``1 + 2*n_sets`` are set to -1. Sets
+    are sorted by ``(kind, type)``; rows come by pair kind, then set sequence, and no two rows are
+    equal. Returns the number of decompositions (0 if the hand is not complete); only the first
+    ``out.shape[0]`` are written, so a return value above that means ``out`` was too small (a 17-tile
+    hand has at most a few dozen, ``MAX_DECOMPOSITIONS`` rows is enough).
+    """
+    return decompositions_t(counts, n_sets, out, suit_flags(), honour_flags())
+
+
+# --------------------------------------------------------------------------------------------------
+# eight_pairs 嚦咕嚦咕: 17 tiles, no melds, seven pairs + one pon (four of a kind may be two pairs)
+
+
+@njit(cache=True)
+def is_eight_pairs(counts):
+    """True iff the 17 ``counts`` are seven pairs and one pon (a kind of four counts as two pairs)."""
+    total = 0
+    n3 = 0
+    for k in range(N_KINDS):
+        v = counts[k]
+        if v < 0 or v > 4 or v == 1:
+            return False
+        if v == 3:
+            n3 += 1
+        total += v
+    return total == 17 and n3 == 1
+
+
+@njit(cache=True)
+def eight_pairs_shanten(counts):
+    """(fewest tiles to add until the tiles contain an eight_pairs hand) - 1; -1 = complete."""
+    n0 = 0  # pair units (two per kind: the 2nd and the 4th copy) costing 0, 1 tiles
+    n1 = 0
+    for k in range(N_KINDS):
+        v = np.int64(counts[k])
+        if v < 0 or v > 4:
+            return INVALID
+        a = max(0, 2 - v)
+        b = max(0, 4 - v) - a
+        n0 += (a == 0) + (b == 0)
+        n1 += (a == 1) + (b == 1)
+    best = _BIG
+    for t in range(N_KINDS):  # the pon
+        v = np.int64(counts[t])
+        a = max(0, 2 - v)
+        b = max(0, 4 - v) - a
+        z = n0 - (a == 0) - (b == 0)
+        o = n1 - (a == 1) - (b == 1)
+        need = 7
+        cost = max(0, 3 - v)
+        take = min(need, z)
+        need -= take
+        take = min(need, o)
+        cost += take
+        need -= take
+        cost += 2 * need
+        if cost < best:
+            best = cost
+    return best - 1
+
+
+@njit(cache=True)
+def eight_pairs_wait_mask(counts, held, out):
+    """For 16 concealed tiles (no melds): ``out[k]`` = True iff adding ``k`` makes eight_pairs and
+    ``held[k] < 4``. ``out`` is cleared first; returns the number of waits."""
+    n1 = 0
+    n3 = 0
+    total = 0
+    for k in range(N_KINDS):
+        out[k] = False
+    for k in range(N_KINDS):
+        v = counts[k]
+        if v < 0 or v > 4:
+            return 0
+        n1 += v == 1
+        n3 += v == 3
+        total += v
+    if total != 16 or n1 > 1 or n3 > 2:
+        return 0
+    nw = 0
+    for k in range(N_KINDS):
+        v = counts[k]
+        if held[k] >= 4 or v >= 4:
+            continue
+        if (v == 1 and n1 == 1 and n3 == 1) or (v == 2 and n1 == 0 and n3 == 0) or (v == 3 and n1 == 0 and n3 == 2):
+            out[k] = True
+            nw += 1
+    return nw
+
+
+# --------------------------------------------------------------------------------------------------
+# Shapes chosen by flags (SHAPE_EIGHT_PAIRS, later 十三么 / 十六不搭)
+
+
+@njit(cache=True)
+def is_win(counts, n_sets, shapes):
+    """:func:`is_complete`, or a special shape enabled in ``shapes`` (bit ``SHAPE_EIGHT_PAIRS``)."""
+    if is_complete(counts, n_sets):
+        return True
+    if (shapes & SHAPE_EIGHT_PAIRS) and n_sets == MAX_SETS and is_eight_pairs(counts):
+        return True
+    return False
+
+
+@njit(cache=True)
+def win_shanten(counts, n_sets, shapes):
+    """The lowest shanten over the standard shape and the enabled special shapes."""
+    s = shanten(counts, n_sets)
+    if (shapes & SHAPE_EIGHT_PAIRS) and n_sets == MAX_SETS:
+        e = eight_pairs_shanten(counts)
+        if e < s:
+            s = e
+    return s
+
+
+@njit(cache=True)
+def win_wait_mask(counts, n_sets, held, shapes, out):
+    """:func:`wait_mask` OR-ed with the waits of the enabled special shapes; returns the count."""
+    wait_mask(counts, n_sets, held, out)
+    if (shapes & SHAPE_EIGHT_PAIRS) and n_sets == MAX_SETS:
+        extra = np.zeros(N_KINDS, np.bool_)
+        eight_pairs_wait_mask(counts, held, extra)
+        for k in range(N_KINDS):
+            if extra[k]:
+                out[k] = True
+    nw = 0
+    for k in range(N_KINDS):
+        if out[k]:
+            nw += 1
+    return nw
