@@ -29,9 +29,9 @@ PROFILE_DIR = Path(__file__).parent / "profiles"
 BUILTIN = ("standard", "strict16", "casual")
 
 PO_CONCEALED_ANY_WIN = 0
-PO_EIGHT_PAIRS = 1
+PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
 N_POPTS = 2
-SHAPES = ("eight_pairs",)
+SHAPES = {"eight_pairs": 1}  # name -> SHAPE_* bit (envs.hand.analysis.SHAPE_EIGHT_PAIRS)
 READY_ITEMS = ("heavenly_ready", "earthly_ready", "declared_ready", "shown_ready")
 
 _TOP_KEYS = {"name", "title", "extends", "remove", "rules", "options", "items", "description"}
@@ -95,7 +95,7 @@ class Profile:
                 p_repl[i, ITEM_INDEX[r]] = 1
         p_opts = np.zeros(N_POPTS, dtype=np.int64)
         p_opts[PO_CONCEALED_ANY_WIN] = bool(self.options.get("concealed_any_win", False))
-        p_opts[PO_EIGHT_PAIRS] = "eight_pairs" in self.options.get("shapes", ())
+        p_opts[PO_SHAPES] = sum(SHAPES[s] for s in set(self.options.get("shapes", ())))
         for a in (p_tai, p_repl, p_opts):
             a.setflags(write=False)
         return p_tai, p_repl, p_opts

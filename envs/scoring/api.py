@@ -1,0 +1,71 @@
+"""Python front of the scoring core: score a parsed case, or a hand given in notation.
+
+    >>> from envs.scoring.api import score
+    >>> r = score("456m 789m 234p 567s N", melds=["chi 123m"], win_tile="N", win_by="discard",
+    ...           discarder="W", seat="S")
+    >>> r["items"], r["deltas"]
+    ({'single_wait': 1}, {'E': 0, 'S': 40, 'W': -40, 'N': 0})
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.rules import OPT_BASE, OPT_PER_TAI
+from envs.scoring.cases import Case, CaseError, parse_case
+from envs.scoring.codes import ITEM_KEYS, N_ITEMS, WIN_FLOWERS
+from envs.scoring.core import dealer_tai, score_hand, settle
+from envs.tiles import WIND_NAMES
+
+
+def score_parsed(c: Case) -> dict:
+    """Items, names, hand tai, dealer tai per leg and chip deltas of a validated case."""
+    prof = c.rules.profile_data
+    p_tai, p_repl, p_opts = prof.compiled()
+    out = np.zeros(N_ITEMS, dtype=np.int32)
+    hand_tai = score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
+                          c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
+    if hand_tai < 0:
+        kind = "a winning hand" if c.win_by != WIN_FLOWERS else "a complete hand or a 16-tile flower hand"
+        raise CaseError(f"not {kind}: {_hand_text(c)}")
+    opts = c.rules.as_array()
+    deltas = np.zeros(4, dtype=np.int64)
+    settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas)
+    dt = int(dealer_tai(c.streak, opts))
+    legs = {}
+    for p in range(4):
+        on_leg = p != c.winner and (c.payer < 0 or p == c.payer)
+        legs[WIND_NAMES[p]] = dt if on_leg and (p == 0 or c.winner == 0) else 0
+    order = {k: i for i, k in enumerate(prof.keys)}
+    # A 0-tai item changes no payment and is not reported (as 屁胡 reports no item).
+    held = sorted((k for i, k in enumerate(ITEM_KEYS) if out[i] != 0), key=order.get)
+    return {
+        "id": c.id,
+        "profile": prof.name,
+        "items": {k: int(out[ITEM_KEYS.index(k)]) for k in held},
+        "names": {k: prof.zh(k) for k in held},
+        "hand_tai": int(hand_tai),
+        "dealer_tai": legs,
+        "deltas": {WIND_NAMES[p]: int(deltas[p]) for p in range(4)},
+        "stakes": {"base": int(opts[OPT_BASE]), "per_tai": int(opts[OPT_PER_TAI])},
+    }
+
+
+def _hand_text(c: Case) -> str:
+    from envs.scoring.cases import describe_hand
+
+    return describe_hand(c)
+
+
+def score(hand: str, *, melds=(), flowers: str = "", win_tile: str | None = None, win_by: str = "discard",
+          discarder: str | None = None, seat: str = "E", round: str = "E", streak: int = 0, flags=(),
+          profile: str = "standard", rules: dict | None = None, stakes: dict | None = None) -> dict:  # fmt: skip
+    """Score a hand given in notation (the fields of CASES.md); raises ``CaseError`` naming a problem."""
+    case = {"id": None, "profile": profile, "hand": hand, "melds": list(melds), "flowers": flowers,
+            "win_tile": win_tile, "win_by": win_by, "seat": seat, "round": round, "streak": streak,
+            "flags": list(flags), "rules": rules or {}}  # fmt: skip
+    if discarder is not None:
+        case["discarder"] = discarder
+    if stakes is not None:
+        case["stakes"] = stakes
+    return score_parsed(parse_case(case))

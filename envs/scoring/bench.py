@@ -1,0 +1,108 @@
+"""Scoring throughput: full scorings (decomposition search + profile + settlement) per second.
+
+Random winning hands are built by drawing a random decomposition (0-5 melds, sets, a pair, a winning
+tile, how it was won), then a compiled loop scores them all on one thread.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from envs.rules import Rules
+from envs.scoring import codes as C
+from envs.scoring.core import score_hand, settle
+from envs.tiles import ANKONG, CHI, KONG, PON
+
+N_ITEMS = C.N_ITEMS
+
+
+def random_winning_hands(n: int, seed: int = 0):
+    """``n`` random winning hands as arrays (concealed incl. winning tile, melds, win context)."""
+    rng = np.random.default_rng(seed)
+    conc = np.zeros((n, 34), dtype=np.int8)
+    mt = np.zeros((n, 5), dtype=np.int8)
+    mk = np.zeros((n, 5), dtype=np.int8)
+    nm = np.zeros(n, dtype=np.int64)
+    ctx = np.zeros((n, 5), dtype=np.int64)  # win_tile, win_by, seat, round, flowers
+    i = 0
+    while i < n:
+        used = np.zeros(34, dtype=np.int8)
+        n_melds = int(rng.choice(6, p=[0.35, 0.25, 0.18, 0.12, 0.06, 0.04]))
+        sets = []
+        for s in range(5):
+            if rng.random() < 0.6:
+                k = int(rng.integers(0, 27))
+                k = k - k % 9 + min(k % 9, 6)
+                t, ks = CHI, [k, k + 1, k + 2]
+            else:
+                k = int(rng.integers(0, 34))
+                t, ks = PON, [k, k, k]
+                if s < n_melds and rng.random() < 0.2:
+                    t, ks = (KONG if rng.random() < 0.5 else ANKONG), [k] * 4
+            for x in ks:
+                used[x] += 1
+            sets.append((t, k, ks))
+        pair = int(rng.integers(0, 34))
+        used[pair] += 2
+        if (used > 4).any():
+            continue
+        for s, (t, k, ks) in enumerate(sets):
+            if s < n_melds:
+                mt[i, s], mk[i, s] = t, k
+            else:
+                for x in ks:
+                    conc[i, x] += 1
+        conc[i, pair] += 2
+        held = np.flatnonzero(conc[i])
+        ctx[i, 0] = int(rng.choice(held))
+        ctx[i, 1] = int(rng.integers(0, 3))
+        ctx[i, 2] = int(rng.integers(0, 4))
+        ctx[i, 3] = int(rng.integers(0, 4))
+        ctx[i, 4] = int(rng.integers(0, 256)) & int(rng.integers(0, 256))
+        nm[i] = n_melds
+        i += 1
+    return conc, mt, mk, nm, ctx
+
+
+@njit(cache=True)
+def _score_all(conc, mt, mk, nm, ctx, p_tai, p_repl, p_opts, opts, reps):
+    out = np.zeros(N_ITEMS, dtype=np.int32)
+    deltas = np.zeros(4, dtype=np.int64)
+    acc = 0
+    for _ in range(reps):
+        for i in range(conc.shape[0]):
+            win_by = ctx[i, 1]
+            tai = score_hand(conc[i], mt[i], mk[i], nm[i], ctx[i, 4], ctx[i, 0], win_by, ctx[i, 2], ctx[i, 3], 0,
+                             p_tai, p_repl, p_opts, out)  # fmt: skip
+            payer = -1 if win_by == 1 else (ctx[i, 2] + 1) % 4
+            settle(tai, win_by, ctx[i, 2], payer, 0, 0, opts, deltas)
+            acc += tai
+    return acc
+
+
+def bench_scoring(profile: str = "standard", seconds: float = 1.0, n_hands: int = 4096) -> dict:
+    rules = Rules(profile=profile)
+    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+    opts = rules.as_array()
+    hands = random_winning_hands(n_hands)
+    t0 = time.perf_counter()
+    _score_all(*[h[:2] for h in hands], p_tai, p_repl, p_opts, opts, 1)
+    compile_s = time.perf_counter() - t0
+    reps, elapsed = 1, 0.0
+    while True:
+        t0 = time.perf_counter()
+        _score_all(*hands, p_tai, p_repl, p_opts, opts, reps)
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            break
+        reps *= 2
+    return {
+        "profile": profile,
+        "full_scorings_per_s": round(n_hands * reps / elapsed),
+        "hands": n_hands,
+        "reps": reps,
+        "first_call_s": round(compile_s, 3),
+    }

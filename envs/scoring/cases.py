@@ -1,0 +1,242 @@
+"""Scoring cases (CASES.md): parse and validate one JSON case, score it, format the result.
+
+``score_case(dict) -> dict`` never raises for a bad case: it answers ``{"id", "error"}`` naming the
+problem, so that one bad line in a file does not stop the others.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.rules import Rules, RulesError
+from envs.scoring import codes as C
+from envs.scoring.profile import ProfileError, load_profile
+from envs.tiles import (
+    ANKONG,
+    CHI,
+    FLOWER0,
+    N_KINDS,
+    WIND_NAMES,
+    NotationError,
+    format_counts,
+    kind_name,
+    parse_flowers,
+    parse_meld,
+    parse_tiles,
+)
+
+CASE_FIELDS = {
+    "id", "profile", "hand", "melds", "flowers", "win_tile", "win_by", "discarder", "seat", "dealer",
+    "round", "streak", "flags", "rules", "stakes", "expected", "note",
+}  # fmt: skip
+
+
+class CaseError(ValueError):
+    """A case that cannot be scored: unparsable, impossible, or not a winning hand."""
+
+
+@dataclass
+class Case:
+    """A validated case in array form, ready for ``envs.scoring.core.score_hand``."""
+
+    id: object
+    rules: Rules
+    concealed: np.ndarray  # int8[34], winning tile included
+    meld_type: np.ndarray
+    meld_kind: np.ndarray
+    n_melds: int
+    flowers: int  # bit mask
+    win_tile: int
+    win_by: int
+    winner: int  # seat wind index; the dealer is E = 0
+    payer: int  # -1: all three pay
+    round_wind: int
+    streak: int
+    flags: int
+
+
+def _wind(value, field: str) -> int:
+    if not isinstance(value, str) or value not in WIND_NAMES or len(value) != 1:
+        raise CaseError(f"{field} must be one of E S W N, got {value!r}")
+    return WIND_NAMES.index(value)
+
+
+def _rules(case: dict, profile_override: str | None) -> Rules:
+    profile = profile_override or case.get("profile", "standard")
+    opts = dict(case.get("rules") or {})
+    if not isinstance(case.get("rules", {}), dict):
+        raise CaseError("rules must be an object of rule options")
+    if "stakes" in case:
+        opts["stakes"] = case["stakes"]
+    try:
+        return Rules.make(profile, **opts)
+    except (RulesError, ProfileError) as e:
+        raise CaseError(str(e)) from None
+
+
+def parse_case(case: dict, profile_override: str | None = None) -> Case:
+    if not isinstance(case, dict):
+        raise CaseError(f"a case must be a JSON object, got {type(case).__name__}")
+    unknown = sorted(set(case) - CASE_FIELDS)
+    if unknown:
+        raise CaseError(f"unknown field(s) {unknown}")
+    rules = _rules(case, profile_override)
+    prof = rules.profile_data
+    if case.get("dealer", "E") != "E":
+        raise CaseError(f"dealer must be 'E' (seats are winds, the dealer is East), got {case['dealer']!r}")
+    win_by_name = case.get("win_by")
+    if win_by_name not in C.WIN_BY_NAMES:
+        raise CaseError(f"win_by must be one of {', '.join(C.WIN_BY_NAMES)}, got {win_by_name!r}")
+    win_by = C.WIN_BY_NAMES.index(win_by_name)
+    winner = _wind(case.get("seat"), "seat")
+    round_wind = _wind(case.get("round", "E"), "round")
+    streak = case.get("streak", 0)
+    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
+        raise CaseError(f"streak must be a non-negative integer, got {streak!r}")
+
+    flags = 0
+    raw_flags = case.get("flags") or []
+    if not isinstance(raw_flags, list):
+        raise CaseError("flags must be a list")
+    for f in raw_flags:
+        if f not in C.FLAG_NAMES:
+            raise CaseError(f"unknown flag {f!r} (known: {', '.join(C.FLAG_NAMES)})")
+        flags |= 1 << C.FLAG_NAMES.index(f)
+
+    try:
+        hand_kinds = parse_tiles(case.get("hand", ""))
+        melds = [parse_meld(m) for m in (case.get("melds") or [])]
+        flower_kinds = parse_flowers(case.get("flowers") or "")
+        win_kinds = parse_tiles(case["win_tile"]) if case.get("win_tile") else []
+    except NotationError as e:
+        raise CaseError(str(e)) from None
+    for k in hand_kinds:
+        if k >= FLOWER0:
+            raise CaseError(f"flower {kind_name(k)!r} in hand (flowers go in the flowers field)")
+    if len(win_kinds) > 1 or any(k >= FLOWER0 for k in win_kinds):
+        raise CaseError(f"win_tile must be one playing tile, got {case.get('win_tile')!r}")
+    if len(melds) > 5:
+        raise CaseError(f"{len(melds)} melds: a hand has at most five sets")
+    win_tile = win_kinds[0] if win_kinds else -1
+
+    concealed = np.zeros(N_KINDS, dtype=np.int8)
+    for k in hand_kinds + win_kinds:
+        concealed[k] += 1
+    total = concealed.astype(np.int16)
+    for m in melds:
+        for k in m.kinds:
+            total[k] += 1
+    for k in range(N_KINDS):
+        if total[k] > 4:
+            raise CaseError(f"fifth copy of {kind_name(k)!r} (hand, melds and winning tile together)")
+
+    n_sets = 5 - len(melds)
+    n = len(hand_kinds) + len(win_kinds)
+    heavenly = bool(flags & C.F_HEAVENLY)
+    if win_by == C.WIN_FLOWERS:
+        if win_tile >= 0:
+            raise CaseError("a flower win has no win_tile")
+        if n not in (3 * n_sets + 1, 3 * n_sets + 2):
+            raise CaseError(f"{n} tiles in hand do not fit {len(melds)} meld(s): a flower win shows {3 * n_sets + 1} (or a complete {3 * n_sets + 2})")
+    else:
+        if win_tile < 0 and not heavenly:
+            raise CaseError("win_tile is missing (only heavenly and flower wins have none)")
+        if n != 3 * n_sets + 2:
+            raise CaseError(f"{n} tiles with the winning tile do not fit {len(melds)} meld(s): expected {3 * n_sets + 2}")
+
+    payer = -1
+    disc = case.get("discarder")
+    nf = len(flower_kinds)
+    if win_by in (C.WIN_DISCARD, C.WIN_ROB_KONG) or (win_by == C.WIN_FLOWERS and nf == 7):
+        if disc is None:
+            raise CaseError(f"discarder is missing (needed for win_by {win_by_name}{' with seven flowers' if nf == 7 else ''})")
+        payer = _wind(disc, "discarder")
+        if payer == winner:
+            raise CaseError("discarder is the winner")
+    if win_by == C.WIN_FLOWERS and nf < 7:
+        raise CaseError(f"a flower win needs seven or eight flowers, got {nf}")
+    if win_by != C.WIN_FLOWERS and nf == 8:
+        raise CaseError("eight flowers win at once (八仙過海): an ordinary win cannot hold all eight")
+
+    _check_flags(flags, win_by, winner, melds, flower_kinds, prof)
+
+    mt = np.zeros(5, dtype=np.int8)
+    mk = np.zeros(5, dtype=np.int8)
+    for i, m in enumerate(melds):
+        mt[i], mk[i] = m.type, m.kind
+    fmask = 0
+    for k in flower_kinds:
+        fmask |= 1 << (k - FLOWER0)
+    return Case(case.get("id"), rules, concealed, mt, mk, len(melds), fmask, win_tile, win_by, winner, payer,
+                round_wind, streak, flags)
+
+
+def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
+    """Refuse flags that cannot happen (CASES.md, last paragraph)."""
+    self_drawn = win_by == C.WIN_SELF_DRAW
+    if flags & C.F_KONG_REPLACEMENT and not any(m.is_kong for m in melds):
+        raise CaseError("flag kong_replacement without a kong")
+    if flags & C.F_FLOWER_REPLACEMENT and not flower_kinds:
+        raise CaseError("flag flower_replacement without a flower")
+    if flags & (C.F_KONG_REPLACEMENT | C.F_FLOWER_REPLACEMENT) and not self_drawn:
+        raise CaseError("a replacement flag on a win that was not self-drawn")
+    special = [f for f in (C.F_HEAVENLY, C.F_EARTHLY, C.F_HUMAN) if flags & f]
+    if len(special) > 1:
+        raise CaseError("at most one of heavenly / earthly / human")
+    if flags & C.F_HEAVENLY and (winner != 0 or not self_drawn or melds):
+        raise CaseError("heavenly is only the dealer's (E) self-drawn hand with no meld")
+    if flags & C.F_EARTHLY and (winner == 0 or melds or not self_drawn):
+        raise CaseError("earthly is a non-dealer's self-drawn win with no meld")
+    if flags & C.F_HUMAN and (winner == 0 or melds or win_by != C.WIN_DISCARD):
+        raise CaseError("human is a non-dealer's win on a discard with no meld")
+    if flags & C.F_LAST_TILE and win_by == C.WIN_ROB_KONG:
+        raise CaseError("last_tile with rob_kong (no kong can be declared on the last tile)")
+    if flags & C.F_LAST_TILE and win_by == C.WIN_FLOWERS:
+        raise CaseError("last_tile with a flower win")
+    for bit, key in ((C.F_HEAVENLY_READY, "heavenly_ready"), (C.F_EARTHLY_READY, "earthly_ready"),
+                     (C.F_DECLARED_READY, "declared_ready"), (C.F_SHOWN_READY, "shown_ready")):  # fmt: skip
+        if flags & bit:
+            if key not in prof.keys:
+                raise CaseError(f"flag {key} but profile {prof.name!r} has no such item")
+            if prof.name == "strict16" and any(m.type != ANKONG for m in melds):
+                raise CaseError(f"flag {key} with a chi, pon or kong meld (strict16 ready hands stay concealed)")
+    if flags & C.F_HEAVENLY_READY and winner == 0:
+        raise CaseError("heavenly_ready is a non-dealer's declaration")
+
+
+def score_case(case: dict, profile_override: str | None = None) -> dict:
+    """Score one case; a bad case answers ``{"id": ..., "error": "..."}``."""
+    from envs.scoring.api import score_parsed  # compiled code loads on first use
+
+    cid = case.get("id") if isinstance(case, dict) else None
+    try:
+        return score_parsed(parse_case(case, profile_override))
+    except (CaseError, RulesError, ProfileError, NotationError) as e:
+        return {"id": cid, "error": str(e)}
+
+
+def check_result(result: dict, expected: dict) -> list[str]:
+    """Differences between a result and a case's ``expected`` (empty list: it matches)."""
+    if expected.get("error"):
+        return [] if "error" in result else [f"expected an error, got hand_tai {result.get('hand_tai')}"]
+    if "error" in result:
+        return [f"unexpected error: {result['error']}"]
+    diffs = []
+    for key in ("items", "hand_tai", "deltas"):
+        if key in expected and expected[key] != result.get(key):
+            diffs.append(f"{key}: expected {json.dumps(expected[key], ensure_ascii=False)}, got {json.dumps(result.get(key), ensure_ascii=False)}")
+    return diffs
+
+
+def describe_hand(c: Case) -> str:
+    from envs.tiles import Meld
+
+    parts = [format_counts(c.concealed)]
+    parts += [str(Meld(int(c.meld_type[i]), int(c.meld_kind[i]))) for i in range(c.n_melds)]
+    return " | ".join(p for p in parts if p)
+
+
+__all__ = ["Case", "CaseError", "parse_case", "score_case", "check_result", "describe_hand", "CHI"]
