@@ -1,0 +1,166 @@
+"""The engine's public API (pgx-style, small and fixed).
+
+    eng = Engine(Rules(), batch_size=B, auto_reset=False)
+    eng.reset(seeds)                  # int array (B,), or one int to derive per-game seeds
+    eng.legal_action_mask             # (B, 76) bool; all ones for a finished game
+    eng.current_player                # (B,) int: seat to decide, -1 for a finished game
+    rewards, terminated = eng.step(actions)   # (B, 4) float32 tai units, (B,) bool
+    eng.rewards, eng.terminated, eng.truncated
+
+Stepping a finished game is a no-op (zero rewards). With ``auto_reset`` a game that ends in a step
+reports its rewards and ``terminated=True`` from that step and is already dealt again (seeded from
+its own stream), so the mask and state are the new game's.
+
+Read-only state views (see ``envs.engine.state`` for every array): ``hands`` (B,4,34),
+``melds`` (B,4,5,3), ``n_melds`` (B,4), ``flowers`` (B,4) bits, ``river`` (B,144,4),
+``n_river`` (B,), ``phase``, ``dealer``, ``streak``, ``round_wind``, ``turn_seat``, ``claim_tile``,
+``wall_drawable`` (B,), ``pass_win`` (B,4), ``ready`` (B,4) flag bits, ``scores`` (B,4) chips.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.engine import actions as A
+from envs.engine import state as st
+from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN_EARTH, READY_NONE
+from envs.engine.rng import game_seeds, mix64
+from envs.engine.step import reset_batch, reset_some, step_batch
+from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules
+
+
+def engine_config(rules: Rules) -> np.ndarray:
+    """Engine settings derived from the profile (which ready declarations it scores)."""
+    cfg = np.zeros(N_CFG, np.int64)
+    keys = set(rules.profile_data.keys)
+    if {"heavenly_ready", "earthly_ready"} & keys:
+        cfg[CFG_READY_MODE] = READY_HEAVEN_EARTH
+    elif {"declared_ready", "shown_ready"} & keys:
+        cfg[CFG_READY_MODE] = READY_DECLARED
+    else:
+        cfg[CFG_READY_MODE] = READY_NONE
+    return cfg
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.setflags(write=False)
+    return v
+
+
+class Engine:
+    """A batch of independent tw16 games sharing one rules object."""
+
+    def __init__(self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False):
+        self.rules = rules if rules is not None else Rules()
+        self.batch_size = int(batch_size)
+        if self.batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        self.auto_reset = bool(auto_reset)
+        self.opts = self.rules.as_array()
+        self.cfg = engine_config(self.rules)
+        self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
+        self.s = st.alloc(self.batch_size)
+        self.truncated = np.zeros(self.batch_size, np.bool_)
+        self._seeds = np.zeros(self.batch_size, np.uint64)
+        self._rewards = np.zeros((self.batch_size, 4), np.float32)
+        self._terminated = np.zeros(self.batch_size, np.bool_)
+
+    # -- the API ------------------------------------------------------------------------------
+    def reset(self, seeds=0, walls=None) -> None:
+        """Start every game. ``seeds``: int array (B,) or one int. ``walls``: optional scripted walls
+        (B, K, 144) or (K, 144) uint8 physical ids, used for the first K hands (tests, replays)."""
+        B = self.batch_size
+        if np.ndim(seeds) == 0:
+            sd = game_seeds(int(seeds), B)
+        else:
+            sd = np.asarray(seeds).astype(np.uint64)
+            if sd.shape != (B,):
+                raise ValueError(f"seeds must have shape ({B},), got {sd.shape}")
+        self._seeds = sd.copy()
+        if walls is not None:
+            w = np.asarray(walls, dtype=np.uint8)
+            if w.ndim == 1:
+                w = w[None]
+            if w.ndim == 2:
+                w = np.broadcast_to(w, (B,) + w.shape)
+            if w.shape[0] != B or w.shape[2] != 144:
+                raise ValueError(f"walls must be (B, K, 144), got {w.shape}")
+            s = self.s._replace(script=np.ascontiguousarray(w))
+        else:
+            s = self.s._replace(script=np.zeros((B, 0, 144), np.uint8))
+        self.s = s
+        self.truncated[:] = False
+        reset_batch(self.s, sd, self.opts, self.cfg, self.prof)
+        self._rewards = self.s.rewards.copy()
+        self._terminated = self.s.terminated.copy()
+
+    def step(self, actions):
+        """Apply one action per game (the current player's). Returns ``(rewards, terminated)``."""
+        a = np.asarray(actions).astype(np.int64).reshape(-1)
+        if a.shape[0] != self.batch_size:
+            raise ValueError(f"need {self.batch_size} actions, got {a.shape[0]}")
+        if (a < 0).any() or (a >= A.N_ACTIONS).any():
+            raise ValueError(f"actions must be in 0..{A.N_ACTIONS - 1}")
+        ok = self.s.mask[np.arange(self.batch_size), a]
+        if not ok.all():
+            b = int(np.flatnonzero(~ok)[0])
+            legal = [A.action_name(x) for x in np.flatnonzero(self.s.mask[b])]
+            raise ValueError(
+                f"illegal action {A.action_name(a[b])!r} in game {b} for seat {self.current_player[b]}; legal: {legal}"
+            )
+        step_batch(self.s, a, self.opts, self.cfg, self.prof)
+        self._rewards = self.s.rewards.copy()
+        self._terminated = self.s.terminated.copy()
+        if self.auto_reset and self._terminated.any():
+            # A finished game is dealt again from a seed derived from its previous one: deterministic.
+            for b in np.flatnonzero(self._terminated):
+                self._seeds[b] = np.uint64(mix64(int(self._seeds[b]) ^ 0x5EED))
+            reset_some(self.s, self._seeds, self._terminated, self.opts, self.cfg, self.prof)
+        return self._rewards, self._terminated
+
+    @property
+    def legal_action_mask(self) -> np.ndarray:
+        return _ro(self.s.mask)
+
+    @property
+    def current_player(self) -> np.ndarray:
+        return _ro(self.s.g[:, st.G_CUR])
+
+    @property
+    def rewards(self) -> np.ndarray:
+        """(B, 4) float32: the last step's chip deltas in tai units."""
+        return _ro(self._rewards)
+
+    @property
+    def terminated(self) -> np.ndarray:
+        """(B,) bool: the last step ended the episode (with auto_reset the game is already redealt)."""
+        return _ro(self._terminated)
+
+    # -- read-only state views ----------------------------------------------------------------
+    hands = property(lambda self: _ro(self.s.hands), doc="(B,4,34) int8 concealed counts")
+    melds = property(lambda self: _ro(self.s.melds), doc="(B,4,5,3) int8 (type, lowest kind, from seat)")
+    n_melds = property(lambda self: _ro(self.s.p[:, :, st.P_NMELDS]), doc="(B,4) melds per seat")
+    flowers = property(lambda self: _ro(self.s.p[:, :, st.P_FLOWERS]), doc="(B,4) exposed flower bits f1..f8")
+    river = property(lambda self: _ro(self.s.river), doc="(B,144,4) int8 (kind, seat, claimed_by, RV_* bits)")
+    n_river = property(lambda self: _ro(self.s.g[:, st.G_NRIVER]), doc="(B,) discards this hand")
+    phase = property(lambda self: _ro(self.s.g[:, st.G_PHASE]), doc="(B,) PH_*")
+    dealer = property(lambda self: _ro(self.s.g[:, st.G_DEALER]), doc="(B,) dealer seat")
+    streak = property(lambda self: _ro(self.s.g[:, st.G_STREAK]), doc="(B,) dealer streak N")
+    round_wind = property(lambda self: _ro(self.s.g[:, st.G_ROT] // 4 % 4), doc="(B,) prevailing wind 0..3 (copy)")
+    turn_seat = property(lambda self: _ro(self.s.g[:, st.G_TURN]), doc="(B,) seat on turn / discarder")
+    claim_tile = property(lambda self: _ro(self.s.g[:, st.G_TILE]), doc="(B,) tile in question (-1 none)")
+    pass_win = property(lambda self: _ro(self.s.p[:, :, st.P_PASS_WIN]), doc="(B,4) 過水 flags")
+    ready = property(lambda self: _ro(self.s.p[:, :, st.P_READY]), doc="(B,4) declared-ready flag bits")
+    scores = property(lambda self: _ro(self.s.scores), doc="(B,4) int64 cumulative chips")
+
+    @property
+    def wall_drawable(self) -> np.ndarray:
+        """(B,) tiles that may still be drawn (copy)."""
+        g = self.s.g
+        dead = self.opts[OPT_DEAD_WALL] + (g[:, st.G_NKONG] if self.opts[OPT_DEAD_WALL_PER_KONG] else 0)
+        return g[:, st.G_TAIL] - g[:, st.G_HEAD] + 1 - dead
+
+    def state_bytes_per_game(self) -> int:
+        return st.state_bytes_per_game(self.s)
+

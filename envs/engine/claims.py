@@ -1,0 +1,151 @@
+"""Who may claim the tile in question, and with what (RULES 2.5-2.8).
+
+Claim options are computed once when the tile appears (a discard or an added kong) and kept per
+seat in ``p[:, :, P_CLAIM]`` as C_* bits; the mask and the resolution both read them.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from envs.rules import (
+    OPT_DEAD_WALL_PER_KONG,
+    OPT_NO_CALLS_LAST3,
+    OPT_SWAP_CALL,
+)
+from envs.scoring.core import winning_shape
+from envs.engine.handend import drawable
+from envs.engine.state import (
+    C_CHI_HIGH,
+    C_CHI_LOW,
+    C_CHI_MID,
+    C_KONG,
+    C_PON,
+    C_WIN,
+    G_CUR,
+    G_PHASE,
+    G_TURN,
+    P_ANSWER,
+    P_CLAIM,
+    P_NMELDS,
+    P_PASS_WIN,
+    PH_CLAIM,
+    PH_ROB,
+)
+
+
+@njit(cache=True)
+def wins_with(S, b, seat, t, p_opts):
+    """Would ``seat``'s hand plus one ``t`` be a winning shape? (hand restored afterwards)"""
+    h = S.hands[b, seat]
+    if h[t] >= 4:
+        return False
+    h[t] += 1
+    ok = winning_shape(h, 5 - S.p[b, seat, P_NMELDS], p_opts)
+    h[t] -= 1
+    return ok
+
+
+@njit(cache=True)
+def kong_allowed(S, b, opts):
+    """A kong needs a drawable tile for its replacement (after the dead wall grows, if it does)."""
+    extra = 1 if opts[OPT_DEAD_WALL_PER_KONG] else 0
+    return drawable(S, b, opts) - extra >= 1
+
+
+@njit(cache=True)
+def chi_has_discard(h, t, lo, used1, used2, swap_ok):
+    """After a chi using ``used1``/``used2``, is some discard left? With swap_call off the claimed
+    kind and the other kind that completes a chow with the two used tiles are banned (食替)."""
+    ban1 = t
+    ban2 = -1
+    if not swap_ok:
+        if t == lo and t % 9 <= 5:  # claimed low: 45 + 3 -> 6 also banned
+            ban2 = t + 3
+        elif t == lo + 2 and t % 9 >= 3:  # claimed high: 45 + 6 -> 3 also banned
+            ban2 = t - 3
+    for k in range(34):
+        n = h[k] - (1 if k == used1 else 0) - (1 if k == used2 else 0)
+        if n > 0 and (swap_ok or (k != ban1 and k != ban2)):
+            return True
+    return False
+
+
+@njit(cache=True)
+def claim_options(S, b, s, d, t, opts, p_opts):
+    """C_* bits for seat ``s`` on ``d``'s discard of kind ``t``."""
+    h = S.hands[b, s]
+    bits = 0
+    if S.p[b, s, P_PASS_WIN] == 0 and wins_with(S, b, s, t, p_opts):
+        bits |= C_WIN
+    if opts[OPT_NO_CALLS_LAST3] and drawable(S, b, opts) <= 3:
+        return bits
+    if h[t] >= 2:
+        bits |= C_PON
+        if h[t] == 3 and kong_allowed(S, b, opts):
+            bits |= C_KONG
+    if s == (d + 1) % 4 and t < 27:
+        r = t % 9
+        swap_ok = opts[OPT_SWAP_CALL] != 0
+        if r <= 6 and h[t + 1] > 0 and h[t + 2] > 0 and chi_has_discard(h, t, t, t + 1, t + 2, swap_ok):
+            bits |= C_CHI_LOW
+        if 1 <= r <= 7 and h[t - 1] > 0 and h[t + 1] > 0 and chi_has_discard(h, t, t - 1, t - 1, t + 1, swap_ok):
+            bits |= C_CHI_MID
+        if r >= 2 and h[t - 2] > 0 and h[t - 1] > 0 and chi_has_discard(h, t, t - 2, t - 2, t - 1, swap_ok):
+            bits |= C_CHI_HIGH
+    return bits
+
+
+@njit(cache=True)
+def next_asked(S, b, after):
+    """The next seat counter-clockwise after ``after`` (towards the turn seat) still to answer."""
+    turn = S.g[b, G_TURN]
+    i = (after - turn) % 4 + 1
+    while i <= 3:
+        s = (turn + i) % 4
+        if S.p[b, s, P_CLAIM] != 0 and S.p[b, s, P_ANSWER] < 0:
+            return s
+        i += 1
+    return -1
+
+
+@njit(cache=True)
+def open_claims(S, b, t, opts, p_opts):
+    """After the turn seat discards ``t``: compute every seat's options; True if someone is asked."""
+    d = S.g[b, G_TURN]
+    for i in range(1, 4):
+        s = (d + i) % 4
+        S.p[b, s, P_CLAIM] = claim_options(S, b, s, d, t, opts, p_opts)
+        S.p[b, s, P_ANSWER] = -1
+    first = next_asked(S, b, d)
+    if first < 0:
+        return False
+    S.g[b, G_PHASE] = PH_CLAIM
+    S.g[b, G_CUR] = first
+    return True
+
+
+@njit(cache=True)
+def open_rob(S, b, k, opts, p_opts):
+    """The turn seat adds a kong of ``k``: who may rob it (win only; concealed kongs never)."""
+    d = S.g[b, G_TURN]
+    for i in range(1, 4):
+        s = (d + i) % 4
+        bits = 0
+        if S.p[b, s, P_PASS_WIN] == 0 and wins_with(S, b, s, k, p_opts):
+            bits = C_WIN
+        S.p[b, s, P_CLAIM] = bits
+        S.p[b, s, P_ANSWER] = -1
+    first = next_asked(S, b, d)
+    if first < 0:
+        return False
+    S.g[b, G_PHASE] = PH_ROB
+    S.g[b, G_CUR] = first
+    return True
+
+
+@njit(cache=True)
+def clear_claims(S, b):
+    for s in range(4):
+        S.p[b, s, P_CLAIM] = 0
+        S.p[b, s, P_ANSWER] = -1

@@ -1,0 +1,181 @@
+"""The legal action mask of the seat to decide (one game)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from envs.rules import (
+    OPT_DECLARE_READY,
+    OPT_KONG_REPLACEMENT_SELF_DRAW,
+    OPT_NO_KONG_AFTER_CLAIM,
+    OPT_STRICT_PASS,
+    OPT_SWAP_CALL,
+)
+import numpy as np
+
+from envs.hand.analysis import win_shanten, win_wait_mask
+from envs.scoring.core import winning_shape
+from envs.scoring.profile import PO_SHAPES
+from envs.engine.actions import CHI, DISCARD, KONG, PASS, PON, READY, SELF_KONG, WIN
+from envs.engine.claims import kong_allowed
+from envs.engine.state import (
+    C_CHI_HIGH,
+    C_CHI_LOW,
+    C_CHI_MID,
+    C_KONG,
+    C_PON,
+    C_READY,
+    C_WIN,
+    G_AFTER_CLAIM,
+    G_CUR,
+    G_DRAWSRC,
+    G_PHASE,
+    G_READY_PENDING,
+    G_SWAP1,
+    G_SWAP2,
+    P_CLAIM,
+    P_NDISC,
+    P_NMELDS,
+    P_PASS_SELF,
+    P_READY,
+    PH_CLAIM,
+    PH_READY0,
+    PH_ROB,
+    PH_TURN,
+    SRC_EXPOSED_KONG,
+)
+from envs.tiles import ANKONG, PON as M_PON
+
+# cfg[CFG_READY_MODE]: which ready declarations the profile scores.
+CFG_READY_MODE = 0
+READY_NONE = 0
+READY_HEAVEN_EARTH = 1  # 天聽 (PH_READY0) and 地聽 (with the seat's first discard): strict16
+READY_DECLARED = 2  # 宣告聽牌 at any turn while concealed: casual
+N_CFG = 1
+
+
+@njit(cache=True)
+def held_all(S, b, seat, k):
+    """Tiles of kind ``k`` the seat holds, in hand and in melds."""
+    n = S.hands[b, seat, k]
+    for i in range(S.p[b, seat, P_NMELDS]):
+        t = S.melds[b, seat, i, 0]
+        mk = S.melds[b, seat, i, 1]
+        if t == 0:
+            if mk <= k <= mk + 2:
+                n += 1
+        elif mk == k:
+            n += 3 if t == M_PON else 4
+    return n
+
+
+@njit(cache=True)
+def is_ready_hand(S, b, seat, p_opts):
+    """Does the seat's (16 - 3m)-tile hand wait on some kind it does not hold all four of?"""
+    held = np.zeros(34, np.int8)
+    for k in range(34):
+        held[k] = held_all(S, b, seat, k)
+    waits = np.zeros(34, np.bool_)
+    return win_wait_mask(S.hands[b, seat], 5 - S.p[b, seat, P_NMELDS], held, p_opts[PO_SHAPES], waits) > 0
+
+
+@njit(cache=True)
+def ready_after_discard(S, b, seat, d, p_opts):
+    h = S.hands[b, seat]
+    h[d] -= 1
+    ok = is_ready_hand(S, b, seat, p_opts)
+    h[d] += 1
+    return ok
+
+
+@njit(cache=True)
+def is_concealed(S, b, seat):
+    for i in range(S.p[b, seat, P_NMELDS]):
+        if S.melds[b, seat, i, 0] != ANKONG:
+            return False
+    return True
+
+
+@njit(cache=True)
+def can_declare_ready(S, b, seat, opts, cfg, p_opts):
+    """READY on the seat's turn: 地聽 with its first discard (strict16) or 宣告聽牌 (casual)."""
+    mode = cfg[CFG_READY_MODE]
+    if not opts[OPT_DECLARE_READY] or mode == 0 or S.p[b, seat, P_READY] != 0:
+        return False
+    if S.g[b, G_AFTER_CLAIM] or not is_concealed(S, b, seat):
+        return False
+    if mode == READY_HEAVEN_EARTH and S.p[b, seat, P_NDISC] != 0:
+        return False
+    if win_shanten(S.hands[b, seat], 5 - S.p[b, seat, P_NMELDS], p_opts[PO_SHAPES]) > 0:
+        return False  # cheap filter: no discard can leave a ready hand
+    for d in range(34):
+        if S.hands[b, seat, d] > 0 and ready_after_discard(S, b, seat, d, p_opts):
+            return True
+    return False
+
+
+@njit(cache=True)
+def turn_win_ok(S, b, seat, opts, p_opts):
+    g = S.g[b]
+    if g[G_AFTER_CLAIM]:
+        return False
+    if opts[OPT_STRICT_PASS] and S.p[b, seat, P_PASS_SELF]:
+        return False
+    if not opts[OPT_KONG_REPLACEMENT_SELF_DRAW] and g[G_DRAWSRC] == SRC_EXPOSED_KONG:
+        return False
+    return winning_shape(S.hands[b, seat], 5 - S.p[b, seat, P_NMELDS], p_opts)
+
+
+@njit(cache=True)
+def compute_mask(S, b, opts, cfg, p_opts):
+    m = S.mask[b]
+    g = S.g[b]
+    ph = g[G_PHASE]
+    if S.terminated[b]:
+        m[:] = True
+        return
+    m[:] = False
+    seat = g[G_CUR]
+    h = S.hands[b, seat]
+    if ph == PH_TURN:
+        if g[G_READY_PENDING]:
+            for k in range(34):
+                if h[k] > 0 and ready_after_discard(S, b, seat, k, p_opts):
+                    m[DISCARD + k] = True
+            return
+        swap_ban = g[G_AFTER_CLAIM] and not opts[OPT_SWAP_CALL]
+        for k in range(34):
+            if h[k] > 0 and not (swap_ban and (k == g[G_SWAP1] or k == g[G_SWAP2])):
+                m[DISCARD + k] = True
+        if turn_win_ok(S, b, seat, opts, p_opts):
+            m[WIN] = True
+        if not (g[G_AFTER_CLAIM] and opts[OPT_NO_KONG_AFTER_CLAIM]) and kong_allowed(S, b, opts):
+            for k in range(34):
+                if h[k] == 4:
+                    m[SELF_KONG + k] = True
+            for i in range(S.p[b, seat, P_NMELDS]):
+                if S.melds[b, seat, i, 0] == M_PON:
+                    k = S.melds[b, seat, i, 1]
+                    if h[k] > 0:
+                        m[SELF_KONG + k] = True
+        if can_declare_ready(S, b, seat, opts, cfg, p_opts):
+            m[READY] = True
+    elif ph == PH_CLAIM or ph == PH_ROB or ph == PH_READY0:
+        bits = S.p[b, seat, P_CLAIM]
+        m[PASS] = True
+        if bits & C_WIN:
+            m[WIN] = True
+        if bits & C_CHI_LOW:
+            m[CHI] = True
+        if bits & C_CHI_MID:
+            m[CHI + 1] = True
+        if bits & C_CHI_HIGH:
+            m[CHI + 2] = True
+        if bits & C_PON:
+            m[PON] = True
+        if bits & C_KONG:
+            m[KONG] = True
+        if bits & C_READY:
+            m[READY] = True
+    else:
+        m[:] = True  # not a decision (should not happen for a live game)

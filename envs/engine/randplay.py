@@ -1,0 +1,85 @@
+"""Uniformly random legal play, entirely compiled: used by the invariant tests, the determinism
+tests and the benchmark. The agent's choices come from a second per-game stream, so the engine's
+own stream (walls) is the same as in any other run with the same seeds."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from envs.engine.invariants import check_game
+from envs.engine.rng import next_u64, randint
+from envs.engine.state import G_DECISIONS, G_HANDS, G_RESULT, G_WINNERS, RES_WIN
+from envs.engine.step import reset_game, step_game
+
+# out columns per game
+O_EPISODES = 0
+O_HANDS = 1
+O_DECISIONS = 2
+O_WINS = 3  # hands ended by a win
+O_ERROR = 4  # first invariant error code (0: none)
+O_ERROR_STEP = 5
+O_HASH = 6  # hash of every action taken (determinism checks)
+N_OUT = 7
+
+
+@njit(cache=True)
+def random_action(mask, arng, b):
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+    r = randint(arng, b, n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def play_game(S, b, seed, arng, episodes, check, opts, cfg, prof, out):
+    """Play ``episodes`` episodes of game ``b`` with random legal actions; stop at the first error."""
+    h = np.uint64(1469598103934665603)
+    sd = np.uint64(seed)
+    for ep in range(episodes):
+        reset_game(S, b, sd, 0, opts, cfg, prof)
+        sd = next_u64(arng, b)
+        while True:
+            if check:
+                e = check_game(S, b, opts)
+                if e != 0:
+                    out[b, 4] = e
+                    out[b, 5] = out[b, 2]
+                    return
+            if S.terminated[b]:
+                break
+            a = random_action(S.mask[b], arng, b)
+            h = (h ^ np.uint64(a)) * np.uint64(1099511628211)
+            hands_before = S.g[b, G_HANDS]
+            step_game(S, b, a, opts, cfg, prof)
+            out[b, 2] += 1
+            if S.g[b, G_HANDS] != hands_before and S.g[b, G_RESULT] == RES_WIN:
+                out[b, 3] += 1
+        out[b, 0] += 1
+        out[b, 1] += S.g[b, G_HANDS]
+    out[b, 6] = np.int64(h >> np.uint64(1))
+
+
+@njit(cache=True, parallel=True)
+def play_batch(S, seeds, agent_seeds, episodes, check, opts, cfg, prof, out):
+    arng = agent_seeds.copy()
+    for b in prange(seeds.shape[0]):
+        play_game(S, b, seeds[b], arng, episodes, check, opts, cfg, prof, out)
+
+
+def random_play(engine, seed: int = 0, episodes: int = 1, check: bool = True) -> np.ndarray:
+    """Run random play on an ``Engine``'s state; returns the (B, N_OUT) int64 table."""
+    from envs.engine.rng import game_seeds
+
+    B = engine.batch_size
+    seeds = game_seeds(seed, B)
+    agent = game_seeds(seed ^ 0xA6E27, B)
+    out = np.zeros((B, N_OUT), np.int64)
+    play_batch(engine.s, seeds, agent, episodes, check, engine.opts, engine.cfg, engine.prof, out)
+    return out

@@ -1,0 +1,145 @@
+"""Batch state: struct-of-arrays, batch first. One game is row ``b`` of every array.
+
+Arrays (B = batch size; all writable inside the engine, exposed read-only by ``Engine``):
+
+==========  ==================  ====================================================================
+name        shape, dtype        meaning
+==========  ==================  ====================================================================
+wall        (B, 144) uint8      physical tile ids in draw order; id//4 = kind for ids < 136, ids
+                                136..143 = flowers f1..f8 (kinds 34..41). Front draws take
+                                ``wall[head]``, replacements ``wall[tail]``; only the first
+                                ``g[WALL_N]`` entries (136 with flowers off) are used.
+hands       (B, 4, 34) int8     concealed counts per seat
+melds       (B, 4, 5, 3) int8   per seat, per meld: (type CHI..ANKONG, lowest kind, from seat);
+                                from seat = the discarder for claimed melds, the owner otherwise
+river       (B, 144, 4) int8    discards in order: (kind, seat, claimed_by seat or -1,
+                                bits RV_TSUMOGIRI | RV_WON_ON)
+g           (B, NG) int32       per-game scalars, indexed by the G_* constants below
+p           (B, 4, NP) int32    per-seat scalars, indexed by the P_* constants below
+scores      (B, 4) int64        cumulative chips of the episode (zero-sum)
+rng         (B,) uint64         the game's own random stream (splitmix64 state)
+rewards     (B, 4) float32      chip deltas of the last step, in tai units (chips / per_tai)
+terminated  (B,) bool           the episode is over
+mask        (B, 76) bool        legal actions of ``current_player`` (all ones when terminated)
+res_tai     (B, 4) int32        last finished hand: hand tai per winner (-1 for non-winners)
+res_items   (B, 4, N_ITEMS) i32 last finished hand: tai per scoring item, per winner
+res_delta   (B, 4) int64        last finished hand: chip deltas
+script      (B, K, 144) uint8   optional scripted walls for the first K hands (tests, replays)
+==========  ==================  ====================================================================
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from envs.scoring.codes import N_ITEMS
+
+MAX_MELDS = 5
+MAX_RIVER = 144
+WALL_SIZE = 144
+
+# Phases: who is asked what.
+PH_TURN = 0  # the seat on turn (17 - 3*melds tiles): discard, self kong, self-drawn win, ready
+PH_CLAIM = 1  # a seat with a legal claim on the last discard: win / pon / kong / chi / pass
+PH_ROB = 2  # a seat that could rob the added kong: win / pass
+PH_READY0 = 3  # a non-dealer may declare 天聽 right after the initial flowers: ready / pass
+PH_DONE = 4  # the episode is over
+
+# Per-game scalars (g[b, G_*]).
+G_PHASE = 0
+G_CUR = 1  # seat to decide (-1 when done)
+G_TURN = 2  # seat whose turn it is: the discarder during claims, the konger while robbing
+G_DEALER = 3
+G_STREAK = 4  # dealer streak N (連莊)
+G_ROT = 5  # dealer passes so far in the game; prevailing wind = ROT // 4
+G_HEAD = 6  # next front index
+G_TAIL = 7  # next tail index (counts down)
+G_WALL_N = 8  # tiles in the wall: 144, or 136 with flowers off
+G_NKONG = 9  # kongs declared this hand (dead_wall_per_kong)
+G_NRIVER = 10  # discards so far this hand
+G_TILE = 11  # the tile in question: last discard during claims, the added-kong kind while robbing
+G_LAST_DRAWN = 12  # kind the turn seat drew last this turn, -1 after a claim
+G_DRAWSRC = 13  # where that tile came from: SRC_*
+G_AFTER_CLAIM = 14  # 1: the turn seat claimed chi/pon this turn and must discard
+G_SWAP1 = 15  # kinds the seat may not discard after a chi when swap_call is off (-1: none)
+G_SWAP2 = 16
+G_ANY_MELD = 17  # any meld made this hand (ends 天胡/地胡/人胡 chances)
+G_READY_PENDING = 18  # the turn seat declared ready and must now discard keeping a ready hand
+G_HANDS = 19  # hands finished in this episode
+G_RESULT = 20  # last finished hand: RES_*
+G_WINNERS = 21  # last finished hand: bitmask of winners
+G_PAYER = 22  # last finished hand: paying seat, -1 for all three / none
+G_WIN_BY = 23  # last finished hand: WIN_* code, -1 for a drawn hand
+G_RIVER_LAST = 24  # the discard in question was made with no drawable tile left (河底)
+G_SCORE_ERR = 25  # count of legal wins the scorer refused (must stay 0)
+G_DEALT = 26  # 1 once the current hand is dealt (0 at a fresh reset)
+G_SCRIPT_USED = 27  # scripted walls consumed
+G_DECISIONS = 28  # decisions taken this episode
+NG = 29
+
+SRC_FRONT = 0
+SRC_FLOWER = 1  # replacement after a flower
+SRC_KONG = 2  # replacement after a concealed or added kong
+SRC_EXPOSED_KONG = 3  # replacement after an exposed kong on a discard
+
+RES_NONE = 0
+RES_WIN = 1
+RES_DRAWN = 2  # 流局 (end of the live wall, a last flower, 一路歸西)
+
+# Per-seat scalars (p[b, seat, P_*]).
+P_FLOWERS = 0  # bits 0..7: exposed flowers f1..f8
+P_NMELDS = 1
+P_NDRAWS = 2  # live-wall draws this hand (the dealer's 17th tile counts)
+P_NDISC = 3  # discards this hand
+P_PASS_WIN = 4  # 過水: may not win on a discard / robbed kong until its next draw
+P_PASS_SELF = 5  # strict_pass: may not self-draw until its next discard
+P_READY = 6  # ready flag bits (F_*_READY) passed to scoring
+P_CLAIM = 7  # claim options on the tile in question: C_* bits (0: not asked)
+P_ANSWER = 8  # the answer given (-1: not yet)
+P_HELD_FLOWERS = 9  # flowers dealt but not yet exposed (only during the initial rounds)
+NP = 10
+
+C_WIN = 1
+C_CHI_LOW = 2
+C_CHI_MID = 4
+C_CHI_HIGH = 8
+C_PON = 16
+C_KONG = 32
+C_READY = 64  # PH_READY0: may declare 天聽
+
+RV_TSUMOGIRI = 1  # the discard was the tile just drawn
+RV_WON_ON = 2  # a seat won on it
+
+State = namedtuple(
+    "State",
+    "wall hands melds river g p scores rng rewards terminated mask res_tai res_items res_delta script",
+)
+
+
+def alloc(batch_size: int, n_script: int = 0) -> State:
+    """Zeroed state for ``batch_size`` games (call the engine's reset before use)."""
+    B = int(batch_size)
+    return State(
+        wall=np.zeros((B, WALL_SIZE), np.uint8),
+        hands=np.zeros((B, 4, 34), np.int8),
+        melds=np.zeros((B, 4, MAX_MELDS, 3), np.int8),
+        river=np.full((B, MAX_RIVER, 4), -1, np.int8),
+        g=np.zeros((B, NG), np.int32),
+        p=np.zeros((B, 4, NP), np.int32),
+        scores=np.zeros((B, 4), np.int64),
+        rng=np.zeros(B, np.uint64),
+        rewards=np.zeros((B, 4), np.float32),
+        terminated=np.zeros(B, np.bool_),
+        mask=np.ones((B, 76), np.bool_),
+        res_tai=np.full((B, 4), -1, np.int32),
+        res_items=np.zeros((B, 4, N_ITEMS), np.int32),
+        res_delta=np.zeros((B, 4), np.int64),
+        script=np.zeros((B, n_script, WALL_SIZE), np.uint8),
+    )
+
+
+def state_bytes_per_game(s: State) -> int:
+    B = s.wall.shape[0]
+    return sum(a.nbytes for a in s) // max(B, 1)

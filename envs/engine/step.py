@@ -1,0 +1,386 @@
+"""One game's transitions: reset, step, claim resolution, hand and episode ends; and the batch loops
+(``prange`` over games, each game independent, so batch 1 and batch N run the same code)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from envs.rules import OPT_DECLARE_READY, OPT_EPISODE_GAME, OPT_MULTI_WIN, OPT_STRICT_PASS, OPT_SWAP_CALL, OPT_WEST_DRAW
+from envs.scoring.codes import F_DECLARED_READY, F_EARTHLY_READY, F_HEAVENLY_READY, WIN_DISCARD, WIN_ROB_KONG, WIN_SELF_DRAW
+from envs.engine.actions import CHI, KONG, PON, READY, SELF_KONG, WIN
+from envs.engine.claims import clear_claims, next_asked, open_claims, open_rob
+from envs.engine.handend import PH_HAND_OVER, drawable, finish_drawn, finish_win
+from envs.engine.mask import CFG_READY_MODE, READY_HEAVEN_EARTH, compute_mask, is_ready_hand
+from envs.engine.rng import next_u64
+from envs.engine.state import (
+    C_READY,
+    C_WIN,
+    G_AFTER_CLAIM,
+    G_ANY_MELD,
+    G_CUR,
+    G_DEALER,
+    G_DEALT,
+    G_DECISIONS,
+    G_DRAWSRC,
+    G_HANDS,
+    G_LAST_DRAWN,
+    G_NKONG,
+    G_NRIVER,
+    G_PHASE,
+    G_READY_PENDING,
+    G_RESULT,
+    G_RIVER_LAST,
+    G_ROT,
+    G_SCRIPT_USED,
+    G_STREAK,
+    G_SWAP1,
+    G_SWAP2,
+    G_TILE,
+    G_TURN,
+    G_WINNERS,
+    NG,
+    P_ANSWER,
+    P_CLAIM,
+    P_NDISC,
+    P_NDRAWS,
+    P_NMELDS,
+    P_PASS_SELF,
+    P_PASS_WIN,
+    P_READY,
+    PH_CLAIM,
+    PH_DONE,
+    PH_READY0,
+    PH_ROB,
+    PH_TURN,
+    RES_DRAWN,
+    RV_TSUMOGIRI,
+    RV_WON_ON,
+    SRC_EXPOSED_KONG,
+    SRC_FRONT,
+    SRC_KONG,
+)
+from envs.engine.wall import deal, draw_tile
+from envs.tiles import ADDKONG, ANKONG, CHI as M_CHI, KONG as M_KONG, PON as M_PON
+
+WEST = 29
+
+
+# -- turns ------------------------------------------------------------------------------------
+@njit(cache=True)
+def begin_turn(S, b, seat, draw, opts, prof):
+    """``seat`` takes the turn; with ``draw`` it draws from the front first. True if the hand ended."""
+    g = S.g[b]
+    g[G_TURN] = seat
+    g[G_CUR] = seat
+    g[G_PHASE] = PH_TURN
+    g[G_AFTER_CLAIM] = 0
+    g[G_READY_PENDING] = 0
+    g[G_SWAP1] = -1
+    g[G_SWAP2] = -1
+    g[G_LAST_DRAWN] = -1
+    g[G_DRAWSRC] = SRC_FRONT
+    if draw:
+        S.p[b, seat, P_NDRAWS] += 1
+        S.p[b, seat, P_PASS_WIN] = 0  # 過水 lasts until the seat's own next draw
+        return draw_tile(S, b, seat, False, SRC_FRONT, opts, prof)
+    return False
+
+
+@njit(cache=True)
+def add_meld(S, b, seat, mtype, kind, frm):
+    n = S.p[b, seat, P_NMELDS]
+    S.melds[b, seat, n, 0] = mtype
+    S.melds[b, seat, n, 1] = kind
+    S.melds[b, seat, n, 2] = frm
+    S.p[b, seat, P_NMELDS] = n + 1
+    S.g[b, G_ANY_MELD] = 1
+    S.p[b, seat, P_READY] = 0  # a declared ready hand that changes loses its flag
+
+
+@njit(cache=True)
+def discard(S, b, seat, k, opts, cfg, prof):
+    g = S.g[b]
+    p = S.p[b]
+    S.hands[b, seat, k] -= 1
+    i = g[G_NRIVER]
+    S.river[b, i, 0] = k
+    S.river[b, i, 1] = seat
+    S.river[b, i, 2] = -1
+    S.river[b, i, 3] = RV_TSUMOGIRI if (k == g[G_LAST_DRAWN] and not g[G_AFTER_CLAIM]) else 0
+    g[G_NRIVER] = i + 1
+    if g[G_READY_PENDING]:
+        if cfg[CFG_READY_MODE] == READY_HEAVEN_EARTH:
+            p[seat, P_READY] |= F_EARTHLY_READY
+        else:
+            p[seat, P_READY] |= F_DECLARED_READY
+        g[G_READY_PENDING] = 0
+    elif p[seat, P_READY] != 0 and k != g[G_LAST_DRAWN]:
+        p[seat, P_READY] = 0  # the declared hand changed
+    p[seat, P_NDISC] += 1
+    p[seat, P_PASS_SELF] = 0  # strict_pass: lasts until the seat's next discard
+    g[G_AFTER_CLAIM] = 0
+    g[G_SWAP1] = -1
+    g[G_SWAP2] = -1
+    g[G_TILE] = k
+    g[G_RIVER_LAST] = 1 if drawable(S, b, opts) == 0 else 0
+    if not open_claims(S, b, k, opts, prof[2]):
+        no_claim(S, b, opts, prof)
+
+
+@njit(cache=True)
+def no_claim(S, b, opts, prof):
+    """Nobody claimed the last discard: 一路歸西 check, then the next seat draws."""
+    g = S.g[b]
+    clear_claims(S, b)
+    if opts[OPT_WEST_DRAW] and g[G_NRIVER] == 4:
+        allw = True
+        for i in range(4):
+            if S.river[b, i, 0] != WEST or S.river[b, i, 2] >= 0:
+                allw = False
+        if allw:
+            finish_drawn(S, b)
+            return
+    begin_turn(S, b, (g[G_TURN] + 1) % 4, True, opts, prof)
+
+
+@njit(cache=True)
+def do_addkong(S, b, seat, k, opts, prof):
+    for i in range(S.p[b, seat, P_NMELDS]):
+        if S.melds[b, seat, i, 0] == M_PON and S.melds[b, seat, i, 1] == k:
+            S.melds[b, seat, i, 0] = ADDKONG
+    S.hands[b, seat, k] -= 1
+    S.p[b, seat, P_READY] = 0
+    S.g[b, G_NKONG] += 1
+    clear_claims(S, b)
+    begin_turn(S, b, seat, False, opts, prof)
+    draw_tile(S, b, seat, True, SRC_KONG, opts, prof)
+
+
+@njit(cache=True)
+def turn_action(S, b, a, opts, cfg, prof):
+    g = S.g[b]
+    seat = g[G_CUR]
+    if a < CHI:
+        discard(S, b, seat, a, opts, cfg, prof)
+    elif a == WIN:
+        finish_win(S, b, 1 << seat, WIN_SELF_DRAW, -1, -1, opts, prof)
+    elif a == READY:
+        g[G_READY_PENDING] = 1
+    else:  # SELF_KONG + k
+        k = a - SELF_KONG
+        if S.hands[b, seat, k] == 4:
+            S.hands[b, seat, k] = 0
+            add_meld(S, b, seat, ANKONG, k, seat)
+            g[G_NKONG] += 1
+            begin_turn(S, b, seat, False, opts, prof)
+            draw_tile(S, b, seat, True, SRC_KONG, opts, prof)
+        else:
+            g[G_TILE] = k
+            if not open_rob(S, b, k, opts, prof[2]):
+                do_addkong(S, b, seat, k, opts, prof)
+
+
+# -- claims -----------------------------------------------------------------------------------
+@njit(cache=True)
+def collect_winners(S, b, opts):
+    """Seats that answered WIN (all with multi_win, else the nearest counter-clockwise: 截胡);
+    seats that could have won and did not are barred by 過水."""
+    d = S.g[b, G_TURN]
+    winners = 0
+    for i in range(1, 4):
+        s = (d + i) % 4
+        if S.p[b, s, P_CLAIM] & C_WIN:
+            if S.p[b, s, P_ANSWER] == WIN:
+                if winners == 0 or opts[OPT_MULTI_WIN]:
+                    winners |= 1 << s
+            else:
+                S.p[b, s, P_PASS_WIN] = 1
+                if opts[OPT_STRICT_PASS]:
+                    S.p[b, s, P_PASS_SELF] = 1
+    return winners
+
+
+@njit(cache=True)
+def resolve_claims(S, b, opts, prof):
+    g = S.g[b]
+    d = g[G_TURN]
+    t = g[G_TILE]
+    last = g[G_NRIVER] - 1
+    winners = collect_winners(S, b, opts)
+    if winners:
+        S.river[b, last, 3] |= RV_WON_ON
+        clear_claims(S, b)
+        finish_win(S, b, winners, WIN_DISCARD, d, t, opts, prof)
+        return
+    for i in range(1, 4):
+        s = (d + i) % 4
+        ans = S.p[b, s, P_ANSWER]
+        if ans == PON or ans == KONG:
+            clear_claims(S, b)
+            S.river[b, last, 2] = s
+            if ans == PON:
+                S.hands[b, s, t] -= 2
+                add_meld(S, b, s, M_PON, t, d)
+                begin_turn(S, b, s, False, opts, prof)
+                g[G_AFTER_CLAIM] = 1
+            else:
+                S.hands[b, s, t] -= 3
+                add_meld(S, b, s, M_KONG, t, d)
+                g[G_NKONG] += 1
+                begin_turn(S, b, s, False, opts, prof)
+                draw_tile(S, b, s, True, SRC_EXPOSED_KONG, opts, prof)
+            return
+    s = (d + 1) % 4
+    ans = S.p[b, s, P_ANSWER]
+    if CHI <= ans < PON:
+        clear_claims(S, b)
+        S.river[b, last, 2] = s
+        lo = t - (ans - CHI)
+        for k in range(lo, lo + 3):
+            if k != t:
+                S.hands[b, s, k] -= 1
+        add_meld(S, b, s, M_CHI, lo, d)
+        begin_turn(S, b, s, False, opts, prof)
+        g[G_AFTER_CLAIM] = 1
+        if not opts[OPT_SWAP_CALL]:  # 食替: the claimed kind, and the other end of the two used
+            g[G_SWAP1] = t
+            if lo == t and t % 9 <= 5:
+                g[G_SWAP2] = t + 3
+            elif lo == t - 2 and t % 9 >= 3:
+                g[G_SWAP2] = t - 3
+        return
+    no_claim(S, b, opts, prof)
+
+
+@njit(cache=True)
+def resolve_rob(S, b, opts, prof):
+    g = S.g[b]
+    winners = collect_winners(S, b, opts)
+    clear_claims(S, b)
+    if winners:
+        finish_win(S, b, winners, WIN_ROB_KONG, g[G_TURN], g[G_TILE], opts, prof)
+    else:
+        do_addkong(S, b, g[G_TURN], g[G_TILE], opts, prof)
+
+
+# -- hands and episodes -----------------------------------------------------------------------
+@njit(cache=True)
+def open_ready0(S, b, opts, cfg, prof):
+    """天聽: after the initial flowers each ready non-dealer may declare (strict16 profiles)."""
+    g = S.g[b]
+    if not opts[OPT_DECLARE_READY] or cfg[CFG_READY_MODE] != READY_HEAVEN_EARTH:
+        return False
+    dealer = g[G_DEALER]
+    g[G_TURN] = dealer
+    for i in range(1, 4):
+        s = (dealer + i) % 4
+        S.p[b, s, P_CLAIM] = C_READY if is_ready_hand(S, b, s, prof[2]) else 0
+        S.p[b, s, P_ANSWER] = -1
+    first = next_asked(S, b, dealer)
+    if first < 0:
+        return False
+    g[G_PHASE] = PH_READY0
+    g[G_CUR] = first
+    return True
+
+
+@njit(cache=True)
+def start_hand(S, b, opts, cfg, prof):
+    g = S.g[b]
+    g[G_PHASE] = PH_TURN
+    if deal(S, b, opts, prof):
+        return
+    if not open_ready0(S, b, opts, cfg, prof):
+        begin_turn(S, b, g[G_DEALER], False, opts, prof)
+
+
+@njit(cache=True)
+def after_hand(S, b, opts, cfg, prof):
+    """A hand just ended: move the deal (RULES 2.10), then end the episode or deal again."""
+    g = S.g[b]
+    while g[G_PHASE] == PH_HAND_OVER:
+        g[G_HANDS] += 1
+        dealer = g[G_DEALER]
+        if g[G_RESULT] == RES_DRAWN or (g[G_WINNERS] >> dealer) & 1:
+            g[G_STREAK] += 1
+        else:
+            g[G_DEALER] = (dealer + 1) % 4
+            g[G_STREAK] = 0
+            g[G_ROT] += 1
+        if not opts[OPT_EPISODE_GAME] or g[G_ROT] >= 16:
+            S.terminated[b] = True
+            g[G_PHASE] = PH_DONE
+            g[G_CUR] = -1
+            return
+        start_hand(S, b, opts, cfg, prof)
+
+
+@njit(cache=True)
+def reset_game(S, b, seed, script_start, opts, cfg, prof):
+    g = S.g[b]
+    for i in range(NG):
+        g[i] = 0
+    g[G_SCRIPT_USED] = script_start
+    S.rng[b] = np.uint64(seed)
+    next_u64(S.rng, b)
+    S.scores[b, :] = 0
+    S.rewards[b, :] = 0
+    S.terminated[b] = False
+    S.res_tai[b, :] = -1
+    S.res_delta[b, :] = 0
+    S.res_items[b, :, :] = 0
+    start_hand(S, b, opts, cfg, prof)
+    after_hand(S, b, opts, cfg, prof)
+    compute_mask(S, b, opts, cfg, prof[2])
+
+
+@njit(cache=True)
+def step_game(S, b, a, opts, cfg, prof):
+    """Apply seat ``current_player``'s action ``a`` (assumed legal) to game ``b``."""
+    S.rewards[b, :] = 0
+    if S.terminated[b]:
+        return
+    g = S.g[b]
+    g[G_DECISIONS] += 1
+    ph = g[G_PHASE]
+    if ph == PH_TURN:
+        turn_action(S, b, a, opts, cfg, prof)
+    elif ph == PH_CLAIM or ph == PH_ROB or ph == PH_READY0:
+        cur = g[G_CUR]
+        S.p[b, cur, P_ANSWER] = a
+        if ph == PH_READY0 and a == READY:
+            S.p[b, cur, P_READY] |= F_HEAVENLY_READY
+        nxt = next_asked(S, b, cur)
+        if nxt >= 0:
+            g[G_CUR] = nxt
+        elif ph == PH_CLAIM:
+            resolve_claims(S, b, opts, prof)
+        elif ph == PH_ROB:
+            resolve_rob(S, b, opts, prof)
+        else:
+            clear_claims(S, b)
+            begin_turn(S, b, g[G_DEALER], False, opts, prof)
+    after_hand(S, b, opts, cfg, prof)
+    compute_mask(S, b, opts, cfg, prof[2])
+
+
+# -- batch loops ------------------------------------------------------------------------------
+@njit(cache=True, parallel=True)
+def reset_batch(S, seeds, opts, cfg, prof):
+    for b in prange(seeds.shape[0]):
+        reset_game(S, b, seeds[b], 0, opts, cfg, prof)
+
+
+@njit(cache=True, parallel=True)
+def reset_some(S, seeds, which, opts, cfg, prof):
+    """Auto-reset: redeal the games in ``which`` (scripted walls are not reused)."""
+    for b in prange(seeds.shape[0]):
+        if which[b]:
+            reset_game(S, b, seeds[b], S.script.shape[1], opts, cfg, prof)
+
+
+@njit(cache=True, parallel=True)
+def step_batch(S, actions, opts, cfg, prof):
+    for b in prange(actions.shape[0]):
+        step_game(S, b, actions[b], opts, cfg, prof)
