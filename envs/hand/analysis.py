@@ -14,8 +14,8 @@ Conventions
   It is meant for hands of ``3n+1`` or ``3n+2`` tiles and well defined for any smaller hand.
 - Counts outside 0..4 make :func:`is_complete` false and :func:`shanten` return ``INVALID``.
 
-The ``*_t`` variants take the tables as arguments (``envs.hand.tables`` ``SUIT_DIST`` etc.); the plain
-functions read them through the compiled accessors of ``envs.hand.tables``.
+The functions read the tables through the compiled accessors of ``envs.hand.tables`` (no table
+arguments); the same arrays are ``envs.hand.tables.SUIT_DIST`` etc. for code that wants to pass them.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ NOT_HELD = 99  # discard_shanten value for a kind that is not in the hand
 INVALID = 99  # shanten of a count vector with a count outside 0..4
 MAX_SETS = 5
 DEC_WIDTH = 1 + 2 * MAX_SETS  # columns of a decompositions() row
-MAX_DECOMPOSITIONS = 64  # a safe row count for decompositions(); see its docstring
+MAX_DECOMPOSITIONS = 16  # rows enough for decompositions(): a 17-tile hand has at most 6
 SHAPE_EIGHT_PAIRS = 1  # bit of `shapes`: 嚦咕嚦咕 (strict16, extras)
 
 _BIG = 1000
@@ -41,17 +41,44 @@ _BIG = 1000
 
 
 @njit(cache=True)
-def _group_code(counts, start, nk):
-    """(base-5 code, tile count) of kinds start..start+nk-1; code -1 if a count is outside 0..4."""
-    code = 0
-    size = 0
-    for i in range(nk - 1, -1, -1):
-        v = np.int64(counts[start + i])
-        if v < 0 or v > 4:
-            return -1, 0
-        code = code * 5 + v
-        size += v
-    return code, size
+def _codes(counts):
+    """((m, p, s, honour codes), (their tile counts)); the first code is -1 if a count is not 0..4.
+
+    (One helper for all four groups: numba specialises a callee on literal arguments, so a helper
+    taking the group as a constant would be compiled once per group.)
+    """
+    bad = False
+    c0 = 0
+    n0 = 0
+    for i in range(8, -1, -1):
+        v = np.int64(counts[i])
+        bad |= v < 0 or v > 4
+        c0 = c0 * 5 + v
+        n0 += v
+    c1 = 0
+    n1 = 0
+    for i in range(8, -1, -1):
+        v = np.int64(counts[9 + i])
+        bad |= v < 0 or v > 4
+        c1 = c1 * 5 + v
+        n1 += v
+    c2 = 0
+    n2 = 0
+    for i in range(8, -1, -1):
+        v = np.int64(counts[18 + i])
+        bad |= v < 0 or v > 4
+        c2 = c2 * 5 + v
+        n2 += v
+    c3 = 0
+    n3 = 0
+    for i in range(6, -1, -1):
+        v = np.int64(counts[WIND0 + i])
+        bad |= v < 0 or v > 4
+        c3 = c3 * 5 + v
+        n3 += v
+    if bad:
+        c0 = -1
+    return (c0, c1, c2, c3), (n0, n1, n2, n3)
 
 
 @njit(cache=True)
@@ -92,33 +119,15 @@ def _combine4(r0, r1, r2, r3, n):
 
 
 @njit(cache=True)
-def is_complete_t(counts, n_sets, sflags, hflags):
-    npair = 0
-    total = 0
-    for g in range(4):
-        if g < 3:
-            code, size = _group_code(counts, 9 * g, 9)
-            if code < 0:
-                return False
-            f = sflags[code]
-        else:
-            code, size = _group_code(counts, WIND0, 7)
-            if code < 0:
-                return False
-            f = hflags[code]
-        r = size % 3
-        if r == 1 or (f & 1) == 0:
-            return False
-        if r == 2:
-            npair += 1
-        total += size
-    return npair == 1 and total == 3 * n_sets + 2
-
-
-@njit(cache=True)
 def is_complete(counts, n_sets):
     """True iff ``counts`` is exactly ``n_sets`` sets and one pair (``3*n_sets + 2`` tiles)."""
-    return is_complete_t(counts, n_sets, suit_flags(), honour_flags())
+    cs, ns = _codes(counts)
+    if cs[0] < 0 or ns[0] + ns[1] + ns[2] + ns[3] != 3 * n_sets + 2:
+        return False
+    sflags = suit_flags()
+    if (sflags[cs[0]] & sflags[cs[1]] & sflags[cs[2]] & honour_flags()[cs[3]] & 1) == 0:
+        return False  # EXACT implies size % 3 != 1
+    return (ns[0] % 3 == 2) + (ns[1] % 3 == 2) + (ns[2] % 3 == 2) + (ns[3] % 3 == 2) == 1
 
 
 # --------------------------------------------------------------------------------------------------
@@ -126,38 +135,34 @@ def is_complete(counts, n_sets):
 
 
 @njit(cache=True)
-def shanten_t(counts, n_sets, sdist, hdist):
-    c0, _ = _group_code(counts, 0, 9)
-    c1, _ = _group_code(counts, 9, 9)
-    c2, _ = _group_code(counts, 18, 9)
-    c3, _ = _group_code(counts, WIND0, 7)
-    if c0 < 0 or c1 < 0 or c2 < 0 or c3 < 0:
+def shanten(counts, n_sets):
+    """Shanten of the standard shape (``n_sets`` sets + a pair): -1 complete, 0 ready, ..."""
+    sdist = suit_dist()
+    hdist = honour_dist()
+    (c0, c1, c2, c3), _ = _codes(counts)
+    if c0 < 0:
         return INVALID
     return _combine4(sdist[c0], sdist[c1], sdist[c2], hdist[c3], n_sets) - 1
 
 
 @njit(cache=True)
-def shanten(counts, n_sets):
-    """Shanten of the standard shape (``n_sets`` sets + a pair): -1 complete, 0 ready, ..."""
-    return shanten_t(counts, n_sets, suit_dist(), honour_dist())
+def discard_shanten(counts, n_sets, out):
+    """For a ``3n+2`` hand: ``out[k]`` = shanten after discarding one ``k`` (``NOT_HELD`` if not held).
 
-
-@njit(cache=True)
-def discard_shanten_t(counts, n_sets, out, sdist, hdist):
-    c0, _ = _group_code(counts, 0, 9)
-    c1, _ = _group_code(counts, 9, 9)
-    c2, _ = _group_code(counts, 18, 9)
-    c3, _ = _group_code(counts, WIND0, 7)
+    Returns the best value; when the hand is not complete it equals ``shanten(counts, n_sets)``.
+    """
+    sdist = suit_dist()
+    hdist = honour_dist()
+    (c0, c1, c2, c3), _ = _codes(counts)
     best = NOT_HELD
     for k in range(N_KINDS):
         out[k] = NOT_HELD
-    if c0 < 0 or c1 < 0 or c2 < 0 or c3 < 0:
+    if c0 < 0:
         return best
     r0 = sdist[c0]
     r1 = sdist[c1]
     r2 = sdist[c2]
     r3 = hdist[c3]
-    p = 1
     for k in range(N_KINDS):
         i = k % 9 if k < WIND0 else k - WIND0
         p = 5**i
@@ -178,15 +183,6 @@ def discard_shanten_t(counts, n_sets, out, sdist, hdist):
 
 
 @njit(cache=True)
-def discard_shanten(counts, n_sets, out):
-    """For a ``3n+2`` hand: ``out[k]`` = shanten after discarding one ``k`` (``NOT_HELD`` if not held).
-
-    Returns the best value; when the hand is not complete it equals ``shanten(counts, n_sets)``.
-    """
-    return discard_shanten_t(counts, n_sets, out, suit_dist(), honour_dist())
-
-
-@njit(cache=True)
 def best_discards(counts, n_sets, mask):
     """``mask[k]`` = True for the kinds whose discard reaches the lowest shanten; returns that shanten."""
     sh = np.empty(N_KINDS, np.int64)
@@ -201,43 +197,39 @@ def best_discards(counts, n_sets, mask):
 
 
 @njit(cache=True)
-def wait_mask_t(counts, n_sets, held, out, sflags, hflags):
+def wait_mask(counts, n_sets, held, out):
+    """For a ``3n+1`` hand: ``out[k]`` = True iff adding ``k`` completes it and ``held[k] < 4``.
+
+    ``out`` (length >= 34, bool or int) is cleared first; returns the number of waits.
+    """
+    sflags = suit_flags()
+    hflags = honour_flags()
     for k in range(N_KINDS):
         out[k] = False
-    codes = np.empty(4, np.int64)
-    res = np.empty(4, np.int64)
-    ok = np.empty(4, np.bool_)
-    total = 0
+    codes, sizes = _codes(counts)
+    if codes[0] < 0 or sizes[0] + sizes[1] + sizes[2] + sizes[3] != 3 * n_sets + 1:
+        return 0
+    # ok: the group is exactly sets (+ a pair); EXACT implies size % 3 != 1
+    ok = (
+        (sflags[codes[0]] & 1) == 1,
+        (sflags[codes[1]] & 1) == 1,
+        (sflags[codes[2]] & 1) == 1,
+        (hflags[codes[3]] & 1) == 1,
+    )
     nbad = 0
     npair = 0
     for g in range(4):
-        if g < 3:
-            code, size = _group_code(counts, 9 * g, 9)
-            if code < 0:
-                return 0
-            f = sflags[code]
-        else:
-            code, size = _group_code(counts, WIND0, 7)
-            if code < 0:
-                return 0
-            f = hflags[code]
-        codes[g] = code
-        res[g] = size % 3
-        ok[g] = res[g] != 1 and (f & 1) == 1
-        if not ok[g]:
-            nbad += 1
-        if ok[g] and res[g] == 2:
-            npair += 1
-        total += size
-    if total != 3 * n_sets + 1:
+        nbad += not ok[g]
+        npair += ok[g] and sizes[g] % 3 == 2
+    if nbad > 1:
         return 0
     nw = 0
     for g in range(4):
         # the other groups must be exact, and the tile goes to g
         if nbad - (0 if ok[g] else 1) != 0:
             continue
-        others_pair = npair - (1 if (ok[g] and res[g] == 2) else 0)
-        r = res[g]
+        r = sizes[g] % 3
+        others_pair = npair - (1 if (ok[g] and r == 2) else 0)
         if r == 0:
             continue  # 3k+1 tiles in g: never exact
         if r == 1 and others_pair != 0:
@@ -259,15 +251,6 @@ def wait_mask_t(counts, n_sets, held, out, sflags, hflags):
 
 
 @njit(cache=True)
-def wait_mask(counts, n_sets, held, out):
-    """For a ``3n+1`` hand: ``out[k]`` = True iff adding ``k`` completes it and ``held[k] < 4``.
-
-    ``out`` (length >= 34, bool or int) is cleared first; returns the number of waits.
-    """
-    return wait_mask_t(counts, n_sets, held, out, suit_flags(), honour_flags())
-
-
-@njit(cache=True)
 def wait_array(counts, n_sets, held):
     """:func:`wait_mask` into a new bool array of length 34."""
     out = np.zeros(N_KINDS, np.bool_)
@@ -280,12 +263,24 @@ def wait_array(counts, n_sets, held):
 
 
 @njit(cache=True)
-def decompositions_t(counts, n_sets, out, sflags, hflags):
-    if not is_complete_t(counts, n_sets, sflags, hflags):
+def decompositions(counts, n_sets, out):
+    """All distinct decompositions of a complete hand into one pair and ``n_sets`` sets.
+
+    Row layout of ``out`` (int array, shape ``(rows, >= 1 + 2*n_sets)``, e.g. ``(MAX_DECOMPOSITIONS,
+    DEC_WIDTH)``): ``[pair_kind, type_0, kind_0, type_1, kind_1, ...]`` where ``type`` is ``CHI`` (0) or
+    ``PON`` (1) and ``kind`` the set's lowest kind; columns past ``1 + 2*n_sets`` are set to -1. Sets
+    are sorted by ``(kind, type)``; rows come by pair kind, then set sequence, and no two rows are
+    equal. Returns the number of decompositions (0 if the hand is not complete); only the first
+    ``out.shape[0]`` are written, so a return value above that means ``out`` was too small. A hand of
+    up to 17 tiles has at most 6 (exhaustive check over the suit codes, e.g. ``11123444555666777m``),
+    so ``MAX_DECOMPOSITIONS`` (16) rows are enough.
+    """
+    if not is_complete(counts, n_sets):
         return 0
-    c = np.empty(N_KINDS, np.int64)
-    for k in range(N_KINDS):
-        c[k] = counts[k]
+    sflags = suit_flags()
+    hflags = honour_flags()
+    codes, sizes = _codes(counts)
+    c = counts[:N_KINDS].copy()
     st = np.empty(MAX_SETS + 1, np.int64)  # set types
     sk = np.empty(MAX_SETS + 1, np.int64)  # set kinds
     opt = np.zeros(MAX_SETS + 2, np.int64)  # next option per depth: 0 chi, 1 pon, 2 none
@@ -298,12 +293,9 @@ def decompositions_t(counts, n_sets, out, sflags, hflags):
         c[pk] -= 2
         # prune: the pair's group must split into sets exactly
         g = pk // 9 if pk < WIND0 else 3
-        if g < 3:
-            code, size = _group_code(c, 9 * g, 9)
-            good = size % 3 == 0 and (sflags[code] & 1) == 1
-        else:
-            code, size = _group_code(c, WIND0, 7)
-            good = size % 3 == 0 and (hflags[code] & 1) == 1
+        code = codes[g] - 2 * 5 ** (pk - 9 * g)
+        f = sflags[code] if g < 3 else hflags[code]
+        good = sizes[g] % 3 == 2 and (f & 1) == 1
         if good:
             d = 0
             opt[0] = 0
@@ -370,21 +362,6 @@ def decompositions_t(counts, n_sets, out, sflags, hflags):
                         c[k] += 3
         c[pk] += 2
     return nd
-
-
-@njit(cache=True)
-def decompositions(counts, n_sets, out):
-    """All distinct decompositions of a complete hand into one pair and ``n_sets`` sets.
-
-    Row layout of ``out`` (int array, shape ``(rows, >= 1 + 2*n_sets)``, e.g. ``(MAX_DECOMPOSITIONS,
-    DEC_WIDTH)``): ``[pair_kind, type_0, kind_0, type_1, kind_1, ...]`` where ``type`` is ``CHI`` (0) or
-    ``PON`` (1) and ``kind`` the set's lowest kind; columns past ``1 + 2*n_sets`` are set to -1. Sets
-    are sorted by ``(kind, type)``; rows come by pair kind, then set sequence, and no two rows are
-    equal. Returns the number of decompositions (0 if the hand is not complete); only the first
-    ``out.shape[0]`` are written, so a return value above that means ``out`` was too small (a 17-tile
-    hand has at most a few dozen, ``MAX_DECOMPOSITIONS`` rows is enough).
-    """
-    return decompositions_t(counts, n_sets, out, suit_flags(), honour_flags())
 
 
 # --------------------------------------------------------------------------------------------------
