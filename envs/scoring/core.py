@@ -106,7 +106,7 @@ def _suit_items(v, all_counts):
 
 
 @njit(cache=True)
-def _base_items(v, all_counts, n_melds, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl):
+def _base_items(v, all_counts, n_open, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl):
     is_self = win_by == C.WIN_SELF_DRAW or win_by == C.WIN_FLOWERS
     is_discard = win_by == C.WIN_DISCARD or win_by == C.WIN_ROB_KONG
     closed = not any_open
@@ -120,7 +120,8 @@ def _base_items(v, all_counts, n_melds, any_open, flowers, win_by, seat_wind, fl
     v[LAST_DRAW] = is_self and (flags & C.F_LAST_TILE) != 0
     v[LAST_DISCARD] = win_by == C.WIN_DISCARD and (flags & C.F_LAST_TILE) != 0
     v[ROBBING_KONG] = win_by == C.WIN_ROB_KONG
-    beggar = n_melds == 5 and any_open and single
+    # 半求 / 全求: all five sets claimed from others; an ankong among them is not melded (PROFILES.md)
+    beggar = n_open == 5 and single
     v[HALF_BEGGAR] = beggar and is_self
     v[FULL_BEGGAR] = beggar and is_discard
     _suit_items(v, all_counts)
@@ -253,17 +254,18 @@ def score_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_
             return -1
         has_hand = False
     all_counts = concealed.astype(np.int8)
-    any_open = False
+    n_open = 0
     for m in range(n_melds):
         t = meld_type[m]
         k = meld_kind[m]
-        any_open = any_open or t != ANKONG
+        n_open += t != ANKONG
         if t == CHI:
             all_counts[k] += 1
             all_counts[k + 1] += 1
             all_counts[k + 2] += 1
         else:
             all_counts[k] += 3 if t <= 1 else 4
+    any_open = n_open > 0
     v = np.zeros(N_ITEMS, dtype=np.int32)
     tmp = np.zeros(N_ITEMS, dtype=np.int32)
     tmp_kept = np.zeros(N_ITEMS, dtype=np.bool_)
@@ -281,7 +283,7 @@ def score_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_
         held[win_tile] -= 1
         waits = np.zeros(N_KINDS, dtype=np.bool_)
         single = win_wait_mask(before, n_sets, held, p_opts[PO_SHAPES], waits) == 1
-    _base_items(v, all_counts, n_melds, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl)
+    _base_items(v, all_counts, n_open, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl)
 
     is_discard = win_by == C.WIN_DISCARD or win_by == C.WIN_ROB_KONG
     two_sided_ok = is_discard and flowers == 0
