@@ -34,6 +34,9 @@ OPT_WEST_DRAW = 14
 N_OPTS = 15
 
 EPISODES = ("hand", "game")
+# Bounds that keep every settlement amount well inside int64 (compiled code does not check overflow).
+MAX_STAKE = 10**9
+MAX_STREAK = 10**6
 
 
 class RulesError(ValueError):
@@ -48,8 +51,8 @@ class Stakes:
     def __post_init__(self):
         for name in ("base", "per_tai"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise RulesError(f"stakes.{name} must be a non-negative integer, got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_STAKE:
+                raise RulesError(f"stakes.{name} must be an integer in 0..{MAX_STAKE}, got {v!r}")
         if self.per_tai == 0:
             raise RulesError("stakes.per_tai must be positive (rewards are reported in tai units)")
 
@@ -121,9 +124,9 @@ class Rules:
         if isinstance(self.dead_wall, bool) or not isinstance(self.dead_wall, int) or not 0 <= self.dead_wall <= 60:
             raise RulesError(f"rule option 'dead_wall' must be an integer in 0..60, got {self.dead_wall!r}")
         if self.streak_cap is not None and (
-            isinstance(self.streak_cap, bool) or not isinstance(self.streak_cap, int) or self.streak_cap < 0
+            isinstance(self.streak_cap, bool) or not isinstance(self.streak_cap, int) or not 0 <= self.streak_cap <= MAX_STREAK
         ):
-            raise RulesError(f"rule option 'streak_cap' must be null or a non-negative integer, got {self.streak_cap!r}")
+            raise RulesError(f"rule option 'streak_cap' must be null or an integer in 0..{MAX_STREAK}, got {self.streak_cap!r}")
         if self.episode not in EPISODES:
             raise RulesError(f"rule option 'episode' must be one of {EPISODES}, got {self.episode!r}")
         if self.declare_ready and not prof.has_ready_items:

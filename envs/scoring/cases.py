@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.rules import Rules, RulesError
+from envs.rules import MAX_STREAK, Rules, RulesError
 from envs.scoring import codes as C
 from envs.scoring.profile import ProfileError, load_profile
 from envs.tiles import (
@@ -66,9 +66,9 @@ def _wind(value, field: str) -> int:
 
 def _rules(case: dict, profile_override: str | None) -> Rules:
     profile = profile_override or case.get("profile", "standard")
-    opts = dict(case.get("rules") or {})
     if not isinstance(case.get("rules", {}), dict):
         raise CaseError("rules must be an object of rule options")
+    opts = dict(case.get("rules") or {})
     if "stakes" in case:
         opts["stakes"] = case["stakes"]
     try:
@@ -94,8 +94,8 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
     winner = _wind(case.get("seat"), "seat")
     round_wind = _wind(case.get("round", "E"), "round")
     streak = case.get("streak", 0)
-    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
-        raise CaseError(f"streak must be a non-negative integer, got {streak!r}")
+    if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak <= MAX_STREAK:
+        raise CaseError(f"streak must be an integer in 0..{MAX_STREAK}, got {streak!r}")
 
     flags = 0
     raw_flags = case.get("flags") or []
@@ -106,9 +106,12 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
             raise CaseError(f"unknown flag {f!r} (known: {', '.join(C.FLAG_NAMES)})")
         flags |= 1 << C.FLAG_NAMES.index(f)
 
+    raw_melds = case.get("melds") or []
+    if not isinstance(raw_melds, list):
+        raise CaseError(f"melds must be a list like [\"pon EEE\"], got {raw_melds!r}")
     try:
         hand_kinds = parse_tiles(case.get("hand", ""))
-        melds = [parse_meld(m) for m in (case.get("melds") or [])]
+        melds = [parse_meld(m) for m in raw_melds]
         flower_kinds = parse_flowers(case.get("flowers") or "")
         win_kinds = parse_tiles(case["win_tile"]) if case.get("win_tile") else []
     except NotationError as e:
