@@ -300,6 +300,7 @@ def test_is_complete_any_dtype_and_views():
     bad = c.copy()
     bad[0] = 5
     assert not A.is_complete(bad, 5) and A.shanten(bad, 5) == A.INVALID
+    assert A.shanten(c, 6) == A.INVALID and not A.is_complete(c, 6)
 
 
 def test_usable_in_compiled_code():

@@ -12,7 +12,11 @@ Conventions
 - shanten = (fewest tiles to add, no kind above 4, until the tiles contain a complete form) - 1:
   -1 complete, 0 ready (聽牌), ... Shanten judges the shape only (it ignores copies held in melds).
   It is meant for hands of ``3n+1`` or ``3n+2`` tiles and well defined for any smaller hand.
-- Counts outside 0..4 make :func:`is_complete` false and :func:`shanten` return ``INVALID``.
+- Counts outside 0..4 (or ``n_sets`` outside 0..5) make :func:`is_complete` false and
+  :func:`shanten` return ``INVALID``.
+- From compiled code, pass ``n_sets`` as a variable: numba compiles a separate specialisation of a
+  callee for each literal constant argument (``is_complete(c, 5)`` in a jitted caller is one more
+  compile of ``is_complete``, still correct).
 
 The functions read the tables through the compiled accessors of ``envs.hand.tables`` (no table
 arguments); the same arrays are ``envs.hand.tables.SUIT_DIST`` etc. for code that wants to pass them.
@@ -32,6 +36,11 @@ MAX_SETS = 5
 DEC_WIDTH = 1 + 2 * MAX_SETS  # columns of a decompositions() row
 MAX_DECOMPOSITIONS = 16  # rows enough for decompositions(): a 17-tile hand has at most 6
 SHAPE_EIGHT_PAIRS = 1  # bit of `shapes`: 嚦咕嚦咕 (strict16, extras)
+SHAPE_THIRTEEN_PURE = 2  # 清十三么: 13 orphans + an orphan eye + a pon of an orphan (extras)
+SHAPE_THIRTEEN_MIXED = 4  # 混十三么: 13 orphans + an orphan eye + a chow or a pon of a 2-8 (extras)
+SHAPE_THIRTEEN = SHAPE_THIRTEEN_PURE | SHAPE_THIRTEEN_MIXED
+SHAPE_SIXTEEN_UNRELATED = 8  # 十六不搭 (extras)
+SHAPE_UNRELATED_GAP2 = 16  # modifier of SHAPE_SIXTEEN_UNRELATED: suit tiles 2 apart suffice (unrelated_gap 2)
 
 _BIG = 1000
 
@@ -140,7 +149,7 @@ def shanten(counts, n_sets):
     sdist = suit_dist()
     hdist = honour_dist()
     (c0, c1, c2, c3), _ = _codes(counts)
-    if c0 < 0:
+    if c0 < 0 or n_sets < 0 or n_sets > MAX_SETS:
         return INVALID
     return _combine4(sdist[c0], sdist[c1], sdist[c2], hdist[c3], n_sets) - 1
 
@@ -157,7 +166,7 @@ def discard_shanten(counts, n_sets, out):
     best = NOT_HELD
     for k in range(N_KINDS):
         out[k] = NOT_HELD
-    if c0 < 0:
+    if c0 < 0 or n_sets < 0 or n_sets > MAX_SETS:
         return best
     r0 = sdist[c0]
     r1 = sdist[c1]
@@ -446,16 +455,287 @@ def eight_pairs_wait_mask(counts, held, out):
 
 
 # --------------------------------------------------------------------------------------------------
-# Shapes chosen by flags (SHAPE_EIGHT_PAIRS, later 十三么 / 十六不搭)
+# 十三么 (thirteen orphans) and 十六不搭 (sixteen unrelated): 17 tiles, no melds (EXTRAS.md 2.1)
+#
+# 十三么: one each of 1m 9m 1p 9p 1s 9s E S W N C F P, a 14th orphan (the eye) and one set; the set is a
+# pon of an orphan (pure, SHAPE_THIRTEEN_PURE) or a chow or a pon of a 2-8 (mixed, SHAPE_THIRTEEN_MIXED).
+# 十六不搭: E S W N C F P once each, three tiles in each suit any two of which are at least 3 apart (2
+# with SHAPE_UNRELATED_GAP2), and one more copy of one of these 16 (the eye).
+
+
+@njit(cache=True)
+def _is_orphan(k):
+    return k >= WIND0 or k % 9 == 0 or k % 9 == 8
+
+
+@njit(cache=True)
+def thirteen_orphans_parts(counts, out):
+    """17 tiles as 十三么: 0 no, 1 pure (the set is a pon of an orphan), 2 mixed (a chow or a pon of a
+    2-8). Writes ``out[0]`` = the eye's kind, ``out[1]`` = the set's type (CHI/PON), ``out[2]`` = its
+    lowest kind."""
+    total = 0
+    for k in range(N_KINDS):
+        v = counts[k]
+        if v < 0 or v > 4:
+            return 0
+        total += v
+    if total != 17:
+        return 0
+    r = np.empty(N_KINDS, np.int64)
+    for k in range(N_KINDS):
+        r[k] = counts[k]
+        if _is_orphan(k):
+            if r[k] == 0:
+                return 0
+            r[k] -= 1
+    # r holds 4 tiles: the eye's second tile (an orphan) and one set
+    best = 0
+    for y in range(N_KINDS):
+        if r[y] == 0 or not _is_orphan(y):
+            continue
+        r[y] -= 1
+        for k in range(N_KINDS):
+            code = 0
+            t = PON
+            if r[k] == 3:
+                code = 1 if _is_orphan(k) else 2
+            elif r[k] == 1 and k < WIND0 and k % 9 <= 6 and r[k + 1] == 1 and r[k + 2] == 1:
+                code = 2
+                t = CHI
+            if code != 0 and (best == 0 or code < best):
+                best = code
+                out[0] = y
+                out[1] = t
+                out[2] = k
+        r[y] += 1
+    return best
+
+
+@njit(cache=True)
+def _thirteen_code_ok(code, shapes):
+    return (code == 1 and (shapes & SHAPE_THIRTEEN_PURE) != 0) or (code == 2 and (shapes & SHAPE_THIRTEEN_MIXED) != 0)
+
+
+@njit(cache=True)
+def is_thirteen_orphans(counts, shapes):
+    """True iff the 17 ``counts`` are a 十三么 of a kind enabled in ``shapes`` (pure and/or mixed)."""
+    parts = np.empty(3, np.int64)
+    return _thirteen_code_ok(thirteen_orphans_parts(counts, parts), shapes)
+
+
+@njit(cache=True)
+def _extra_cost(c, need, ks, n):
+    """Change of sum(max(0, need - c)) over the distinct kinds ``ks[:n]`` against a need of 1 per orphan."""
+    s = 0
+    for i in range(n):
+        k = ks[i]
+        dup = False
+        for j in range(i):
+            dup |= ks[j] == k
+        if dup:
+            continue
+        b = 1 if _is_orphan(k) else 0
+        s += max(0, need[k] - c[k]) - max(0, b - c[k])
+    return s
+
+
+@njit(cache=True)
+def thirteen_orphans_shanten(counts, shapes):
+    """(fewest tiles to add until the tiles contain a 十三么 enabled in ``shapes``) - 1; -1 = complete."""
+    c = np.empty(N_KINDS, np.int64)
+    need = np.zeros(N_KINDS, np.int64)
+    base = 0
+    for k in range(N_KINDS):
+        v = np.int64(counts[k])
+        if v < 0 or v > 4:
+            return INVALID
+        c[k] = v
+        if _is_orphan(k):
+            need[k] = 1
+            base += v == 0
+    pure = (shapes & SHAPE_THIRTEEN_PURE) != 0
+    mixed = (shapes & SHAPE_THIRTEEN_MIXED) != 0
+    ks = np.empty(4, np.int64)
+    best = _BIG
+    for y in range(N_KINDS):  # the eye
+        if not _is_orphan(y):
+            continue
+        need[y] += 1
+        ks[0] = y
+        for k in range(N_KINDS):
+            o = _is_orphan(k)
+            if (o and pure) or (not o and mixed and k < WIND0):  # a pon of k
+                need[k] += 3
+                if need[k] <= 4:
+                    ks[1] = k
+                    cost = base + _extra_cost(c, need, ks, 2)
+                    if cost < best:
+                        best = cost
+                need[k] -= 3
+            if mixed and k < WIND0 and k % 9 <= 6:  # a chow from k
+                need[k] += 1
+                need[k + 1] += 1
+                need[k + 2] += 1
+                if need[k] <= 4:
+                    ks[1] = k
+                    ks[2] = k + 1
+                    ks[3] = k + 2
+                    cost = base + _extra_cost(c, need, ks, 4)
+                    if cost < best:
+                        best = cost
+                need[k] -= 1
+                need[k + 1] -= 1
+                need[k + 2] -= 1
+        need[y] -= 1
+    if best >= _BIG:
+        return INVALID
+    return best - 1
+
+
+@njit(cache=True)
+def sixteen_unrelated_suits(counts, shapes, out):
+    """True iff the 17 ``counts`` are a 十六不搭 (gap 3, or 2 with ``SHAPE_UNRELATED_GAP2``); then
+    ``out[s]`` = the numbers held in suit s as a 9-bit mask (bit i = number i+1)."""
+    gap = 2 if shapes & SHAPE_UNRELATED_GAP2 else 3
+    total = 0
+    n2 = 0
+    for k in range(N_KINDS):
+        v = counts[k]
+        if v < 0 or v > 2:
+            return False
+        total += v
+        n2 += v == 2
+    if total != 17 or n2 != 1:
+        return False
+    for k in range(WIND0, N_KINDS):
+        if counts[k] == 0:
+            return False
+    for s in range(3):
+        last = -100
+        n = 0
+        mask = 0
+        for i in range(9):
+            if counts[9 * s + i] > 0:
+                if i - last < gap:
+                    return False
+                last = i
+                n += 1
+                mask |= 1 << i
+        if n != 3:
+            return False
+        out[s] = mask
+    return True
+
+
+@njit(cache=True)
+def is_sixteen_unrelated(counts, shapes):
+    """True iff the 17 ``counts`` are a 十六不搭 (``shapes`` gives the gap: ``SHAPE_UNRELATED_GAP2``)."""
+    suits = np.empty(3, np.int64)
+    return sixteen_unrelated_suits(counts, shapes, suits)
+
+
+@njit(cache=True)
+def sixteen_unrelated_shanten(counts, shapes):
+    """(fewest tiles to add until the tiles contain a 十六不搭) - 1; -1 = complete."""
+    gap = 2 if shapes & SHAPE_UNRELATED_GAP2 else 3
+    for k in range(N_KINDS):
+        if counts[k] < 0 or counts[k] > 4:
+            return INVALID
+    total = 0
+    eye_free = False  # some chosen kind is already held twice
+    for k in range(WIND0, N_KINDS):
+        total += counts[k] == 0
+        eye_free |= counts[k] >= 2
+    for s in range(3):
+        m = _BIG  # fewest missing tiles over the allowed triples
+        m2 = _BIG  # the same over triples holding a kind twice
+        for a in range(9):
+            for b in range(a + gap, 9):
+                for c in range(b + gap, 9):
+                    ca = counts[9 * s + a]
+                    cb = counts[9 * s + b]
+                    cc = counts[9 * s + c]
+                    miss = (ca == 0) + (cb == 0) + (cc == 0)
+                    if miss < m:
+                        m = miss
+                    if (ca >= 2 or cb >= 2 or cc >= 2) and miss < m2:
+                        m2 = miss
+        total += m
+        eye_free |= m2 == m
+    return total + (0 if eye_free else 1) - 1
+
+
+@njit(cache=True)
+def special_shape(counts, shapes):
+    """The ``SHAPE_*`` bit of the special shape (enabled in ``shapes``) that the 17 ``counts`` form, or 0:
+    eight_pairs, 十三么 (pure or mixed bit) or 十六不搭 (never more than one of them)."""
+    if (shapes & SHAPE_EIGHT_PAIRS) and is_eight_pairs(counts):
+        return SHAPE_EIGHT_PAIRS
+    if shapes & SHAPE_THIRTEEN:
+        parts = np.empty(3, np.int64)
+        code = thirteen_orphans_parts(counts, parts)
+        if _thirteen_code_ok(code, shapes):
+            return SHAPE_THIRTEEN_PURE if code == 1 else SHAPE_THIRTEEN_MIXED
+    if (shapes & SHAPE_SIXTEEN_UNRELATED) and is_sixteen_unrelated(counts, shapes):
+        return SHAPE_SIXTEEN_UNRELATED
+    return 0
+
+
+@njit(cache=True)
+def special_wait_mask(counts, held, shapes, out):
+    """For 16 concealed tiles (no melds): ``out[k]`` = True iff adding ``k`` makes a 十三么 or 十六不搭
+    enabled in ``shapes`` and ``held[k] < 4``. ``out`` is cleared first; returns the number of waits."""
+    for k in range(N_KINDS):
+        out[k] = False
+    c = np.empty(N_KINDS, np.int64)
+    total = 0
+    n_orph = 0  # distinct orphans held
+    n_hon = 0  # distinct honours held
+    for k in range(N_KINDS):
+        v = np.int64(counts[k])
+        if v < 0 or v > 4:
+            return 0
+        c[k] = v
+        total += v
+        if v > 0 and _is_orphan(k):
+            n_orph += 1
+            n_hon += k >= WIND0
+    if total != 16:
+        return 0
+    thirteen = (shapes & SHAPE_THIRTEEN) != 0 and n_orph >= 12
+    sixteen = (shapes & SHAPE_SIXTEEN_UNRELATED) != 0 and n_hon >= 6
+    if not (thirteen or sixteen):
+        return 0
+    parts = np.empty(3, np.int64)
+    suits = np.empty(3, np.int64)
+    nw = 0
+    for k in range(N_KINDS):
+        if c[k] >= 4 or held[k] >= 4:
+            continue
+        c[k] += 1
+        ok = thirteen and _thirteen_code_ok(thirteen_orphans_parts(c, parts), shapes)
+        if not ok and sixteen:
+            ok = sixteen_unrelated_suits(c, shapes, suits)
+        c[k] -= 1
+        if ok:
+            out[k] = True
+            nw += 1
+    return nw
+
+
+# --------------------------------------------------------------------------------------------------
+# Shapes chosen by flags (SHAPE_EIGHT_PAIRS, SHAPE_THIRTEEN_*, SHAPE_SIXTEEN_UNRELATED)
 
 
 @njit(cache=True)
 def is_win(counts, n_sets, shapes):
-    """:func:`is_complete`, or a special shape enabled in ``shapes`` (bit ``SHAPE_EIGHT_PAIRS``)."""
+    """:func:`is_complete`, or a special shape enabled in ``shapes`` (``SHAPE_*`` bits; no melds)."""
     if is_complete(counts, n_sets):
         return True
     if (shapes & SHAPE_EIGHT_PAIRS) and n_sets == MAX_SETS and is_eight_pairs(counts):
         return True
+    if (shapes & (SHAPE_THIRTEEN | SHAPE_SIXTEEN_UNRELATED)) and n_sets == MAX_SETS:
+        return special_shape(counts, shapes) != 0
     return False
 
 
@@ -465,6 +745,14 @@ def win_shanten(counts, n_sets, shapes):
     s = shanten(counts, n_sets)
     if (shapes & SHAPE_EIGHT_PAIRS) and n_sets == MAX_SETS:
         e = eight_pairs_shanten(counts)
+        if e < s:
+            s = e
+    if (shapes & SHAPE_THIRTEEN) and n_sets == MAX_SETS:
+        e = thirteen_orphans_shanten(counts, shapes)
+        if e < s:
+            s = e
+    if (shapes & SHAPE_SIXTEEN_UNRELATED) and n_sets == MAX_SETS:
+        e = sixteen_unrelated_shanten(counts, shapes)
         if e < s:
             s = e
     return s
@@ -477,6 +765,12 @@ def win_wait_mask(counts, n_sets, held, shapes, out):
     if (shapes & SHAPE_EIGHT_PAIRS) and n_sets == MAX_SETS:
         extra = np.zeros(N_KINDS, np.bool_)
         eight_pairs_wait_mask(counts, held, extra)
+        for k in range(N_KINDS):
+            if extra[k]:
+                out[k] = True
+    if (shapes & (SHAPE_THIRTEEN | SHAPE_SIXTEEN_UNRELATED)) and n_sets == MAX_SETS:
+        extra = np.zeros(N_KINDS, np.bool_)
+        special_wait_mask(counts, held, shapes, extra)
         for k in range(N_KINDS):
             if extra[k]:
                 out[k] = True
