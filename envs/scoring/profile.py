@@ -176,6 +176,8 @@ def _to_item(src: str, it: dict) -> Item:
         red_tai = red["tai"]
         if isinstance(red_tai, bool) or not isinstance(red_tai, int) or red_tai < 0:
             _fail(src, f"item {key!r}: reduced.tai must be a non-negative integer")
+        if not isinstance(red["when"], list):
+            _fail(src, f"item {key!r}: reduced.when must be a list of item keys")
         red_when = tuple(_item_key(src, w, f"item {key!r} reduced.when") for w in red["when"])
     zh = it.get("zh", ITEM_ZH[key])
     if not isinstance(zh, str):
@@ -183,18 +185,36 @@ def _to_item(src: str, it: dict) -> Item:
     return Item(key, zh, tai, tuple(replaces), red_tai, red_when)
 
 
-_LOADING: set[str] = set()  # names being loaded, to name an `extends` cycle instead of recursing
+_LOADING: set[str] = set()  # profiles being loaded (_loading_key), to name an `extends` cycle instead of recursing
+_TOP_TYPES = {"name": str, "title": str, "extends": str, "remove": list, "rules": dict, "options": dict, "items": dict,
+              "description": str}  # fmt: skip
+
+
+def _loading_key(name_or_path: str) -> str:
+    return name_or_path if name_or_path in BUILTIN else str(Path(name_or_path).resolve())
+
+
+def _parent_ref(src: str, ext: str) -> str:
+    """`extends` as given; a relative path is read next to the file that names it when it exists there."""
+    if ext in BUILTIN or Path(ext).is_absolute():
+        return ext
+    sibling = Path(src).parent / ext
+    return str(sibling) if sibling.exists() else ext
 
 
 def _parse(data: dict, src: str) -> Profile:
     _check_keys(src, "the top level", data, _TOP_KEYS)
+    for k, typ in _TOP_TYPES.items():
+        if k in data and not isinstance(data[k], typ):
+            _fail(src, f"{k} must be a {'table' if typ is dict else typ.__name__}, got {data[k]!r}")
     base_items: list[dict] = []
     rules: dict = {}
     options: dict = {}
     if "extends" in data:
-        if data["extends"] in _LOADING:
+        ref = _parent_ref(src, data["extends"])
+        if _loading_key(ref) in _LOADING:
             _fail(src, f"extends cycle through {data['extends']!r}")
-        parent = load_profile(data["extends"])
+        parent = load_profile(ref)
         base_items = [
             {"key": i.key, "zh": i.zh, "tai": i.tai, "replaces": list(i.replaces)}
             | ({"reduced": {"tai": i.reduced_tai, "when": list(i.reduced_when)}} if i.reduced_tai is not None else {})
@@ -228,11 +248,12 @@ def load_profile(name_or_path: str) -> Profile:
     """A built-in profile by name (``standard``, ``strict16``, ``casual``) or a TOML file by path."""
     if isinstance(name_or_path, Profile):
         return name_or_path
-    _LOADING.add(name_or_path)
+    key = _loading_key(name_or_path)
+    _LOADING.add(key)
     try:
         prof = _parse(*_read(name_or_path))
     finally:
-        _LOADING.discard(name_or_path)
+        _LOADING.discard(key)
     from envs.rules import Rules, RulesError  # validate the rule defaults it sets
 
     known = set(Rules.__dataclass_fields__) - {"profile"}
