@@ -72,6 +72,9 @@ DEFAULTS: dict[str, Any] = {  # RULES.md 5
     "streak_cap": None,
     "stakes": Stakes(),
     "episode": "hand",
+    "extras": False,  # EXTRAS.md: the 特殊牌型 pack over standard / strict16 / casual
+    "extras_off": (),  # extras keys left out
+    "unrelated_gap": 3,  # 十六不搭: least distance of two tiles of one suit (EXTRAS.md 6.1)
 }
 
 _BOOL_OPTIONS = (
@@ -85,6 +88,7 @@ _BOOL_OPTIONS = (
     "swap_call",
     "declare_ready",
     "west_draw",
+    "extras",
 )
 
 
@@ -107,12 +111,17 @@ class Rules:
     streak_cap: int | None = None
     stakes: Stakes | dict | str | None = None
     episode: str | None = None
+    extras: bool | None = None
+    extras_off: tuple[str, ...] | list | None = None
+    unrelated_gap: int | None = None
 
     def __post_init__(self):
         # Options left as None take the profile's [rules] defaults, then the defaults of RULES.md 5.
         if not isinstance(self.profile, str) or not self.profile:
             raise RulesError(f"profile must be a name or a path, got {self.profile!r}")
-        prof = self.profile_data  # loads and validates the profile (names an unknown one)
+        from envs.scoring.profile import load_profile
+
+        prof = load_profile(self.profile)  # loads and validates the profile (names an unknown one)
         for name, default in DEFAULTS.items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, prof.rule_defaults.get(name, default))
@@ -129,8 +138,29 @@ class Rules:
             raise RulesError(f"rule option 'streak_cap' must be null or an integer in 0..{MAX_STREAK}, got {self.streak_cap!r}")
         if self.episode not in EPISODES:
             raise RulesError(f"rule option 'episode' must be one of {EPISODES}, got {self.episode!r}")
+        self._check_extras(prof)
+        prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
+
+    def _check_extras(self, prof) -> None:
+        from envs.scoring.profile import load_pack
+
+        off = self.extras_off
+        if isinstance(off, str) or not isinstance(off, (list, tuple)) or not all(isinstance(k, str) for k in off):
+            raise RulesError(f"rule option 'extras_off' must be a list of item keys, got {off!r}")
+        pack_keys = {it.key for it in load_pack("extras").items}
+        bad = sorted(set(off) - pack_keys)
+        if bad:
+            raise RulesError(f"rule option 'extras_off' names {bad}, not items of the extras pack (EXTRAS.md 2)")
+        object.__setattr__(self, "extras_off", tuple(sorted(set(off))))
+        if off and not self.extras:
+            raise RulesError("rule option 'extras_off' needs extras = true")
+        if self.extras and prof.name == "hongkong":
+            raise RulesError("rule option 'extras' is for standard, strict16 and casual; hongkong has its own patterns")
+        gap = self.unrelated_gap
+        if isinstance(gap, bool) or gap not in (2, 3):
+            raise RulesError(f"rule option 'unrelated_gap' must be 2 or 3, got {gap!r}")
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -156,6 +186,7 @@ class Rules:
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d["stakes"] = {"base": self.stakes.base, "per_tai": self.stakes.per_tai}
+        d["extras_off"] = list(self.extras_off)
         return d
 
     def to_json(self) -> str:
@@ -164,9 +195,11 @@ class Rules:
     # -- compiled views -----------------------------------------------------------------------
     @property
     def profile_data(self):
-        from envs.scoring.profile import load_profile
+        """The effective profile: the base profile with the extras pack when ``extras`` is on (cached,
+        so its compiled arrays are built once per setting)."""
+        from envs.scoring.profile import effective_profile
 
-        return load_profile(self.profile)
+        return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap)
 
     def as_array(self) -> np.ndarray:
         a = np.zeros(N_OPTS, dtype=np.int64)

@@ -8,8 +8,9 @@ items and appends new ones in the order it names them. ``[rules]`` gives rule-op
 
 Compiled form (``Profile.compiled()``), read by ``envs.scoring.core``:
 
-    p_tai  int32[3, N_ITEMS]   row 0 tai (-1 = not in this profile), row 1 reduced tai (-1 = none),
-                               row 2 rank in the table (tie rule of RULES.md 3)
+    p_tai  int32[4, N_ITEMS]   row 0 tai (-1 = not in this profile), row 1 reduced tai (-1 = none),
+                               row 2 rank in the table (tie rule of RULES.md 3), row 3 the item at
+                               each rank (-1 after the last): the profile's items in table order
     p_repl int8[N_ITEMS, N_ITEMS]  p_repl[a, b] = 1: a replaces b; 2: a being present reduces b
     p_opts int64[N_POPTS]      PO_* below
 """
@@ -23,15 +24,33 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.scoring.codes import ITEM_INDEX, ITEM_KEYS, ITEM_ZH, N_ITEMS
+from envs.scoring.codes import EXTRAS_KEYS, FAMILIES, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
 BUILTIN = ("standard", "strict16", "casual")
 
 PO_CONCEALED_ANY_WIN = 0
 PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
-N_POPTS = 2
-SHAPES = {"eight_pairs": 1}  # name -> SHAPE_* bit (envs.hand.analysis.SHAPE_EIGHT_PAIRS)
+PO_EXTRAS = 2  # EX_* bits: which item groups beyond the base tables the profile names
+N_POPTS = 3
+EX_PATTERNS = 1  # an item of the extras pack other than eight_pairs (envs.scoring.extras)
+EX_MCR = 2  # an MCR detector (EXTRAS.md 4)
+# name -> SHAPE_* bit of envs.hand.analysis (`[options] shapes` in a profile)
+SHAPES = {
+    "eight_pairs": 1,  # 嚦咕嚦咕
+    "thirteen_orphans_pure": 2,  # 清十三么: the set is a pon of an orphan
+    "thirteen_orphans_mixed": 4,  # 混十三么: a chow or a pon of a 2-8
+    "sixteen_unrelated": 8,  # 十六不搭
+    "unrelated_gap2": 16,  # 十六不搭 with suit tiles 2 apart (rule option unrelated_gap = 2)
+}
+# A shape the extras pack adds stays only while one of these items is in the effective profile.
+SHAPE_ITEMS = {
+    "eight_pairs": ("eight_pairs",),
+    "thirteen_orphans_pure": ("pure_thirteen_orphans",),
+    "thirteen_orphans_mixed": ("mixed_thirteen_orphans",),
+    "sixteen_unrelated": ("sixteen_unrelated", "unrelated_dragon", "sixteen_unrelated_pure", "unrelated_same"),
+}
+PACKS = ("extras",)
 READY_ITEMS = ("heavenly_ready", "earthly_ready", "declared_ready", "shown_ready")
 
 _TOP_KEYS = {"name", "title", "extends", "remove", "rules", "options", "items", "description"}
@@ -61,6 +80,7 @@ class Profile:
     rule_defaults: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
     source: str = ""
+    packs: tuple[str, ...] = ()  # packs appended to the table (effective_profile), e.g. ("extras",)
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -81,21 +101,31 @@ class Profile:
 
     @functools.cached_property
     def _compiled(self):
-        p_tai = np.full((3, N_ITEMS), -1, dtype=np.int32)
+        p_tai = np.full((4, N_ITEMS), -1, dtype=np.int32)
         p_repl = np.zeros((N_ITEMS, N_ITEMS), dtype=np.int8)
         for rank, it in enumerate(self.items):
             i = ITEM_INDEX[it.key]
             p_tai[0, i] = it.tai
             p_tai[2, i] = rank
+            p_tai[3, rank] = i
             if it.reduced_tai is not None:
                 p_tai[1, i] = it.reduced_tai
                 for w in it.reduced_when:
                     p_repl[ITEM_INDEX[w], i] = 2
             for r in it.replaces:
                 p_repl[i, ITEM_INDEX[r]] = 1
+        # Members of one family replace each other only through the scorer's assignment (EXTRAS.md 1.4).
+        for fam in FAMILIES:
+            for a in fam:
+                for b in fam:
+                    p_repl[ITEM_INDEX[a], ITEM_INDEX[b]] = 0
         p_opts = np.zeros(N_POPTS, dtype=np.int64)
         p_opts[PO_CONCEALED_ANY_WIN] = bool(self.options.get("concealed_any_win", False))
         p_opts[PO_SHAPES] = sum(SHAPES[s] for s in set(self.options.get("shapes", ())))
+        keys = set(self.keys)
+        p_opts[PO_EXTRAS] = (EX_PATTERNS if keys & (set(EXTRAS_KEYS) - {"eight_pairs"}) else 0) | (
+            EX_MCR if keys & set(MCR_KEYS) else 0
+        )
         for a in (p_tai, p_repl, p_opts):
             a.setflags(write=False)
         return p_tai, p_repl, p_opts
@@ -241,6 +271,56 @@ def _parse(data: dict, src: str) -> Profile:
     options.update(opts)
     name = data.get("name") or Path(src).stem
     return Profile(name, data.get("title", name), tuple(items), rules, options, src)
+
+
+def load_pack(name: str) -> Profile:
+    """A pack of items to append to a profile (``profiles/extras.toml``), read as a table of items."""
+    if name not in PACKS:
+        raise ProfileError(f"unknown pack {name!r} (known: {', '.join(PACKS)})")
+    return _load_pack(name)
+
+
+@functools.lru_cache(maxsize=None)
+def _load_pack(name: str) -> Profile:
+    data, src = _read(str(PROFILE_DIR / f"{name}.toml"))
+    _check_keys(src, "the top level", data, {"name", "title", "description", "options"} | {"items"})
+    items = tuple(_to_item(src, it) for it in _build_items(src, data.get("items", {}), []))
+    opts = data.get("options", {})
+    _check_keys(src, "[options]", opts, {"shapes"})
+    for sh in opts.get("shapes", []):
+        if sh not in SHAPES:
+            _fail(src, f"[options] shapes names unknown shape {sh!r}")
+    return Profile(data.get("name", name), data.get("title", name), items, {}, dict(opts), src)
+
+
+@functools.lru_cache(maxsize=64)
+def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple[str, ...] = (),
+                      unrelated_gap: int = 3) -> Profile:  # fmt: skip
+    """The profile a game plays: the base profile, plus (``extras``) the extras pack's items appended
+    in its row order, those named in ``extras_off`` left out, an item the base already has keeping its
+    base row; plus the pack's shapes (each only while one of its items remains) and, for
+    ``unrelated_gap == 2``, the 2-apart 十六不搭. Cached: one object (and one compiled form) per setting."""
+    base = load_profile(name_or_path)
+    if not extras and unrelated_gap == 3:
+        return base
+    items = list(base.items)
+    shapes = list(base.options.get("shapes", []))
+    packs = base.packs
+    title = base.title
+    if extras:
+        pack = load_pack("extras")
+        have = set(base.keys)
+        items += [it for it in pack.items if it.key not in have and it.key not in extras_off]
+        keys = {it.key for it in items}
+        for sh in pack.options.get("shapes", []):
+            if sh not in shapes and any(k in keys for k in SHAPE_ITEMS[sh]):
+                shapes.append(sh)
+        packs = packs + ("extras",)
+        title = f"{title} + {pack.title}"
+    if unrelated_gap == 2 and "unrelated_gap2" not in shapes:
+        shapes.append("unrelated_gap2")
+    return Profile(base.name, title, tuple(items), dict(base.rule_defaults), base.options | {"shapes": shapes},
+                   base.source, packs)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=64)
