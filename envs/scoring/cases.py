@@ -30,7 +30,7 @@ from envs.tiles import (
 
 CASE_FIELDS = {
     "id", "profile", "hand", "melds", "flowers", "win_tile", "win_by", "discarder", "seat", "dealer",
-    "round", "streak", "flags", "rules", "stakes", "expected", "note",
+    "round", "streak", "flags", "rules", "stakes", "expected", "note", "replacement_chain",
 }  # fmt: skip
 
 
@@ -165,6 +165,7 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
         raise CaseError("eight flowers win at once (八仙過海): an ordinary win cannot hold all eight")
 
     _check_flags(flags, win_by, winner, melds, flower_kinds, prof)
+    flags |= _replacement_chain(case, flags, melds, flower_kinds) << C.CHAIN_SHIFT
 
     mt = np.zeros(5, dtype=np.int8)
     mk = np.zeros(5, dtype=np.int8)
@@ -175,6 +176,22 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
         fmask |= 1 << (k - FLOWER0)
     return Case(case.get("id"), rules, concealed, mt, mk, len(melds), fmask, win_tile, win_by, winner, payer,
                 round_wind, streak, flags)
+
+
+def _replacement_chain(case: dict, flags: int, melds, flower_kinds) -> int:
+    """EXTRAS.md 2.2 `replacement_chain`: consecutive replacement draws ending with the winning tile,
+    each after a kong or a flower; 0 when absent (1 if a replacement flag is set)."""
+    chain = case.get("replacement_chain")
+    if chain is None:
+        return 0
+    if isinstance(chain, bool) or not isinstance(chain, int) or not 1 <= chain <= C.CHAIN_MASK:
+        raise CaseError(f"replacement_chain must be an integer in 1..{C.CHAIN_MASK}, got {chain!r}")
+    if not flags & (C.F_KONG_REPLACEMENT | C.F_FLOWER_REPLACEMENT):
+        raise CaseError("replacement_chain without a kong_replacement or flower_replacement flag")
+    links = sum(m.is_kong for m in melds) + len(flower_kinds)
+    if chain > links:
+        raise CaseError(f"replacement_chain {chain}: each link needs a kong or a flower, the hand shows {links}")
+    return chain
 
 
 def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:

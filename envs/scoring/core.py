@@ -13,6 +13,10 @@ and the engine calls it inside its compiled loop at the end of every hand. Input
     flags       int        F_* bits (envs.scoring.codes)
     p_tai, p_repl, p_opts  Profile.compiled()
 
+A profile naming extras items or MCR detectors (p_opts[PO_EXTRAS]) also gets the predicates of
+``envs.scoring.extras``; without them the extra work is one test per reading. Special shapes (嚦咕嚦咕,
+十三么, 十六不搭; p_opts[PO_SHAPES]) are scored as one more reading each.
+
 The highest-scoring reading counts: every decomposition of the hand, and for a win on a discard every
 group the winning tile can be read into (identical tiles are interchangeable), is scored and the best
 total kept; equal totals go to the item list that comes first in table order (RULES.md 3).
@@ -23,10 +27,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.hand.analysis import MAX_DECOMPOSITIONS, SHAPE_EIGHT_PAIRS, decompositions, is_complete, is_eight_pairs, is_win, win_wait_mask
+from envs.hand.analysis import (
+    MAX_DECOMPOSITIONS,
+    SHAPE_EIGHT_PAIRS,
+    SHAPE_THIRTEEN,
+    decompositions,
+    is_complete,
+    is_win,
+    sixteen_unrelated_suits,
+    special_shape,
+    thirteen_orphans_parts,
+    win_wait_mask,
+)
 from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP
 from envs.scoring import codes as C
-from envs.scoring.profile import PO_CONCEALED_ANY_WIN, PO_SHAPES
+from envs.scoring.extras import hand_extras, reading_extras, special_extras
+from envs.scoring.profile import PO_CONCEALED_ANY_WIN, PO_EXTRAS, PO_SHAPES
 from envs.tiles import ANKONG, CHI, DRAGON0, N_KINDS, WIND0
 
 N_ITEMS = C.N_ITEMS
@@ -185,17 +201,24 @@ def _set_items(v, set_type, set_kind, set_conc, n, pair, win_pos, win_tile, seat
 @njit(cache=True)
 def apply_profile(v, p_tai, p_repl, out, kept):
     """Tai per item into ``out`` (and which items count into ``kept``) from multiplicities ``v``;
-    returns the total."""
+    returns the total. Only the profile's own items are visited (``p_tai[3]``, in table order), so a
+    longer item registry does not slow a short table down."""
     total = 0
-    for i in range(N_ITEMS):
-        out[i] = 0
-        kept[i] = False
-        if v[i] <= 0 or p_tai[0, i] < 0:
+    out[:] = 0
+    kept[:] = False
+    for r_i in range(N_ITEMS):
+        i = p_tai[3, r_i]
+        if i < 0:
+            break
+        if v[i] <= 0:
             continue
         tai = p_tai[0, i]
         dropped = False
-        for j in range(N_ITEMS):
-            if j == i or v[j] <= 0 or p_tai[0, j] < 0:
+        for r_j in range(N_ITEMS):
+            j = p_tai[3, r_j]
+            if j < 0:
+                break
+            if j == i or v[j] <= 0:
                 continue
             r = p_repl[j, i]
             if r == 1 and not (j == FLOWER_SET and i == SEAT_FLOWER):
@@ -213,13 +236,22 @@ def apply_profile(v, p_tai, p_repl, out, kept):
 @njit(cache=True)
 def _comes_first(kept_a, kept_b, p_tai):
     """Tie rule (RULES.md 3): does item list ``a`` come first in table order? Compared position by
-    position by rank; a list that runs out first comes first."""
-    ra = np.sort(p_tai[2][kept_a])
-    rb = np.sort(p_tai[2][kept_b])
-    for x in range(min(ra.size, rb.size)):
-        if ra[x] != rb[x]:
-            return ra[x] < rb[x]
-    return ra.size < rb.size
+    position by rank; a list that runs out first comes first.
+
+    Walking the table in order: at the first item held by one list only, the list holding it comes
+    first if the other list still has a later item (it is larger at that position), and otherwise the
+    other list comes first (it ran out)."""
+    first_a = -1  # which list holds the first differing item: 1 a, 0 b
+    for r in range(N_ITEMS):
+        i = p_tai[3, r]
+        if i < 0:
+            break
+        if first_a < 0:
+            if kept_a[i] != kept_b[i]:
+                first_a = 1 if kept_a[i] else 0
+        elif (first_a == 1 and kept_b[i]) or (first_a == 0 and kept_a[i]):
+            return first_a == 1
+    return first_a == 0
 
 
 @njit(cache=True)
@@ -284,6 +316,9 @@ def score_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_
         waits = np.zeros(N_KINDS, dtype=np.bool_)
         single = win_wait_mask(before, n_sets, held, p_opts[PO_SHAPES], waits) == 1
     _base_items(v, all_counts, n_open, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl)
+    extras = p_opts[PO_EXTRAS] != 0
+    if extras:
+        hand_extras(v, concealed, all_counts, meld_type, meld_kind, n_melds, win_tile, win_by, flags, p_tai, p_opts)
 
     is_discard = win_by == C.WIN_DISCARD or win_by == C.WIN_ROB_KONG
     two_sided_ok = is_discard and flowers == 0
@@ -319,16 +354,34 @@ def score_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_
                     continue
             _set_items(v, set_type, set_kind, set_conc, 5, pair, pos, win_tile, seat_wind, round_wind, two_sided_ok)
             v[EIGHT_PAIRS] = 0
+            if extras:
+                reading_extras(v, set_type, set_kind, set_conc, pair, pos, seat_wind, round_wind, all_counts, p_tai, p_opts)
             best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total)
 
-    if p_opts[PO_SHAPES] & SHAPE_EIGHT_PAIRS and n_melds == 0 and is_eight_pairs(concealed):
-        for k in range(N_KINDS):  # the one pon carries the wind and dragon items
-            if concealed[k] == 3:
-                set_type[0] = 1
-                set_kind[0] = k
-        _set_items(v, set_type, set_kind, set_conc, 1, -1, -1, win_tile, seat_wind, round_wind, False)
+    shape = special_shape(concealed, p_opts[PO_SHAPES]) if p_opts[PO_SHAPES] != 0 and n_melds == 0 else 0
+    if shape != 0:
+        # The special shape as one more reading. Its one pon (the eight_pairs triplet, the 十三么's pon)
+        # carries the wind and dragon items; 十六不搭 has no set.
+        parts = np.zeros(3, dtype=np.int64)
+        suits = np.zeros(3, dtype=np.int64)
+        n_sp = 1
+        if shape == SHAPE_EIGHT_PAIRS:
+            for k in range(N_KINDS):
+                if concealed[k] == 3:
+                    set_type[0] = 1
+                    set_kind[0] = k
+        elif shape & SHAPE_THIRTEEN:
+            thirteen_orphans_parts(concealed, parts)
+            set_type[0] = parts[1]
+            set_kind[0] = parts[2]
+        else:
+            sixteen_unrelated_suits(concealed, p_opts[PO_SHAPES], suits)
+            n_sp = 0
+        _set_items(v, set_type, set_kind, set_conc, n_sp, -1, -1, win_tile, seat_wind, round_wind, False)
         v[ALL_PUNGS] = 0
-        v[EIGHT_PAIRS] = 1
+        v[EIGHT_PAIRS] = shape == SHAPE_EIGHT_PAIRS
+        if extras:
+            special_extras(v, shape, concealed, parts, suits, all_counts, seat_wind, round_wind, p_opts)
         best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total)
     return best_total
 
