@@ -82,9 +82,14 @@ def parse_tiles(text: str) -> list[int]:
     >>> parse_tiles("123m 55p E f1")
     [0, 1, 2, 13, 13, 27, 34]
     """
+    return [k for k, _, _ in _parse_positions(text)]
+
+
+def _parse_positions(text: str) -> list[tuple[int, int, str]]:
+    """``(kind, position, token)`` for every tile of ``text``, in written order."""
     if not isinstance(text, str):
         raise NotationError(f"tiles must be a string, not {type(text).__name__}")
-    kinds: list[int] = []
+    out: list[tuple[int, int, str]] = []
     pos = 0
     text_r = text.rstrip()
     while pos < len(text_r):
@@ -95,7 +100,7 @@ def parse_tiles(text: str) -> list[int]:
             hint = " (flowers are f1-f8)" if bad.startswith("f") else " (tiles are 1-9 m/p/s, E S W N C F P, f1-f8)"
             raise NotationError(f"bad token {bad!r} at position {start} in {text!r}{hint}")
         if digits is not None and not suit:
-            nxt = text_r[m.end() : m.end() + 1]
+            nxt = text_r[m.end() : m.end() + 1].strip()
             raise NotationError(
                 f"bad token {digits + nxt!r} at position {start} in {text!r} (digits need a suit letter m, p or s)"
             )
@@ -105,13 +110,13 @@ def parse_tiles(text: str) -> list[int]:
                     raise NotationError(
                         f"'0{suit}' is not a tile (token {digits + suit!r} at position {start + i} in {text!r})"
                     )
-                kinds.append(SUITS.index(suit) * 9 + int(d) - 1)
+                out.append((SUITS.index(suit) * 9 + int(d) - 1, start + i, digits + suit))
         elif flower is not None:
-            kinds.append(FLOWER0 + int(flower[1]) - 1)
+            out.append((FLOWER0 + int(flower[1]) - 1, start, flower))
         else:
-            kinds.append(WIND0 + HONOURS.index(honour))
+            out.append((WIND0 + HONOURS.index(honour), start, honour))
         pos = m.end()
-    return kinds
+    return out
 
 
 def format_tiles(kinds) -> str:
@@ -149,26 +154,26 @@ def format_counts(counts) -> str:
 
 def parse_hand(text: str) -> np.ndarray:
     """Concealed tiles as a count vector over the 34 playing kinds; flowers or a fifth copy are errors."""
-    kinds = parse_tiles(text)
-    for k in kinds:
+    counts = np.zeros(N_KINDS, dtype=np.int8)
+    for k, pos, tok in _parse_positions(text):
         if k >= FLOWER0:
-            raise NotationError(f"flower {kind_name(k)!r} in a hand of playing tiles {text!r}")
-    counts = counts_of(kinds)
-    check_counts(counts, text)
+            raise NotationError(f"flower {kind_name(k)!r} at position {pos} in a hand of playing tiles {text!r}")
+        counts[k] += 1
+        if counts[k] > 4:
+            raise NotationError(f"fifth copy of {kind_name(k)!r} (token {tok!r} at position {pos} in {text!r})")
     return counts
 
 
 def parse_flowers(text: str) -> list[int]:
     """Flowers as a sorted list of kinds 34..41; each flower exists once."""
-    kinds = parse_tiles(text or "")
     seen = set()
-    for k in kinds:
+    for k, pos, _ in _parse_positions(text or ""):
         if k < FLOWER0:
-            raise NotationError(f"{kind_name(k)!r} is not a flower (flowers are f1-f8) in {text!r}")
+            raise NotationError(f"{kind_name(k)!r} at position {pos} is not a flower (flowers are f1-f8) in {text!r}")
         if k in seen:
-            raise NotationError(f"flower {kind_name(k)!r} appears twice in {text!r} (there is one of each)")
+            raise NotationError(f"flower {kind_name(k)!r} at position {pos} appears twice in {text!r} (there is one of each)")
         seen.add(k)
-    return sorted(kinds)
+    return sorted(seen)
 
 
 def check_counts(counts, where: str = "") -> None:
