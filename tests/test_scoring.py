@@ -218,14 +218,16 @@ def test_check_lists_mismatches(tmp_path, capsys):
     assert rc == 0
 
 
-def test_cli_check_exit_code(tmp_path):
+def test_cli_check_exit_code(tmp_path, capsys):
+    from training.cli import main
+
     wrong = _cases(STANDARD)[0]
     wrong["expected"]["deltas"]["S"] = 41
     p = _write(tmp_path, "w.jsonl", [wrong])
-    r = subprocess.run([sys.executable, "-m", "training.cli", "score", "--check", str(p)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert r.returncode == 1
-    assert "MISMATCH line 1 id P01: deltas:" in r.stderr
+    assert main(["score", "--check", str(p)]) == 1
+    assert "MISMATCH line 1 id P01: deltas:" in capsys.readouterr().err
+    assert main(["score", str(p), "--format", "table", "--profile", "casual"]) == 0
+    assert "profile casual" in capsys.readouterr().out
 
 
 def test_table_format(tmp_path, capsys):
