@@ -2,6 +2,8 @@
 
     tw16 score CASES.jsonl [--check] [--profile NAME|PATH] [--format json|table]
     tw16 bench scoring|engine|env [--seconds S]
+    tw16 eval A B C D --hands N [--json] [--plot PNG]
+    tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py)
 """
 
 from __future__ import annotations
@@ -24,6 +26,18 @@ def _cmd_bench(args) -> int:
     return 0
 
 
+def _cmd_eval(args) -> int:
+    from training.eval_cli import run_eval
+
+    return run_eval(args)
+
+
+def _cmd_train(args) -> int:
+    from training.pipeline import run_train
+
+    return run_train(args.rest)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tw16", description="Taiwanese 16-tile mahjong (台灣十六張麻將) research environment")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -39,6 +53,19 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("what", choices=("scoring", "engine", "env"), help="which part to measure")
     b.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     b.set_defaults(func=_cmd_bench)
+    e = sub.add_parser("eval", help="duplicate evaluation of four agents: league table, plot, JSON")
+    e.add_argument("agents", nargs=4, metavar="AGENT", help="random | greedy | defensive | neural | neural:PATH")
+    e.add_argument("--hands", type=int, default=2000, help="hands to play (rounded up to whole walls x 4 seatings)")
+    e.add_argument("--profile", default="standard", help="tai profile (name or .toml path)")
+    e.add_argument("--rules", default=None, help='rule options as JSON, e.g. \'{"multi_win": true}\'')
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--plot", default="eval.png", help="PNG path for the plot ('' for none)")
+    e.add_argument("--json", action="store_true", help="print the figures as JSON")
+    e.set_defaults(func=_cmd_eval)
+
+    t = sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)
+    t.add_argument("rest", nargs=argparse.REMAINDER)
+    t.set_defaults(func=_cmd_train)
     return p
 
 

@@ -1,0 +1,57 @@
+"""Decode what the rule-based agents need from a ``planes_v0`` observation batch (B, C, 34).
+
+Only the observation is used, never the engine: the same agents run behind PettingZoo, Gymnasium
+or the arena.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from envs.obs import planes_v0 as P
+
+
+class Features(NamedTuple):
+    hand: np.ndarray  # (B, 34) int8 own concealed counts
+    n_melds: np.ndarray  # (B,) own melds
+    unseen: np.ndarray  # (B, 34) int8 copies the observer cannot see
+    opp_melds: np.ndarray  # (B, 3) melds of relative seats 1..3 (next, opposite, previous)
+    opp_ready: np.ndarray  # (B, 3) declared ready
+    opp_disc: np.ndarray  # (B, 3, 34) int8 discards of each opponent this hand
+    tiles_left: np.ndarray  # (B,) drawable tiles
+    claim_tile: np.ndarray  # (B,) tile under claim / robbable kong, -1 on own turn
+
+
+def _count(obs, ch) -> np.ndarray:
+    return obs[:, ch : ch + 4].sum(axis=1).round().astype(np.int8)
+
+
+def decode(obs: np.ndarray) -> Features:
+    if obs.ndim != 3 or obs.shape[1] < P.N_CHANNELS or obs.shape[2] != 34:
+        raise ValueError(f"expected planes_v0 observations (B, {P.N_CHANNELS}+, 34), got {obs.shape}")
+    hand = _count(obs, P.CH_HAND)
+    sc = obs[:, P.CH_SCALARS]
+    size = np.rint(sc[:, P.SC_HAND_SIZE : P.SC_HAND_SIZE + 4] * 16).astype(np.int64)
+    melds = (17 - size) // 3
+    visible = hand.astype(np.int16)
+    disc = np.zeros((obs.shape[0], 4, 34), np.int8)
+    for r in range(4):
+        visible += _count(obs, P.CH_MELD + 4 * r)
+        disc[:, r] = _count(obs, P.CH_DISCARD + 4 * r)
+        visible += disc[:, r] - np.rint(obs[:, P.CH_CLAIMED + r]).astype(np.int16)
+    unseen = np.clip(4 - visible, 0, 4).astype(np.int8)
+    answering = (obs[:, P.CH_PHASE + 1, 0] > 0) | (obs[:, P.CH_PHASE + 2, 0] > 0)
+    q = obs[:, P.CH_QUESTION]
+    claim = np.where(answering & (q.max(axis=1) > 0), q.argmax(axis=1), -1)
+    return Features(
+        hand=hand,
+        n_melds=melds[:, 0],
+        unseen=unseen,
+        opp_melds=melds[:, 1:],
+        opp_ready=sc[:, P.SC_READY + 1 : P.SC_READY + 4] > 0,
+        opp_disc=np.ascontiguousarray(disc[:, 1:]),
+        tiles_left=np.rint(sc[:, P.SC_DRAWABLE] * 128).astype(np.int64),
+        claim_tile=claim.astype(np.int64),
+    )

@@ -1,0 +1,217 @@
+"""Rule-based baselines: Greedy (tile efficiency) and Defensive (Greedy that folds against a threat).
+
+Greedy, per decision:
+- wins whenever it can; declares ready (報聽) whenever the rules offer it;
+- discards: lowest shanten first, then the most unseen tiles that would lower it (受入, unseen =
+  4 minus every copy this seat can see), then the tile with the fewest neighbours in hand;
+- claims (chi / pon / exposed kong) only when the best hand after the claim has a lower shanten than
+  now; self kongs when they do not raise the shanten.
+
+Defensive adds, on its own turn: an opponent is a threat when it declared ready, or has
+``THREAT_MELDS`` (3) or more melds, or has 2 melds with at most ``LATE_WALL`` (24) drawable tiles left.
+Facing a threat while not ready itself (shanten >= 1), it discards the safest tile: one the
+threatening seat discarded itself (現物), then an honour with no unseen copy left (dead), then other
+honours, terminals, and middle tiles last; efficiency breaks ties.
+All decisions are deterministic given the observation (the seed only matters for interface parity).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from agents.base import check_batch
+from agents.features import decode
+from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN
+from envs.hand.analysis import shanten
+
+THREAT_MELDS = 3
+LATE_WALL = 24
+BIG = 99
+
+
+@njit(cache=True)
+def _ukeire(hand, n_sets, s, unseen):
+    """Unseen tiles that would lower the shanten of ``hand`` (3n+1 tiles) below ``s``."""
+    total = 0
+    for t in range(34):
+        if unseen[t] > 0 and hand[t] < 4:
+            hand[t] += 1
+            if shanten(hand, n_sets) < s:
+                total += unseen[t]
+            hand[t] -= 1
+    return total
+
+
+@njit(cache=True)
+def _neighbours(hand, d):
+    """How connected tile ``d`` is in hand (copies count double): low = a good discard."""
+    v = 2 * (hand[d] - 1)
+    if d < 27:
+        r = d % 9
+        for off in (-2, -1, 1, 2):
+            if 0 <= r + off < 9:
+                v += hand[d + off] * (2 if abs(off) == 1 else 1)
+    return v
+
+
+@njit(cache=True)
+def _best_after_discard(hand, n_sets):
+    """Lowest shanten reachable by one discard from a 3n+2 hand."""
+    best = BIG
+    for d in range(34):
+        if hand[d] > 0:
+            hand[d] -= 1
+            s = shanten(hand, n_sets)
+            hand[d] += 1
+            if s < best:
+                best = s
+    return best
+
+
+@njit(cache=True)
+def _tile_danger(d, disc_by_threat, unseen):
+    if disc_by_threat[d] > 0:
+        return 0  # 現物: the threatening seat let it go itself
+    if d >= 27:
+        return 1 if unseen[d] == 0 else 2 + unseen[d] // 2
+    r = d % 9
+    return 4 if (r == 0 or r == 8) else 6
+
+
+@njit(cache=True)
+def _discard(hand, n_sets, unseen, mask, danger, folding):
+    """Choose a discard: (danger if folding, shanten, -ukeire, neighbours, kind) lexicographically."""
+    best_a = -1
+    best_key = (BIG, BIG, BIG, BIG)
+    for d in range(34):
+        if not mask[DISCARD + d]:
+            continue
+        hand[d] -= 1
+        s = shanten(hand, n_sets)
+        u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
+        hand[d] += 1
+        key = (danger[d] if folding else 0, s, -u, _neighbours(hand, d))
+        if key < best_key:
+            best_key = key
+            best_a = DISCARD + d
+    return best_a
+
+
+@njit(cache=True)
+def _claim(hand, n_sets, t, mask):
+    """Pon / kong / chi on tile ``t`` only if it lowers the shanten; else pass."""
+    cur = shanten(hand, n_sets)
+    best_a = PASS
+    best_s = cur
+    if mask[PON]:
+        hand[t] -= 2
+        s = _best_after_discard(hand, n_sets - 1)
+        hand[t] += 2
+        if s < best_s:
+            best_s, best_a = s, PON
+    if mask[KONG]:
+        hand[t] -= 3
+        s = shanten(hand, n_sets - 1)
+        hand[t] += 3
+        if s < best_s:
+            best_s, best_a = s, KONG
+    for pos in range(3):
+        if not mask[CHI + pos]:
+            continue
+        a, b = (t + 1, t + 2) if pos == 0 else ((t - 1, t + 1) if pos == 1 else (t - 2, t - 1))
+        hand[a] -= 1
+        hand[b] -= 1
+        s = _best_after_discard(hand, n_sets - 1)
+        hand[a] += 1
+        hand[b] += 1
+        if s < best_s:
+            best_s, best_a = s, CHI + pos
+    return best_a
+
+
+@njit(cache=True)
+def _turn(hand, n_sets, unseen, mask, danger, folding):
+    s0 = _best_after_discard(hand, n_sets) if hand.sum() % 3 == 2 else shanten(hand, n_sets)
+    for k in range(34):
+        if not mask[SELF_KONG + k]:
+            continue
+        if hand[k] == 4:  # concealed kong: the concealed part loses a set
+            hand[k] -= 4
+            s = shanten(hand, n_sets - 1)
+            hand[k] += 4
+        else:  # added kong: the pon was already a meld
+            hand[k] -= 1
+            s = shanten(hand, n_sets)
+            hand[k] += 1
+        if s <= s0:
+            return SELF_KONG + k
+    a = _discard(hand, n_sets, unseen, mask, danger, folding)
+    if a >= 0:
+        return a
+    for x in range(N_ACTIONS):  # nothing efficient is legal (e.g. a ready-pending phase): first legal
+        if mask[x]:
+            return x
+    return PASS
+
+
+@njit(cache=True, parallel=True)
+def act_kernel(hand, n_melds, unseen, opp_melds, opp_ready, opp_disc, tiles_left, claim_tile, mask, defensive, out):
+    for b in prange(mask.shape[0]):
+        m = mask[b]
+        if m[WIN]:
+            out[b] = WIN
+            continue
+        if m[READY]:
+            out[b] = READY
+            continue
+        h = hand[b].copy()
+        n_sets = 5 - n_melds[b]
+        if claim_tile[b] >= 0 and (m[PASS] and not m[DISCARD:CHI].any()):
+            out[b] = _claim(h, n_sets, claim_tile[b], m)
+            continue
+        danger = np.zeros(34, np.int64)
+        folding = False
+        if defensive:
+            threat = np.zeros(34, np.int64)
+            for o in range(3):
+                if opp_ready[b, o] or opp_melds[b, o] >= THREAT_MELDS or (
+                    opp_melds[b, o] >= 2 and tiles_left[b] <= LATE_WALL
+                ):
+                    folding = True
+                    for d in range(34):
+                        td = _tile_danger(d, opp_disc[b, o], unseen[b])
+                        if td > threat[d]:
+                            threat[d] = td
+            if folding and h.sum() % 3 == 2 and _best_after_discard(h, n_sets) <= 0:
+                folding = False  # ready (or one discard from it): push
+            danger = threat
+        out[b] = _turn(h, n_sets, unseen[b], m, danger, folding)
+
+
+class GreedyAgent:
+    """Tile efficiency; see the module docstring."""
+
+    name = "greedy"
+    defensive = False
+
+    def __init__(self, seed: int | None = 0):
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        obs, mask = check_batch(obs, mask)
+        f = decode(obs)
+        out = np.empty(mask.shape[0], np.int64)
+        act_kernel(f.hand, f.n_melds, f.unseen, f.opp_melds, f.opp_ready, f.opp_disc, f.tiles_left, f.claim_tile,
+                   mask, self.defensive, out)  # fmt: skip
+        return out
+
+
+class DefensiveAgent(GreedyAgent):
+    """Greedy plus folding against a threatening opponent; see the module docstring."""
+
+    name = "defensive"
+    defensive = True

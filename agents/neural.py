@@ -1,0 +1,128 @@
+"""Neural agent: a PyTorch policy/value network over the plane observation, with masked logits.
+
+The 34 kinds are laid out as a 4 x 9 grid (m, p, s, honours padded to 9) so convolutions run along
+each suit and never across a suit boundary. Checkpoints are ``torch.save`` dicts holding the weights
+and the config needed to rebuild the net (``NetConfig``), plus the observation and action versions
+they were trained on; loading checks those versions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.base import check_batch
+from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS
+from envs.obs.planes_v0 import N_CHANNELS, OBS_VERSION
+
+DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "ppo_v0.pt"
+
+
+@dataclass
+class NetConfig:
+    in_channels: int = N_CHANNELS
+    width: int = 64
+    blocks: int = 3
+    hidden: int = 256
+
+
+class _Block(nn.Module):
+    def __init__(self, w: int):
+        super().__init__()
+        self.c1 = nn.Conv2d(w, w, (1, 3), padding=(0, 1))
+        self.c2 = nn.Conv2d(w, w, (1, 3), padding=(0, 1))
+
+    def forward(self, x):
+        return torch.relu(x + self.c2(torch.relu(self.c1(x))))
+
+
+class PolicyValueNet(nn.Module):
+    """planes (B, C, 34) -> (logits (B, 76), value (B,))."""
+
+    def __init__(self, cfg: NetConfig | None = None):
+        super().__init__()
+        self.cfg = cfg or NetConfig()
+        c = self.cfg
+        self.stem = nn.Conv2d(c.in_channels, c.width, (1, 3), padding=(0, 1))
+        self.body = nn.Sequential(*[_Block(c.width) for _ in range(c.blocks)])
+        self.fc = nn.Linear(c.width * 36, c.hidden)
+        self.pi = nn.Linear(c.hidden, N_ACTIONS)
+        self.v = nn.Linear(c.hidden, 1)
+        nn.init.orthogonal_(self.pi.weight, 0.01)
+        nn.init.zeros_(self.pi.bias)
+
+    def forward(self, obs: torch.Tensor):
+        x = nn.functional.pad(obs, (0, 2)).view(obs.shape[0], obs.shape[1], 4, 9)
+        x = self.body(torch.relu(self.stem(x)))
+        h = torch.relu(self.fc(x.flatten(1)))
+        return self.pi(h), self.v(h).squeeze(-1)
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Illegal actions get a very negative logit (not -inf, so entropies stay finite)."""
+    return torch.where(mask.bool(), logits, torch.full_like(logits, -1e9))
+
+
+def save_checkpoint(path, net: PolicyValueNet, **extra) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {k: v.half() if v.is_floating_point() else v for k, v in net.state_dict().items()}
+    torch.save({"net": state, "config": asdict(net.cfg), "obs_version": OBS_VERSION,
+                "action_layout_version": ACTION_LAYOUT_VERSION, **extra}, path)  # fmt: skip
+
+
+def load_checkpoint(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"checkpoint {str(path)!r} not found")
+    try:
+        ck = torch.load(path, map_location=device, weights_only=True)
+    except Exception as e:  # a corrupt or foreign file
+        raise ValueError(f"checkpoint {str(path)!r} cannot be read: {e}") from None
+    if not isinstance(ck, dict) or "net" not in ck or "config" not in ck:
+        raise ValueError(f"checkpoint {str(path)!r} is not a tw16 checkpoint (no 'net'/'config')")
+    if ck.get("obs_version") != OBS_VERSION or ck.get("action_layout_version") != ACTION_LAYOUT_VERSION:
+        raise ValueError(
+            f"checkpoint {str(path)!r} was trained on {ck.get('obs_version')}/actions v{ck.get('action_layout_version')}, "
+            f"this build uses {OBS_VERSION}/actions v{ACTION_LAYOUT_VERSION}"
+        )
+    net = PolicyValueNet(NetConfig(**ck["config"])).to(device)
+    net.load_state_dict({k: v.float() for k, v in ck["net"].items()})
+    net.eval()
+    return net, ck
+
+
+class NeuralAgent:
+    """Acts with a trained network: greedy (argmax) by default, or sampling with ``sample=True``."""
+
+    name = "neural"
+
+    def __init__(self, checkpoint=DEFAULT_CHECKPOINT, device: str = "cpu", sample: bool = False, seed: int | None = 0,
+                 net: PolicyValueNet | None = None):  # fmt: skip
+        self.device = torch.device(device)
+        if net is None:
+            net, _ = load_checkpoint(checkpoint, device)
+        self.net = net.to(self.device).eval()
+        self.sample = sample
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.gen = torch.Generator(device=self.device)
+        self.gen.manual_seed(0 if seed is None else int(seed))
+
+    @torch.no_grad()
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        obs, mask = check_batch(obs, mask)
+        o = torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32)).to(self.device)
+        m = torch.from_numpy(mask).to(self.device)
+        logits, _ = self.net(o)
+        logits = masked_logits(logits, m)
+        if self.sample:
+            a = torch.multinomial(torch.softmax(logits, -1), 1, generator=self.gen).squeeze(-1)
+        else:
+            a = logits.argmax(-1)
+        return a.cpu().numpy().astype(np.int64)

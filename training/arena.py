@@ -1,0 +1,156 @@
+"""Duplicate evaluation: the same walls replayed with the seats rotated, so every agent meets the
+same tiles from every seat.
+
+For each wall seed w and rotation r in 0..3, game (w, r) deals wall w and seats agent i at seat
+(i + r) % 4. An agent's result on a wall is the sum over the four rotations; walls are independent,
+so the 95% confidence interval of chips per hand is computed over walls (t interval), which removes
+most of the luck of the deal. Agents with the same name are pooled.
+"""
+
+from __future__ import annotations
+
+import math
+import numpy as np
+
+from envs.engine import state as st
+from envs.engine.api import Engine
+from envs.obs.planes_v0 import PlanesV0
+from envs.rules import Rules
+from envs.scoring.codes import WIN_DISCARD, WIN_ROB_KONG, WIN_SELF_DRAW
+
+
+def hand_outcomes(eng: Engine) -> dict:
+    """(B, 4) per-seat outcomes of each game's last finished hand."""
+    s = eng.s
+    g = s.g
+    winners = ((g[:, st.G_WINNERS, None] >> np.arange(4)) & 1).astype(bool)
+    win_by = g[:, st.G_WIN_BY]
+    discard_win = (win_by == WIN_DISCARD) | (win_by == WIN_ROB_KONG)
+    return {
+        "chips": s.res_delta.astype(np.float64),
+        "won": winners,
+        "dealt_in": (g[:, st.G_PAYER, None] == np.arange(4)) & discard_win[:, None],
+        "self_drawn": winners & (win_by == WIN_SELF_DRAW)[:, None],
+        "win_tai": np.where(winners, s.res_tai, 0),
+        "drawn": np.repeat((g[:, st.G_RESULT] == st.RES_DRAWN)[:, None], 4, axis=1),
+    }
+
+
+def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int = 0, batch_walls: int = 256,
+                   progress=None) -> dict:  # fmt: skip
+    """Play ``n_walls`` walls x 4 rotations (hands) with 4 agents; return per-agent statistics."""
+    if len(agents) != 4:
+        raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
+    rules = (rules or Rules()).replace(episode="hand")
+    for a in agents:
+        a.reset(seed)
+    wall_seeds = np.random.SeedSequence(seed).generate_state(n_walls, dtype=np.uint64)
+    names = [a.name for a in agents]
+    per_wall = []  # (n_walls_chunk, 4 agents) chips summed over rotations
+    per_game = []  # (n_games_chunk, 4 agents) chips of each hand
+    stats = {k: np.zeros(4) for k in ("hands", "won", "dealt_in", "self_drawn", "win_tai", "drawn")}
+    done_walls = 0
+    while done_walls < n_walls:
+        nw = min(batch_walls, n_walls - done_walls)
+        seeds = np.repeat(wall_seeds[done_walls : done_walls + nw], 4)
+        rot = np.tile(np.arange(4), nw)
+        seat_agent = (np.arange(4)[None, :] - rot[:, None]) % 4  # agent sitting at each seat
+        eng = Engine(rules, batch_size=nw * 4)
+        eng.reset(seeds)
+        run_games(eng, agents, seat_agent)
+        out = hand_outcomes(eng)
+        for key, arr in out.items():  # seat order -> agent order
+            by_agent = np.zeros((nw * 4, 4))
+            np.put_along_axis(by_agent, seat_agent, arr.astype(np.float64), axis=1)
+            if key == "chips":
+                per_game.append(by_agent)
+                per_wall.append(by_agent.reshape(nw, 4, 4).sum(axis=1))
+            else:
+                stats[key] += by_agent.sum(axis=0)
+        stats["hands"] += nw * 4
+        done_walls += nw
+        if progress is not None:
+            progress(nw)
+    result = summarize(names, np.concatenate(per_wall), stats, rules)
+    result["ratings"] = rate(names, np.concatenate(per_game))
+    return result
+
+
+def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None) -> None:
+    """Step every game to its end, each decision taken by the agent sitting at the acting seat.
+    ``on_decision(games, seats, obs, mask, actions)`` sees every decision (behaviour cloning)."""
+    actions = np.zeros(eng.batch_size, np.int64)
+    enc = PlanesV0()
+    buf = enc.alloc(eng.batch_size)
+    while True:
+        live = np.flatnonzero(~eng.terminated)
+        if live.size == 0:
+            return
+        cur = eng.current_player[live]
+        obs = enc.encode(eng, out=buf)[live]
+        mask = eng.legal_action_mask[live]
+        who = seat_agent[live, cur]
+        actions[:] = 0  # finished games have an all-ones mask; their step is a no-op
+        for i, agent in enumerate(agents):
+            sel = np.flatnonzero(who == i)
+            if sel.size:
+                actions[live[sel]] = agent.act(obs[sel], mask[sel])
+        if on_decision is not None:
+            on_decision(live, cur, obs, mask, actions[live])
+        eng.step(actions)
+
+
+def rate(names, per_game: np.ndarray) -> dict:
+    """openskill (Plackett-Luce) ratings from each hand's ranking of the four agents by chips; copies
+    of one agent are rated as separate players and reported by their mean."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    players = [model.rating(name=f"{n}#{i}") for i, n in enumerate(names)]
+    for chips in per_game:
+        ranks = [int((chips > c).sum()) for c in chips]  # ties share a rank
+        players = [team[0] for team in model.rate([[p] for p in players], ranks=ranks)]
+    out = {}
+    for name in dict.fromkeys(names):
+        ps = [p for p, n in zip(players, names) if n == name]
+        out[name] = {"mu": float(np.mean([p.mu for p in ps])), "sigma": float(np.mean([p.sigma for p in ps])),
+                     "ordinal": float(np.mean([p.ordinal() for p in ps]))}  # fmt: skip
+    return out
+
+
+def _t95(n: int) -> float:
+    """Two-sided 95% t quantile (normal beyond 30 degrees of freedom)."""
+    table = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
+             15: 2.13, 20: 2.09, 30: 2.04}  # fmt: skip
+    if n > 30:
+        return 1.96
+    return table.get(n) or table[min(k for k in table if k >= n)]
+
+
+def summarize(names, per_wall: np.ndarray, stats: dict, rules: Rules) -> dict:
+    """Pool agents by name; chips per hand with a 95% CI over walls."""
+    per_tai = rules.stakes.per_tai
+    n_walls = per_wall.shape[0]
+    rows = {}
+    for name in dict.fromkeys(names):
+        cols = [i for i, n in enumerate(names) if n == name]
+        hands = sum(stats["hands"][i] for i in cols)
+        # per wall: chips of all copies of this agent over the 4 rotations, per hand played
+        x = per_wall[:, cols].sum(axis=1) / (4 * len(cols))
+        mean = float(x.mean())
+        half = float(_t95(n_walls - 1) * x.std(ddof=1) / math.sqrt(n_walls)) if n_walls > 1 else float("inf")
+        won = sum(stats["won"][i] for i in cols)
+        rows[name] = {
+            "seats": len(cols),
+            "hands": int(hands),
+            "chips_per_hand": mean,
+            "ci95": [mean - half, mean + half],
+            "tai_per_hand": mean / per_tai,
+            "win_rate": won / hands,
+            "deal_in_rate": sum(stats["dealt_in"][i] for i in cols) / hands,
+            "self_draw_rate": sum(stats["self_drawn"][i] for i in cols) / hands,
+            "mean_win_tai": (sum(stats["win_tai"][i] for i in cols) / won) if won else 0.0,
+            "drawn_rate": sum(stats["drawn"][i] for i in cols) / hands,
+        }
+    return {"walls": n_walls, "hands": int(n_walls * 4), "rules": rules.to_dict(), "agents": rows,
+            "per_wall": per_wall, "names": list(names)}  # fmt: skip

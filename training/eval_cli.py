@@ -1,0 +1,89 @@
+"""``tw16 eval A B C D --hands N``: duplicate evaluation, a league table, a PNG plot, JSON figures."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from agents import make_agent
+from envs.rules import Rules
+from training.arena import play_duplicate
+
+
+def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progress: bool = True) -> dict:
+    agents = [make_agent(s, seed=seed) for s in specs]
+    n_walls = max(2, math.ceil(hands / 4))
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=n_walls * 4, unit="hand", desc="duplicate")
+    try:
+        res = play_duplicate(agents, n_walls, rules, seed=seed, progress=(lambda n: bar.update(4 * n)) if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    return res
+
+
+def league_table(res: dict) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"duplicate play: {res['walls']} walls x 4 seatings = {res['hands']} hands")
+    for col in ("agent", "seats", "chips/hand", "95% CI", "win", "deal-in", "self-draw", "mean win tai", "drawn", "rating"):
+        t.add_column(col, justify="right" if col != "agent" else "left")
+    rows = sorted(res["agents"].items(), key=lambda kv: -kv[1]["chips_per_hand"])
+    for name, r in rows:
+        lo, hi = r["ci95"]
+        t.add_row(name, str(r["seats"]), f"{r['chips_per_hand']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]",
+                  f"{r['win_rate']:.3f}", f"{r['deal_in_rate']:.3f}", f"{r['self_draw_rate']:.3f}",
+                  f"{r['mean_win_tai']:.2f}", f"{r['drawn_rate']:.3f}", f"{res['ratings'][name]['ordinal']:.2f}")  # fmt: skip
+    console = Console(record=True, width=140, file=io.StringIO())
+    console.print(t)
+    return console.export_text()
+
+
+def plot(res: dict, path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = sorted(res["agents"], key=lambda n: -res["agents"][n]["chips_per_hand"])
+    means = [res["agents"][n]["chips_per_hand"] for n in names]
+    err = [[m - res["agents"][n]["ci95"][0] for n, m in zip(names, means)],
+           [res["agents"][n]["ci95"][1] - m for n, m in zip(names, means)]]  # fmt: skip
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
+    ax.bar(names, means, yerr=err, capsize=6, color=["#2a9d8f" if m >= 0 else "#e76f51" for m in means])
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_ylabel("chips per hand (95% CI)")
+    ax.set_title(f"tw16 duplicate evaluation, {res['hands']} hands")
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def jsonable(res: dict) -> dict:
+    return {k: v for k, v in res.items() if not isinstance(v, np.ndarray)}
+
+
+def run_eval(args) -> int:
+    rules = Rules.make(args.profile, **json.loads(args.rules)) if args.rules else Rules(profile=args.profile)
+    res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json)
+    if args.plot:
+        res["plot"] = str(plot(res, args.plot))
+    if args.json:
+        print(json.dumps(jsonable(res), indent=2, ensure_ascii=False))
+    else:
+        print(league_table(res))
+        if args.plot:
+            print(f"plot: {res['plot']}")
+    return 0
