@@ -26,7 +26,9 @@ def run_bench(what: str, seconds: float = 1.0) -> dict:
         from envs.scoring.bench import bench_scoring
 
         result = {"hand": bench_hand(seconds)}
-        result["scoring"] = [bench_scoring(p, seconds) for p in ("standard", "strict16", "casual")]
+        profiles = ("standard", "strict16", "casual")
+        result["scoring"] = [bench_scoring(p, seconds) for p in profiles]
+        result["scoring"] += [bench_scoring(p, seconds, extras=True) for p in profiles]  # EXTRAS.md pack
     elif what == "engine":
         from envs.engine.bench import bench_engine
 

@@ -83,8 +83,9 @@ def _score_all(conc, mt, mk, nm, ctx, p_tai, p_repl, p_opts, opts, reps):
     return acc
 
 
-def bench_scoring(profile: str = "standard", seconds: float = 1.0, n_hands: int = 4096) -> dict:
-    rules = Rules(profile=profile)
+def bench_scoring(profile: str = "standard", seconds: float = 1.0, n_hands: int = 4096, **options) -> dict:
+    """Full scorings per second under ``profile`` with rule ``options`` (``extras=True`` for the pack)."""
+    rules = Rules.make(profile, **options)
     p_tai, p_repl, p_opts = rules.profile_data.compiled()
     opts = rules.as_array()
     hands = random_winning_hands(n_hands)
@@ -100,7 +101,7 @@ def bench_scoring(profile: str = "standard", seconds: float = 1.0, n_hands: int 
             break
         reps *= 2
     return {
-        "profile": profile,
+        "profile": profile + ("+extras" if rules.extras else ""),
         "full_scorings_per_s": round(n_hands * reps / elapsed),
         "hands": n_hands,
         "reps": reps,
