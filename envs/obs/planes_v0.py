@@ -1,0 +1,364 @@
+"""``planes_v0``: the compact plane encoding, float32 (C, 34) per (game, seat).
+
+Columns are the 34 tile kinds. Seats are relative to the observing seat: 0 self, 1 next (下家),
+2 opposite, 3 previous (上家). Channel ``CH_X + 4*r + i`` is item ``i`` of relative seat ``r``.
+Thresholds ``>=1..>=4`` are four 0/1 channels (a count = their sum). ``channel_names()`` lists all.
+
+==================  ===  ==========================================================================
+channels            n    content
+==================  ===  ==========================================================================
+CH_HAND             4    own concealed count >= 1..4
+CH_DRAWN            1    the tile the observer just drew (its own turn only)
+CH_MELD             16   per seat r: tiles in r's visible melds, count >= 1..4 (an opponent's 暗槓 is
+                         face down: not here unless ``reveal_ankong``)
+CH_ANKONG           4    per seat r: kinds of r's concealed kongs (self; others only if revealed)
+CH_FLOWERS          4    per seat r: flowers f1..f8 in columns 0..7
+CH_DISCARD          16   per seat r: r's discards this hand (claimed ones included), count >= 1..4
+CH_CLAIMED          4    per seat r: how many of r's discards of that kind another seat claimed
+CH_TAKEN            4    per seat r: discards r claimed (the tile taken into a chi/pon/kong)
+CH_RECENT           16   per seat r: r's j-th most recent discard (j = 0 newest .. 3), one-hot
+CH_LAST             1    the last discard of the hand (any seat), one-hot
+CH_QUESTION         1    the tile being answered: discard under claim, or added kong that may be robbed
+CH_SEAT_WIND        1    own seat wind, one-hot at its wind column (E=27 .. N=30)
+CH_ROUND_WIND       1    prevailing wind, one-hot at its wind column
+CH_MELD_FROM        1    column 4*r + o: melds of seat r claimed from seat r+o (o = 1..3), o=0:
+                         r's concealed kongs; each count / 4
+CH_SCALARS          1    named columns SC_* below
+CH_PHASE            4    constant planes: turn / claim / rob / ready (天聽) (none when done)
+--- derived=True ---
+CH_SHANTEN          1    constant plane: min(shanten + 1, 8) / 8 of the own hand (0: complete)
+CH_DISCARD_SHANTEN  1    (3n+2 hands) per held kind: (shanten after discarding it + 1) / 8, capped
+CH_WAITS            1    waits of a 3n+1 hand; of a 3n+2 hand: the waits after any ready discard
+CH_UNSEEN           4    tiles the observer cannot see, count >= 1..4
+==================  ===  ==========================================================================
+
+Scalars (``CH_SCALARS`` columns): SC_DRAWABLE tiles left to draw / 128 (exact), SC_LAST3 no calls
+(<= 3 left and the rule on), SC_STREAK dealer streak / 8, SC_ROT dealer passes this game / 16,
+SC_NRIVER discards this hand / 128, SC_AFTER_CLAIM the turn seat claimed this turn (must discard),
+SC_PASS_WIN own 過水 flag, SC_REPLACEMENT the drawn tile came from the tail, SC_DEALER+r dealer,
+SC_TURN+r seat on turn (the discarder / konger while others answer), SC_READY+r declared ready,
+SC_HAND_SIZE+r concealed tiles / 16, SC_SCORE+r cumulative chips / (per_tai * 64).
+
+Recovering the game from an observation: own counts = sum of CH_HAND; visible tiles = own counts +
+sum_r (meld counts r) + sum_r (discards r - claimed r); unseen = 4 - visible (CH_UNSEEN with
+``derived``); opponent r's discards (safe tiles against r) = CH_DISCARD block r; tiles left =
+scalars[SC_DRAWABLE] * 128; tile under claim = argmax of CH_QUESTION.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from envs.engine import state as st
+from envs.hand.analysis import win_shanten, win_wait_mask
+from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, OPT_NO_CALLS_LAST3, OPT_PER_TAI
+from envs.tiles import ANKONG, CHI as M_CHI, PON as M_PON, WIND0
+
+OBS_VERSION = "planes_v0"
+
+CH_HAND = 0
+CH_DRAWN = 4
+CH_MELD = 5
+CH_ANKONG = 21
+CH_FLOWERS = 25
+CH_DISCARD = 29
+CH_CLAIMED = 45
+CH_TAKEN = 49
+CH_RECENT = 53
+CH_LAST = 69
+CH_QUESTION = 70
+CH_SEAT_WIND = 71
+CH_ROUND_WIND = 72
+CH_MELD_FROM = 73
+CH_SCALARS = 74
+CH_PHASE = 75
+N_CHANNELS = 79  # without derived features
+CH_SHANTEN = 79
+CH_DISCARD_SHANTEN = 80
+CH_WAITS = 81
+CH_UNSEEN = 82
+N_CHANNELS_DERIVED = 86
+
+SC_DRAWABLE = 0
+SC_LAST3 = 1
+SC_STREAK = 2
+SC_ROT = 3
+SC_NRIVER = 4
+SC_AFTER_CLAIM = 5
+SC_PASS_WIN = 6
+SC_REPLACEMENT = 7
+SC_DEALER = 8
+SC_TURN = 12
+SC_READY = 16
+SC_HAND_SIZE = 20
+SC_SCORE = 24
+N_SCALARS = 28
+
+N_RECENT = 4
+F_DERIVED = 1
+F_REVEAL_ANKONG = 2
+
+_REL = ("self", "next", "opposite", "previous")
+_PHASES = ("turn", "claim", "rob", "ready")
+
+
+def n_channels(derived: bool = False) -> int:
+    return N_CHANNELS_DERIVED if derived else N_CHANNELS
+
+
+def channel_names(derived: bool = False) -> list[str]:
+    """One readable name per channel, e.g. ``'discard next >=2'``."""
+    th = [f">={i}" for i in range(1, 5)]
+    n = [f"hand {t}" for t in th] + ["drawn"]
+    n += [f"meld {r} {t}" for r in _REL for t in th]
+    n += [f"ankong {r}" for r in _REL] + [f"flowers {r} (cols 0-7)" for r in _REL]
+    n += [f"discard {r} {t}" for r in _REL for t in th]
+    n += [f"claimed {r}" for r in _REL] + [f"taken {r}" for r in _REL]
+    n += [f"recent {r} {j}" for r in _REL for j in range(N_RECENT)]
+    n += ["last discard", "question", "seat wind", "round wind", "meld from (cols 4r+o)", "scalars"]
+    n += [f"phase {p}" for p in _PHASES]
+    if derived:
+        n += ["shanten", "discard shanten", "waits"] + [f"unseen {t}" for t in th]
+    assert len(n) == n_channels(derived)
+    return n
+
+
+def scalar_names() -> list[str]:
+    n = ["drawable/128", "last3", "streak/8", "rot/16", "nriver/128", "after_claim", "pass_win", "replacement"]
+    for what in ("dealer", "turn", "ready", "hand_size/16", "score/(per_tai*64)"):
+        n += [f"{what} {r}" for r in _REL]
+    assert len(n) == N_SCALARS
+    return n
+
+
+@njit(cache=True)
+def meld_add(counts, mtype, mk):
+    """Add a meld's tiles to a count row (chi: three kinds from mk; pon 3; kongs 4)."""
+    if mtype == M_CHI:
+        counts[mk] += 1
+        counts[mk + 1] += 1
+        counts[mk + 2] += 1
+    elif mtype == M_PON:
+        counts[mk] += 3
+    else:
+        counts[mk] += 4
+
+
+@njit(cache=True)
+def drawable_of(g, opts):
+    dead = opts[OPT_DEAD_WALL]
+    if opts[OPT_DEAD_WALL_PER_KONG]:
+        dead += g[st.G_NKONG]
+    return g[st.G_TAIL] - g[st.G_HEAD] + 1 - dead
+
+
+@njit(cache=True)
+def _thresholds(o, ch, counts):
+    for k in range(34):
+        c = counts[k]
+        for i in range(4):
+            if c > i:
+                o[ch + i, k] = 1.0
+
+
+@njit(cache=True)
+def _derived(o, hand, held, n_sets, visible, shapes):
+    sz = 0
+    for k in range(34):
+        sz += hand[k]
+    s = win_shanten(hand, n_sets, shapes)
+    v = min(s + 1, 8) / 8.0
+    for k in range(34):
+        o[CH_SHANTEN, k] = v
+    waits = np.zeros(34, np.bool_)
+    if sz % 3 == 1:
+        win_wait_mask(hand, n_sets, held, shapes, waits)
+        for k in range(34):
+            if waits[k]:
+                o[CH_WAITS, k] = 1.0
+    elif sz % 3 == 2:
+        for k in range(34):
+            if hand[k] == 0:
+                continue
+            hand[k] -= 1
+            d = win_shanten(hand, n_sets, shapes)
+            o[CH_DISCARD_SHANTEN, k] = min(d + 1, 8) / 8.0
+            if d == 0:
+                win_wait_mask(hand, n_sets, held, shapes, waits)
+                for j in range(34):
+                    if waits[j]:
+                        o[CH_WAITS, j] = 1.0
+            hand[k] += 1
+    unseen = np.zeros(34, np.int8)
+    for k in range(34):
+        unseen[k] = max(0, 4 - visible[k])
+    _thresholds(o, CH_UNSEEN, unseen)
+
+
+@njit(cache=True)
+def encode_one(o, hands, melds, river, g, p, scores, b, me, opts, flags, shapes):
+    """Write the planes of game ``b`` seen by seat ``me`` into ``o`` (C, 34), zeroing it first."""
+    o[:, :] = 0.0
+    if me < 0:
+        return
+    reveal = (flags & F_REVEAL_ANKONG) != 0
+    hand = np.empty(34, np.int8)
+    held = np.zeros(34, np.int8)  # own tiles in hand and melds (waits need it)
+    visible = np.zeros(34, np.int8)
+    for k in range(34):
+        hand[k] = hands[b, me, k]
+        held[k] = hand[k]
+        visible[k] = hand[k]
+    _thresholds(o, CH_HAND, hand)
+    phase = g[b, st.G_PHASE]
+    turn = g[b, st.G_TURN]
+    if phase == st.PH_TURN and turn == me and g[b, st.G_LAST_DRAWN] >= 0:
+        o[CH_DRAWN, g[b, st.G_LAST_DRAWN]] = 1.0
+    sc = o[CH_SCALARS]
+    mc = np.zeros(34, np.int8)
+    for r in range(4):
+        s = (me + r) % 4
+        mc[:] = 0
+        nm = p[b, s, st.P_NMELDS]
+        for i in range(nm):
+            mt = melds[b, s, i, 0]
+            mk = melds[b, s, i, 1]
+            frm = melds[b, s, i, 2]
+            if mt == ANKONG:
+                o[CH_MELD_FROM, 4 * r] += 0.25
+                if r == 0:
+                    meld_add(held, mt, mk)
+                if r == 0 or reveal:
+                    o[CH_ANKONG + r, mk] = 1.0
+                    meld_add(mc, mt, mk)
+            else:
+                o[CH_MELD_FROM, 4 * r + (frm - s) % 4] += 0.25
+                meld_add(mc, mt, mk)
+                if r == 0:
+                    meld_add(held, mt, mk)
+        _thresholds(o, CH_MELD + 4 * r, mc)
+        for k in range(34):
+            visible[k] += mc[k]
+        fl = p[b, s, st.P_FLOWERS]
+        for f in range(8):
+            if (fl >> f) & 1:
+                o[CH_FLOWERS + r, f] = 1.0
+        sc[SC_READY + r] = 1.0 if p[b, s, st.P_READY] != 0 else 0.0
+        hs = 0
+        for k in range(34):
+            hs += hands[b, s, k]
+        sc[SC_HAND_SIZE + r] = hs / 16.0
+        sc[SC_SCORE + r] = scores[b, s] / (opts[OPT_PER_TAI] * 64.0)
+    # the river: counts, claims, recent discards (newest first)
+    n = g[b, st.G_NRIVER]
+    dc = np.zeros((4, 34), np.int8)
+    seen = np.zeros(4, np.int64)
+    for i in range(n - 1, -1, -1):
+        k = river[b, i, 0]
+        r = (river[b, i, 1] - me) % 4
+        dc[r, k] += 1
+        if seen[r] < N_RECENT:
+            o[CH_RECENT + 4 * r + seen[r], k] = 1.0
+            seen[r] += 1
+        cb = river[b, i, 2]
+        if cb >= 0:
+            o[CH_CLAIMED + r, k] += 1.0
+            o[CH_TAKEN + (cb - me) % 4, k] += 1.0
+        else:
+            visible[k] += 1
+    for r in range(4):
+        _thresholds(o, CH_DISCARD + 4 * r, dc[r])
+    if n > 0:
+        o[CH_LAST, river[b, n - 1, 0]] = 1.0
+    if phase == st.PH_CLAIM or phase == st.PH_ROB:
+        t = g[b, st.G_TILE]
+        if t >= 0:
+            o[CH_QUESTION, t] = 1.0
+    dealer = g[b, st.G_DEALER]
+    o[CH_SEAT_WIND, WIND0 + (me - dealer) % 4] = 1.0
+    o[CH_ROUND_WIND, WIND0 + (g[b, st.G_ROT] // 4) % 4] = 1.0
+    dr = drawable_of(g[b], opts)
+    sc[SC_DRAWABLE] = max(dr, 0) / 128.0
+    sc[SC_LAST3] = 1.0 if (opts[OPT_NO_CALLS_LAST3] and dr <= 3) else 0.0
+    sc[SC_STREAK] = g[b, st.G_STREAK] / 8.0
+    sc[SC_ROT] = g[b, st.G_ROT] / 16.0
+    sc[SC_NRIVER] = n / 128.0
+    sc[SC_AFTER_CLAIM] = 1.0 if g[b, st.G_AFTER_CLAIM] else 0.0
+    sc[SC_PASS_WIN] = 1.0 if p[b, me, st.P_PASS_WIN] else 0.0
+    if phase == st.PH_TURN and turn == me and g[b, st.G_LAST_DRAWN] >= 0:
+        sc[SC_REPLACEMENT] = 1.0 if g[b, st.G_DRAWSRC] != st.SRC_FRONT else 0.0
+    sc[SC_DEALER + (dealer - me) % 4] = 1.0
+    if turn >= 0:
+        sc[SC_TURN + (turn - me) % 4] = 1.0
+    if phase <= st.PH_READY0:
+        o[CH_PHASE + phase, :] = 1.0
+    if flags & F_DERIVED:
+        _derived(o, hand, held, 5 - p[b, me, st.P_NMELDS], visible, shapes)
+
+
+@njit(cache=True, parallel=True)
+def _encode_par(out, hands, melds, river, g, p, scores, seats, opts, flags, shapes):
+    for b in prange(out.shape[0]):
+        encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes)
+
+
+@njit(cache=True)
+def _encode_ser(out, hands, melds, river, g, p, scores, seats, opts, flags, shapes):
+    for b in range(out.shape[0]):
+        encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes)
+
+
+PARALLEL_MIN_BATCH = 64
+
+
+def engine_shapes(engine) -> int:
+    from envs.scoring.profile import PO_SHAPES
+
+    return int(engine.prof[2][PO_SHAPES])
+
+
+class PlanesV0:
+    """The encoder: ``enc.encode(engine, seats=None, out=None) -> (B, C, 34) float32``.
+
+    ``seats=None`` encodes for the seat to act (a finished game gives zeros); an int or a (B,)
+    array encodes for those seats. ``out`` may be a preallocated C-contiguous float32 array.
+    """
+
+    version = OBS_VERSION
+
+    def __init__(self, derived: bool = False, reveal_ankong: bool = False):
+        self.derived = bool(derived)
+        self.reveal_ankong = bool(reveal_ankong)
+        self.flags = (F_DERIVED if derived else 0) | (F_REVEAL_ANKONG if reveal_ankong else 0)
+        self.n_channels = n_channels(derived)
+        self.shape = (self.n_channels, 34)
+
+    def channel_names(self) -> list[str]:
+        return channel_names(self.derived)
+
+    def alloc(self, batch_size: int) -> np.ndarray:
+        return np.zeros((batch_size,) + self.shape, np.float32)
+
+    def encode(self, engine, seats=None, out=None) -> np.ndarray:
+        s = engine.s
+        B = s.hands.shape[0]
+        seats = _seats(s, seats, B)
+        if out is None:
+            out = self.alloc(B)
+        elif out.shape != (B,) + self.shape or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be C-contiguous float32 {(B,) + self.shape}, got {out.dtype} {out.shape}")
+        fn = _encode_par if B >= PARALLEL_MIN_BATCH else _encode_ser
+        fn(out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, engine.opts, self.flags, engine_shapes(engine))
+        return out
+
+
+def _seats(s, seats, B) -> np.ndarray:
+    if seats is None:
+        return s.g[:, st.G_CUR].astype(np.int64)
+    a = np.asarray(seats, dtype=np.int64)
+    if a.ndim == 0:
+        a = np.full(B, int(a), np.int64)
+    if a.shape != (B,) or (a > 3).any():
+        raise ValueError(f"seats must be an int or a ({B},) array of seats 0..3 (-1: none)")
+    return a

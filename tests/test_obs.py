@@ -1,0 +1,185 @@
+"""Observation encoders: what an agent must recover from planes_v0, oracle consistency, readable view."""
+
+import numpy as np
+import pytest
+
+from envs.engine import state as st
+from envs.engine.api import Engine
+from envs.obs import OracleV0, PlanesV0, readable, render_table
+from envs.obs import oracle_v0 as ov
+from envs.obs import planes_v0 as pv
+from envs.rules import Rules
+from envs.tiles import ANKONG, CHI
+
+
+def _meld_counts(melds, n, hidden_ankong):
+    c = np.zeros(34, int)
+    for i in range(n):
+        mt, mk, _ = melds[i]
+        if mt == ANKONG and hidden_ankong:
+            continue
+        if mt == CHI:
+            c[mk : mk + 3] += 1
+        else:
+            c[mk] += 3 if mt == 1 else 4
+    return c
+
+
+def _random_states(rules, B=8, seed=0, steps=400):
+    """Yield the engine after every step of random legal play (games finish; finished rows stay)."""
+    eng = Engine(rules, batch_size=B)
+    eng.reset(seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        yield eng
+        if eng.terminated.all():
+            return
+        m = eng.legal_action_mask
+        eng.step((rng.random(m.shape) + m).argmax(1))
+
+
+def _check_view(eng, o, b, me, oracle):
+    s = eng.s
+    th = lambda ch: o[ch : ch + 4].sum(0)  # noqa: E731
+    assert (th(pv.CH_HAND) == s.hands[b, me]).all()
+    vis = s.hands[b, me].astype(int).copy()
+    for r in range(4):
+        seat = (me + r) % 4
+        mc = _meld_counts(s.melds[b, seat], s.p[b, seat, st.P_NMELDS], hidden_ankong=r != 0)
+        assert (th(pv.CH_MELD + 4 * r) == mc).all()
+        vis += mc
+        assert round(o[pv.CH_MELD_FROM, 4 * r : 4 * r + 4].sum() * 4) == s.p[b, seat, st.P_NMELDS]
+        n = s.g[b, st.G_NRIVER]
+        riv = s.river[b, :n]
+        mine = riv[riv[:, 1] == seat]
+        dc = np.bincount(mine[:, 0], minlength=34)
+        assert (th(pv.CH_DISCARD + 4 * r) == dc).all()
+        cl = np.bincount(mine[mine[:, 2] >= 0, 0], minlength=34)
+        assert (o[pv.CH_CLAIMED + r] == cl).all()
+        vis += dc - cl
+        for j, k in enumerate(mine[::-1][: pv.N_RECENT, 0]):
+            assert o[pv.CH_RECENT + 4 * r + j, k] == 1 and o[pv.CH_RECENT + 4 * r + j].sum() == 1
+        fl = s.p[b, seat, st.P_FLOWERS]
+        assert [int(x) for x in o[pv.CH_FLOWERS + r, :8]] == [fl >> f & 1 for f in range(8)]
+    sc = o[pv.CH_SCALARS]
+    assert sc[pv.SC_DRAWABLE] * 128 == max(eng.wall_drawable[b], 0)
+    ph = s.g[b, st.G_PHASE]
+    if ph in (st.PH_CLAIM, st.PH_ROB):
+        assert o[pv.CH_QUESTION].argmax() == s.g[b, st.G_TILE] and o[pv.CH_QUESTION].sum() == 1
+    if ph <= st.PH_READY0:
+        assert o[pv.CH_PHASE + ph].all() and o[pv.CH_PHASE : pv.CH_PHASE + 4].sum() == 34
+    assert o[pv.CH_SEAT_WIND, 27 + (me - s.g[b, st.G_DEALER]) % 4] == 1
+    assert sc[pv.SC_DEALER + (s.g[b, st.G_DEALER] - me) % 4] == 1
+    if o.shape[0] >= pv.N_CHANNELS_DERIVED:
+        unseen = np.maximum(4 - vis, 0)
+        assert (th(pv.CH_UNSEEN) == unseen).all()
+    if oracle is not None:
+        base = o.shape[0]
+        hidden = sum(oracle[base + ov.O_HANDS + 4 * i : base + ov.O_HANDS + 4 * i + 4].sum(0) for i in range(3))
+        hidden = hidden + 4 * oracle[base + ov.O_ANKONG : base + ov.O_ANKONG + 3].sum(0)
+        hidden = hidden + oracle[base + ov.O_WALL : base + ov.O_WALL + 4].sum(0)
+        # every tile is either visible to the seat or hidden from it (flowers are not kinds)
+        assert (hidden + vis == 4).all()
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(flowers=False, multi_win=True)])
+def test_planes_recover_the_public_state(rules):
+    enc, orc = PlanesV0(derived=True), OracleV0(derived=True)
+    checked = 0
+    for eng in _random_states(rules, B=6, seed=1):
+        for seat in range(4):
+            o = enc.encode(eng, seats=seat)
+            x = orc.encode(eng, seats=seat)
+            assert (x[:, : enc.n_channels] == o).all()
+            for b in range(eng.batch_size):
+                if not eng.terminated[b]:
+                    _check_view(eng, o[b], b, seat, x[b])
+                    checked += 1
+    assert checked > 1000
+
+
+def test_acting_seat_default_and_done_rows():
+    enc = PlanesV0()
+    for eng in _random_states(Rules(), B=4, seed=2):
+        cur = eng.current_player
+        o = enc.encode(eng)
+        for b in range(4):
+            if cur[b] < 0:
+                assert not o[b].any()
+            else:
+                assert (o[b] == enc.encode(eng, seats=np.full(4, cur[b]))[b]).all()
+
+
+def test_parallel_matches_serial_and_out_buffer():
+    eng = Engine(Rules(), batch_size=pv.PARALLEL_MIN_BATCH)
+    eng.reset(5)
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        m = eng.legal_action_mask
+        eng.step((rng.random(m.shape) + m).argmax(1))
+    enc = PlanesV0(derived=True)
+    out = enc.alloc(eng.batch_size)
+    par = enc.encode(eng, out=out)
+    assert par is out and out.dtype == np.float32 and out.flags.c_contiguous
+    s = eng.s
+    ser = enc.alloc(eng.batch_size)
+    pv._encode_ser(ser, s.hands, s.melds, s.river, s.g, s.p, s.scores, s.g[:, st.G_CUR].astype(np.int64),
+                   eng.opts, enc.flags, pv.engine_shapes(eng))
+    assert (ser == par).all()
+    with pytest.raises(ValueError):
+        enc.encode(eng, out=np.zeros((2, 3), np.float32))
+
+
+def test_derived_features_match_hand_analysis():
+    from envs.hand.api import shanten_of, waits
+    from envs.tiles import kind_name, parse_hand
+
+    enc = PlanesV0(derived=True)
+    n = 0
+    for eng in _random_states(Rules(), B=4, seed=3, steps=150):
+        o = enc.encode(eng)
+        for b in range(4):
+            me = eng.current_player[b]
+            if me >= 0 and eng.phase[b] == st.PH_CLAIM:
+                s = shanten_of(eng.hands[b, me], n_melds=int(eng.n_melds[b, me]))
+                assert o[b, pv.CH_SHANTEN, 0] == min(s + 1, 8) / 8
+                n += 1
+    assert n > 0
+    # a ready 16-tile hand: waits 1m 4m; as a 17-tile hand, discarding 9s leaves it ready
+    o = np.zeros((pv.N_CHANNELS_DERIVED, 34), np.float32)
+    h = parse_hand("23m 567m 123p 456p 789p 99s")
+    pv._derived(o, h.copy(), h.copy(), 5, h.copy(), 0)
+    assert [kind_name(k) for k in np.flatnonzero(o[pv.CH_WAITS])] == waits("23m 567m 123p 456p 789p 99s")
+    assert o[pv.CH_SHANTEN, 0] == 1 / 8
+    o[:] = 0
+    h = parse_hand("23m 567m 123p 456p 789p 99s 1s")
+    pv._derived(o, h.copy(), h.copy(), 5, h.copy(), 0)
+    assert o[pv.CH_DISCARD_SHANTEN, 18] == 1 / 8 and [kind_name(k) for k in np.flatnonzero(o[pv.CH_WAITS])] == ["1m", "4m"]
+
+
+def _melds(eng, b, seat):
+    from envs.tiles import Meld
+
+    return [Meld(int(eng.melds[b, seat, i, 0]), int(eng.melds[b, seat, i, 1])) for i in range(eng.n_melds[b, seat])]
+
+
+def test_channel_tables():
+    for d in (False, True):
+        names = pv.channel_names(d)
+        assert len(names) == PlanesV0(derived=d).n_channels == len(set(names))
+        assert len(ov.channel_names(d)) == OracleV0(derived=d).n_channels
+    assert pv.OBS_VERSION == "planes_v0" and len(pv.scalar_names()) == pv.N_SCALARS <= 34
+    assert pv.CH_PHASE + 4 == pv.N_CHANNELS and pv.CH_UNSEEN + 4 == pv.N_CHANNELS_DERIVED
+
+
+def test_readable_hides_other_hands():
+    eng = Engine(Rules(), batch_size=1)
+    eng.reset(7)
+    me = int(eng.current_player[0])
+    d = readable(eng, 0, view=me)
+    assert all(set(x["hand"]) == {"?"} for x in d["seats"] if x["seat"] != me)
+    assert "?" not in d["seats"][me]["hand"] and d["phase"] == "turn" and d["wall"] == eng.wall_drawable[0]
+    full = readable(eng, 0)
+    assert all("?" not in x["hand"] for x in full["seats"])
+    txt = render_table(full)
+    assert "wall" in txt and "discards" in txt and "legal:" in txt
