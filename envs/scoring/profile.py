@@ -153,7 +153,9 @@ def _read(name_or_path: str) -> tuple[dict, str]:
             return tomllib.load(f), str(path)
     except FileNotFoundError:
         raise ProfileError(f"profile file {str(path)!r} not found") from None
-    except tomllib.TOMLDecodeError as e:
+    except OSError as e:  # a directory, no permission, ...
+        raise ProfileError(f"cannot read profile file {str(path)!r}: {e.strerror or e}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ProfileError(f"profile file {str(path)!r} is not valid TOML: {e}") from None
 
 
@@ -328,6 +330,8 @@ def load_profile(name_or_path: str) -> Profile:
     """A built-in profile by name (``standard``, ``strict16``, ``casual``) or a TOML file by path."""
     if isinstance(name_or_path, Profile):
         return name_or_path
+    if "\0" in name_or_path:
+        raise ProfileError(f"unknown profile {name_or_path!r} (a name or a path cannot hold a NUL character)")
     key = _loading_key(name_or_path)
     _LOADING.add(key)
     try:
