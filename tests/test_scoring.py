@@ -309,6 +309,19 @@ def test_unknown_profile_name():
         load_profile("/nonexistent/dir/p.toml")
 
 
+def test_unreadable_profile_files(tmp_path):
+    with pytest.raises(ProfileError, match="cannot read profile file .*: Is a directory"):
+        load_profile(str(tmp_path))
+    binary = tmp_path / "bin.toml"
+    binary.write_bytes(b"\xff\xfe tai = 1")
+    with pytest.raises(ProfileError, match="is not valid TOML"):
+        load_profile(str(binary))
+    with pytest.raises(ProfileError, match="NUL"):
+        load_profile("stand\0ard")
+    # and a case naming such a profile is answered with an error
+    assert "Is a directory" in score_case(HC | {"profile": str(tmp_path)})["error"]
+
+
 def test_extends_cycle(tmp_path):
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text(f'extends = "{b}"\n', encoding="utf-8")
