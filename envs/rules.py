@@ -122,6 +122,7 @@ class Rules:
         from envs.scoring.profile import load_profile
 
         prof = load_profile(self.profile)  # loads and validates the profile (names an unknown one)
+        explicit_off = self.extras_off is not None
         for name, default in DEFAULTS.items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, prof.rule_defaults.get(name, default))
@@ -138,12 +139,12 @@ class Rules:
             raise RulesError(f"rule option 'streak_cap' must be null or an integer in 0..{MAX_STREAK}, got {self.streak_cap!r}")
         if self.episode not in EPISODES:
             raise RulesError(f"rule option 'episode' must be one of {EPISODES}, got {self.episode!r}")
-        self._check_extras(prof)
+        self._check_extras(prof, explicit_off)
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
 
-    def _check_extras(self, prof) -> None:
+    def _check_extras(self, prof, explicit_off: bool) -> None:
         from envs.scoring.profile import load_pack
 
         off = self.extras_off
@@ -153,9 +154,11 @@ class Rules:
         bad = sorted(set(off) - pack_keys)
         if bad:
             raise RulesError(f"rule option 'extras_off' names {bad}, not items of the extras pack (EXTRAS.md 2)")
-        object.__setattr__(self, "extras_off", tuple(sorted(set(off))))
         if off and not self.extras:
-            raise RulesError("rule option 'extras_off' needs extras = true")
+            if explicit_off:
+                raise RulesError("rule option 'extras_off' needs extras = true")
+            off = ()  # the profile's default list, for a game played without the pack
+        object.__setattr__(self, "extras_off", tuple(sorted(set(off))))
         if self.extras and prof.name == "hongkong":
             raise RulesError("rule option 'extras' is for standard, strict16 and casual; hongkong has its own patterns")
         gap = self.unrelated_gap

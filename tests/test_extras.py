@@ -233,3 +233,32 @@ def test_registry_append_only_layout():
     assert set(PACK_KEYS) == set(C.EXTRAS_KEYS)
     assert [k for k in C.EXTRAS_KEYS] == list(PACK_KEYS)
     assert all(C.ITEM_ZH[k] for k in keys)
+
+
+def test_profile_rules_can_switch_extras_on(tmp_path):
+    prof = tmp_path / "with_pack.toml"
+    prof.write_text('extends = "casual"\n[rules]\nextras = true\nextras_off = ["five_gates"]\n', encoding="utf-8")
+    r = Rules(profile=str(prof))
+    assert r.extras and r.extras_off == ("five_gates",) and r.profile_data.packs == ("extras",)
+    assert "five_gates" not in r.profile_data.keys and "pure_straight" in r.profile_data.keys
+    plain = Rules(profile=str(prof), extras=False)  # an explicit option wins over the profile default
+    assert not plain.profile_data.packs and plain.extras_off == ()
+
+
+@pytest.mark.parametrize("profile", ["standard", "strict16", "casual"])
+def test_pack_never_lowers_a_hand(profile):
+    """Every pack item only adds, and each base item it replaces is worth less than it (EXTRAS.md 3),
+    so on random winning hands the pack's best reading scores at least the base profile's."""
+    from envs.scoring.bench import random_winning_hands
+    from envs.scoring.core import score_hand
+
+    conc, mt, mk, nm, ctx = random_winning_hands(1500, seed=7)
+    base = Rules.make(profile).profile_data.compiled()
+    ext = Rules.make(profile, extras=True).profile_data.compiled()
+    out = np.zeros(C.N_ITEMS, np.int32)
+    for i in range(conc.shape[0]):
+        args = (conc[i], mt[i], mk[i], nm[i], ctx[i, 4], ctx[i, 0], ctx[i, 1], ctx[i, 2], ctx[i, 3], 0)
+        t0 = score_hand(*args, *base, out)
+        t1 = score_hand(*args, *ext, out)
+        assert t1 >= t0 >= 0, (i, t0, t1)
+        assert out.sum() == t1
