@@ -1,0 +1,138 @@
+"""Agents, duplicate evaluation, behaviour cloning, replay and SVG: smoke and behaviour tests."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agents import make_agent
+from agents.base import RandomAgent
+from agents.features import decode
+from agents.greedy import DefensiveAgent, GreedyAgent
+from agents.neural import NeuralAgent, PolicyValueNet, load_checkpoint, save_checkpoint
+from envs.engine.actions import DISCARD, WIN
+from envs.engine.api import Engine
+from envs.obs.planes_v0 import PlanesV0
+from envs.rules import Rules
+from training.arena import play_duplicate
+
+
+def _play_some(n_games=16, steps=60, seed=0):
+    """States reached by random play, with their planes and masks."""
+    eng = Engine(Rules(), n_games)
+    eng.reset(seed)
+    rng = np.random.default_rng(seed)
+    enc = PlanesV0()
+    out = []
+    for _ in range(steps):
+        live = ~eng.terminated
+        if not live.any():
+            break
+        obs = enc.encode(eng)
+        out.append((eng, obs[live].copy(), eng.legal_action_mask[live].copy()))
+        mask = eng.legal_action_mask
+        eng.step((rng.random(mask.shape) + mask).argmax(1))
+    return out
+
+
+@pytest.fixture(scope="module")
+def states():
+    return _play_some()
+
+
+@pytest.mark.parametrize("agent", [RandomAgent(0), GreedyAgent(0), DefensiveAgent(0)], ids=lambda a: a.name)
+def test_agents_choose_legal_actions(agent, states):
+    for _, obs, mask in states:
+        a = agent.act(obs, mask)
+        assert a.shape == (len(mask),)
+        assert mask[np.arange(len(mask)), a].all()
+
+
+def test_features_recover_own_hand_and_unseen():
+    eng = Engine(Rules(), 16)
+    eng.reset(0)
+    f = decode(PlanesV0().encode(eng))
+    own = eng.hands[np.arange(16), eng.current_player]
+    assert (f.hand == own).all()
+    assert (f.unseen == 4 - own).all()  # nothing else is visible before the first discard
+    assert (f.claim_tile == -1).all() and (f.n_melds == 0).all()
+
+
+def test_greedy_wins_when_it_can():
+    mask = np.zeros((1, 76), bool)
+    mask[0, [DISCARD + 3, WIN]] = True
+    obs = np.zeros((1, 79, 34), np.float32)
+    obs[0, 0, 3] = 1  # one 4m in hand
+    assert GreedyAgent().act(obs, mask)[0] == WIN
+
+
+def test_random_agent_is_seeded(states):
+    _, obs, mask = states[3]
+    assert (RandomAgent(5).act(obs, mask) == RandomAgent(5).act(obs, mask)).all()
+
+
+def test_bad_batches_are_named():
+    with pytest.raises(ValueError, match="no legal action"):
+        RandomAgent().act(np.zeros((1, 79, 34), np.float32), np.zeros((1, 76), bool))
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("genius")
+
+
+def test_duplicate_play_is_zero_sum_and_reproducible():
+    agents = [make_agent(n) for n in ("greedy", "random", "greedy", "random")]
+    a = play_duplicate(agents, 6, seed=3)
+    b = play_duplicate([make_agent(n) for n in ("greedy", "random", "greedy", "random")], 6, seed=3)
+    assert a["hands"] == 24
+    assert np.allclose(a["per_wall"].sum(axis=1), 0)  # chips are zero-sum on every wall
+    assert a["agents"] == b["agents"]
+    g = a["agents"]["greedy"]
+    assert g["ci95"][0] <= g["chips_per_hand"] <= g["ci95"][1]
+    assert set(a["ratings"]) == {"greedy", "random"}
+    for k in ("win_rate", "deal_in_rate", "self_draw_rate", "drawn_rate"):
+        assert 0.0 <= g[k] <= 1.0
+
+
+def test_eval_cli_json(tmp_path, capsys):
+    from training.cli import main
+
+    png = tmp_path / "eval.png"
+    assert main(["eval", "greedy", "random", "defensive", "random", "--hands", "8", "--json", "--plot", str(png)]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert set(res["agents"]) == {"greedy", "random", "defensive"}
+    assert png.exists() and png.stat().st_size > 1000
+
+
+def test_neural_agent_checkpoint_round_trip(tmp_path, states):
+    net = PolicyValueNet()
+    path = tmp_path / "p.pt"
+    save_checkpoint(path, net)
+    agent = NeuralAgent(path)
+    _, obs, mask = states[2]
+    a = agent.act(obs, mask)
+    assert mask[np.arange(len(mask)), a].all()
+    assert path.stat().st_size < 4_000_000
+
+
+def test_bad_checkpoints_are_named(tmp_path):
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="cannot be read"):
+        load_checkpoint(bad)
+    with pytest.raises(FileNotFoundError):
+        load_checkpoint(tmp_path / "missing.pt")
+    other = tmp_path / "other.pt"
+    torch.save({"net": {}, "config": {}, "obs_version": "planes_v9", "action_layout_version": 0}, other)
+    with pytest.raises(ValueError, match="planes_v9"):
+        load_checkpoint(other)
+
+
+def test_behaviour_cloning_smoke(tmp_path):
+    from training.bc import BCConfig, train_bc
+
+    cfg = BCConfig(hands=8, batch_hands=8, epochs=1, out=str(tmp_path / "bc.pt"), progress=False)
+    path = train_bc(cfg)
+    net, ck = load_checkpoint(path)
+    assert ck["kind"] == "bc" and ck["decisions"] > 100

@@ -1,0 +1,108 @@
+"""Behaviour cloning from the rule-based agents: a warm start for PPO.
+
+Teachers play whole hands at every seat; every decision (observation, mask, action) is recorded with
+the chips the deciding seat received at the end of its hand. The network learns the teachers'
+actions (masked cross-entropy) and, for its value head, the hand's result (tai units x scale), so
+PPO starts from a competent policy and a calibrated critic.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from agents import make_agent
+from agents.neural import NetConfig, PolicyValueNet, masked_logits, save_checkpoint
+from envs.engine.api import Engine
+from envs.rules import Rules
+from training.arena import run_games
+
+
+@dataclass
+class BCConfig:
+    teachers: tuple[str, ...] = ("defensive", "defensive", "greedy", "greedy")
+    hands: int = 4000
+    batch_hands: int = 500
+    epochs: int = 4
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    value_coef: float = 0.5
+    reward_scale: float = 0.1
+    seed: int = 0
+    rules: dict = field(default_factory=dict)
+    out: str = "runs/bc/policy.pt"
+    torch_threads: int = 2
+    net: NetConfig = field(default_factory=NetConfig)
+    progress: bool = True
+
+
+def collect(cfg: BCConfig):
+    """Play ``cfg.hands`` hands with the teachers; return obs, mask, action, return arrays."""
+    rules = Rules.make(**{"profile": "standard", **cfg.rules, "episode": "hand"})
+    teachers = [make_agent(t, seed=cfg.seed + i) for i, t in enumerate(cfg.teachers)]
+    chunks = {k: [] for k in ("obs", "mask", "action", "ret")}
+    rng = np.random.default_rng(cfg.seed)
+    done = 0
+    while done < cfg.hands:
+        n = min(cfg.batch_hands, cfg.hands - done)
+        eng = Engine(rules, batch_size=n)
+        eng.reset(rng.integers(0, 2**62, n, dtype=np.int64).astype(np.uint64))
+        seat_agent = np.tile(rng.permutation(4), (n, 1))
+        rec = {k: [] for k in ("obs", "mask", "action", "game", "seat")}
+
+        def on_decision(games, seats, obs, mask, actions):
+            rec["obs"].append(obs.copy())
+            rec["mask"].append(mask.astype(bool))
+            rec["action"].append(actions.copy())
+            rec["game"].append(games.copy())
+            rec["seat"].append(seats.copy())
+
+        run_games(eng, teachers, seat_agent, on_decision)
+        games, seats = np.concatenate(rec["game"]), np.concatenate(rec["seat"])
+        ret = eng.s.res_delta[games, seats] / rules.stakes.per_tai * cfg.reward_scale
+        for k in ("obs", "mask", "action"):
+            chunks[k].append(np.concatenate(rec[k]))
+        chunks["ret"].append(ret.astype(np.float32))
+        done += n
+    return {k: np.concatenate(v) for k, v in chunks.items()}
+
+
+def train_bc(cfg: BCConfig) -> Path:
+    torch.set_num_threads(cfg.torch_threads)
+    torch.manual_seed(cfg.seed)
+    t0 = time.perf_counter()
+    data = collect(cfg)
+    collect_s = time.perf_counter() - t0
+    net = PolicyValueNet(cfg.net)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
+    obs, mask = torch.from_numpy(data["obs"]), torch.from_numpy(data["mask"])
+    act, ret = torch.from_numpy(data["action"]), torch.from_numpy(data["ret"])
+    n = len(act)
+    rng = np.random.default_rng(cfg.seed)
+    history = []
+    for epoch in range(cfg.epochs):
+        perm = torch.from_numpy(rng.permutation(n))
+        correct, total_loss = 0, 0.0
+        for s0 in range(0, n, cfg.batch_size):
+            mb = perm[s0 : s0 + cfg.batch_size]
+            logits, v = net(obs[mb])
+            logits = masked_logits(logits, mask[mb])
+            pi_loss = torch.nn.functional.cross_entropy(logits, act[mb])
+            v_loss = 0.5 * ((v - ret[mb]) ** 2).mean()
+            loss = pi_loss + cfg.value_coef * v_loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total_loss += loss.item() * len(mb)
+            correct += int((logits.argmax(-1) == act[mb]).sum())
+        history.append({"epoch": epoch + 1, "loss": total_loss / n, "accuracy": correct / n})
+        if cfg.progress:
+            print(f"bc epoch {epoch + 1}/{cfg.epochs}: loss {total_loss / n:.4f} accuracy {correct / n:.3f}", flush=True)
+    out = Path(cfg.out)
+    save_checkpoint(out, net, kind="bc", decisions=n, teachers=list(cfg.teachers), history=history,
+                    collect_s=round(collect_s, 1))  # fmt: skip
+    return out
