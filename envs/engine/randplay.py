@@ -7,9 +7,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from envs.engine.actions import WIN
 from envs.engine.invariants import check_game
+from envs.hand.analysis import discard_shanten
 from envs.engine.rng import next_u64, randint
-from envs.engine.state import G_DECISIONS, G_HANDS, G_RESULT, G_WINNERS, RES_WIN
+from envs.engine.state import G_CUR, G_HANDS, G_PHASE, G_RESULT, P_NMELDS, PH_TURN, RES_WIN
+
+POLICY_UNIFORM = 0  # uniform over the legal actions (the benchmark)
+POLICY_GREEDY = 1  # win when legal, discard to the lowest shanten, otherwise uniform: many wins
 from envs.engine.step import reset_game, step_game
 
 # out columns per game
@@ -38,12 +43,40 @@ def random_action(mask, arng, b):
 
 
 @njit(cache=True)
-def play_game(S, b, seed, arng, episodes, check, opts, cfg, prof, out):
+def greedy_action(S, b, arng, sh):
+    m = S.mask[b]
+    if m[WIN]:
+        return WIN
+    if S.g[b, G_PHASE] != PH_TURN or randint(arng, b, 8) == 0:
+        return random_action(m, arng, b)
+    seat = S.g[b, G_CUR]
+    discard_shanten(S.hands[b, seat], 5 - S.p[b, seat, P_NMELDS], sh)
+    best = 1 << 30
+    n = 0
+    for k in range(34):
+        if m[k] and sh[k] < best:
+            best = sh[k]
+    for k in range(34):
+        n += m[k] and sh[k] == best
+    if n == 0:
+        return random_action(m, arng, b)
+    r = randint(arng, b, n)
+    for k in range(34):
+        if m[k] and sh[k] == best:
+            if r == 0:
+                return k
+            r -= 1
+    return random_action(m, arng, b)
+
+
+@njit(cache=True)
+def play_game(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
     """Play ``episodes`` episodes of game ``b`` with random legal actions; stop at the first error."""
     h = np.uint64(1469598103934665603)
     sd = np.uint64(seed)
+    sh = np.zeros(34, np.int64)
     for ep in range(episodes):
-        reset_game(S, b, sd, 0, opts, cfg, prof)
+        reset_game(S, b, sd, np.int64(0), opts, cfg, prof)
         sd = next_u64(arng, b)
         while True:
             if check:
@@ -54,7 +87,10 @@ def play_game(S, b, seed, arng, episodes, check, opts, cfg, prof, out):
                     return
             if S.terminated[b]:
                 break
-            a = random_action(S.mask[b], arng, b)
+            if policy == POLICY_GREEDY:
+                a = greedy_action(S, b, arng, sh)
+            else:
+                a = random_action(S.mask[b], arng, b)
             h = (h ^ np.uint64(a)) * np.uint64(1099511628211)
             hands_before = S.g[b, G_HANDS]
             step_game(S, b, a, opts, cfg, prof)
@@ -67,19 +103,23 @@ def play_game(S, b, seed, arng, episodes, check, opts, cfg, prof, out):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(S, seeds, agent_seeds, episodes, check, opts, cfg, prof, out):
+def play_batch(S, seeds, agent_seeds, episodes, check, policy, opts, cfg, prof, out):
     arng = agent_seeds.copy()
     for b in prange(seeds.shape[0]):
-        play_game(S, b, seeds[b], arng, episodes, check, opts, cfg, prof, out)
+        play_game(S, np.int64(b), seeds[b], arng, episodes, check, policy, opts, cfg, prof, out)
 
 
-def random_play(engine, seed: int = 0, episodes: int = 1, check: bool = True) -> np.ndarray:
-    """Run random play on an ``Engine``'s state; returns the (B, N_OUT) int64 table."""
+def random_play(engine, seed: int = 0, episodes: int = 1, check: bool = True, policy: int = POLICY_UNIFORM,
+                games=None) -> np.ndarray:
+    """Run random play on an ``Engine``'s state; returns the (B, N_OUT) int64 table. Game b uses the
+    seeds of game ``games[b]`` (default b) of ``seed``, so a game can be rerun alone at batch 1."""
     from envs.engine.rng import game_seeds
 
     B = engine.batch_size
-    seeds = game_seeds(seed, B)
-    agent = game_seeds(seed ^ 0xA6E27, B)
+    idx = np.arange(B) if games is None else np.asarray(games)
+    n = int(idx.max()) + 1
+    seeds = game_seeds(seed, n)[idx]
+    agent = game_seeds(seed ^ 0xA6E27, n)[idx]
     out = np.zeros((B, N_OUT), np.int64)
-    play_batch(engine.s, seeds, agent, episodes, check, engine.opts, engine.cfg, engine.prof, out)
+    play_batch(engine.s, seeds, agent, episodes, check, policy, engine.opts, engine.cfg, engine.prof, out)
     return out

@@ -14,8 +14,8 @@ melds       (B, 4, 5, 3) int8   per seat, per meld: (type CHI..ANKONG, lowest ki
                                 from seat = the discarder for claimed melds, the owner otherwise
 river       (B, 144, 4) int8    discards in order: (kind, seat, claimed_by seat or -1,
                                 bits RV_TSUMOGIRI | RV_WON_ON)
-g           (B, NG) int32       per-game scalars, indexed by the G_* constants below
-p           (B, 4, NP) int32    per-seat scalars, indexed by the P_* constants below
+g           (B, NG) int64       per-game scalars, indexed by the G_* constants below
+p           (B, 4, NP) int64    per-seat scalars, indexed by the P_* constants below
 scores      (B, 4) int64        cumulative chips of the episode (zero-sum)
 rng         (B,) uint64         the game's own random stream (splitmix64 state)
 rewards     (B, 4) float32      chip deltas of the last step, in tai units (chips / per_tai)
@@ -126,8 +126,10 @@ def alloc(batch_size: int, n_script: int = 0) -> State:
         hands=np.zeros((B, 4, 34), np.int8),
         melds=np.zeros((B, 4, MAX_MELDS, 3), np.int8),
         river=np.full((B, MAX_RIVER, 4), -1, np.int8),
-        g=np.zeros((B, NG), np.int32),
-        p=np.zeros((B, 4, NP), np.int32),
+        # int64 scalars: one integer type at every call site, so each compiled function has one
+        # specialisation (mixed int32/int64 arguments multiplied compile time).
+        g=np.zeros((B, NG), np.int64),
+        p=np.zeros((B, 4, NP), np.int64),
         scores=np.zeros((B, 4), np.int64),
         rng=np.zeros(B, np.uint64),
         rewards=np.zeros((B, 4), np.float32),

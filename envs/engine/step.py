@@ -291,8 +291,10 @@ def start_hand(S, b, opts, cfg, prof):
     g[G_PHASE] = PH_TURN
     if deal(S, b, opts, prof):
         return
+    last = g[G_LAST_DRAWN]  # the dealer's 17th tile counts as its draw (for the river's tsumogiri bit)
     if not open_ready0(S, b, opts, cfg, prof):
         begin_turn(S, b, g[G_DEALER], False, opts, prof)
+        g[G_LAST_DRAWN] = last
 
 
 @njit(cache=True)
@@ -360,7 +362,9 @@ def step_game(S, b, a, opts, cfg, prof):
             resolve_rob(S, b, opts, prof)
         else:
             clear_claims(S, b)
+            last = g[G_LAST_DRAWN]
             begin_turn(S, b, g[G_DEALER], False, opts, prof)
+            g[G_LAST_DRAWN] = last
     after_hand(S, b, opts, cfg, prof)
     compute_mask(S, b, opts, cfg, prof[2])
 
@@ -369,7 +373,7 @@ def step_game(S, b, a, opts, cfg, prof):
 @njit(cache=True, parallel=True)
 def reset_batch(S, seeds, opts, cfg, prof):
     for b in prange(seeds.shape[0]):
-        reset_game(S, b, seeds[b], 0, opts, cfg, prof)
+        reset_game(S, np.int64(b), seeds[b], 0, opts, cfg, prof)
 
 
 @njit(cache=True, parallel=True)
@@ -377,10 +381,10 @@ def reset_some(S, seeds, which, opts, cfg, prof):
     """Auto-reset: redeal the games in ``which`` (scripted walls are not reused)."""
     for b in prange(seeds.shape[0]):
         if which[b]:
-            reset_game(S, b, seeds[b], S.script.shape[1], opts, cfg, prof)
+            reset_game(S, np.int64(b), seeds[b], np.int64(S.script.shape[1]), opts, cfg, prof)
 
 
 @njit(cache=True, parallel=True)
 def step_batch(S, actions, opts, cfg, prof):
     for b in prange(actions.shape[0]):
-        step_game(S, b, actions[b], opts, cfg, prof)
+        step_game(S, np.int64(b), actions[b], opts, cfg, prof)

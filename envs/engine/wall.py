@@ -140,8 +140,11 @@ def deal(S, b, opts, prof):
         for j in range(16):
             _deal_one(S, b, seat, np.int64(S.wall[b, g[G_HEAD]]))
             g[G_HEAD] += 1
-    _deal_one(S, b, dealer, np.int64(S.wall[b, g[G_HEAD]]))
+    t17 = np.int64(S.wall[b, g[G_HEAD]])
+    _deal_one(S, b, dealer, t17)
     g[G_HEAD] += 1
+    if t17 < FLOWER_ID0:
+        g[G_LAST_DRAWN] = t17 >> 2
     S.p[b, dealer, P_NDRAWS] = 1
     # Initial flowers: rounds from the dealer counter-clockwise until no seat holds one.
     while True:

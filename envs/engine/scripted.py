@@ -1,0 +1,89 @@
+"""Scripted walls and named-action play, for scenario tests and hand-written examples.
+
+    wall = scripted_wall(["123m ...16 tiles", "...", "...", "..."],   # seat 0..3's deals
+                         draws="5m E f1 ...",   # front draws in order, from the dealer's 17th tile on
+                         tail="9s 3p ...")      # replacement draws (flowers, kongs) in order
+    eng = Engine(rules, 1); eng.reset(0, walls=wall)
+    play(eng, "E: discard 5m", "S: pon", "discard 9p", "pass", "win")
+
+Tiles not named fill the middle of the wall (a fixed shuffle, unnamed flowers nearest the tail
+end), so the named ones come exactly where the script says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.engine.actions import action_from_name, action_name
+from envs.tiles import FLOWER0, N_KINDS, parse_tiles
+
+SEAT_LETTERS = "ESWN"
+
+
+def scripted_wall(hands, draws: str = "", tail: str = "", dealer: int = 0, flowers: bool = True) -> np.ndarray:
+    """One hand's wall (uint8[144] physical ids). ``hands[s]``: seat s's 16 dealt tiles."""
+    n = 144 if flowers else 136
+    pool = {k: [4 * k + i for i in range(4)] for k in range(N_KINDS)}
+    if flowers:
+        for f in range(8):
+            pool[FLOWER0 + f] = [136 + f]
+
+    def take(k: int, where: str) -> int:
+        if k not in pool:
+            raise ValueError(f"flower in {where} with flowers off")
+        if not pool[k]:
+            raise ValueError(f"too many copies of kind {k} in the script ({where})")
+        return pool[k].pop(0)
+
+    if len(hands) != 4:
+        raise ValueError("need four deals, one per seat")
+    wall = np.full(144, 255, np.int64)
+    pos = 0
+    for i in range(4):
+        seat = (dealer + i) % 4
+        kinds = parse_tiles(hands[seat])
+        if len(kinds) != 16:
+            raise ValueError(f"seat {seat} is dealt {len(kinds)} tiles, not 16")
+        for k in kinds:
+            wall[pos] = take(k, f"seat {seat}'s deal")
+            pos += 1
+    for k in parse_tiles(draws):
+        wall[pos] = take(k, "draws")
+        pos += 1
+    end = n - 1
+    for k in parse_tiles(tail):
+        wall[end] = take(k, "tail")
+        end -= 1
+    if end < pos - 1:
+        raise ValueError("draws and tail overlap")
+    rest = [t for k in sorted(pool) if k < N_KINDS for t in pool[k]]
+    rng = np.random.default_rng(12345)
+    rng.shuffle(rest)
+    rest += [t for k in sorted(pool) if k >= N_KINDS for t in pool[k]]
+    wall[pos : end + 1] = rest
+    if flowers is False:
+        wall[136:] = np.arange(136, 144)
+    return wall.astype(np.uint8)
+
+
+def play(engine, *names: str, game: int = 0) -> None:
+    """Step game ``game`` of a batch-1 ``Engine`` through named actions. ``"S: pon"`` also checks
+    that seat S (E S W N = seats 0..3) is the one deciding."""
+    for name in names:
+        seat = None
+        if ":" in name:
+            who, name = name.split(":", 1)
+            seat = SEAT_LETTERS.index(who.strip())
+        cur = int(engine.current_player[game])
+        if seat is not None and cur != seat:
+            raise AssertionError(f"{name!r}: expected seat {SEAT_LETTERS[seat]} to decide, it is seat {cur} ({legal_names(engine, game)})")
+        a = action_from_name(name)
+        if not engine.legal_action_mask[game, a]:
+            raise AssertionError(f"{name!r} is not legal for seat {cur}; legal: {legal_names(engine, game)}")
+        acts = np.zeros(engine.batch_size, np.int64)
+        acts[game] = a
+        engine.step(acts)
+
+
+def legal_names(engine, game: int = 0) -> list[str]:
+    return [action_name(a) for a in np.flatnonzero(engine.legal_action_mask[game])]

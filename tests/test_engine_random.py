@@ -1,0 +1,175 @@
+"""Random play with the invariant checker after every step (compiled), determinism across batch
+sizes and thread counts, and the public API's contract."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from envs.engine import state as st
+from envs.engine.actions import ACTION_NAMES, N_ACTIONS, PASS, action_from_name, action_name
+from envs.engine.api import Engine
+from envs.engine.invariants import ERROR_NAMES, check
+from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM, random_play
+from envs.rules import Rules
+
+# (profile, options, policy, games): over 20,000 hands in all, every option on and off.
+CONFIGS = [
+    ("standard", {}, POLICY_UNIFORM, 3000),
+    ("standard", {}, POLICY_GREEDY, 3000),
+    ("standard", {"flowers": False, "dead_wall": 0}, POLICY_GREEDY, 2000),
+    (
+        "standard",
+        {"multi_win": True, "strict_pass": True, "no_calls_last3": False, "no_kong_after_claim": False,
+         "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True, "streak_cap": 1},
+        POLICY_GREEDY,
+        3000,
+    ),
+    ("standard", {"multi_win": True, "strict_pass": True, "swap_call": False}, POLICY_UNIFORM, 2000),
+    ("standard", {"dead_wall": 60}, POLICY_UNIFORM, 2000),  # short walls: last tiles, last flowers
+    ("strict16", {}, POLICY_GREEDY, 2000),
+    ("casual", {}, POLICY_GREEDY, 2000),
+    ("casual", {"flowers": False}, POLICY_UNIFORM, 1000),
+]
+
+
+def _rules(profile, opts):
+    return Rules.make(profile, **opts)
+
+
+@pytest.mark.parametrize("profile,opts,policy,games", CONFIGS)
+def test_random_play_invariants(profile, opts, policy, games):
+    eng = Engine(_rules(profile, opts), games)
+    out = random_play(eng, seed=11, episodes=1, check=True, policy=policy)
+    bad = np.flatnonzero(out[:, 4])
+    assert bad.size == 0, [(int(b), ERROR_NAMES[out[b, 4]], int(out[b, 5])) for b in bad[:5]]
+    assert out[:, 1].sum() == games  # one hand per episode
+    if policy == POLICY_GREEDY:
+        assert out[:, 3].sum() > games // 10  # many hands end in a win: scoring is exercised
+
+
+def test_random_play_game_episodes():
+    eng = Engine(Rules.make(episode="game"), 16)
+    out = random_play(eng, seed=5, episodes=1, check=True, policy=POLICY_GREEDY)
+    assert (out[:, 4] == 0).all()
+    assert (eng.s.g[:, st.G_ROT] == 16).all() and (eng.s.scores.sum(1) == 0).all()
+    assert (out[:, 1] >= 16).all()
+
+
+def test_total_random_hands_at_least_20000():
+    assert sum(c[3] for c in CONFIGS) >= 20_000
+
+
+# -- determinism ---------------------------------------------------------------------------------
+def test_same_trajectory_at_batch_1_and_1024():
+    rules = Rules.make(multi_win=True)
+    big = Engine(rules, 1024)
+    out_big = random_play(big, seed=99, policy=POLICY_GREEDY)
+    for i in (0, 17, 1023):
+        one = Engine(rules, 1)
+        out_one = random_play(one, seed=99, policy=POLICY_GREEDY, games=[i])
+        np.testing.assert_array_equal(out_one[0], out_big[i])
+        for a, b in zip(one.s, big.s):
+            if a.shape[0] == 1:
+                np.testing.assert_array_equal(a[0], b[i])
+
+
+def test_same_trajectory_whatever_the_thread_count():
+    rules = Rules()
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        o1 = random_play(Engine(rules, 256), seed=4, policy=POLICY_GREEDY)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        o2 = random_play(Engine(rules, 256), seed=4, policy=POLICY_GREEDY)
+    finally:
+        numba.set_num_threads(old)
+    np.testing.assert_array_equal(o1, o2)
+
+
+def test_two_engines_same_seeds_and_actions_agree():
+    """Stepping through the Python API is deterministic: same seeds + actions = same states."""
+    eng = Engine(Rules(), 8)
+    eng.reset(np.arange(8, dtype=np.uint64) + 5)
+    rng = np.random.default_rng(0)
+    eng2 = Engine(Rules(), 8)
+    eng2.reset(np.arange(8, dtype=np.uint64) + 5)
+    for _ in range(300):
+        m = eng.legal_action_mask
+        a = np.array([rng.choice(np.flatnonzero(r)) for r in m])
+        r1, t1 = eng.step(a)
+        r2, t2 = eng2.step(a)
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(eng.hands, eng2.hands)
+    assert check(eng) == []
+
+
+# -- API contract --------------------------------------------------------------------------------
+def test_reset_step_shapes_and_done_games():
+    eng = Engine(Rules(), 4)
+    eng.reset(7)
+    assert eng.legal_action_mask.shape == (4, N_ACTIONS) and eng.legal_action_mask.dtype == np.bool_
+    assert eng.current_player.shape == (4,)
+    assert (eng.current_player == eng.dealer).all()
+    rng = np.random.default_rng(1)
+    for _ in range(5000):
+        if eng.terminated.all():
+            break
+        a = np.array([rng.choice(np.flatnonzero(r)) for r in eng.legal_action_mask])
+        r, t = eng.step(a)
+        assert r.shape == (4, 4) and r.dtype == np.float32 and t.shape == (4,)
+        assert abs(float(r.sum())) < 1e-4
+    assert eng.terminated.all()
+    assert eng.legal_action_mask.all() and (eng.current_player == -1).all()
+    before = [x.copy() for x in eng.s]
+    r, t = eng.step(np.zeros(4, np.int64))  # a no-op on finished games
+    assert (r == 0).all() and t.all()
+    for a, b in zip(before, eng.s):
+        if a is not None and a.shape == b.shape and a.dtype != np.float32:
+            np.testing.assert_array_equal(a, b)
+
+
+def test_illegal_action_raises_and_views_are_read_only():
+    eng = Engine(Rules(), 2)
+    eng.reset(0)
+    with pytest.raises(ValueError, match="illegal action"):
+        eng.step(np.full(2, PASS))
+    with pytest.raises(ValueError):
+        eng.hands[0, 0, 0] = 1
+    with pytest.raises(ValueError):
+        eng.legal_action_mask[0, 0] = True
+
+
+def test_auto_reset():
+    eng = Engine(Rules(), 3, auto_reset=True)
+    eng.reset(2)
+    rng = np.random.default_rng(2)
+    ends = 0
+    for _ in range(3000):
+        a = np.array([rng.choice(np.flatnonzero(r)) for r in eng.legal_action_mask])
+        r, t = eng.step(a)
+        ends += int(t.sum())
+        assert not eng.s.terminated.any()  # finished games are already dealt again
+        assert abs(float(r.sum())) < 1e-4
+    assert ends > 0 and check(eng) == []
+
+
+def test_seeds_per_game_independent_of_batch():
+    a = Engine(Rules(), 3)
+    a.reset(np.array([5, 6, 7], np.uint64))
+    b = Engine(Rules(), 1)
+    b.reset(np.array([6], np.uint64))
+    np.testing.assert_array_equal(a.hands[1], b.hands[0])
+
+
+def test_action_names_round_trip():
+    assert len(ACTION_NAMES) == N_ACTIONS
+    for a in range(N_ACTIONS):
+        assert action_from_name(action_name(a)) == a
+    assert action_name(0) == "discard 1m" and action_name(34) == "chi low" and action_name(73) == "win"
+    assert action_from_name("kong 5m") == 39 + 4 and action_from_name("kong") == 38
+
+
+def test_memory_per_game_is_small():
+    assert Engine(Rules(), 8).state_bytes_per_game() < 4096

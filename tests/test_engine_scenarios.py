@@ -1,0 +1,502 @@
+"""Rule scenarios on scripted walls (RULES.md section 2 and every option of section 5).
+
+Seats: E S W N = 0 1 2 3, E deals. ``JUNK`` is a hand that can never chi, pon or win (one each
+of 1/5/9 of every suit and every honour): seats not under test hold it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.engine import state as st
+from envs.engine.actions import SELF_KONG, WIN, PASS, READY, action_from_name
+from envs.engine.api import Engine
+from envs.engine.scripted import legal_names, play, scripted_wall
+from envs.rules import Rules
+from envs.scoring.codes import (
+    F_EARTHLY_READY,
+    F_HEAVENLY_READY,
+    ITEM_INDEX,
+    WIN_DISCARD,
+    WIN_FLOWERS,
+    WIN_ROB_KONG,
+    WIN_SELF_DRAW,
+)
+from envs.tiles import ADDKONG, ANKONG, CHI, KONG, PON, format_counts, format_tiles, parse_tiles
+
+JUNK = "159m 159p 159s ESWNCFP"
+T16 = "234m 678m 234p 678p 234s 6s"  # waits on 6s only (a pair wait)
+E, S, W, N = 0, 1, 2, 3
+
+
+def new(hands, draws="", tail="", walls=None, **opts):
+    rules = Rules.make(opts.pop("profile", "standard"), **{"flowers": False, **opts})  # flowers: opt in
+    eng = Engine(rules, 1)
+    if walls is None:
+        walls = scripted_wall(hands, draws, tail, flowers=rules.flowers)
+    eng.reset(0, walls=walls)
+    return eng
+
+
+def g(eng, col):
+    return int(eng.s.g[0, col])
+
+
+def hand_str(eng, seat):
+    return format_counts(eng.hands[0, seat])
+
+
+def canon(text):
+    return format_tiles(parse_tiles(text))
+
+
+def items(eng, seat):
+    return {k: int(eng.s.res_items[0, seat, i]) for k, i in ITEM_INDEX.items() if eng.s.res_items[0, seat, i]}
+
+
+def deltas(eng):
+    return [int(x) for x in eng.s.res_delta[0]]
+
+
+def tsumogiri(eng, n=1):
+    """The seat on turn discards the tile it just drew (or its first legal discard); claims pass."""
+    for _ in range(n):
+        if eng.s.g[0, st.G_PHASE] != st.PH_TURN:
+            play(eng, "pass")
+            continue
+        k = g(eng, st.G_LAST_DRAWN)
+        m = eng.legal_action_mask[0]
+        a = k if k >= 0 and m[k] else int(np.flatnonzero(m[:34])[0])
+        eng.step(np.array([a]))
+
+
+def run_out(eng, limit=400):
+    """Discard drawn tiles and pass every claim until the hand ends."""
+    for _ in range(limit):
+        if eng.terminated[0]:
+            return
+        tsumogiri(eng)
+    raise AssertionError("hand did not end")
+
+
+# -- dealing, flowers -----------------------------------------------------------------------------
+def test_deal_sizes_and_dealer_acts_on_17():
+    eng = new([T16, JUNK, JUNK, JUNK], draws="6s")
+    assert [int(eng.hands[0, s].sum()) for s in range(4)] == [17, 16, 16, 16]
+    assert hand_str(eng, E) == canon("234m 678m 234p 678p 234s 66s")
+    assert eng.current_player[0] == E and g(eng, st.G_PHASE) == st.PH_TURN
+    assert eng.wall_drawable[0] == 136 - 65 - 16
+
+
+def test_heavenly_win():
+    eng = new([T16, JUNK, JUNK, JUNK], draws="6s")
+    play(eng, "E: win")
+    assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_SELF_DRAW
+    it = items(eng, E)
+    assert it.get("heavenly_win") == 24
+    # dealer self-draw: each of three pays 30 + 10 * (24 + 1)
+    assert deltas(eng) == [3 * 280, -280, -280, -280]
+    np.testing.assert_allclose(eng.rewards[0], np.array(deltas(eng)) / 10)
+
+
+def test_initial_flowers_rounds_from_dealer():
+    # E holds f1, S holds f2 f3; E's replacement (first tail tile) is f4 -> a second round.
+    eng = new(
+        ["234m 678m 234p 678p 234s f1", "159m 159p 159s ESWNC f2 f3", JUNK, JUNK],
+        draws="7s",
+        tail="f4 3s 4s 2s",
+        flowers=True,
+    )
+    assert [int(x) for x in eng.flowers[0]] == [0b1001, 0b0110, 0, 0]
+    assert hand_str(eng, E) == canon("234m 678m 234p 678p 22347s")  # f1 -> f4 -> 2s (second round)
+    assert hand_str(eng, S) == canon("159m 159p 13459s ESWNC")
+    assert [int(eng.hands[0, s].sum()) for s in range(4)] == [17, 16, 16, 16]
+
+
+def test_flower_drawn_in_play_is_replaced_repeatedly():
+    eng = new([T16, JUNK, JUNK, JUNK], draws="E f1", tail="f2 7s", flowers=True)
+    play(eng, "E: discard E")
+    # S draws f1 -> replacement f2 -> replacement 7s
+    assert int(eng.flowers[0, S]) == 0b11 and eng.hands[0, S, parse_tiles("7s")[0]] == 1
+    assert g(eng, st.G_DRAWSRC) == st.SRC_FLOWER
+
+
+# -- claims and priority -----------------------------------------------------------------------
+def test_self_draw_win_all_pay():
+    # S waits on 6s; E and S discard and draw; S's second draw is the 6s.
+    eng = new([JUNK, T16, JUNK, JUNK], draws="E 7m 2m 3m F 6s")
+    play(eng, "E: discard E", "S: discard 7m", "W: discard 2m", "N: discard 3m", "E: discard F")
+    assert "win" in legal_names(eng)
+    play(eng, "S: win")
+    assert g(eng, st.G_WIN_BY) == WIN_SELF_DRAW and "earthly_win" not in items(eng, S)
+    tai = int(eng.s.res_tai[0, S])
+    assert items(eng, S).get("concealed_self_draw") == 3
+    assert deltas(eng) == [-(30 + 10 * (tai + 1)), 30 + 10 * (tai + 1) + 2 * (30 + 10 * tai), -(30 + 10 * tai), -(30 + 10 * tai)]
+
+
+def test_earthly_win():
+    eng = new([JUNK, T16, JUNK, JUNK], draws="E 6s")
+    play(eng, "E: discard E", "S: win")
+    assert items(eng, S).get("earthly_win") == 16
+
+
+def test_human_win_and_discarder_pays():
+    eng = new([JUNK, T16, JUNK, JUNK], draws="6s")
+    play(eng, "E: discard 6s", "S: win")
+    assert g(eng, st.G_WIN_BY) == WIN_DISCARD and items(eng, S).get("human_win") == 8
+    tai = int(eng.s.res_tai[0, S])
+    assert deltas(eng) == [-(30 + 10 * (tai + 1)), 30 + 10 * (tai + 1), 0, 0]
+
+
+def test_pon_beats_chi_and_both_are_asked():
+    eng = new([JUNK, T16, "339m 159p 159s ESWNCFP", JUNK], draws="3m")
+    play(eng, "E: discard 3m")
+    assert eng.current_player[0] == S and legal_names(eng) == ["chi mid", "pass"]
+    play(eng, "S: chi mid")
+    assert eng.current_player[0] == W and legal_names(eng) == ["pon", "pass"]
+    play(eng, "W: pon")
+    assert eng.current_player[0] == W and g(eng, st.G_PHASE) == st.PH_TURN
+    assert list(eng.melds[0, W, 0]) == [PON, parse_tiles("3m")[0], E]
+    assert int(eng.n_melds[0, S]) == 0 and int(eng.hands[0, W].sum()) == 14
+    assert "win" not in legal_names(eng)  # after a claim the seat must discard
+    assert eng.river[0, 0, 2] == W
+
+
+def test_chi_when_pon_passes():
+    eng = new([JUNK, T16, "339m 159p 159s ESWNCFP", JUNK], draws="3m")
+    play(eng, "E: discard 3m", "S: chi mid", "W: pass")
+    assert eng.current_player[0] == S and list(eng.melds[0, S, 0]) == [CHI, parse_tiles("2m")[0], E]
+    assert int(eng.hands[0, S].sum()) == 14
+
+
+def test_win_beats_pon():
+    eng = new([JUNK, T16, "66s 159m 159p 9s ESWNCFP", JUNK], draws="6s")
+    play(eng, "E: discard 6s", "S: win", "W: pon")
+    assert g(eng, st.G_WIN_BY) == WIN_DISCARD and g(eng, st.G_WINNERS) == 1 << S
+
+
+def test_two_winners_nearest_wins_by_default():
+    eng = new([JUNK, T16, T16, JUNK], draws="6s")
+    play(eng, "E: discard 6s", "S: win", "W: win")
+    assert g(eng, st.G_WINNERS) == 1 << S
+    assert deltas(eng)[W] == 0
+
+
+def test_two_winners_with_multi_win():
+    eng = new([JUNK, T16, T16, JUNK], draws="6s", multi_win=True)
+    play(eng, "E: discard 6s", "S: win", "W: win")
+    assert g(eng, st.G_WINNERS) == (1 << S) | (1 << W)
+    d = deltas(eng)
+    assert d[S] > 0 and d[W] > 0 and d[E] == -(d[S] + d[W]) and d[N] == 0
+
+
+def test_nearer_seat_passes_farther_wins():
+    eng = new([JUNK, T16, T16, JUNK], draws="6s")
+    play(eng, "E: discard 6s", "S: pass", "W: win")
+    assert g(eng, st.G_WINNERS) == 1 << W
+
+
+def test_pass_blocks_wins_on_discards_until_own_draw():
+    # N passes E's 6s; S then discards another 6s: N may not win on it (過水) and is not asked.
+    eng = new([JUNK, JUNK, JUNK, T16], draws="6s 6s C 6s")
+    play(eng, "E: discard 6s")
+    assert legal_names(eng) == ["win", "pass"]
+    play(eng, "N: pass")
+    assert int(eng.pass_win[0, N]) == 1
+    play(eng, "S: discard 6s")
+    assert eng.current_player[0] == W and g(eng, st.G_PHASE) == st.PH_TURN  # N was not asked
+    play(eng, "W: discard C")
+    # N's own draw clears 過水; a self-drawn win was never barred (strict_pass is off)
+    assert int(eng.pass_win[0, N]) == 0 and "win" in legal_names(eng)
+
+
+def test_strict_pass_blocks_self_draw_until_next_discard():
+    eng = new([JUNK, T16, JUNK, JUNK], draws="6s 6s", strict_pass=True)
+    play(eng, "E: discard 6s", "S: pass")
+    assert eng.current_player[0] == S and "win" not in legal_names(eng)
+    eng2 = new([JUNK, T16, JUNK, JUNK], draws="6s 6s")
+    play(eng2, "E: discard 6s", "S: pass")
+    assert "win" in legal_names(eng2)
+
+
+# -- kongs -----------------------------------------------------------------------------------------
+R16 = "234m 678m 234p 678p 45s 99s"  # waits on 3s / 6s without holding either
+
+
+def test_robbing_an_added_kong():
+    eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", JUNK], draws="3s C F P 3s")
+    play(eng, "E: discard 3s")
+    assert legal_names(eng) == ["chi low", "win", "pass"]
+    play(eng, "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F", "S: discard P")
+    assert int(eng.pass_win[0, S]) == 0
+    play(eng, "W: kong 3s")
+    assert g(eng, st.G_PHASE) == st.PH_ROB and legal_names(eng) == ["win", "pass"]
+    play(eng, "S: win")
+    assert g(eng, st.G_WIN_BY) == WIN_ROB_KONG and g(eng, st.G_PAYER) == W
+    assert items(eng, S).get("robbing_kong") == 1
+    d = deltas(eng)
+    assert d[S] > 0 and d[W] == -d[S] and d[E] == 0 and d[N] == 0
+
+
+def test_added_kong_not_robbed_goes_ahead():
+    eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", JUNK], draws="3s C F P 3s", tail="2m")
+    play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F",
+         "S: discard P", "W: kong 3s", "S: pass")
+    assert eng.current_player[0] == W and list(eng.melds[0, W, 0]) == [ADDKONG, parse_tiles("3s")[0], E]
+    assert eng.hands[0, W, parse_tiles("2m")[0]] == 1 and int(eng.pass_win[0, S]) == 1
+
+
+def test_concealed_kong_cannot_be_robbed():
+    eng = new([JUNK, R16, "333s 159m 159p ESWNCFP", JUNK], draws="C F 3s", tail="2m")
+    play(eng, "E: discard C", "S: discard F", "W: kong 3s")
+    assert eng.current_player[0] == W and g(eng, st.G_PHASE) == st.PH_TURN
+    assert list(eng.melds[0, W, 0]) == [ANKONG, parse_tiles("3s")[0], W]
+    assert int(eng.hands[0, W].sum()) == 14 and eng.hands[0, W, parse_tiles("2m")[0]] == 1
+
+
+def test_kong_replacement_win():
+    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="C F 3s", tail="6s")
+    play(eng, "E: discard C", "S: discard F", "W: kong 3s", "W: win")
+    assert items(eng, W).get("kong_replacement_win") == 1
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_kong_replacement_self_draw_option(allowed):
+    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="3s", tail="6s",
+              kong_replacement_self_draw=allowed)
+    play(eng, "E: discard 3s", "W: kong")
+    assert eng.current_player[0] == W and list(eng.melds[0, W, 0]) == [KONG, parse_tiles("3s")[0], E]
+    assert ("win" in legal_names(eng)) == allowed
+
+
+@pytest.mark.parametrize("no_kong", [True, False])
+def test_no_kong_after_claim(no_kong):
+    eng = new([JUNK, JUNK, "333s 2222m 159p ESWNCF", JUNK], draws="3s", no_kong_after_claim=no_kong)
+    play(eng, "E: discard 3s", "W: pon")
+    kongs = [n for n in legal_names(eng) if n.startswith("kong")]
+    assert kongs == ([] if no_kong else ["kong 2m", "kong 3s"])
+
+
+@pytest.mark.parametrize("swap", [True, False])
+def test_swap_call(swap):
+    eng = new([JUNK, "3456m 159p 159s ESWNCF", JUNK, JUNK], draws="3m", swap_call=swap)
+    play(eng, "E: discard 3m", "S: chi low")
+    names = legal_names(eng)
+    assert ("discard 3m" in names) == swap and ("discard 6m" in names) == swap
+    assert "discard 1p" in names
+
+
+def test_chi_not_offered_when_it_leaves_no_legal_discard():
+    from envs.engine.claims import chi_has_discard
+
+    h = np.zeros(34, np.int8)
+    h[[2, 3, 4, 5]] = 1  # 3456m; chi 3m with 45m leaves 3m 6m, both banned
+    assert not chi_has_discard(h, 2, 2, 3, 4, False)
+    assert chi_has_discard(h, 2, 2, 3, 4, True)
+
+
+# -- the end of the wall -------------------------------------------------------------------------
+SHORT = dict(dead_wall=60)  # flowers off: 136 - 65 - 60 = 11 drawable after the deal
+FODDER = "C 2p 2m 3m F 3p 4m 7m P 4p 8m"  # E's are honours (S cannot chi them), S discards its own
+
+
+def test_drawn_hand_when_live_wall_ends():
+    eng = new([JUNK, T16, JUNK, JUNK], draws=FODDER + " 2s", **SHORT)
+    run_out(eng)
+    assert g(eng, st.G_RESULT) == st.RES_DRAWN and deltas(eng) == [0, 0, 0, 0]
+    assert eng.wall_drawable[0] == 0 and (eng.rewards[0] == 0).all()
+
+
+def test_last_discard_is_offered_for_a_win():
+    eng = new([JUNK, T16, JUNK, JUNK], draws=FODDER + " 6s", **SHORT)
+    tsumogiri(eng, 11)
+    assert eng.wall_drawable[0] == 0 and eng.current_player[0] == N
+    play(eng, "N: discard 6s", "S: win")
+    assert items(eng, S).get("last_tile_discard") == 1
+
+
+def test_last_tile_self_draw():
+    eng = new([JUNK, JUNK, JUNK, T16], draws="2m 2p C 2s 3m 3p F 3s 4m 4p P 6s", **SHORT)
+    tsumogiri(eng, 11)
+    assert eng.current_player[0] == N and eng.wall_drawable[0] == 0
+    play(eng, "N: win")
+    assert items(eng, N).get("last_tile_draw") == 1
+
+
+@pytest.mark.parametrize("no_calls", [True, False])
+def test_no_calls_last3(no_calls):
+    eng = new([JUNK, T16, JUNK, JUNK], draws="C 2p 2m 3m F 3p 4m 7m 5m", no_calls_last3=no_calls, **SHORT)
+    tsumogiri(eng, 8)
+    assert eng.current_player[0] == E and eng.wall_drawable[0] == 3
+    play(eng, "E: discard 5m")
+    assert (g(eng, st.G_PHASE) == st.PH_CLAIM) == (not no_calls)
+
+
+KONGW = [JUNK, JUNK, "777m 159p 159s ESWNCFP", "888m 159p 159s ESWNCFP"]
+KONGDRAWS = "2m 3m 4m 6m 2p 3p 4p 6p 2s 3s 7m 8m"
+
+
+def test_kong_with_one_tile_left_and_none_with_zero():
+    eng = new(KONGW, draws=KONGDRAWS, **SHORT)
+    tsumogiri(eng, 10)
+    assert eng.current_player[0] == W and eng.wall_drawable[0] == 1
+    assert "kong 7m" in legal_names(eng)
+    play(eng, "W: discard 7m")
+    assert eng.current_player[0] == N and eng.wall_drawable[0] == 0
+    assert not any(n.startswith("kong") for n in legal_names(eng))
+    play(eng, "N: discard 8m")
+    assert eng.terminated[0] and g(eng, st.G_RESULT) == st.RES_DRAWN
+
+
+def test_kong_takes_the_last_tile_as_replacement():
+    eng = new(KONGW, draws=KONGDRAWS, tail="6s", **SHORT)
+    tsumogiri(eng, 10)
+    play(eng, "W: kong 7m")
+    assert eng.current_player[0] == W and eng.wall_drawable[0] == 0
+    assert eng.hands[0, W, parse_tiles("6s")[0]] == 1
+
+
+def test_dead_wall_per_kong():
+    eng = new(KONGW, draws=KONGDRAWS, dead_wall_per_kong=True, **SHORT)
+    tsumogiri(eng, 10)
+    assert eng.wall_drawable[0] == 1 and "kong 7m" not in legal_names(eng)
+
+
+def test_last_drawable_tile_is_a_flower():
+    rules_kw = dict(flowers=True, dead_wall=60)  # 144 - 65 - 60 = 19 drawable
+    wall = scripted_wall([JUNK] * 4, flowers=True)
+    i = int(np.flatnonzero(wall == 136)[0])
+    wall[[i, 64 + 19]] = wall[[64 + 19, i]]
+    eng = new(None, walls=wall, **rules_kw)
+    run_out(eng)
+    assert g(eng, st.G_RESULT) == st.RES_DRAWN
+    assert sum(int(eng.flowers[0, s]) for s in range(4)) == 1
+
+
+# -- flower wins ---------------------------------------------------------------------------------
+FL = dict(flowers=True)
+S7 = "159m 159p 159s ESWNCF f7"
+
+
+def test_eight_flowers():
+    eng = new(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
+              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 9p", **FL)
+    assert int(eng.flowers[0, E]) == 0x7F
+    tsumogiri(eng, 4)
+    assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_FLOWERS and g(eng, st.G_PAYER) == -1
+    assert items(eng, E).get("eight_flowers") == 8
+    assert all(x < 0 for x in deltas(eng)[1:])
+
+
+def test_seven_rob_one_by_a_draw():
+    eng = new(["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
+              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 3m", **FL)
+    assert int(eng.flowers[0, S]) == 1 << 6
+    tsumogiri(eng, 4)
+    assert g(eng, st.G_WIN_BY) == WIN_FLOWERS and g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+    assert items(eng, E).get("seven_rob_one") == 8
+    d = deltas(eng)
+    assert d[S] < 0 and d[W] == 0 and d[N] == 0
+
+
+def test_seven_rob_one_by_a_replacement():
+    eng = new(["f1 f2 f3 f4 f5 234m 678m 234p 67p", S7, JUNK, JUNK],
+              draws="C 2m 3m F f6", tail="2s 3s 4s 6s 7s 8s f8 9s", **FL)
+    tsumogiri(eng, 4)
+    assert g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+    assert int(eng.flowers[0, E]) == 0xBF
+
+
+def test_seven_rob_one_in_the_initial_flowers():
+    # E exposes 7 in the first round while S still holds the 8th: E wins when S exposes it.
+    eng = new(["f1 f2 f3 f4 f5 f6 f8 234m 678m 234p", S7, JUNK, JUNK], draws="C",
+              tail="2s 3s 4s 6s 7s 8s 9s 3m", **FL)
+    assert eng.terminated[0] and g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+
+
+# -- ready declarations, 一路歸西 -------------------------------------------------------------------
+def test_heavenly_ready_and_its_loss():
+    eng = new([JUNK, T16, JUNK, JUNK], draws="C 2m", profile="strict16")
+    assert g(eng, st.G_PHASE) == st.PH_READY0 and legal_names(eng) == ["pass", "ready"]
+    play(eng, "S: ready")
+    assert int(eng.ready[0, S]) == F_HEAVENLY_READY and eng.current_player[0] == E
+    play(eng, "E: discard C", "S: discard 3m")  # the declared hand changes
+    assert int(eng.ready[0, S]) == 0
+
+
+def test_heavenly_ready_scored():
+    eng = new([JUNK, T16, JUNK, JUNK], draws="C 2m 3m 4m F 6s", profile="strict16")
+    play(eng, "S: ready", "E: discard C", "S: discard 2m", "W: discard 3m", "N: discard 4m", "E: discard F")
+    assert int(eng.ready[0, S]) == F_HEAVENLY_READY
+    play(eng, "S: win")
+    assert items(eng, S).get("heavenly_ready") == 8
+
+
+def test_earthly_ready_restricts_the_discard():
+    eng = new([T16, JUNK, JUNK, JUNK], draws="C", profile="strict16")
+    assert "ready" in legal_names(eng)
+    play(eng, "E: ready")
+    assert legal_names(eng) == ["discard 6s", "discard C"]  # C: a 6s wait; 6s: a C wait
+    play(eng, "E: discard C")
+    assert int(eng.ready[0, E]) == F_EARTHLY_READY
+
+
+def test_no_ready_without_the_option():
+    eng = new([T16, JUNK, JUNK, JUNK], draws="C")
+    assert "ready" not in legal_names(eng)
+
+
+@pytest.mark.parametrize("west", [True, False])
+def test_west_draw(west):
+    eng = new([JUNK] * 4, draws="2m 3m 4m 6m", profile="casual", west_draw=west)
+    play(eng, "E: discard W", "S: discard W", "W: discard W", "N: discard W")
+    assert bool(eng.terminated[0]) == west
+    if west:
+        assert g(eng, st.G_RESULT) == st.RES_DRAWN
+
+
+# -- dealer, streaks, episodes -------------------------------------------------------------------
+def _two_hands(**opts):
+    w1 = scripted_wall([T16, JUNK, JUNK, JUNK], "6s", flowers=False)  # E: heavenly
+    w2 = scripted_wall([JUNK, T16, JUNK, JUNK], "6s", flowers=False)  # S wins on E's 6s
+    return new(None, walls=np.stack([w1, w2]), episode="game", **opts)
+
+
+def test_dealer_wins_keeps_the_deal_then_passes_it():
+    eng = _two_hands()
+    play(eng, "E: win")
+    assert not eng.terminated[0] and int(eng.dealer[0]) == E and int(eng.streak[0]) == 1
+    assert eng.rewards[0, E] > 0 and abs(float(eng.rewards[0].sum())) < 1e-6
+    play(eng, "E: discard 6s", "S: win")
+    tai = int(eng.s.res_tai[0, S])
+    assert deltas(eng)[E] == -(30 + 10 * (tai + 1 + 2 * 1))  # dealer tai 1 + 2N on E's leg
+    assert int(eng.dealer[0]) == S and int(eng.streak[0]) == 0 and g(eng, st.G_ROT) == 1
+    assert int(eng.scores[0].sum()) == 0 and g(eng, st.G_HANDS) == 2
+
+
+def test_streak_cap():
+    eng = _two_hands(streak_cap=0)
+    play(eng, "E: win", "E: discard 6s", "S: win")
+    tai = int(eng.s.res_tai[0, S])
+    assert deltas(eng)[E] == -(30 + 10 * (tai + 1))
+
+
+def test_drawn_hand_keeps_the_deal():
+    eng = new([JUNK, T16, JUNK, JUNK], draws=FODDER + " 2s", episode="game", **SHORT)
+    for _ in range(60):
+        tsumogiri(eng)
+        if g(eng, st.G_HANDS) == 1:
+            break
+    assert g(eng, st.G_HANDS) == 1 and int(eng.dealer[0]) == E and int(eng.streak[0]) == 1
+    assert not eng.terminated[0]
+
+
+def test_game_episode_plays_four_winds():
+    from envs.engine.randplay import random_play
+
+    eng = Engine(Rules.make(episode="game"), 8)
+    out = random_play(eng, seed=3, episodes=1)
+    assert (out[:, 4] == 0).all()
+    assert eng.s.terminated.all() and (eng.s.g[:, st.G_ROT] == 16).all()
+    assert (out[:, 1] >= 16).all() and (eng.s.scores.sum(1) == 0).all()
