@@ -114,6 +114,8 @@ def _nine_gates(concealed, win_tile, meld_type, meld_kind, n_melds):
     best = 0
     before = np.empty(N_KINDS, np.int64)
     for s in range(3):
+        if concealed[9 * s] < 3 or concealed[9 * s + 8] < 3:
+            continue  # no 111 / 999 of this suit
         for x in range(9 * s, 9 * s + 9):
             if win_tile >= 0 and x != win_tile:
                 continue
@@ -181,7 +183,7 @@ def hand_extras(v, concealed, all_counts, meld_type, meld_kind, n_melds, win_til
     v[CHAIN2] = repl and chain == 2
     v[CHAIN3] = repl and chain >= 3
     # tile classes
-    n_suit = np.zeros(3, np.int64)
+    n_suit = np.zeros(3, np.int64)  # tiles per suit
     n_tiles = 0
     n_hon = 0
     n_wind = 0
@@ -329,11 +331,15 @@ def _distinct_suits3(a):
 
 @njit(cache=True)
 def _nums_sorted3(a):
-    x = np.empty(3, np.int64)
-    for i in range(3):
-        x[i] = a[i] % 9
-    _sort_small(x, 3)
-    return x
+    """The numbers (0-8) of the three kinds ``a[:3]``, ascending."""
+    x, y, z = a[0] % 9, a[1] % 9, a[2] % 9
+    if x > y:
+        x, y = y, x
+    if y > z:
+        y, z = z, y
+    if x > y:
+        x, y = y, x
+    return x, y, z
 
 
 # ---------------------------------------------------------------------------------------------
@@ -398,14 +404,14 @@ def reading_extras(v, set_type, set_kind, set_conc, pair, win_pos, seat_wind, ro
             n = _add(inst, n, F_SAME_NUM_CHOW, SUIT2_CHOWS, sub)
         if m == 3:
             if _distinct_suits3(a):
-                x = _nums_sorted3(a)
-                if x[0] == x[1] and x[1] == x[2]:
+                x0, x1, x2 = _nums_sorted3(a)
+                if x0 == x1 and x1 == x2:
                     n = _add(inst, n, F_SAME_NUM_CHOW, SUIT3_CHOWS, sub)
-                if x[1] == x[0] + 1 and x[2] == x[1] + 1:
+                if x1 == x0 + 1 and x2 == x1 + 1:
                     v[MIXED_STEP] = 1
                     if conc:
                         v[MIXED_STEP_C] = 1
-                if x[0] == 0 and x[1] == 3 and x[2] == 6:
+                if x0 == 0 and x1 == 3 and x2 == 6:
                     v[MIXED_STRAIGHT] = 1
             elif same_suit and a[0] % 9 == 0 and a[1] % 9 == 3 and a[2] % 9 == 6:
                 v[PURE_STRAIGHT] = 1
@@ -435,10 +441,10 @@ def reading_extras(v, set_type, set_kind, set_conc, pair, win_pos, seat_wind, ro
         if m == 2 and a[0] % 9 == a[1] % 9 and a[0] // 9 != a[1] // 9:
             n = _add(inst, n, F_SAME_PUNG, SUIT2_PUNGS, sub)
         if m == 3 and _distinct_suits3(a):
-            x = _nums_sorted3(a)
-            if x[0] == x[1] and x[1] == x[2]:
+            x0, x1, x2 = _nums_sorted3(a)
+            if x0 == x1 and x1 == x2:
                 n = _add(inst, n, F_SAME_PUNG, SUIT3_PUNGS, sub)
-            if x[1] == x[0] + 1 and x[2] == x[1] + 1:
+            if x1 == x0 + 1 and x2 == x1 + 1:
                 v[MIXED_SHIFT] = 1
                 if conc:
                     v[MIXED_SHIFT_C] = 1
