@@ -3,6 +3,7 @@
     tw16 score CASES.jsonl [--check] [--profile NAME|PATH] [--format json|table]
     tw16 bench scoring|engine|env [--seconds S]
     tw16 eval A B C D --hands N [--json] [--plot PNG]
+    tw16 replay LOG [--html PAGE] [--view SEAT]
     tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py)
 """
 
@@ -38,6 +39,12 @@ def _cmd_train(args) -> int:
     return run_train(args.rest)
 
 
+def _cmd_replay(args) -> int:
+    from training.replay_cli import run_replay
+
+    return run_replay(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tw16", description="Taiwanese 16-tile mahjong (台灣十六張麻將) research environment")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -62,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--plot", default="eval.png", help="PNG path for the plot ('' for none)")
     e.add_argument("--json", action="store_true", help="print the figures as JSON")
     e.set_defaults(func=_cmd_eval)
+
+    r = sub.add_parser("replay", help="step through a recorded hand or game (JSON-lines log), or write an HTML page")
+    r.add_argument("log", help="a log written by envs.engine.replay (python -m envs.engine.replay)")
+    r.add_argument("--html", default=None, help="write a static HTML replay page (SVG tables) to this path")
+    r.add_argument("--view", type=int, default=None, choices=range(4), help="show only what this seat sees")
+    r.set_defaults(func=_cmd_replay)
 
     t = sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)
     t.add_argument("rest", nargs=argparse.REMAINDER)
