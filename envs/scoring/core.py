@@ -202,14 +202,15 @@ def _set_items(v, set_type, set_kind, set_conc, n, pair, win_pos, win_tile, seat
 def apply_profile(v, p_tai, p_repl, out, kept):
     """Tai per item into ``out`` (and which items count into ``kept``) from multiplicities ``v``;
     returns the total. Only the profile's own items are visited (``p_tai[3]``, in table order), so a
-    longer item registry does not slow a short table down."""
+    longer item registry does not slow a short table down; entries of other items are left as they
+    are (callers pass zeroed arrays)."""
     total = 0
-    out[:] = 0
-    kept[:] = False
     for r_i in range(N_ITEMS):
         i = p_tai[3, r_i]
         if i < 0:
             break
+        out[i] = 0
+        kept[i] = False
         if v[i] <= 0:
             continue
         tai = p_tai[0, i]
@@ -259,8 +260,12 @@ def _consider(v, p_tai, p_repl, tmp, tmp_kept, best, best_kept, best_total):
     """Score reading ``v``; if it beats the best so far, copy it over. Returns the new best total."""
     total = apply_profile(v, p_tai, p_repl, tmp, tmp_kept)
     if total > best_total or (total == best_total and _comes_first(tmp_kept, best_kept, p_tai)):
-        best[:] = tmp
-        best_kept[:] = tmp_kept
+        for r in range(N_ITEMS):  # the profile's items; the others stay 0
+            i = p_tai[3, r]
+            if i < 0:
+                break
+            best[i] = tmp[i]
+            best_kept[i] = tmp_kept[i]
         return total
     return best_total
 
