@@ -37,7 +37,7 @@ Scalars (``CH_SCALARS`` columns): SC_DRAWABLE tiles left to draw / 128 (exact), 
 SC_NRIVER discards this hand / 128, SC_AFTER_CLAIM the turn seat claimed this turn (must discard),
 SC_PASS_WIN own 過水 flag, SC_REPLACEMENT the drawn tile came from the tail, SC_DEALER+r dealer,
 SC_TURN+r seat on turn (the discarder / konger while others answer), SC_READY+r declared ready,
-SC_HAND_SIZE+r concealed tiles / 16, SC_SCORE+r cumulative chips / (per_tai * 64).
+SC_HAND_SIZE+r concealed tiles / 16, SC_SCORE+r cumulative chips / (per_tai * 64) clipped to +-4.
 
 Recovering the game from an observation: own counts = sum of CH_HAND; visible tiles = own counts +
 sum_r (meld counts r) + sum_r (discards r - claimed r); unseen = 4 - visible (CH_UNSEEN with
@@ -96,6 +96,7 @@ SC_SCORE = 24
 N_SCALARS = 28
 
 N_RECENT = 4
+SCORE_CLIP = 4.0  # every value lies in [-SCORE_CLIP, SCORE_CLIP] (only scores can be negative)
 F_DERIVED = 1
 F_REVEAL_ANKONG = 2
 
@@ -249,7 +250,7 @@ def encode_one(o, hands, melds, river, g, p, scores, b, me, opts, flags, shapes)
         for k in range(34):
             hs += hands[b, s, k]
         sc[SC_HAND_SIZE + r] = hs / 16.0
-        sc[SC_SCORE + r] = scores[b, s] / (opts[OPT_PER_TAI] * 64.0)
+        sc[SC_SCORE + r] = min(max(scores[b, s] / (opts[OPT_PER_TAI] * 64.0), -SCORE_CLIP), SCORE_CLIP)
     # the river: counts, claims, recent discards (newest first)
     n = g[b, st.G_NRIVER]
     dc = np.zeros((4, 34), np.int8)

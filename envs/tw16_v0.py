@@ -1,0 +1,235 @@
+"""tw16_v0: Taiwanese 16-tile mahjong (台灣十六張麻將) as a PettingZoo AEC environment.
+
+    from envs import tw16_v0
+    env = tw16_v0.env(render_mode="ansi", multi_win=True)      # rule options as keywords
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else policy(obs["observation"], obs["action_mask"])
+        env.step(action)
+
+Agents ``player_0`` .. ``player_3`` are the engine's seats; the dealer of the first hand is
+``player_0`` (East). Turns are not round-robin: after a discard, every seat with a legal claim
+answers in turn (nearest counter-clockwise first) without seeing the others' answers, then the
+engine resolves by priority; seats with no claim are never asked. ``agent_selection`` is always the
+engine's current player.
+
+Action space: ``Discrete(76)`` (layout ``ACTION_LAYOUT_VERSION`` 0)::
+
+    0  + k   DISCARD kind k (0..33)          39 + k   SELF_KONG kind k: concealed / added kong
+    34 + i   CHI, claimed tile low/mid/high  73       WIN: self-draw, on a discard, robbing a kong
+    37       PON                              74       PASS (always legal when asked to claim)
+    38       KONG (exposed, on a discard)     75       READY (報聽, only with declare_ready)
+
+Kinds: 1m-9m 0-8, 1p-9p 9-17, 1s-9s 18-26, E S W N 27-30, C F P 31-33. Flowers are automatic.
+
+Observation: ``{"observation": float32 (C, 34), "action_mask": int8 (76,)}``, the planes_v0
+encoding (``envs.obs.planes_v0``; C = 79, or 86 with ``derived=True``) from the observing seat:
+relative seats 0 self, 1 next (下家), 2 opposite, 3 previous (上家); ``CH + 4*r + i`` per seat:
+
+    0-3    own concealed counts >= 1..4          53-68  each seat's 4 most recent discards
+    4      tile just drawn                        69     last discard of the hand
+    5-20   visible meld tiles per seat >= 1..4    70     tile being answered (claim / rob)
+    21-24  concealed kong kinds (self only)       71,72  seat wind, prevailing wind (wind columns)
+    25-28  flowers per seat (columns 0-7)         73     meld sources (column 4r+o) / 4
+    29-44  discards per seat >= 1..4              74     scalars: tiles left/128, streak/8, dealer,
+    45-48  discards of each seat claimed away            turn seat, ready, hand sizes, scores ...
+    49-52  discards each seat claimed             75-78  phase planes: turn / claim / rob / ready
+    derived=True: 79 shanten, 80 shanten per discard, 81 waits, 82-85 unseen tiles >= 1..4
+
+``action_mask`` is the seat's legal actions when it is ``agent_selection``, zeros otherwise
+(and after the episode ends). Illegal actions: ``env()`` wraps ``raw_env`` in PettingZoo's
+``TerminateIllegalWrapper`` (the offender gets ``illegal_reward``, default -1, and the episode
+ends); ``raw_env`` raises ``IllegalActionError`` naming the action and the legal ones.
+
+Rewards: chip deltas (zero-sum), paid to all four seats at the step that ends a hand (seats that
+were not acting included; PettingZoo's ``_cumulative_rewards`` carry them to each seat's next
+``last()``). ``reward="tai"`` (default) chips / per_tai; ``"chips"``; ``"win_loss"`` the sign of
+each hand's delta (+1 / -1 / 0); ``"normalized"`` tai / 32. ``episode="game"`` plays a whole game
+(一將: four prevailing winds, dealer rotation, streaks) and returns the cumulative result; the
+reward of each hand is paid when that hand ends. ``max_steps`` truncates after that many decisions.
+
+Rule options (``envs.rules.Rules``, RULES.md 5): profile [standard | strict16 | casual], flowers
+[True], dead_wall [16], dead_wall_per_kong, multi_win, strict_pass, no_calls_last3 [True],
+no_kong_after_claim [True], kong_replacement_self_draw [True], swap_call [True], declare_ready,
+west_draw, streak_cap, stakes ["30/10"], episode ["hand" | "game"]. Env options: render_mode
+["ansi" | "human"], reward, derived [False], max_steps, illegal_reward (``env()`` only).
+
+Rendering: a table of hands, melds, flowers, discards (* = claimed), wall count, dealer, phase and
+whose turn; "ansi" returns it, "human" prints it. ``infos[agent]`` holds ``seat``; at the end also
+``result`` and ``scores``.
+
+No ``parallel_env``: seats do not act simultaneously (one current player, claims answered in
+turn), so a parallel API would have to invent no-op actions for three seats each step.
+
+Versions: tw16_v0 (env) / planes_v0 (observation) / action layout 0. v0: first release.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS, action_name
+from envs.engine.rng import mix64
+from envs.gym_env import Driver
+from envs.obs import planes_v0 as pv
+from envs.obs.readable import readable, render_table
+from envs.rules import Rules
+
+ENV_VERSION = "tw16_v0"
+REWARDS = ("tai", "chips", "win_loss", "normalized")
+NORMALIZED_TAI = 32.0
+OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
+
+
+class IllegalActionError(ValueError):
+    """``raw_env.step`` got an action that is not legal for the current seat."""
+
+
+def reward_scale(rules: Rules, reward: str):
+    """A function (tai deltas (..., 4)) -> rewards for the chosen ``reward`` option."""
+    if reward == "tai":
+        return lambda r: r
+    if reward == "chips":
+        return lambda r: r * rules.stakes.per_tai
+    if reward == "win_loss":
+        return np.sign
+    if reward == "normalized":
+        return lambda r: r / NORMALIZED_TAI
+    raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+
+
+def env(illegal_reward: float = -1.0, **kwargs):
+    """The wrapped environment (illegal actions end the episode with ``illegal_reward``)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv):
+    metadata = {"name": ENV_VERSION, "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, render_mode=None, reward="tai", derived=False, max_steps=None, **rule_options):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.rules = Rules.make(**rule_options)
+        self.reward = reward
+        self._scale = reward_scale(self.rules, reward)
+        self.max_steps = max_steps
+        self.driver = Driver(self.rules, 1, parallel=False)
+        self.engine = self.driver.engine
+        self._one = np.ones(1, np.bool_)
+        self.encoder = pv.PlanesV0(derived=derived)
+        self.possible_agents = [f"player_{i}" for i in range(4)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_box = spaces.Box(OBS_LOW, OBS_HIGH, self.encoder.shape, np.float32)
+        mask_box = spaces.Box(0, 1, (N_ACTIONS,), np.int8)
+        self.observation_spaces = {a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._obs = self.encoder.alloc(4)
+        self._seats = np.arange(4, dtype=np.int64)
+        self._shapes = pv.engine_shapes(self.engine)
+        self._valid = [False] * 4
+        self.action_layout_version = ACTION_LAYOUT_VERSION
+
+    # PettingZoo requires the same space object on every call
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (1 << 63))
+        self.driver.deal(np.array([mix64(int(seed) & ((1 << 64) - 1))], np.uint64), self._one)
+        while self.engine.s.terminated[0]:  # a flower win in the deal: deal again (no decision yet)
+            self.driver.redeal(self._one)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {"seat": i} for i, a in enumerate(self.agents)}
+        self.n_steps = 0
+        self._valid = [False] * 4
+        self.agent_selection = self.possible_agents[int(self.engine.current_player[0])]
+        if self.render_mode == "human":
+            self.render()
+
+    def _encode(self, i):
+        if not self._valid[i]:
+            s = self.engine.s
+            pv.encode_one(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i,
+                          self.engine.opts, self.encoder.flags, self._shapes)
+            self._valid[i] = True
+        return self._obs[i]
+
+    def observe(self, agent):
+        i = self.agent_name_mapping[agent]
+        mask = np.zeros(N_ACTIONS, np.int8)
+        if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
+            mask[:] = self.engine.legal_action_mask[0]
+        return {"observation": self._encode(i).copy(), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        a = int(action)
+        mask = self.engine.legal_action_mask[0]
+        if not (0 <= a < N_ACTIONS and mask[a]):
+            legal = [f"{x} ({action_name(x)})" for x in np.flatnonzero(mask)]
+            raise IllegalActionError(f"{agent}: action {action!r} is not legal now; legal: {', '.join(legal)}")
+        self._cumulative_rewards[agent] = 0.0
+        r = self.driver.step(np.array([a], np.int64), self._one)
+        term = self.engine.s.terminated
+        self._valid = [False] * 4
+        self.n_steps += 1
+        rew = self._scale(r[0])
+        for i, ag in enumerate(self.possible_agents):
+            self.rewards[ag] = float(rew[i])
+        if term[0]:
+            self.terminations = {ag: True for ag in self.agents}
+            res = readable(self.engine, 0)
+            for i, ag in enumerate(self.agents):
+                self.infos[ag] = {"seat": i, "result": res.get("result"), "winners": res.get("winners"),
+                                  "scores": [int(x) for x in self.engine.scores[0]]}
+        elif self.max_steps is not None and self.n_steps >= self.max_steps:
+            self.truncations = {ag: True for ag in self.agents}
+        self._accumulate_rewards()
+        if term[0] or self.truncations[agent]:
+            self.agent_selection = agent
+            self._deads_step_first()
+        else:
+            self.agent_selection = self.possible_agents[int(self.engine.current_player[0])]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without render_mode; use render_mode='ansi' or 'human'")
+            return None
+        text = render_table(readable(self.engine, 0))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+    @functools.cached_property
+    def channel_names(self):
+        return self.encoder.channel_names()
