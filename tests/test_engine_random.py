@@ -173,3 +173,45 @@ def test_action_names_round_trip():
 
 def test_memory_per_game_is_small():
     assert Engine(Rules(), 8).state_bytes_per_game() < 4096
+
+
+def test_may_win_never_rejects_a_win():
+    """The engine's cheap pre-check agrees with the full winning-shape check on random hands."""
+    from numba import njit
+
+    from envs.engine.claims import may_win
+    from envs.engine.rng import randint
+    from envs.hand.analysis import SHAPE_EIGHT_PAIRS, is_win
+
+    @njit
+    def run(n, shapes):
+        rng = np.ones(1, np.uint64)
+        h = np.zeros(34, np.int8)
+        wins = 0
+        k = 0
+        for it in range(n):
+            h[:] = 0
+            size = 16 - 3 * randint(rng, 0, 6)
+            m = 0
+            while m < size:  # biased towards pairs and runs so that wins occur
+                k = randint(rng, 0, 34) if m % 3 == 0 else min(33, k + randint(rng, 0, 2))
+                if h[k] < 4:
+                    h[k] += 1
+                    m += 1
+                else:
+                    k = randint(rng, 0, 34)
+            for t in range(34):
+                if h[t] >= 4:
+                    continue
+                h[t] += 1
+                full = is_win(h, 5 - (16 - size) // 3, shapes)
+                ok_17 = may_win(h, -1, shapes)  # the same hand judged on turn (17 - 3m tiles)
+                h[t] -= 1
+                if full:
+                    wins += 1
+                    if not may_win(h, t, shapes) or not ok_17:
+                        return -1
+        return wins
+
+    for shapes in (0, SHAPE_EIGHT_PAIRS):
+        assert run(20000, shapes) > 50

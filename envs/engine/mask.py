@@ -17,7 +17,7 @@ from envs.hand.analysis import win_shanten, win_wait_mask
 from envs.scoring.core import winning_shape
 from envs.scoring.profile import PO_SHAPES
 from envs.engine.actions import CHI, DISCARD, KONG, PASS, PON, READY, SELF_KONG, WIN
-from envs.engine.claims import kong_allowed
+from envs.engine.claims import kong_allowed, may_win
 from envs.engine.state import (
     C_CHI_HIGH,
     C_CHI_LOW,
@@ -123,7 +123,8 @@ def turn_win_ok(S, b, seat, opts, p_opts):
         return False
     if not opts[OPT_KONG_REPLACEMENT_SELF_DRAW] and g[G_DRAWSRC] == SRC_EXPOSED_KONG:
         return False
-    return winning_shape(S.hands[b, seat], 5 - S.p[b, seat, P_NMELDS], p_opts)
+    h = S.hands[b, seat]
+    return may_win(h, -1, p_opts[PO_SHAPES]) and winning_shape(h, 5 - S.p[b, seat, P_NMELDS], p_opts)
 
 
 @njit(cache=True)
