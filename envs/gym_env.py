@@ -11,8 +11,8 @@ Action: ``Discrete(76)``. Reward: chips won by the learner seat over its action 
 replies (reward option as in tw16_v0: tai | chips | win_loss | normalized).
 
 Options (both envs): rule options of ``envs.rules.Rules``; ``seat`` (0..3, or None: random per
-episode); ``opponents``: None (``opponent_factory(seed)``, by default uniform random legal; a
-one-line change of ``DEFAULT_OPPONENT`` makes it ``agents.GreedyAgent``), an agent spec string
+episode); ``opponents``: None (``opponent_factory(seed)``; the default factory gives
+``agents.GreedyAgent``, or uniform random legal with ``DEFAULT_OPPONENT = "random"``), an agent spec string
 ("random", "greedy", "defensive"), an object with ``act(obs, mask)`` or a callable
 ``(obs (n, C, 34) float32, mask (n, 76) bool) -> actions (n,)``, or a list of three of those for
 the next / opposite / previous seat; ``reward``; ``derived`` (planes with derived features);
@@ -48,7 +48,7 @@ from envs.obs.readable import readable, render_table
 from envs.rules import Rules
 
 ENV_ID = "tw16/SingleAgent-v0"
-DEFAULT_OPPONENT = "random"  # "greedy" -> agents.GreedyAgent
+DEFAULT_OPPONENT = "greedy"  # agents.GreedyAgent; "random": uniform random legal (RandomLegal)
 _ENV_OPTIONS = ("seat", "opponents", "opponent_factory", "reward", "derived", "illegal_action", "illegal_reward", "max_steps")
 
 

@@ -74,9 +74,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from envs.engine import state as st
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS, action_name
 from envs.engine.rng import mix64
-from envs.gym_env import Driver
+from envs.gym_env import Driver, step_some_ser
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
 from envs.rules import Rules
@@ -84,6 +85,7 @@ from envs.rules import Rules
 ENV_VERSION = "tw16_v0"
 REWARDS = ("tai", "chips", "win_loss", "normalized")
 NORMALIZED_TAI = 32.0
+RESULTS = {st.RES_NONE: "none", st.RES_WIN: "win", st.RES_DRAWN: "drawn"}
 OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
 
 
@@ -127,6 +129,7 @@ class raw_env(AECEnv):
         self.driver = Driver(self.rules, 1, parallel=False)
         self.engine = self.driver.engine
         self._one = np.ones(1, np.bool_)
+        self._act = np.zeros(1, np.int64)
         self.encoder = pv.PlanesV0(derived=derived)
         self.possible_agents = [f"player_{i}" for i in range(4)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -138,6 +141,7 @@ class raw_env(AECEnv):
         self._obs = self.encoder.alloc(4)
         self._seats = np.arange(4, dtype=np.int64)
         self._shapes = pv.engine_shapes(self.engine)
+        self._opts, self._flags = self.engine.opts, self.encoder.flags
         self._valid = [False] * 4
         self.action_layout_version = ACTION_LAYOUT_VERSION
 
@@ -168,17 +172,18 @@ class raw_env(AECEnv):
 
     def _encode(self, i):
         if not self._valid[i]:
-            s = self.engine.s
-            pv.encode_one(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i,
-                          self.engine.opts, self.encoder.flags, self._shapes)
+            s = self.engine.s  # the state arrays are updated in place, never replaced
+            pv.encode_one(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._opts, self._flags,
+                          self._shapes)
             self._valid[i] = True
         return self._obs[i]
 
     def observe(self, agent):
         i = self.agent_name_mapping[agent]
-        mask = np.zeros(N_ACTIONS, np.int8)
         if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
-            mask[:] = self.engine.legal_action_mask[0]
+            mask = self.engine.s.mask[0].astype(np.int8)
+        else:
+            mask = np.zeros(N_ACTIONS, np.int8)
         return {"observation": self._encode(i).copy(), "action_mask": mask}
 
     def step(self, action):
@@ -186,32 +191,39 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         a = int(action)
-        mask = self.engine.legal_action_mask[0]
+        mask = self.engine.s.mask[0]
         if not (0 <= a < N_ACTIONS and mask[a]):
             legal = [f"{x} ({action_name(x)})" for x in np.flatnonzero(mask)]
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now; legal: {', '.join(legal)}")
         self._cumulative_rewards[agent] = 0.0
-        r = self.driver.step(np.array([a], np.int64), self._one)
-        term = self.engine.s.terminated
+        self._act[0] = a
+        e = self.engine
+        s = e.s
+        step_some_ser(s, self._act, self._one, e.opts, e.cfg, e.prof)  # one game: no thread launch
+        r = s.rewards[0]
+        done = bool(s.terminated[0])
         self._valid = [False] * 4
         self.n_steps += 1
-        rew = self._scale(r[0])
-        for i, ag in enumerate(self.possible_agents):
-            self.rewards[ag] = float(rew[i])
-        if term[0]:
+        if any(r.tolist()):
+            rew = self._scale(r)
+            self.rewards = {ag: float(rew[i]) for i, ag in enumerate(self.possible_agents)}
+        else:
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+        if done:
             self.terminations = {ag: True for ag in self.agents}
-            res = readable(self.engine, 0)
+            g = s.g[0]
+            result = RESULTS.get(int(g[st.G_RESULT]))
+            winners = [i for i in range(4) if int(g[st.G_WINNERS]) >> i & 1]
             for i, ag in enumerate(self.agents):
-                self.infos[ag] = {"seat": i, "result": res.get("result"), "winners": res.get("winners"),
-                                  "scores": [int(x) for x in self.engine.scores[0]]}
+                self.infos[ag] = {"seat": i, "result": result, "winners": winners, "scores": [int(x) for x in s.scores[0]]}
         elif self.max_steps is not None and self.n_steps >= self.max_steps:
             self.truncations = {ag: True for ag in self.agents}
         self._accumulate_rewards()
-        if term[0] or self.truncations[agent]:
+        if done or self.truncations[agent]:
             self.agent_selection = agent
             self._deads_step_first()
         else:
-            self.agent_selection = self.possible_agents[int(self.engine.current_player[0])]
+            self.agent_selection = self.possible_agents[s.g[0, st.G_CUR]]
         if self.render_mode == "human":
             self.render()
 

@@ -124,3 +124,11 @@ def test_self_play_credit_chains():
     tt, nn = np.nonzero(credit.next_t >= 0)
     assert (seats[credit.next_t[tt, nn], nn] == seats[tt, nn]).all() and (credit.next_t[tt, nn] > tt).all()
     assert credit.ended.any() and not (credit.ended & (credit.next_t >= 0)).any()
+
+
+def test_bench_env_smoke():
+    from envs.bench_env import bench_env
+
+    r = bench_env(seconds=0.02, num_envs=64)
+    assert r["aec_steps_per_s"] > 0 and r["vec_decisions_per_s"] > 0
+    assert set(r["encode_per_s"]) == {"planes_v0", "planes_v0_derived", "oracle_v0"}
