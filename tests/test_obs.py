@@ -183,3 +183,21 @@ def test_readable_hides_other_hands():
     assert all("?" not in x["hand"] for x in full["seats"])
     txt = render_table(full)
     assert "wall" in txt and "discards" in txt and "legal:" in txt
+
+
+def test_oracle_front_row_is_the_next_draw():
+    orc = OracleV0()
+    base = pv.N_CHANNELS
+    checked = 0
+    prev = None
+    for eng in _random_states(Rules(), B=4, seed=11, steps=300):
+        g = eng.s.g
+        if prev is not None:
+            for b, (head, front0) in enumerate(prev):
+                if g[b, st.G_HEAD] == head + 1 and g[b, st.G_DRAWSRC] == st.SRC_FRONT and front0 >= 0:
+                    assert g[b, st.G_LAST_DRAWN] == front0
+                    checked += 1
+        x = orc.encode(eng, seats=0)
+        row = x[:, base + ov.O_FRONT]
+        prev = [(int(g[b, st.G_HEAD]), int(row[b].argmax()) if row[b].any() else -1) for b in range(4)]
+    assert checked > 20
