@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.rules import OPT_BASE, OPT_PER_TAI
-from envs.scoring.cases import Case, CaseError, parse_case
+from envs.scoring.cases import Case, CaseError, describe_hand, parse_case
 from envs.scoring.codes import ITEM_KEYS, N_ITEMS, WIN_FLOWERS
 from envs.scoring.core import dealer_tai, score_hand, settle
 from envs.tiles import WIND_NAMES
@@ -27,7 +27,7 @@ def score_parsed(c: Case) -> dict:
                           c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
     if hand_tai < 0:
         kind = "a winning hand" if c.win_by != WIN_FLOWERS else "a complete hand or a 16-tile flower hand"
-        raise CaseError(f"not {kind}: {_hand_text(c)}")
+        raise CaseError(f"not {kind}: {describe_hand(c)}")
     opts = c.rules.as_array()
     deltas = np.zeros(4, dtype=np.int64)
     settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas)
@@ -49,12 +49,6 @@ def score_parsed(c: Case) -> dict:
         "deltas": {WIND_NAMES[p]: int(deltas[p]) for p in range(4)},
         "stakes": {"base": int(opts[OPT_BASE]), "per_tai": int(opts[OPT_PER_TAI])},
     }
-
-
-def _hand_text(c: Case) -> str:
-    from envs.scoring.cases import describe_hand
-
-    return describe_hand(c)
 
 
 def score(hand: str, *, melds=(), flowers: str = "", win_tile: str | None = None, win_by: str = "discard",

@@ -13,11 +13,11 @@ import numpy as np
 
 from envs.rules import MAX_STREAK, Rules, RulesError
 from envs.scoring import codes as C
-from envs.scoring.profile import ProfileError, load_profile
+from envs.scoring.profile import ProfileError
 from envs.tiles import (
     ANKONG,
-    CHI,
     FLOWER0,
+    Meld,
     N_KINDS,
     WIND_NAMES,
     NotationError,
@@ -252,11 +252,9 @@ def check_result(result: dict, expected: dict) -> list[str]:
 
 
 def describe_hand(c: Case) -> str:
-    from envs.tiles import Meld
-
     parts = [format_counts(c.concealed)]
     parts += [str(Meld(int(c.meld_type[i]), int(c.meld_kind[i]))) for i in range(c.n_melds)]
     return " | ".join(p for p in parts if p)
 
 
-__all__ = ["Case", "CaseError", "parse_case", "score_case", "check_result", "describe_hand", "CHI"]
+__all__ = ["Case", "CaseError", "parse_case", "score_case", "check_result", "describe_hand"]
