@@ -4,6 +4,7 @@
     tw16 bench scoring|engine|env [--seconds S]
     tw16 eval A B C D --hands N [--json] [--plot PNG]
     tw16 replay LOG [--html PAGE] [--view SEAT]
+    tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
     tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py)
 """
 
@@ -45,6 +46,12 @@ def _cmd_replay(args) -> int:
     return run_replay(args)
 
 
+def _cmd_play(args) -> int:
+    from training.play_cli import run_play
+
+    return run_play(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tw16", description="Taiwanese 16-tile mahjong (台灣十六張麻將) research environment")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -75,6 +82,18 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--html", default=None, help="write a static HTML replay page (SVG tables) to this path")
     r.add_argument("--view", type=int, default=None, choices=range(4), help="show only what this seat sees")
     r.set_defaults(func=_cmd_replay)
+
+    pl = sub.add_parser("play", help="play one seat in the terminal against three agents")
+    pl.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat (0 = dealer of the first hand)")
+    pl.add_argument("--opponents", default="neural",
+                    help="one agent for all three seats or three, comma-separated: random | greedy | defensive | neural | "
+                         "neural:PATH (neural falls back to greedy when the shipped checkpoint is missing)")
+    pl.add_argument("--hands", type=int, default=1, help="hands to play (one game: the deal moves between hands)")
+    pl.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
+    pl.add_argument("--profile", default="standard", help="tai profile (name or .toml path)")
+    pl.add_argument("--rules", default=None, help='rule options as JSON, e.g. \'{"multi_win": true}\'')
+    pl.add_argument("--open", action="store_true", help="show every hand face up (to learn, or to debug an agent)")
+    pl.set_defaults(func=_cmd_play)
 
     t = sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)
     t.add_argument("rest", nargs=argparse.REMAINDER)

@@ -1,0 +1,641 @@
+"""``tw16 play``: a person plays one seat in the terminal against three agents.
+
+    tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile standard] [--rules JSON] [--open]
+
+The table is drawn in notation and in Chinese (``123m 55p EEE`` / ``一二三萬 五五筒 東東東``): your
+hand (and the tile you drew), every seat's melds, flowers and discards (``*`` = claimed), the wall
+count, the dealer, the winds and whose turn it is. Your legal actions are listed with numbers; type a
+number or a name: ``5m`` or ``d 5m`` (discard), ``chi`` / ``chi 345m``, ``pon``, ``kong`` /
+``kong 5m``, ``win``, ``pass``, ``ready``; ``?`` help, ``t`` redraw the table, ``q`` quit. At the end of
+each hand the hands are shown face up with the tai breakdown (item, 中文, tai) and the chip deltas.
+
+The hands are played as one game (``episode="game"``: the deal moves, the dealer keeps it on a win or
+a drawn hand, the prevailing wind advances); after a whole game (一將) a new game is dealt.
+
+``play(...)`` is the loop, testable without a terminal: ``input`` is an iterable of lines (a list, a
+file, ``io.StringIO``) or a callable ``prompt -> line`` (``builtins.input``); ``out`` a text stream.
+End of input or Ctrl-C ends the session cleanly.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sys
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from envs.engine import actions as A
+from envs.engine import state as st
+from envs.engine.api import Engine
+from envs.obs.planes_v0 import N_CHANNELS, PlanesV0, drawable_of
+from envs.rules import Rules, RulesError
+from envs.scoring.codes import ITEM_KEYS, WIN_BY_NAMES
+from envs.scoring.core import dealer_tai
+from envs.tiles import (
+    ANKONG,
+    FLOWER0,
+    HONOUR_ZH,
+    MELD_NAMES,
+    MELD_ZH,
+    N_KINDS,
+    NUM_ZH,
+    SUIT_ZH,
+    WIND0,
+    WIND_NAMES,
+    FLOWER_ZH,
+    Meld,
+    NotationError,
+    format_tiles,
+    kind_name,
+    kind_zh,
+    kinds_of,
+    parse_tiles,
+)
+
+WIND_ZH = "東南西北"
+WIN_BY_ZH = {"discard": "胡 / 放槍", "self_draw": "自摸", "rob_kong": "搶槓", "flowers": "花胡"}
+DERIVED_CHANNELS = N_CHANNELS + 7  # planes_v0 with derived=True (86)
+
+
+# -- tiles in Chinese -------------------------------------------------------------------------------
+def zh_tiles(kinds) -> str:
+    """Chinese of a multiset of kinds, grouped like the notation: ``[0,1,2,13,13,27]`` -> ``一二三萬 五五筒 東``."""
+    ks = sorted(int(k) for k in kinds)
+    parts = []
+    for s, letter in enumerate("mps"):
+        nums = "".join(NUM_ZH[k - 9 * s] for k in ks if 9 * s <= k < 9 * s + 9)
+        if nums:
+            parts.append(nums + SUIT_ZH[letter])
+    hon = [k for k in ks if WIND0 <= k < N_KINDS]
+    if hon:
+        parts.append("".join(kind_zh(k) for k in hon))
+    fl = [k for k in ks if k >= FLOWER0]
+    if fl:
+        parts.append("".join(FLOWER_ZH[k - FLOWER0] for k in fl))
+    return " ".join(parts)
+
+
+def tile_both(k: int) -> str:
+    """``5m 五萬``."""
+    return f"{kind_name(k)} {kind_zh(k)}"
+
+
+_ZH_TO_KIND = {kind_zh(k): k for k in range(N_KINDS)}
+_ZH_TO_KIND.update({v: WIND0 + "ESWNCFP".index(h) for h, v in HONOUR_ZH.items()})
+
+
+def parse_one_tile(tok: str, lenient: bool = False) -> int | None:
+    """One playing tile from ``5m`` / ``5M`` / ``E`` / ``五萬``; ``lenient`` also takes a lower-case honour
+    (``e``), which a bare word would confuse with a command. ``None`` when it is not one tile."""
+    tok = tok.strip()
+    if tok in _ZH_TO_KIND:
+        return _ZH_TO_KIND[tok]
+    cands = [tok]
+    if len(tok) == 2 and tok[0].isdigit():
+        cands.append(tok[0] + tok[1].lower())
+    if lenient and len(tok) == 1:
+        cands.append(tok.upper())
+    for c in cands:
+        try:
+            ks = parse_tiles(c)
+        except NotationError:
+            continue
+        if len(ks) == 1 and ks[0] < N_KINDS:
+            return ks[0]
+    return None
+
+
+def parse_tile_group(text: str) -> list[int] | None:
+    """``345m`` / ``3-4-5m`` / ``3m 4m 5m`` -> kinds, or None."""
+    t = text.replace("-", "").replace(",", " ").strip()
+    if not t:
+        return None
+    try:
+        ks = parse_tiles(t)
+    except NotationError:
+        try:
+            ks = parse_tiles(t.lower())
+        except NotationError:
+            return None
+    return ks if ks and all(k < N_KINDS for k in ks) else None
+
+
+def meld_text(mt: int, mk: int, frm: int, owner: int, hidden: bool) -> str:
+    if hidden:
+        return "ankong ???? 暗槓"
+    m = Meld(mt, mk)
+    s = f"{MELD_NAMES[mt]} {format_tiles(m.kinds)} {MELD_ZH[mt]}{zh_tiles(m.kinds)}"
+    if mt != ANKONG and frm != owner:
+        s += f" <p{frm}"
+    return s
+
+
+# -- the legal actions as choices -----------------------------------------------------------------
+@dataclass
+class Choice:
+    action: int
+    verb: str  # discard, chi, pon, kong, win, pass, ready
+    label: str  # English, notation
+    zh: str
+    kinds: tuple = field(default_factory=tuple)  # tiles the choice names (the discard, the chi's three, ...)
+
+    def __str__(self) -> str:
+        return f"{self.label}  {self.zh}"
+
+
+def choices_for(eng, b: int = 0) -> list[Choice]:
+    """The legal actions of the seat to act, with readable names, in the listed order: win, ready,
+    kongs, pon, chi, discards (by tile), pass."""
+    s = eng.s
+    g = s.g[b]
+    mask = s.mask[b]
+    phase = int(g[st.G_PHASE])
+    if phase == st.PH_DONE:
+        return []
+    cur = int(g[st.G_CUR])
+    t = int(g[st.G_TILE])
+    out: list[Choice] = []
+    if mask[A.WIN]:
+        if phase == st.PH_TURN:
+            out.append(Choice(A.WIN, "win", "win (self-draw)", "自摸"))
+        elif phase == st.PH_ROB:
+            out.append(Choice(A.WIN, "win", f"win robbing the kong on {kind_name(t)}", f"搶槓 {kind_zh(t)}", (t,)))
+        else:
+            out.append(Choice(A.WIN, "win", f"win on {kind_name(t)}", f"胡 {kind_zh(t)}", (t,)))
+    if mask[A.READY]:
+        out.append(Choice(A.READY, "ready", "ready (declare)", "報聽"))
+    if mask[A.KONG]:
+        out.append(Choice(A.KONG, "kong", f"kong {format_tiles([t] * 4)}", f"明槓 {kind_zh(t)}", (t,)))
+    for k in range(N_KINDS):
+        if mask[A.SELF_KONG + k]:
+            concealed = int(s.hands[b, cur, k]) == 4
+            out.append(Choice(A.SELF_KONG + k, "kong", f"{'concealed' if concealed else 'added'} kong {format_tiles([k] * 4)}",
+                              f"{'暗槓' if concealed else '加槓'} {kind_zh(k)}", (k,)))  # fmt: skip
+    if mask[A.PON]:
+        out.append(Choice(A.PON, "pon", f"pon {format_tiles([t] * 3)}", f"碰 {kind_zh(t)}", (t,)))
+    for i in range(3):
+        if mask[A.CHI + i]:
+            lo = t - i
+            ks = (lo, lo + 1, lo + 2)
+            out.append(Choice(A.CHI + i, "chi", f"chi {kind_name(lo)[0]}-{kind_name(lo + 1)[0]}-{kind_name(lo + 2)}",
+                              f"吃 {zh_tiles(ks)}", ks))  # fmt: skip
+    for k in range(N_KINDS):
+        if mask[A.DISCARD + k]:
+            out.append(Choice(A.DISCARD + k, "discard", f"discard {kind_name(k)}", kind_zh(k), (k,)))
+    if mask[A.PASS]:
+        out.append(Choice(A.PASS, "pass", "pass", "過"))
+    return out
+
+
+VERBS = {
+    "discard": ("d", "discard", "打", "丟", "drop"),
+    "chi": ("c", "chi", "chow", "吃"),
+    "pon": ("pon", "pong", "peng", "碰"),
+    "kong": ("k", "kong", "gang", "kan", "槓", "杠"),
+    "win": ("w", "win", "hu", "胡", "和", "ron", "tsumo", "自摸", "mahjong"),
+    "pass": ("pass", "x", "skip", "no", "-", "過", "不要"),
+    "ready": ("r", "ready", "報聽", "聽", "riichi"),
+    "help": ("?", "h", "help", "幫助"),
+    "table": ("t", "table", "show", "look"),
+    "quit": ("q", "quit", "exit", "bye"),
+}
+_VERB_OF = {alias: verb for verb, aliases in VERBS.items() for alias in aliases}
+
+HELP = """\
+Type the number of an option, or its name:
+  5m  d 5m  discard 5m  打 五萬     discard a tile (honours: E S W N C F P = 東 南 西 北 中 發 白)
+  chi  chi 345m  chi 3-4-5m         吃 (when several chis are legal, name the tiles or use the number)
+  pon  kong  kong 5m                碰 / 明槓 on a discard, 暗槓 / 加槓 of a tile on your turn
+  win  pass  ready                  胡 / 自摸, 過, 報聽
+  t  redraw the table    ?  this help    q  quit (also Ctrl-D / Ctrl-C)"""
+
+
+@dataclass
+class Parsed:
+    action: int | None = None
+    message: str = ""  # a hint when action is None
+    command: str | None = None  # help / table / quit
+
+
+def _numbered(choices, idx) -> str:
+    return ", ".join(f"{i + 1}) {choices[i].label}" for i in idx)
+
+
+def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
+    """Map one typed line to a legal action, or to a hint (never raises). ``hand``: the player's
+    concealed counts (34,), to say "you have no 5m" rather than "not legal"."""
+    t = " ".join(str(text).split())
+    n = len(choices)
+    if not t:
+        return Parsed(message=f"type a number 1-{n} or a name ('d 5m', 'pon', 'win', 'pass'); ? for help")
+    if t.isdigit() or (t[0] in "+-" and t[1:].isdigit()):
+        i = int(t)
+        if 1 <= i <= n:
+            return Parsed(choices[i - 1].action)
+        return Parsed(message=f"there is no option {t}: choose 1-{n}")
+    words = t.split(" ")
+    head = words[0].lower() if words[0].isascii() else words[0]
+    rest = " ".join(words[1:])
+    verb = _VERB_OF.get(head)
+    k = parse_one_tile(words[0]) if len(words) == 1 else None
+    if k is not None:  # a bare tile is a discard; upper-case honours (W, C) are tiles, not commands
+        verb, rest = "discard", kind_name(k)
+    elif verb is None and head == "p":
+        return Parsed(message="'p' is ambiguous: type 'pon', 'pass', or 'P' for the white dragon 白")
+    if verb is None and len(words) == 1 and parse_tile_group(words[0]) is not None:
+        return Parsed(message=f"{t!r} is more than one tile: discard one tile, e.g. 'd {kind_name(parse_tile_group(words[0])[0])}'")
+    if verb is None:
+        return Parsed(message=f"did not understand {t!r}: type a number 1-{n}, or 'd 5m', 'chi', 'pon', 'kong', "
+                              f"'win', 'pass', 'ready'; ? for help")  # fmt: skip
+    if verb in ("help", "table", "quit"):
+        return Parsed(command=verb)
+    cands = [c for c in choices if c.verb == verb]
+    if not cands:
+        now = ", ".join(c.label for c in choices[:6]) + (", ..." if n > 6 else "")
+        return Parsed(message=f"you cannot {verb} now (you can: {now})")
+    if rest:
+        if verb == "chi":
+            pos = {"low": 0, "mid": 1, "middle": 1, "high": 2}.get(rest.lower())
+            if pos is not None:
+                cands = [c for c in cands if c.action == A.CHI + pos]
+            else:
+                ks = parse_tile_group(rest)
+                if ks is None:
+                    return Parsed(message=f"{rest!r} is not a chi: name its tiles, e.g. 'chi 345m', or use the number")
+                cands = [c for c in cands if set(ks) <= set(c.kinds)]
+        elif verb in ("discard", "pon", "kong", "win"):
+            k = parse_one_tile(rest, lenient=True)
+            if k is None:
+                return Parsed(message=f"{rest!r} is not a tile (tiles: 1m-9m, 1p-9p, 1s-9s, E S W N C F P)")
+            before = cands
+            cands = [c for c in cands if k in c.kinds]
+            if not cands:
+                if verb == "discard" and hand is not None and int(hand[k]) == 0:
+                    return Parsed(message=f"you have no {tile_both(k)} to discard")
+                return Parsed(message=f"{verb} {kind_name(k)} is not possible now; you can: "
+                                      + ", ".join(c.label for c in before))  # fmt: skip
+        else:
+            return Parsed(message=f"'{verb}' takes no tile: type just '{verb}'")
+    if not cands:
+        return Parsed(message=f"that {verb} is not possible now; you can: "
+                              + ", ".join(c.label for c in choices if c.verb == verb))  # fmt: skip
+    if len(cands) > 1:
+        idx = [choices.index(c) for c in cands]
+        return Parsed(message=f"which {verb}? {_numbered(choices, idx)} (type the number)")
+    return Parsed(cands[0].action)
+
+
+# -- drawing the table ------------------------------------------------------------------------------
+def _snapshot(eng) -> SimpleNamespace:
+    """A copy of a batch-1 engine's state that ``draw_table`` and ``choices_for`` can read."""
+    return SimpleNamespace(s=type(eng.s)(*(a.copy() for a in eng.s)), opts=eng.opts)
+
+
+def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False) or [indent]
+
+
+def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: int = 0) -> str:
+    """The table as text, as seat ``me`` sees it (``reveal``: every hand face up)."""
+    s = view.s
+    g = s.g[b]
+    dealer = int(g[st.G_DEALER])
+    phase = int(g[st.G_PHASE])
+    cur = int(g[st.G_CUR])
+    rw = int(g[st.G_ROT]) // 4 % 4
+    wall = int(max(drawable_of(g, view.opts), 0))
+    turn = int(g[st.G_TURN])
+    who = "—" if cur < 0 else ("you" if cur == me else f"p{cur} {names[cur]}")
+    lines = [f"══ hand {hand_no} · round {WIND_NAMES[rw]} {WIND_ZH[rw]}風 · dealer p{dealer} 莊"
+             + (f" (連莊 {int(g[st.G_STREAK])})" if g[st.G_STREAK] else "")
+             + f" · wall {wall} · to act: {who} ══"]  # fmt: skip
+    river = s.river[b, : int(g[st.G_NRIVER])]
+    for k in range(4):
+        seat = (me + k) % 4
+        sw = (seat - dealer) % 4
+        mark = "▶" if seat == cur else " "
+        tags = [f"{WIND_NAMES[sw]} {WIND_ZH[sw]}", "dealer 莊" if seat == dealer else "",
+                "YOU" if seat == me else names[seat], "READY 聽" if s.p[b, seat, st.P_READY] else ""]  # fmt: skip
+        lines.append(f"{mark}p{seat} " + " · ".join(x for x in tags if x) + f"   chips {int(s.scores[b, seat]):+d}")
+        hand = s.hands[b, seat]
+        n = int(hand.sum())
+        if seat == me or reveal:
+            ks = kinds_of(hand)
+            drawn = int(g[st.G_LAST_DRAWN])
+            extra = ""
+            if seat == me and not reveal and phase == st.PH_TURN and cur == me and drawn >= 0 and hand[drawn] > 0 and n % 3 == 2:
+                ks.remove(drawn)
+                extra = f"   + drew {tile_both(drawn)}"
+            lines.append(f"     hand     {format_tiles(ks)}{extra}   ({n})")
+            lines.append(f"              {zh_tiles(ks)}")
+        else:
+            lines.append(f"     hand     {n} tiles")
+        nm = int(s.p[b, seat, st.P_NMELDS])
+        if nm:
+            ms = [meld_text(*(int(x) for x in s.melds[b, seat, i][:2]), int(s.melds[b, seat, i][2]), seat,
+                            int(s.melds[b, seat, i][0]) == ANKONG and seat != me and not reveal) for i in range(nm)]  # fmt: skip
+            lines += _wrap(" | ".join(ms), "     melds    ")
+        fl = int(s.p[b, seat, st.P_FLOWERS])
+        if fl:
+            fk = [FLOWER0 + f for f in range(8) if fl >> f & 1]
+            lines.append(f"     flowers  {format_tiles(fk)}   {zh_tiles(fk)}")
+        disc = [(int(r[0]), int(r[2]) >= 0) for r in river if int(r[1]) == seat]
+        if disc:
+            lines += _wrap(" ".join(kind_name(k) + ("*" if c else "") for k, c in disc), "     discards ")
+            lines += _wrap(" ".join(kind_zh(k) + ("*" if c else "") for k, c in disc), "              ")
+    if phase in (st.PH_CLAIM, st.PH_ROB) and int(g[st.G_TILE]) >= 0:
+        t = int(g[st.G_TILE])
+        what = "discarded" if phase == st.PH_CLAIM else "adds a kong with"
+        lines.append(f"  p{turn} {what} {tile_both(t)}")
+    return "\n".join(lines)
+
+
+def draw_choices(choices: list[Choice]) -> str:
+    cells = [f"{i + 1:>2}) {c.label} {c.zh}" for i, c in enumerate(choices)]
+    w = max(len(c) for c in cells) + 2
+    per = max(1, 96 // (w + 2))
+    rows = [" ".join(c.ljust(w) for c in cells[i : i + per]).rstrip() for i in range(0, len(cells), per)]
+    return "your options:\n" + "\n".join("  " + r for r in rows)
+
+
+def item_label(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def hand_result(eng, before, names, me: int, rules: Rules, b: int = 0) -> str:
+    """The end of a hand: result, each winner's hand and tai breakdown, chip deltas. ``before`` is the
+    table just before the step that ended the hand (the engine has dealt again since, in a game)."""
+    s = eng.s
+    g = s.g[b]
+    bs = before.s
+    bg = bs.g[b]
+    prof = rules.profile_data
+    lines = []
+    if int(g[st.G_RESULT]) != st.RES_WIN:
+        lines.append("drawn hand 流局 (no winner)")
+    else:
+        win_by = WIN_BY_NAMES[int(g[st.G_WIN_BY])]
+        payer = int(g[st.G_PAYER])
+        streak, dealer = int(bg[st.G_STREAK]), int(bg[st.G_DEALER])
+        for w in range(4):
+            if not int(g[st.G_WINNERS]) >> w & 1:
+                continue
+            who = "you" if w == me else f"p{w} {names[w]}"
+            how = {"discard": f"on p{payer}'s discard" if payer >= 0 else "on a discard",
+                   "self_draw": "by self-draw", "rob_kong": f"robbing p{payer}'s kong" if payer >= 0 else "robbing a kong",
+                   "flowers": "with the flowers"}[win_by]  # fmt: skip
+            lines.append(f"{'you win' if w == me else who + ' wins'} {how} ({WIN_BY_ZH[win_by]})")
+            hand = kinds_of(bs.hands[b, w])
+            t = int(bg[st.G_TILE])
+            if win_by in ("discard", "rob_kong") and t >= 0:
+                tile = f"   + {tile_both(t)}"
+            else:
+                tile = ""
+            lines.append(f"   hand     {format_tiles(hand)}{tile}")
+            lines.append(f"            {zh_tiles(hand)}")
+            nm = int(bs.p[b, w, st.P_NMELDS])
+            if nm:
+                lines.append("   melds    " + " | ".join(
+                    meld_text(int(m[0]), int(m[1]), int(m[2]), w, False) for m in bs.melds[b, w, :nm]))  # fmt: skip
+            fl = int(s.p[b, w, st.P_FLOWERS]) if win_by == "flowers" else int(bs.p[b, w, st.P_FLOWERS])
+            if fl:
+                fk = [FLOWER0 + f for f in range(8) if fl >> f & 1]
+                lines.append(f"   flowers  {format_tiles(fk)}   {zh_tiles(fk)}")
+            items = [(ITEM_KEYS[i], int(v)) for i, v in enumerate(s.res_items[b, w]) if v]
+            order = {k: i for i, k in enumerate(prof.keys)}
+            items.sort(key=lambda kv: order.get(kv[0], 999))
+            lines.append("   tai breakdown 台數:")
+            if not items:
+                lines.append("     (no scoring item: 屁胡 0 tai)")
+            wk = max([len(item_label(k)) for k, _ in items] + [10])
+            zw = max([len(prof.zh(k)) for k, _ in items] + [2])  # CJK is double width: pad with 　
+            for k, v in items:
+                lines.append(f"     {prof.zh(k):　<{zw}} {item_label(k):<{wk}} {v:>3} tai")
+            lines.append(f"     {'合計':　<{zw}} {'hand total':<{wk}} {int(s.res_tai[b, w]):>3} tai")
+            dt = int(dealer_tai(streak, eng.opts))
+            if w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
+                lines.append(f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer (p{dealer}) and the winner")
+    deltas = [int(x) for x in s.res_delta[b]]
+    lines.append("chips this hand: " + "   ".join(
+        f"{'you' if p == me else 'p' + str(p)} {d:+d}" for p, d in enumerate(deltas)))  # fmt: skip
+    return "\n".join(lines)
+
+
+def _events(before, eng, me: int, names, b: int = 0) -> list[str]:
+    """What the others can see happened in one step: discards, melds, flowers shown, ready."""
+    out = []
+    s, bs = eng.s, before.s
+    n0, n1 = int(bs.g[b, st.G_NRIVER]), int(s.g[b, st.G_NRIVER])
+
+    def who(p):
+        return "you" if p == me else f"p{p}"
+
+    for i in range(n0, n1):
+        k, seat = int(s.river[b, i, 0]), int(s.river[b, i, 1])
+        out.append(f"{who(seat)} discard{'s' if seat != me else ''} {tile_both(k)}")
+    for p in range(4):
+        fl0, fl1 = int(bs.p[b, p, st.P_FLOWERS]), int(s.p[b, p, st.P_FLOWERS])
+        new = [FLOWER0 + f for f in range(8) if (fl1 & ~fl0) >> f & 1]
+        if new:
+            out.append(f"{who(p)} show{'s' if p != me else ''} flower {format_tiles(new)} {zh_tiles(new)} (補花)")
+        m0, m1 = int(bs.p[b, p, st.P_NMELDS]), int(s.p[b, p, st.P_NMELDS])
+        for j in range(m1):
+            mt, mk, frm = (int(x) for x in s.melds[b, p, j])
+            if j >= m0 or mt != int(bs.melds[b, p, j, 0]):
+                out.append(f"{who(p)}: {meld_text(mt, mk, frm, p, mt == ANKONG and p != me)}")
+        if s.p[b, p, st.P_READY] and not bs.p[b, p, st.P_READY]:
+            out.append(f"{who(p)} declare{'s' if p != me else ''} ready (報聽)")
+    return out
+
+
+# -- the loop -------------------------------------------------------------------------------------
+class _Quit(Exception):
+    pass
+
+
+def _reader(inp, out):
+    """A function prompt -> line raising _Quit at the end of input or on Ctrl-C."""
+    if inp is None:
+        inp = builtins.input
+    if callable(inp):
+        def read(prompt):
+            try:
+                line = inp(prompt)
+            except (EOFError, KeyboardInterrupt):
+                raise _Quit from None
+            if line is None:
+                raise _Quit
+            return str(line)
+        return read
+    it = iter(inp)
+
+    def read_it(prompt):
+        try:
+            line = next(it)
+        except (StopIteration, KeyboardInterrupt):
+            raise _Quit from None
+        line = str(line).rstrip("\r\n")
+        out.write(prompt + line + "\n")
+        return line
+
+    return read_it
+
+
+def agent_channels(agent) -> int:
+    """Observation channels an agent takes: 79 (planes_v0) or 86 (planes_v0 derived)."""
+    c = getattr(agent, "in_channels", None)
+    if c is None:
+        cfg = getattr(getattr(agent, "net", None), "cfg", None)
+        c = getattr(cfg, "in_channels", None)
+    return int(c) if c else N_CHANNELS
+
+
+def make_opponents(specs, seed: int = 0, out=None) -> tuple[list, list[str]]:
+    """Agents from specs (``neural`` falls back to ``greedy`` when the shipped checkpoint is missing,
+    saying so once). Returns (agents, notes)."""
+    from agents import make_agent
+
+    notes = []
+    agents = []
+    for i, spec in enumerate(specs):
+        spec = spec.strip()
+        if spec == "neural":
+            from agents.neural import DEFAULT_CHECKPOINT
+
+            if not Path(DEFAULT_CHECKPOINT).exists():
+                msg = f"no shipped checkpoint ({DEFAULT_CHECKPOINT.name}): playing against greedy instead of neural"
+                if msg not in notes:
+                    notes.append(msg)
+                spec = "greedy"
+        agents.append(make_agent(spec, seed=seed + i))
+    return agents, notes
+
+
+def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed: int = 0, hands: int = 1,
+         input=None, out=None, reveal: bool = False) -> dict:  # fmt: skip
+    """Play ``hands`` hands with a person at ``seat`` and agents elsewhere. ``opponents``: three
+    agent specs or agents (one is used for all three seats). Returns a summary dict:
+    ``hands`` finished, ``chips`` per seat, ``you`` (the seat), ``quit`` (input ended early)."""
+    out = out if out is not None else sys.stdout
+    if not 0 <= seat <= 3:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+    opp = list(opponents)
+    if len(opp) == 1:
+        opp = opp * 3
+    if len(opp) != 3:
+        raise ValueError(f"give one or three opponents, got {len(opp)}")
+    if all(isinstance(o, str) for o in opp):
+        agents, notes = make_opponents(opp, seed)
+        for n in notes:
+            out.write(n + "\n")
+    else:
+        agents = opp
+    seat_agent = {}
+    others = [p for p in range(4) if p != seat]
+    for p, a in zip(others, agents):
+        seat_agent[p] = a
+    names = ["you" if p == seat else getattr(seat_agent[p], "name", "agent") for p in range(4)]
+    encoders = {}
+    for a in agents:
+        derived = agent_channels(a) == DERIVED_CHANNELS
+        encoders[id(a)] = PlanesV0(derived=derived)
+    rules = (rules or Rules()).replace(episode="game")
+    read = _reader(input, out)
+    eng = Engine(rules, 1)
+    total = np.zeros(4, np.int64)
+    finished = 0
+    game = 0
+    quit_ = False
+    act = np.zeros(1, np.int64)
+
+    def write(text=""):
+        out.write(text + "\n")
+
+    write(f"tw16 play — you are p{seat}; opponents: " + ", ".join(f"p{p} {names[p]}" for p in others)
+          + f"; profile {rules.profile}; seed {seed}. Type ? for help.")  # fmt: skip
+    try:
+        while finished < hands:
+            eng.reset(np.array([(seed + 7919 * game) % (1 << 63)], np.uint64))
+            game += 1
+            shown_hand = -1
+            while not eng.terminated[0] and finished < hands:
+                if shown_hand != int(eng.s.g[0, st.G_HANDS]):
+                    shown_hand = int(eng.s.g[0, st.G_HANDS])
+                    write()
+                    write(f"── hand {finished + 1} of {hands} dealt ──")
+                cur = int(eng.current_player[0])
+                before = _snapshot(eng)
+                if cur == seat:
+                    choices = choices_for(eng)
+                    write()
+                    write(draw_table(eng, seat, names, reveal, finished + 1))
+                    write(draw_choices(choices))
+                    while True:
+                        line = read("> ")
+                        p = interpret(line, choices, eng.s.hands[0, seat])
+                        if p.command == "quit":
+                            raise _Quit
+                        if p.command == "help":
+                            write(HELP)
+                        elif p.command == "table":
+                            write(draw_table(eng, seat, names, reveal, finished + 1))
+                            write(draw_choices(choices))
+                        elif p.action is not None:
+                            break
+                        else:
+                            write("  " + p.message)
+                    act[0] = p.action
+                else:
+                    agent = seat_agent[cur]
+                    enc = encoders[id(agent)]
+                    obs = enc.encode(eng, seats=np.array([cur]))
+                    act[0] = int(agent.act(obs, eng.legal_action_mask.copy())[0])
+                hands_before = int(eng.s.g[0, st.G_HANDS])
+                eng.step(act)
+                if int(eng.s.g[0, st.G_HANDS]) != hands_before:  # the hand ended in this step
+                    write()
+                    write(f"── hand {finished + 1} over ──")
+                    write(draw_table(before, seat, names, True, finished + 1))
+                    write(hand_result(eng, before, names, seat, rules))
+                    total += eng.s.res_delta[0]
+                    finished += 1
+                    write("total chips: " + "   ".join(
+                        f"{'you' if p == seat else 'p' + str(p)} {int(total[p]):+d}" for p in range(4)))  # fmt: skip
+                else:
+                    for e in _events(before, eng, seat, names):
+                        write("  " + e)
+    except _Quit:
+        quit_ = True
+        write()
+        write("bye (session ended)")
+    write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(total[seat]):+d}")
+    return {"hands": finished, "chips": [int(x) for x in total], "you": seat, "quit": quit_}
+
+
+def run_play(args) -> int:
+    try:
+        rules = Rules.make(args.profile, **json.loads(args.rules)) if args.rules else Rules(profile=args.profile)
+    except (RulesError, json.JSONDecodeError, TypeError, ValueError) as e:
+        print(f"tw16 play: bad rules: {e}", file=sys.stderr)
+        return 2
+    specs = [x for x in args.opponents.split(",") if x.strip()]
+    if len(specs) not in (1, 3):
+        print("tw16 play: --opponents takes one agent or three, comma-separated (e.g. greedy,defensive,neural)", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (1 << 31))
+    if hasattr(sys.stdout, "reconfigure") and (sys.stdout.encoding or "").lower().replace("-", "") != "utf8":
+        sys.stdout.reconfigure(errors="replace")
+    try:
+        agents, notes = make_opponents(specs, seed)
+    except (ValueError, FileNotFoundError) as e:
+        print(f"tw16 play: {e}", file=sys.stderr)
+        return 2
+    for n in notes:
+        print(n)
+    play(rules, seat=args.seat, opponents=agents, seed=seed, hands=args.hands, reveal=args.open)
+    return 0
