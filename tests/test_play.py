@@ -199,3 +199,13 @@ def test_choices_name_every_legal_action():
                     assert t in c.kinds and c.label.startswith("chi ")
             eng.step(np.array([int(rng.choice(np.flatnonzero(mask)))]))
     assert {"discard", "pass", "pon", "chi"} <= seen
+
+
+def test_neural_opponents_get_the_planes_their_net_reads():
+    from agents.neural import NetConfig, NeuralAgent, PolicyValueNet
+
+    for c in (79, 86):
+        agent = NeuralAgent(net=PolicyValueNet(NetConfig(in_channels=c)))
+        assert play_cli.agent_channels(agent) == c
+        res = play(Rules(), seat=1, opponents=[agent], seed=3, hands=1, input=itertools.repeat("1"), out=io.StringIO())
+        assert res["hands"] == 1

@@ -32,7 +32,7 @@ import numpy as np
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.obs.planes_v0 import N_CHANNELS, PlanesV0, drawable_of
+from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, PlanesV0, drawable_of
 from envs.rules import Rules, RulesError
 from envs.scoring.codes import ITEM_KEYS, WIN_BY_NAMES
 from envs.scoring.core import dealer_tai
@@ -59,7 +59,6 @@ from envs.tiles import (
 
 WIND_ZH = "東南西北"
 WIN_BY_ZH = {"discard": "胡 / 放槍", "self_draw": "自摸", "rob_kong": "搶槓", "flowers": "花胡"}
-DERIVED_CHANNELS = N_CHANNELS + 7  # planes_v0 with derived=True (86)
 
 
 # -- tiles in Chinese -------------------------------------------------------------------------------
@@ -541,8 +540,8 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         seat_agent[p] = a
     names = ["you" if p == seat else getattr(seat_agent[p], "name", "agent") for p in range(4)]
     encoders = {}
-    for a in agents:
-        derived = agent_channels(a) == DERIVED_CHANNELS
+    for a in agents:  # a network trained on the derived planes (86 channels) gets them
+        derived = bool(getattr(a, "derived", False)) or agent_channels(a) >= N_CHANNELS_DERIVED
         encoders[id(a)] = PlanesV0(derived=derived)
     rules = (rules or Rules()).replace(episode="game")
     read = _reader(input, out)
