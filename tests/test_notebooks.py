@@ -1,0 +1,37 @@
+"""The notebooks in notebooks/ run top to bottom (with TW16_NB_SMALL=1: tiny sizes) and are stored
+without outputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+NB_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = ("quickstart.ipynb", "scoring_explorer.ipynb", "train_and_evaluate.ipynb", "rule_variants.ipynb")
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_is_stored_without_outputs(name):
+    nb = nbformat.read(NB_DIR / name, as_version=4)
+    nbformat.validate(nb)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code, name
+    for c in code:
+        assert c.outputs == [] and c.execution_count is None, f"{name}: clear the outputs before committing"
+    assert "TW16_NB_SMALL" in code[0].source  # the parameter cell comes first
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_runs(name, monkeypatch):
+    monkeypatch.setenv("TW16_NB_SMALL", "1")  # the kernel inherits the environment
+    nb = nbformat.read(NB_DIR / name, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NB_DIR)}})
+    client.execute()  # raises CellExecutionError naming the cell that failed
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors
