@@ -9,12 +9,43 @@ import numba
 import numpy as np
 
 
+def _git_commit() -> str | None:
+    """The commit of the checkout the benchmark ran from (with ``+dirty`` for local changes), to quote."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True,
+                               text=True, timeout=10).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head.stdout.strip() + ("+dirty" if dirty else "")
+
+
+def _cpu_model() -> str:
+    """The CPU's marketing name where the OS says it (Linux /proc/cpuinfo), else the architecture."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def _machine() -> dict:
     return {
+        "git_commit": _git_commit(),
         "python": platform.python_version(),
         "numpy": np.__version__,
         "numba": numba.__version__,
-        "cpu": platform.processor() or platform.machine(),
+        "cpu": _cpu_model(),
+        "os": platform.platform(terse=True),
         "cores": os.cpu_count(),
         "numba_threads": numba.config.NUMBA_NUM_THREADS,
     }
