@@ -183,10 +183,10 @@ def test_interpret():
 
 def test_choices_name_every_legal_action():
     """Random play: every legal action of every decision gets exactly one choice, with a readable name."""
-    eng = Engine(Rules(multi_win=True), 1)
     rng = np.random.default_rng(0)
     seen = set()
-    for seed in range(6):
+    for seed in range(8):
+        eng = Engine(Rules(multi_win=True) if seed % 2 else Rules(profile="casual"), 1)
         eng.reset(np.array([seed], np.uint64))
         while not eng.terminated[0]:
             mask = eng.legal_action_mask[0]

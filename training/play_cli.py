@@ -418,7 +418,7 @@ def hand_result(eng, before, names, me: int, rules: Rules, b: int = 0) -> str:
             lines.append(f"     {'合計':　<{zw}} {'hand total':<{wk}} {int(s.res_tai[b, w]):>3} tai")
             dt = int(dealer_tai(streak, eng.opts))
             if w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
-                lines.append(f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer (p{dealer}) and the winner")
+                lines.append(f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer ({'you' if dealer == me else f'p{dealer}'}) and the winner")
     deltas = [int(x) for x in s.res_delta[b]]
     lines.append("chips this hand: " + "   ".join(
         f"{'you' if p == me else 'p' + str(p)} {d:+d}" for p, d in enumerate(deltas)))  # fmt: skip
@@ -608,7 +608,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
                 else:
                     for e in _events(before, eng, seat, names):
                         write("  " + e)
-    except _Quit:
+    except (_Quit, KeyboardInterrupt):  # end of input, q, or Ctrl-C while the agents think
         quit_ = True
         write()
         write("bye (session ended)")
