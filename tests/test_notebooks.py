@@ -30,6 +30,7 @@ def test_notebook_is_stored_without_outputs(name):
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_notebook_runs(name, monkeypatch):
     monkeypatch.setenv("TW16_NB_SMALL", "1")  # the kernel inherits the environment
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")  # tiny batches: thread launches cost more than they give
     nb = nbformat.read(NB_DIR / name, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NB_DIR)}})
     client.execute()  # raises CellExecutionError naming the cell that failed
