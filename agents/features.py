@@ -20,6 +20,7 @@ class Features(NamedTuple):
     opp_melds: np.ndarray  # (B, 3) melds of relative seats 1..3 (next, opposite, previous)
     opp_ready: np.ndarray  # (B, 3) declared ready
     opp_disc: np.ndarray  # (B, 3, 34) int8 discards of each opponent this hand
+    opp_passed: np.ndarray  # (B, 3, 34) int8 tiles each opponent let go since its own last discard
     tiles_left: np.ndarray  # (B,) drawable tiles
     claim_tile: np.ndarray  # (B,) tile under claim / robbable kong, -1 on own turn
 
@@ -42,6 +43,13 @@ def decode(obs: np.ndarray) -> Features:
         disc[:, r] = _count(obs, P.CH_DISCARD + 4 * r)
         visible += disc[:, r] - np.rint(obs[:, P.CH_CLAIMED + r]).astype(np.int16)
     unseen = np.clip(4 - visible, 0, 4).astype(np.int8)
+    # Tiles opponent r let pass since its hand last changed: its newest discard and the newest
+    # discards of the seats after it in turn order (r+1 .. 3, then me). Claims reorder turns, so
+    # this is exact only in the usual flow; an opponent that always wins when it can waits on none.
+    newest = np.rint(obs[:, P.CH_RECENT : P.CH_RECENT + 16 : 4]).astype(np.int8)  # (B, 4, 34) j = 0
+    passed = np.zeros((obs.shape[0], 3, 34), np.int8)
+    for r in range(1, 4):
+        passed[:, r - 1] = newest[:, r:].max(axis=1)
     answering = (obs[:, P.CH_PHASE + 1, 0] > 0) | (obs[:, P.CH_PHASE + 2, 0] > 0)
     q = obs[:, P.CH_QUESTION]
     claim = np.where(answering & (q.max(axis=1) > 0), q.argmax(axis=1), -1)
@@ -52,6 +60,7 @@ def decode(obs: np.ndarray) -> Features:
         opp_melds=melds[:, 1:],
         opp_ready=sc[:, P.SC_READY + 1 : P.SC_READY + 4] > 0,
         opp_disc=np.ascontiguousarray(disc[:, 1:]),
+        opp_passed=passed,
         tiles_left=np.rint(sc[:, P.SC_DRAWABLE] * 128).astype(np.int64),
         claim_tile=claim.astype(np.int64),
     )

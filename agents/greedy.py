@@ -8,10 +8,12 @@ Greedy, per decision:
   now; self kongs when they do not raise the shanten.
 
 Defensive adds, on its own turn: an opponent is a threat when it declared ready, or has
-``THREAT_MELDS`` (3) or more melds, or has 2 melds with at most ``LATE_WALL`` (24) drawable tiles left.
-Facing a threat while not ready itself (shanten >= 1), it discards the safest tile: one the
-threatening seat discarded itself (現物), then an honour with no unseen copy left (dead), then other
-honours, terminals, and middle tiles last; efficiency breaks ties.
+``threat_melds`` (default 4) or more melds, or has ``late_melds`` (3) melds with at most ``late_wall``
+(32) drawable tiles left. Facing a threat while its own best shanten after the discard is at least
+``fold_shanten`` (1), it discards the safest tile: one the threatening seat discarded itself (現物),
+then an honour with no unseen copy left (dead), then other honours, terminals, and middle tiles last;
+efficiency breaks ties. The defaults were chosen by duplicate play against Greedy
+(``python -m training.tune_defence``).
 All decisions are deterministic given the observation (the seed only matters for interface parity).
 """
 
@@ -25,9 +27,9 @@ from agents.features import decode
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN
 from envs.hand.analysis import shanten
 
-THREAT_MELDS = 3
-LATE_WALL = 24
 BIG = 99
+# defence thresholds, in the order act_kernel reads them: see the module docstring
+DEFENCE_DEFAULTS = {"threat_melds": 3, "late_melds": 2, "late_wall": 32, "fold_shanten": 2, "fold_danger": 999, "dodge": 0}
 
 
 @njit(cache=True)
@@ -70,20 +72,35 @@ def _best_after_discard(hand, n_sets):
 
 
 @njit(cache=True)
-def _tile_danger(d, disc_by_threat, unseen):
-    if disc_by_threat[d] > 0:
-        return 0  # 現物: the threatening seat let it go itself
+def _u(unseen, d, off):
+    """Unseen copies of the kind ``off`` ranks from ``d`` in its suit (0 off the suit or for honours)."""
     if d >= 27:
-        return 1 if unseen[d] == 0 else 2 + unseen[d] // 2
-    r = d % 9
-    return 4 if (r == 0 or r == 8) else 6
+        return 0
+    r = d % 9 + off
+    return unseen[d + off] if 0 <= r < 9 else 0
 
 
 @njit(cache=True)
-def _discard(hand, n_sets, unseen, mask, danger, folding):
-    """Choose a discard: (danger if folding, shanten, -ukeire, neighbours, kind) lexicographically."""
+def _tile_danger(d, passed_by_threat, disc_by_threat, unseen):
+    """How many ways a hidden hand could wait on ``d``: two-sided and edge waits (the two tiles on
+    either side), closed waits (both neighbours), a pair waiting for its third copy and a single wait,
+    each counted with the unseen copies of the tiles it needs. No furiten in this game, so a tile the
+    threat discarded itself (現物) only halves it; a tile it let pass since its hand last changed is 0."""
+    if passed_by_threat[d] > 0:
+        return 0
+    u = unseen[d]
+    v = u * (u - 1) + u + 1  # pair + single (+1: nothing is certain)
+    v += 4 * (_u(unseen, d, -2) * _u(unseen, d, -1) + _u(unseen, d, 1) * _u(unseen, d, 2))
+    v += 2 * _u(unseen, d, -1) * _u(unseen, d, 1)
+    return v // 2 if disc_by_threat[d] > 0 else v
+
+
+@njit(cache=True)
+def _discard(hand, n_sets, unseen, mask, danger, folding, dodge):
+    """Choose a discard: (danger if folding, shanten, -ukeire, danger, neighbours, kind) lexicographically
+    (``danger`` is all zeros when nobody threatens)."""
     best_a = -1
-    best_key = (BIG, BIG, BIG, BIG)
+    best_key = (BIG, BIG, BIG, BIG, BIG, BIG)
     for d in range(34):
         if not mask[DISCARD + d]:
             continue
@@ -91,7 +108,7 @@ def _discard(hand, n_sets, unseen, mask, danger, folding):
         s = shanten(hand, n_sets)
         u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
         hand[d] += 1
-        key = (danger[d] if folding else 0, s, -u, _neighbours(hand, d))
+        key = (danger[d] if folding else 0, s, danger[d] // dodge if dodge > 0 else 0, -u, danger[d], _neighbours(hand, d))
         if key < best_key:
             best_key = key
             best_a = DISCARD + d
@@ -131,7 +148,7 @@ def _claim(hand, n_sets, t, mask):
 
 
 @njit(cache=True)
-def _turn(hand, n_sets, unseen, mask, danger, folding):
+def _turn(hand, n_sets, unseen, mask, danger, folding, dodge):
     s0 = _best_after_discard(hand, n_sets) if hand.sum() % 3 == 2 else shanten(hand, n_sets)
     for k in range(34):
         if not mask[SELF_KONG + k]:
@@ -146,7 +163,7 @@ def _turn(hand, n_sets, unseen, mask, danger, folding):
             hand[k] += 1
         if s <= s0:
             return SELF_KONG + k
-    a = _discard(hand, n_sets, unseen, mask, danger, folding)
+    a = _discard(hand, n_sets, unseen, mask, danger, folding, dodge)
     if a >= 0:
         return a
     for x in range(N_ACTIONS):  # nothing efficient is legal (e.g. a ready-pending phase): first legal
@@ -156,7 +173,10 @@ def _turn(hand, n_sets, unseen, mask, danger, folding):
 
 
 @njit(cache=True, parallel=True)
-def act_kernel(hand, n_melds, unseen, opp_melds, opp_ready, opp_disc, tiles_left, claim_tile, mask, defensive, out):
+def act_kernel(hand, n_melds, unseen, opp_melds, opp_ready, opp_disc, opp_passed, tiles_left, claim_tile, mask,
+               defence, out):  # fmt: skip
+    """``defence`` int64 (6,): threat_melds, late_melds, late_wall, fold_shanten, fold_danger, dodge
+    (threat_melds 0 = Greedy)."""
     for b in prange(mask.shape[0]):
         m = mask[b]
         if m[WIN]:
@@ -172,30 +192,36 @@ def act_kernel(hand, n_melds, unseen, opp_melds, opp_ready, opp_disc, tiles_left
             continue
         danger = np.zeros(34, np.int64)
         folding = False
-        if defensive:
+        if defence[0] > 0:
             threat = np.zeros(34, np.int64)
             for o in range(3):
-                if opp_ready[b, o] or opp_melds[b, o] >= THREAT_MELDS or (
-                    opp_melds[b, o] >= 2 and tiles_left[b] <= LATE_WALL
+                if opp_ready[b, o] or opp_melds[b, o] >= defence[0] or (
+                    opp_melds[b, o] >= defence[1] and tiles_left[b] <= defence[2]
                 ):
                     folding = True
                     for d in range(34):
-                        td = _tile_danger(d, opp_disc[b, o], unseen[b])
+                        td = _tile_danger(d, opp_passed[b, o], opp_disc[b, o], unseen[b])
                         if td > threat[d]:
                             threat[d] = td
-            if folding and h.sum() % 3 == 2 and _best_after_discard(h, n_sets) <= 0:
-                folding = False  # ready (or one discard from it): push
+            if folding and h.sum() % 3 == 2 and _best_after_discard(h, n_sets) < defence[3]:
+                folding = False  # close enough to winning: push
+            if folding:
+                safest = BIG
+                for d in range(34):
+                    if m[DISCARD + d] and threat[d] < safest:
+                        safest = threat[d]
+                folding = safest <= defence[4]  # no tile safe enough: folding would only cost speed
             danger = threat
-        out[b] = _turn(h, n_sets, unseen[b], m, danger, folding)
+        out[b] = _turn(h, n_sets, unseen[b], m, danger, folding, defence[5])
 
 
 class GreedyAgent:
     """Tile efficiency; see the module docstring."""
 
     name = "greedy"
-    defensive = False
 
     def __init__(self, seed: int | None = 0):
+        self.defence = np.zeros(len(DEFENCE_DEFAULTS), np.int64)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -205,8 +231,8 @@ class GreedyAgent:
         obs, mask = check_batch(obs, mask)
         f = decode(obs)
         out = np.empty(mask.shape[0], np.int64)
-        act_kernel(f.hand, f.n_melds, f.unseen, f.opp_melds, f.opp_ready, f.opp_disc, f.tiles_left, f.claim_tile,
-                   mask, self.defensive, out)  # fmt: skip
+        act_kernel(f.hand, f.n_melds, f.unseen, f.opp_melds, f.opp_ready, f.opp_disc, f.opp_passed, f.tiles_left, f.claim_tile,
+                   mask, self.defence, out)  # fmt: skip
         return out
 
 
@@ -214,4 +240,13 @@ class DefensiveAgent(GreedyAgent):
     """Greedy plus folding against a threatening opponent; see the module docstring."""
 
     name = "defensive"
-    defensive = True
+
+    def __init__(self, seed: int | None = 0, **thresholds: int):
+        super().__init__(seed)
+        unknown = set(thresholds) - set(DEFENCE_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown defence threshold(s) {sorted(unknown)}; known: {list(DEFENCE_DEFAULTS)}")
+        params = {**DEFENCE_DEFAULTS, **thresholds}
+        if params["threat_melds"] < 1:
+            raise ValueError("threat_melds must be >= 1")
+        self.defence = np.array([params[k] for k in DEFENCE_DEFAULTS], np.int64)

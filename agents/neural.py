@@ -17,16 +17,16 @@ from torch import nn
 
 from agents.base import check_batch
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS
-from envs.obs.planes_v0 import N_CHANNELS, OBS_VERSION
+from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, OBS_VERSION
 
 DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "ppo_v0.pt"
 
 
 @dataclass
 class NetConfig:
-    in_channels: int = N_CHANNELS
-    width: int = 64
-    blocks: int = 3
+    in_channels: int = N_CHANNELS_DERIVED  # planes_v0 with derived features; N_CHANNELS for the plain planes
+    width: int = 32  # small enough to train on 2 CPU cores (330 k parameters, 0.7 MB as float16)
+    blocks: int = 1
     hidden: int = 256
 
 
@@ -107,6 +107,8 @@ class NeuralAgent:
         if net is None:
             net, _ = load_checkpoint(checkpoint, device)
         self.net = net.to(self.device).eval()
+        self.in_channels = self.net.cfg.in_channels
+        self.derived = self.in_channels > N_CHANNELS  # encoders must add the derived planes
         self.sample = sample
         self.reset(seed)
 
@@ -117,7 +119,10 @@ class NeuralAgent:
     @torch.no_grad()
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs, mask = check_batch(obs, mask)
-        o = torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32)).to(self.device)
+        if obs.shape[1] < self.in_channels:
+            raise ValueError(f"this network reads {self.in_channels} observation channels, got {obs.shape[1]}: "
+                             "encode planes_v0 with derived=True")  # fmt: skip
+        o = torch.from_numpy(np.ascontiguousarray(obs[:, : self.in_channels], dtype=np.float32)).to(self.device)
         m = torch.from_numpy(mask).to(self.device)
         logits, _ = self.net(o)
         logits = masked_logits(logits, m)

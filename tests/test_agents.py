@@ -110,9 +110,15 @@ def test_neural_agent_checkpoint_round_trip(tmp_path, states):
     path = tmp_path / "p.pt"
     save_checkpoint(path, net)
     agent = NeuralAgent(path)
-    _, obs, mask = states[2]
-    a = agent.act(obs, mask)
-    assert mask[np.arange(len(mask)), a].all()
+    assert agent.derived  # the default net reads the derived planes
+    eng, obs, mask = states[2]
+    with pytest.raises(ValueError, match="derived=True"):
+        agent.act(obs, mask)
+    live = ~eng.terminated
+    obs86 = PlanesV0(derived=True).encode(eng)[live]
+    a = agent.act(obs86, eng.legal_action_mask[live])
+    assert eng.legal_action_mask[live][np.arange(live.sum()), a].all()
+    assert np.array_equal(a, NeuralAgent(net=load_checkpoint(path)[0]).act(obs86, eng.legal_action_mask[live]))
     assert path.stat().st_size < 4_000_000
 
 
@@ -136,3 +142,46 @@ def test_behaviour_cloning_smoke(tmp_path):
     path = train_bc(cfg)
     net, ck = load_checkpoint(path)
     assert ck["kind"] == "bc" and ck["decisions"] > 100
+
+
+def _turn_obs(hand: str, opp_sizes=(16, 16, 16), newest=None, tiles_left=60):
+    """A hand-made planes_v0 observation of the observer's turn (a 17-tile hand, no melds)."""
+    from envs import tiles as T
+    from envs.engine.actions import N_ACTIONS
+    from envs.obs import planes_v0 as P
+
+    obs = np.zeros((1, P.N_CHANNELS, 34), np.float32)
+    counts = T.parse_hand(hand)
+    for i in range(4):
+        obs[0, P.CH_HAND + i] = counts >= i + 1
+    sc = obs[0, P.CH_SCALARS]
+    sc[P.SC_HAND_SIZE] = counts.sum() / 16
+    sc[P.SC_HAND_SIZE + 1 : P.SC_HAND_SIZE + 4] = np.array(opp_sizes) / 16
+    sc[P.SC_DRAWABLE] = tiles_left / 128
+    obs[0, P.CH_PHASE + 0] = 1.0
+    for r, tile in (newest or {}).items():  # relative seat -> its newest discard
+        k = T.parse_tiles(tile)[0]
+        obs[0, P.CH_RECENT + 4 * r, k] = 1.0
+        obs[0, P.CH_DISCARD + 4 * r, k] = 1.0
+    mask = np.zeros((1, N_ACTIONS), bool)
+    mask[0, DISCARD + np.flatnonzero(counts)] = True
+    return obs, mask
+
+
+def test_defensive_folds_to_a_tile_the_threat_let_pass():
+    from envs import tiles as T
+
+    # far from ready; the next seat (relative 1) has 4 melds (4 tiles in hand) and let 5p pass
+    hand = "1m 4m 7m 2p 5p 5p 8p 3s 6s 9s E S W N C F P"  # Greedy keeps the 5p pair
+    obs, mask = _turn_obs(hand, opp_sizes=(4, 16, 16), newest={2: "5p"})
+    five_p = DISCARD + T.parse_tiles("5p")[0]
+    assert DefensiveAgent(0).act(obs, mask)[0] == five_p
+    assert GreedyAgent(0).act(obs, mask)[0] != five_p
+    # no threat (every opponent concealed, early): Defensive plays exactly like Greedy
+    obs, mask = _turn_obs(hand, newest={2: "5p"}, tiles_left=90)
+    assert DefensiveAgent(0).act(obs, mask)[0] == GreedyAgent(0).act(obs, mask)[0]
+
+
+def test_defensive_rejects_unknown_thresholds():
+    with pytest.raises(ValueError, match="unknown defence threshold"):
+        DefensiveAgent(0, threat=3)

@@ -76,11 +76,14 @@ def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int =
     return result
 
 
-def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None) -> None:
+def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, derived: bool | None = None) -> None:
     """Step every game to its end, each decision taken by the agent sitting at the acting seat.
-    ``on_decision(games, seats, obs, mask, actions)`` sees every decision (behaviour cloning)."""
+    ``on_decision(games, seats, obs, mask, actions)`` sees every decision (behaviour cloning).
+    Observations carry the derived planes when ``derived`` or when an agent asks for them."""
     actions = np.zeros(eng.batch_size, np.int64)
-    enc = PlanesV0()
+    if derived is None:
+        derived = any(getattr(a, "derived", False) for a in agents)
+    enc = PlanesV0(derived=derived)
     buf = enc.alloc(eng.batch_size)
     while True:
         live = np.flatnonzero(~eng.terminated)

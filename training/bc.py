@@ -18,6 +18,7 @@ import torch
 from agents import make_agent
 from agents.neural import NetConfig, PolicyValueNet, masked_logits, save_checkpoint
 from envs.engine.api import Engine
+from envs.obs.planes_v0 import N_CHANNELS
 from envs.rules import Rules
 from training.arena import run_games
 
@@ -47,6 +48,11 @@ def collect(cfg: BCConfig):
     chunks = {k: [] for k in ("obs", "mask", "action", "ret")}
     rng = np.random.default_rng(cfg.seed)
     done = 0
+    bar = None
+    if cfg.progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=cfg.hands, unit="hand", desc="bc: teachers play")
     while done < cfg.hands:
         n = min(cfg.batch_hands, cfg.hands - done)
         eng = Engine(rules, batch_size=n)
@@ -55,19 +61,24 @@ def collect(cfg: BCConfig):
         rec = {k: [] for k in ("obs", "mask", "action", "game", "seat")}
 
         def on_decision(games, seats, obs, mask, actions):
-            rec["obs"].append(obs.copy())
-            rec["mask"].append(mask.astype(bool))
-            rec["action"].append(actions.copy())
-            rec["game"].append(games.copy())
-            rec["seat"].append(seats.copy())
+            keep = mask.sum(axis=1) > 1  # a forced move teaches nothing
+            rec["obs"].append(obs[keep].astype(np.float16))  # half the memory; plane values are small fractions
+            rec["mask"].append(mask[keep].astype(bool))
+            rec["action"].append(actions[keep])
+            rec["game"].append(games[keep])
+            rec["seat"].append(seats[keep])
 
-        run_games(eng, teachers, seat_agent, on_decision)
+        run_games(eng, teachers, seat_agent, on_decision, derived=cfg.net.in_channels > N_CHANNELS)
         games, seats = np.concatenate(rec["game"]), np.concatenate(rec["seat"])
         ret = eng.s.res_delta[games, seats] / rules.stakes.per_tai * cfg.reward_scale
         for k in ("obs", "mask", "action"):
             chunks[k].append(np.concatenate(rec[k]))
         chunks["ret"].append(ret.astype(np.float32))
         done += n
+        if bar is not None:
+            bar.update(n)
+    if bar is not None:
+        bar.close()
     return {k: np.concatenate(v) for k, v in chunks.items()}
 
 
@@ -89,7 +100,7 @@ def train_bc(cfg: BCConfig) -> Path:
         correct, total_loss = 0, 0.0
         for s0 in range(0, n, cfg.batch_size):
             mb = perm[s0 : s0 + cfg.batch_size]
-            logits, v = net(obs[mb])
+            logits, v = net(obs[mb].float())
             logits = masked_logits(logits, mask[mb])
             pi_loss = torch.nn.functional.cross_entropy(logits, act[mb])
             v_loss = 0.5 * ((v - ret[mb]) ** 2).mean()

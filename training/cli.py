@@ -102,6 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["train"]:  # tyro parses the rest (argparse's REMAINDER drops a leading --option)
+        from training.pipeline import run_train
+
+        return run_train(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

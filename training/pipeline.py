@@ -1,0 +1,90 @@
+"""``tw16 train``: behaviour cloning, then PPO self-play, then duplicate evaluation and a report.
+
+Every option is a field of ``Pipeline`` (nested: ``--bc.hands``, ``--ppo.total-decisions`` ...), read
+by tyro from the command line. The defaults are the README's main job: a run of a few minutes on 2
+CPU cores. ``agents/checkpoints/README.md`` gives the longer command that produced the shipped
+checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from training.bc import BCConfig, train_bc
+from training.ppo import TrainConfig, train
+
+
+def _quick_bc() -> BCConfig:
+    return BCConfig(hands=400, batch_hands=200, epochs=2)
+
+
+def _quick_ppo() -> TrainConfig:
+    return TrainConfig(num_envs=64, rollout_steps=64, total_decisions=65_536, minibatch_size=512, update_epochs=2)
+
+
+@dataclass
+class Pipeline:
+    out_dir: str = "runs/train"
+    bc: BCConfig = field(default_factory=_quick_bc)
+    ppo: TrainConfig = field(default_factory=_quick_ppo)
+    skip_bc: bool = False
+    eval_hands: int = 400  # duplicate hands against the baselines at the end (0: none)
+    eval_against: tuple[str, ...] = ("greedy", "defensive", "random")  # the other three seats
+    seed: int = 0
+
+
+def run_pipeline(p: Pipeline) -> dict:
+    out = Path(p.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    p.bc.seed = p.ppo.seed = p.seed
+    t0 = time.perf_counter()
+    if not p.skip_bc:
+        p.bc.out = str(out / "bc.pt")
+        p.bc.net = p.ppo.net
+        p.ppo.init_checkpoint = str(train_bc(p.bc))
+    t_bc = time.perf_counter() - t0
+    p.ppo.out_dir = str(out / "ppo")
+    policy = train(p.ppo)
+    t_ppo = time.perf_counter() - t0 - t_bc
+    report = {"policy": str(policy), "bc_s": round(t_bc, 1), "ppo_s": round(t_ppo, 1),
+              "config": asdict(p)}  # fmt: skip
+    if p.eval_hands:
+        from training.eval_cli import evaluate, jsonable, league_table, plot
+
+        if len(p.eval_against) != 3:
+            raise ValueError(f"eval_against needs three agents, got {list(p.eval_against)}")
+        res = evaluate([f"neural:{policy}", *p.eval_against], p.eval_hands, seed=p.seed + 1, progress=p.ppo.progress)
+        report["eval"] = jsonable(res)
+        report["plot"] = str(plot(res, out / "eval.png"))
+        (out / "report.md").write_text(_report_md(p, report, league_table(res)))
+    (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False, default=str))
+    return report
+
+
+def _report_md(p: Pipeline, report: dict, table: str) -> str:
+    log = Path(p.ppo.out_dir) / "log.csv"
+    last = log.read_text().strip().splitlines()[-1].split(",") if log.exists() else []
+    sps = last[2] if len(last) > 2 else "?"
+    return (
+        "# tw16 training report\n\n"
+        f"- command: `tw16 train {' '.join(sys.argv[2:]) if sys.argv[1:2] == ['train'] else ''}`\n"
+        f"- behaviour cloning: {p.bc.hands} hands of {', '.join(p.bc.teachers)} ({report['bc_s']} s)\n"
+        f"- PPO: {p.ppo.total_decisions} environment decisions ({report['ppo_s']} s, last update {sps} decisions/s)\n"
+        f"- policy: `{report['policy']}`; learning curves: `{log}`\n\n"
+        f"```\n{table}```\n\n![duplicate evaluation](eval.png)\n"
+    )
+
+
+def run_train(argv) -> int:
+    import tyro
+
+    p = tyro.cli(Pipeline, args=argv, description=__doc__)
+    report = run_pipeline(p)
+    print(json.dumps({k: v for k, v in report.items() if k not in ("eval", "config")}, indent=2))
+    if p.eval_hands:
+        print((Path(p.out_dir) / "report.md").read_text())
+    return 0

@@ -1,0 +1,277 @@
+"""Masked PPO self-play for tw16, read top to bottom (CleanRL style).
+
+One rollout steps ``num_envs`` games of the self-play vector environment ``rollout_steps`` times. In
+each game some seats are played by the learning policy and the others by opponents drawn from a pool
+(the rule-based agents and frozen snapshots of the policy), re-drawn whenever a game ends.
+Turn-based credit assignment (``envs.gym_env.SeatCredit``): every decision belongs to its own
+(game, seat) chain; chips paid to a seat that is not acting (another seat's win) are added to that
+seat's LAST decision, and the hand's end closes every chain of the game. GAE runs along each chain,
+and only the learner's decisions enter the update. The legal mask is stored with each decision and
+reapplied in the update, so the ratio is taken between masked distributions.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents import make_agent
+from agents.neural import NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint, masked_logits, save_checkpoint
+from envs.gym_env import SeatCredit, SelfPlayVecEnv
+from envs.obs.planes_v0 import N_CHANNELS
+from envs.rules import Rules
+
+
+@dataclass
+class TrainConfig:
+    seed: int = 0
+    rules: dict = field(default_factory=dict)  # rule options (RULES.md 5); episode is "hand"
+    num_envs: int = 128
+    rollout_steps: int = 64  # steps of every game per update (all seats' decisions)
+    total_decisions: int = 1_000_000  # environment decisions (all seats) over the run
+    time_limit_s: float | None = None  # stop (and save) after this much wall time; the LR anneals over it
+    learning_rate: float = 3e-4
+    anneal_lr: bool = True
+    gamma: float = 1.0  # one hand is one episode; chips arrive at its end
+    gae_lambda: float = 0.95
+    update_epochs: int = 3
+    minibatch_size: int = 1024
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = 0.05
+    reward_scale: float = 0.1  # tai units x scale: values of order 1
+    selfplay_frac: float = 0.25  # games where the policy plays all four seats
+    opponents: tuple[str, ...] = ("greedy", "defensive", "pool")  # drawn uniformly per opponent seat
+    pool_every: int = 5  # updates between snapshots added to the pool
+    pool_size: int = 6
+    init_checkpoint: str | None = None  # e.g. a behaviour-cloning checkpoint
+    resume: str | None = None  # a training state (train_state.pt) to continue
+    out_dir: str = "runs/ppo"
+    checkpoint_every: int = 10
+    torch_threads: int = 2
+    net: NetConfig = field(default_factory=NetConfig)
+    progress: bool = True
+
+
+def gae(values, rewards, ended, next_t, gamma, lam):
+    """Advantages (T, N) along each seat's chain of decisions (``SeatCredit``): the "next state" of a
+    decision is the same seat's next decision in that game; a chain still open when the rollout
+    stops bootstraps on the decision's own value."""
+    T, N = values.shape
+    cols = np.arange(N)
+    adv = np.zeros((T, N), np.float32)
+    for t in range(T - 1, -1, -1):
+        nt = next_t[t]
+        has = (nt >= 0) & ~ended[t]
+        nxt = np.where(has, nt, t)
+        nv = np.where(ended[t], 0.0, values[nxt, cols])
+        na = np.where(has, adv[nxt, cols], 0.0)
+        delta = rewards[t] + gamma * nv - values[t]
+        adv[t] = delta + gamma * lam * na
+    return adv, adv + values
+
+
+class Opponents:
+    """Rule-based agents and a pool of frozen snapshots of the policy."""
+
+    def __init__(self, cfg: TrainConfig):
+        self.cfg = cfg
+        self.rule = {n: make_agent(n, seed=cfg.seed) for n in cfg.opponents if n != "pool"}
+        self.pool: list[NeuralAgent] = []
+
+    def snapshot(self, net: PolicyValueNet) -> None:
+        clone = PolicyValueNet(net.cfg)
+        clone.load_state_dict(net.state_dict())
+        self.pool.append(NeuralAgent(net=clone, sample=True, seed=len(self.pool)))
+        self.pool = self.pool[-self.cfg.pool_size :]
+
+    def choices(self) -> list:
+        agents = list(self.rule.values())
+        if "pool" in self.cfg.opponents:
+            agents += self.pool
+        return agents
+
+
+def assign_seats(rng, n: int, cfg: TrainConfig, n_opponents: int):
+    """Per game: which seats the learner plays, and which opponent plays each other seat."""
+    learner = np.zeros((n, 4), bool)
+    selfplay = rng.random(n) < cfg.selfplay_frac
+    learner[selfplay] = True
+    one = np.flatnonzero(~selfplay)
+    learner[one, rng.integers(0, 4, one.size)] = True
+    opp = rng.integers(0, max(n_opponents, 1), (n, 4))
+    return learner, opp
+
+
+def train(cfg: TrainConfig) -> Path:
+    torch.set_num_threads(cfg.torch_threads)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    out = Path(cfg.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rules = Rules.make(**{"profile": "standard", **cfg.rules, "episode": "hand"})
+    (out / "config.json").write_text(json.dumps({**asdict(cfg), "rules_full": rules.to_dict()}, indent=2, default=str))
+
+    # -- network, optimiser, resume ---------------------------------------------------------
+    net = PolicyValueNet(cfg.net)
+    if cfg.init_checkpoint:
+        init, _ = load_checkpoint(cfg.init_checkpoint)
+        net.load_state_dict(init.state_dict())
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    done_decisions, update = 0, 0
+    if cfg.resume:
+        st = torch.load(cfg.resume, weights_only=False)
+        net.load_state_dict(st["net"])
+        opt.load_state_dict(st["opt"])
+        done_decisions, update = st["decisions"], st["update"]
+        rng = np.random.default_rng(st["rng_seed"])
+    opponents = Opponents(cfg)
+    opponents.snapshot(net)
+
+    derived = cfg.net.in_channels > N_CHANNELS  # the net reads the derived planes (shanten, waits, unseen)
+    env = SelfPlayVecEnv(cfg.num_envs, derived=derived, **rules.to_dict())
+    obs_d, info = env.reset(seed=cfg.seed + update)
+    obs, mask, seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
+    learner, opp_idx = assign_seats(rng, cfg.num_envs, cfg, len(opponents.choices()))
+    log_f = open(out / "log.csv", "a", newline="")
+    log = csv.writer(log_f)
+    if update == 0:
+        log.writerow(["update", "decisions", "sps", "hands", "learner_tai_per_hand", "pg_loss", "v_loss",
+                      "entropy", "approx_kl", "clipfrac", "explained_var", "lr"])  # fmt: skip
+    T, N = cfg.rollout_steps, cfg.num_envs
+    n_updates = max(1, cfg.total_decisions // (T * N))
+    bar = None
+    if cfg.progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=n_updates * T * N, initial=done_decisions, unit="dec", desc="ppo", smoothing=0.05)
+    # rollout storage: every step of every game; only learner rows enter the update
+    b_obs = np.zeros((T, N) + obs.shape[1:], np.float32)
+    b_mask = np.zeros((T, N, mask.shape[1]), np.bool_)
+    b_act = np.zeros((T, N), np.int64)
+    b_logp = np.zeros((T, N), np.float32)
+    b_val = np.zeros((T, N), np.float32)
+    b_learn = np.zeros((T, N), np.bool_)
+    ep_returns: list[float] = []
+    hand_tai = np.zeros((N, 4))
+    games = np.arange(N)
+    t_start = time.perf_counter()
+    while update < n_updates:
+        t0 = time.perf_counter()
+        elapsed = time.perf_counter() - t_start
+        if cfg.time_limit_s is not None and elapsed >= cfg.time_limit_s:
+            break
+        if cfg.anneal_lr:
+            frac = update / n_updates
+            if cfg.time_limit_s is not None:
+                frac = max(frac, elapsed / cfg.time_limit_s)
+            opt.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - frac)
+        # -- rollout ------------------------------------------------------------------------
+        credit = SeatCredit(T, N)
+        net.eval()
+        choices = opponents.choices()
+        for t in range(T):
+            credit.decide(t, seat)
+            is_l = learner[games, seat]
+            b_obs[t], b_mask[t], b_learn[t] = obs, mask, is_l
+            actions = np.zeros(N, np.int64)
+            lg = games[is_l]
+            if lg.size:
+                with torch.no_grad():
+                    logits, v = net(torch.from_numpy(obs[lg]))
+                    dist = torch.distributions.Categorical(logits=masked_logits(logits, torch.from_numpy(mask[lg])))
+                    a = dist.sample()
+                actions[lg] = a.numpy()
+                b_logp[t, lg] = dist.log_prob(a).numpy()
+                b_val[t, lg] = v.numpy()
+            og = games[~is_l]
+            for j, agent in enumerate(choices):
+                sel = og[opp_idx[og, seat[og]] == j]
+                if sel.size:
+                    actions[sel] = agent.act(obs[sel], mask[sel])
+            b_act[t] = actions
+            obs_d, rewards, term, trunc, info = env.step(actions)
+            obs, mask, seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
+            done = term | trunc
+            credit.paid(rewards * cfg.reward_scale, done)
+            hand_tai += rewards
+            if done.any():
+                ended = np.flatnonzero(done)
+                ep_returns.extend(float(hand_tai[g][learner[g]].mean()) for g in ended)
+                hand_tai[ended] = 0
+                learner[ended], opp_idx[ended] = assign_seats(rng, ended.size, cfg, len(choices))
+        # -- advantages along each seat's chain; keep the learner's decisions ------------------
+        adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
+        sel = b_learn.reshape(-1)
+        d_obs = torch.from_numpy(b_obs.reshape((T * N,) + b_obs.shape[2:])[sel])
+        d_mask = torch.from_numpy(b_mask.reshape(T * N, -1)[sel])
+        d_act = torch.from_numpy(b_act.reshape(-1)[sel])
+        d_logp = torch.from_numpy(b_logp.reshape(-1)[sel])
+        d_ret = torch.from_numpy(ret.reshape(-1)[sel])
+        d_val = b_val.reshape(-1)[sel]
+        a_all = adv.reshape(-1)[sel]
+        d_adv = torch.from_numpy((a_all - a_all.mean()) / (a_all.std() + 1e-8))  # normalised over the batch
+        # -- PPO update ---------------------------------------------------------------------------
+        net.train()
+        n = int(sel.sum())
+        clipfracs, approx_kl = [], 0.0
+        pg_loss = v_loss = entropy = torch.zeros(())
+        for _epoch in range(cfg.update_epochs):
+            perm = torch.from_numpy(rng.permutation(n))
+            for s0 in range(0, n, cfg.minibatch_size):
+                mb = perm[s0 : s0 + cfg.minibatch_size]
+                logits, v = net(d_obs[mb])
+                dist = torch.distributions.Categorical(logits=masked_logits(logits, d_mask[mb]))
+                logp = dist.log_prob(d_act[mb])
+                ratio = (logp - d_logp[mb]).exp()
+                with torch.no_grad():
+                    approx_kl = float(((ratio - 1) - (logp - d_logp[mb])).mean())
+                    clipfracs.append(float(((ratio - 1.0).abs() > cfg.clip_coef).float().mean()))
+                a_mb = d_adv[mb]
+                pg_loss = torch.max(-a_mb * ratio, -a_mb * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+                v_loss = 0.5 * ((v - d_ret[mb]) ** 2).mean()
+                entropy = dist.entropy().mean()
+                loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+                opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+                opt.step()
+            if cfg.target_kl is not None and approx_kl > cfg.target_kl:
+                break
+        # -- diagnostics, snapshots, checkpoints -------------------------------------------------
+        var_y = float(np.var(d_ret.numpy()))
+        explained = float("nan") if var_y == 0 else 1 - float(np.var(d_ret.numpy() - d_val)) / var_y
+        n = T * N  # environment decisions this update, every seat's
+        update += 1
+        done_decisions += n
+        sps = n / (time.perf_counter() - t0)
+        recent = ep_returns[-500:]
+        log.writerow([update, done_decisions, round(sps), len(ep_returns), round(float(np.mean(recent)) if recent else 0.0, 4),
+                      round(pg_loss.item(), 5), round(v_loss.item(), 5), round(entropy.item(), 4), round(approx_kl, 5),
+                      round(float(np.mean(clipfracs)) if clipfracs else 0.0, 4), round(explained, 4),
+                      opt.param_groups[0]["lr"]])  # fmt: skip
+        log_f.flush()
+        if bar is not None:
+            bar.update(n)
+            bar.set_postfix(sps=round(sps), tai=round(float(np.mean(recent)), 3) if recent else 0, kl=round(approx_kl, 4))
+        if update % cfg.pool_every == 0:
+            opponents.snapshot(net)
+        if update % cfg.checkpoint_every == 0 or update == n_updates:
+            save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update)
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "decisions": done_decisions,
+                        "update": update, "rng_seed": int(rng.integers(2**63))}, out / "train_state.pt")  # fmt: skip
+    if bar is not None:
+        bar.close()
+    log_f.close()
+    save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update,
+                    wall_s=round(time.perf_counter() - t_start, 1))  # fmt: skip
+    return out / "policy.pt"
