@@ -36,43 +36,67 @@ def hand_outcomes(eng: Engine) -> dict:
     }
 
 
+def wall_batches(n_walls: int, batch_walls: int = 256) -> list[tuple[int, int]]:
+    """The walls [start, stop) played together in one engine batch."""
+    return [(s0, min(s0 + batch_walls, n_walls)) for s0 in range(0, n_walls, batch_walls)]
+
+
+def batch_seed(seed: int, b: int) -> int:
+    """Agents are reset from this seed before batch ``b``: every batch's result depends on its walls
+    and this seed only, so batches can be played anywhere (``training.distributed``). Batch 0 uses
+    ``seed`` itself."""
+    return int(seed) if b == 0 else int(np.random.SeedSequence([int(seed), b]).generate_state(1, np.uint64)[0] >> 1)
+
+
 def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int = 0, batch_walls: int = 256,
                    progress=None) -> dict:  # fmt: skip
     """Play ``n_walls`` walls x 4 rotations (hands) with 4 agents; return per-agent statistics."""
     if len(agents) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
     rules = (rules or Rules()).replace(episode="hand")
-    for a in agents:
-        a.reset(seed)
     wall_seeds = np.random.SeedSequence(seed).generate_state(n_walls, dtype=np.uint64)
-    names = [a.name for a in agents]
-    per_wall = []  # (n_walls_chunk, 4 agents) chips summed over rotations
-    per_game = []  # (n_games_chunk, 4 agents) chips of each hand
-    stats = {k: np.zeros(4) for k in ("hands", "won", "dealt_in", "self_drawn", "win_tai", "drawn")}
-    done_walls = 0
-    while done_walls < n_walls:
-        nw = min(batch_walls, n_walls - done_walls)
-        seeds = np.repeat(wall_seeds[done_walls : done_walls + nw], 4)
-        rot = np.tile(np.arange(4), nw)
-        seat_agent = (np.arange(4)[None, :] - rot[:, None]) % 4  # agent sitting at each seat
-        eng = Engine(rules, batch_size=nw * 4)
-        eng.reset(seeds)
-        run_games(eng, agents, seat_agent)
-        out = hand_outcomes(eng)
-        for key, arr in out.items():  # seat order -> agent order
-            by_agent = np.zeros((nw * 4, 4))
-            np.put_along_axis(by_agent, seat_agent, arr.astype(np.float64), axis=1)
-            if key == "chips":
-                per_game.append(by_agent)
-                per_wall.append(by_agent.reshape(nw, 4, 4).sum(axis=1))
-            else:
-                stats[key] += by_agent.sum(axis=0)
-        stats["hands"] += nw * 4
-        done_walls += nw
+    parts = []
+    for b, (s0, s1) in enumerate(wall_batches(n_walls, batch_walls)):
+        parts.append(play_walls(agents, wall_seeds[s0:s1], rules, batch_seed(seed, b)))
         if progress is not None:
-            progress(nw)
-    result = summarize(names, np.concatenate(per_wall), stats, rules)
-    result["ratings"] = rate(names, np.concatenate(per_game))
+            progress(s1 - s0)
+    return combine([a.name for a in agents], parts, rules)
+
+
+def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int) -> dict:
+    """One batch: reset the agents to ``agent_seed``, deal each wall 4 times with the seats rotated.
+    Returns per-wall chips (walls, 4 agents), per-hand chips (4 x walls, 4) and summed statistics."""
+    for a in agents:
+        a.reset(agent_seed)
+    nw = len(wall_seeds)
+    stats = {k: np.zeros(4) for k in ("hands", "won", "dealt_in", "self_drawn", "win_tai", "drawn")}
+    seeds = np.repeat(np.asarray(wall_seeds, np.uint64), 4)
+    rot = np.tile(np.arange(4), nw)
+    seat_agent = (np.arange(4)[None, :] - rot[:, None]) % 4  # agent sitting at each seat
+    eng = Engine(rules, batch_size=nw * 4)
+    eng.reset(seeds)
+    run_games(eng, agents, seat_agent)
+    out = {"stats": stats}
+    for key, arr in hand_outcomes(eng).items():  # seat order -> agent order
+        by_agent = np.zeros((nw * 4, 4))
+        np.put_along_axis(by_agent, seat_agent, arr.astype(np.float64), axis=1)
+        if key == "chips":
+            out["per_game"] = by_agent
+            out["per_wall"] = by_agent.reshape(nw, 4, 4).sum(axis=1)
+        else:
+            stats[key] += by_agent.sum(axis=0)
+    stats["hands"] += nw * 4
+    return out
+
+
+def combine(names, parts: list[dict], rules: Rules) -> dict:
+    """Batches' results, in wall order, into the statistics of the whole run."""
+    stats = {k: np.zeros(4) for k in parts[0]["stats"]}
+    for p in parts:
+        for k, v in p["stats"].items():
+            stats[k] += v
+    result = summarize(names, np.concatenate([p["per_wall"] for p in parts]), stats, rules)
+    result["ratings"] = rate(names, np.concatenate([p["per_game"] for p in parts]))
     return result
 
 

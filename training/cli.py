@@ -2,10 +2,11 @@
 
     tw16 score CASES.jsonl [--check] [--profile NAME|PATH] [--format json|table]
     tw16 bench scoring|engine|env [--seconds S]
-    tw16 eval A B C D --hands N [--json] [--plot PNG]
+    tw16 eval A B C D --hands N [--json] [--plot PNG] [--workers N | --ray ADDRESS] [--batch-walls W]
     tw16 replay LOG [--html PAGE] [--view SEAT]
     tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
-    tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py)
+    tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py;
+                                                   --ppo.workers N / --ppo.ray ADDRESS: Ray rollout workers)
 """
 
 from __future__ import annotations
@@ -75,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--plot", default="eval.png", help="PNG path for the plot ('' for none)")
     e.add_argument("--json", action="store_true", help="print the figures as JSON")
+    e.add_argument("--workers", type=int, default=0, help="play batches of walls on this many Ray workers (needs ray)")
+    e.add_argument("--ray", default=None, metavar="ADDRESS", help="a Ray cluster to play on ('auto', 'ray://host:10001')")
+    e.add_argument("--batch-walls", type=int, default=256,
+                   help="walls per engine batch, the unit of work of a worker (results depend on it, not on --workers)")
     e.set_defaults(func=_cmd_eval)
 
     r = sub.add_parser("replay", help="step through a recorded hand or game (JSON-lines log), or write an HTML page")

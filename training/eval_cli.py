@@ -14,16 +14,26 @@ from envs.rules import Rules
 from training.arena import play_duplicate
 
 
-def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progress: bool = True) -> dict:
-    agents = [make_agent(s, seed=seed) for s in specs]
+def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progress: bool = True, workers: int = 0,
+             ray: str | None = None, batch_walls: int = 256) -> dict:  # fmt: skip
+    """Duplicate play of the agents named by ``specs``; with ``workers`` or a Ray address ``ray``, the
+    batches of walls are played on Ray workers (``training.distributed``), with the same result."""
     n_walls = max(2, math.ceil(hands / 4))
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=n_walls * 4, unit="hand", desc="duplicate")
+    step = (lambda n: bar.update(4 * n)) if bar else None
     try:
-        res = play_duplicate(agents, n_walls, rules, seed=seed, progress=(lambda n: bar.update(4 * n)) if bar else None)
+        if workers or ray:
+            from training.distributed import evaluate_distributed
+
+            res = evaluate_distributed(specs, n_walls, rules, seed=seed, batch_walls=batch_walls, workers=workers,
+                                       address=ray, progress=step)  # fmt: skip
+        else:
+            agents = [make_agent(s, seed=seed) for s in specs]
+            res = play_duplicate(agents, n_walls, rules, seed=seed, batch_walls=batch_walls, progress=step)
     finally:
         if bar is not None:
             bar.close()
@@ -77,7 +87,9 @@ def jsonable(res: dict) -> dict:
 
 def run_eval(args) -> int:
     rules = Rules.make(args.profile, **json.loads(args.rules)) if args.rules else Rules(profile=args.profile)
-    res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json)
+    res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
+                   workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
+                   batch_walls=getattr(args, "batch_walls", 256))  # fmt: skip
     if args.plot:
         res["plot"] = str(plot(res, args.plot))
     if args.json:

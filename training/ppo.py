@@ -60,6 +60,8 @@ class TrainConfig:
     torch_threads: int = 2
     net: NetConfig = field(default_factory=NetConfig)
     progress: bool = True
+    workers: int = 0  # rollout workers as Ray actors (0: roll out in this process); needs the `ray` extra
+    ray: str | None = None  # Ray cluster address ("auto", "ray://host:10001"); None with workers > 0: a local Ray
 
 
 def gae(values, rewards, ended, next_t, gamma, lam):
@@ -81,18 +83,24 @@ def gae(values, rewards, ended, next_t, gamma, lam):
 
 
 class Opponents:
-    """Rule-based agents and a pool of frozen snapshots of the policy."""
+    """Rule-based agents and a pool of frozen snapshots of the policy. Each snapshot has a serial id
+    (``pool_ids``), by which rollout workers keep their copy of the pool in step with the learner's."""
 
     def __init__(self, cfg: TrainConfig):
         self.cfg = cfg
         self.rule = {n: make_agent(n, seed=cfg.seed) for n in cfg.opponents if n != "pool"}
         self.pool: list[NeuralAgent] = []
+        self.pool_ids: list[int] = []
 
     def snapshot(self, net: PolicyValueNet) -> None:
-        clone = PolicyValueNet(net.cfg)
-        clone.load_state_dict(net.state_dict())
-        self.pool.append(NeuralAgent(net=clone, sample=True, seed=len(self.pool)))
-        self.pool = self.pool[-self.cfg.pool_size :]
+        self.add(self.pool_ids[-1] + 1 if self.pool_ids else 0, net.state_dict(), seed=len(self.pool))
+
+    def add(self, snap_id: int, state: dict, seed: int) -> None:
+        clone = PolicyValueNet(self.cfg.net)
+        clone.load_state_dict(state)
+        self.pool.append(NeuralAgent(net=clone, sample=True, seed=seed))
+        self.pool_ids.append(snap_id)
+        self.pool, self.pool_ids = self.pool[-self.cfg.pool_size :], self.pool_ids[-self.cfg.pool_size :]
 
     def choices(self) -> list:
         agents = list(self.rule.values())
@@ -112,73 +120,64 @@ def assign_seats(rng, n: int, cfg: TrainConfig, n_opponents: int):
     return learner, opp
 
 
-def train(cfg: TrainConfig) -> Path:
-    torch.set_num_threads(cfg.torch_threads)
-    torch.manual_seed(cfg.seed)
-    rng = np.random.default_rng(cfg.seed)
-    out = Path(cfg.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    rules = Rules.make(**{"profile": "standard", **cfg.rules, "episode": "hand"})
-    (out / "config.json").write_text(json.dumps({**asdict(cfg), "rules_full": rules.to_dict()}, indent=2, default=str))
+@dataclass
+class Batch:
+    """The learner's decisions of one rollout (one row each) with their advantages and returns, plus
+    the learner's result of every hand that ended during it and the decisions stepped (all seats)."""
 
-    # -- network, optimiser, resume ---------------------------------------------------------
-    net = PolicyValueNet(cfg.net)
-    if cfg.init_checkpoint:
-        init, _ = load_checkpoint(cfg.init_checkpoint)
-        net.load_state_dict(init.state_dict())
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
-    done_decisions, update = 0, 0
-    if cfg.resume:
-        st = torch.load(cfg.resume, weights_only=False)
-        net.load_state_dict(st["net"])
-        opt.load_state_dict(st["opt"])
-        done_decisions, update = st["decisions"], st["update"]
-        rng = np.random.default_rng(st["rng_seed"])
-    opponents = Opponents(cfg)
-    opponents.snapshot(net)
+    obs: np.ndarray
+    mask: np.ndarray
+    act: np.ndarray
+    logp: np.ndarray
+    adv: np.ndarray
+    ret: np.ndarray
+    val: np.ndarray
+    ep_returns: list
+    decisions: int
 
-    derived = cfg.net.in_channels > N_CHANNELS  # the net reads the derived planes (shanten, waits, unseen)
-    env = SelfPlayVecEnv(cfg.num_envs, derived=derived, **rules.to_dict())
-    obs_d, info = env.reset(seed=cfg.seed + update)
-    obs, mask, seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
-    learner, opp_idx = assign_seats(rng, cfg.num_envs, cfg, len(opponents.choices()))
-    log_f = open(out / "log.csv", "a", newline="")
-    log = csv.writer(log_f)
-    if update == 0:
-        log.writerow(["update", "decisions", "sps", "hands", "learner_tai_per_hand", "pg_loss", "v_loss",
-                      "entropy", "approx_kl", "clipfrac", "explained_var", "lr"])  # fmt: skip
-    T, N = cfg.rollout_steps, cfg.num_envs
-    n_updates = max(1, cfg.total_decisions // (T * N))
-    bar = None
-    if cfg.progress:
-        from tqdm import tqdm
+    @staticmethod
+    def concat(parts: list[Batch]) -> Batch:
+        arrays = {k: np.concatenate([getattr(b, k) for b in parts]) for k in ("obs", "mask", "act", "logp", "adv", "ret", "val")}
+        return Batch(**arrays, ep_returns=[r for b in parts for r in b.ep_returns], decisions=sum(b.decisions for b in parts))
 
-        bar = tqdm(total=n_updates * T * N, initial=done_decisions, unit="dec", desc="ppo", smoothing=0.05)
-    # rollout storage: every step of every game; only learner rows enter the update
-    b_obs = np.zeros((T, N) + obs.shape[1:], np.float32)
-    b_mask = np.zeros((T, N, mask.shape[1]), np.bool_)
-    b_act = np.zeros((T, N), np.int64)
-    b_logp = np.zeros((T, N), np.float32)
-    b_val = np.zeros((T, N), np.float32)
-    b_learn = np.zeros((T, N), np.bool_)
-    ep_returns: list[float] = []
-    hand_tai = np.zeros((N, 4))
-    games = np.arange(N)
-    t_start = time.perf_counter()
-    while update < n_updates:
-        t0 = time.perf_counter()
-        elapsed = time.perf_counter() - t_start
-        if cfg.time_limit_s is not None and elapsed >= cfg.time_limit_s:
-            break
-        if cfg.anneal_lr:
-            frac = update / n_updates
-            if cfg.time_limit_s is not None:
-                frac = max(frac, elapsed / cfg.time_limit_s)
-            opt.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - frac)
-        # -- rollout ------------------------------------------------------------------------
+
+class Rollout:
+    """``num_envs`` self-play games, stepped ``cfg.rollout_steps`` times per ``collect``: the learner's
+    seats act with ``net`` (sampled), the others with opponents drawn from ``opponents.choices()``,
+    re-drawn (with ``rng``) whenever a game ends. Games run on across calls. Used in process by
+    ``train`` and inside each Ray rollout worker (``training.distributed``)."""
+
+    def __init__(self, cfg: TrainConfig, rule_options: dict, rng, seed: int, num_envs: int | None = None):
+        self.cfg, self.rng = cfg, rng
+        self.N = N = cfg.num_envs if num_envs is None else int(num_envs)
+        T = cfg.rollout_steps
+        derived = cfg.net.in_channels > N_CHANNELS  # the net reads the derived planes (shanten, waits, unseen)
+        self.env = SelfPlayVecEnv(N, derived=derived, **rule_options)
+        obs_d, info = self.env.reset(seed=seed)
+        self.obs, self.mask, self.seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
+        self.learner = self.opp_idx = None  # seats are drawn at the first collect (when the pool is known)
+        # rollout storage: every step of every game; only learner rows leave ``collect``
+        self.b_obs = np.zeros((T, N) + self.obs.shape[1:], np.float32)
+        self.b_mask = np.zeros((T, N, self.mask.shape[1]), np.bool_)
+        self.b_act = np.zeros((T, N), np.int64)
+        self.b_logp = np.zeros((T, N), np.float32)
+        self.b_val = np.zeros((T, N), np.float32)
+        self.b_learn = np.zeros((T, N), np.bool_)
+        self.hand_tai = np.zeros((N, 4))
+        self.games = np.arange(N)
+
+    def collect(self, net: PolicyValueNet, opponents: Opponents) -> Batch:
+        cfg, rng, env, games = self.cfg, self.rng, self.env, self.games
+        T, N = cfg.rollout_steps, self.N
+        obs, mask, seat = self.obs, self.mask, self.seat
+        choices = opponents.choices()
+        if self.learner is None:
+            self.learner, self.opp_idx = assign_seats(rng, N, cfg, len(choices))
+        learner, opp_idx, hand_tai = self.learner, self.opp_idx, self.hand_tai
+        b_obs, b_mask, b_act, b_logp, b_val, b_learn = self.b_obs, self.b_mask, self.b_act, self.b_logp, self.b_val, self.b_learn
+        ep_returns: list[float] = []
         credit = SeatCredit(T, N)
         net.eval()
-        choices = opponents.choices()
         for t in range(T):
             credit.decide(t, seat)
             is_l = learner[games, seat]
@@ -209,69 +208,141 @@ def train(cfg: TrainConfig) -> Path:
                 ep_returns.extend(float(hand_tai[g][learner[g]].mean()) for g in ended)
                 hand_tai[ended] = 0
                 learner[ended], opp_idx[ended] = assign_seats(rng, ended.size, cfg, len(choices))
+        self.obs, self.mask, self.seat = obs, mask, seat
         # -- advantages along each seat's chain; keep the learner's decisions ------------------
         adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
         sel = b_learn.reshape(-1)
-        d_obs = torch.from_numpy(b_obs.reshape((T * N,) + b_obs.shape[2:])[sel])
-        d_mask = torch.from_numpy(b_mask.reshape(T * N, -1)[sel])
-        d_act = torch.from_numpy(b_act.reshape(-1)[sel])
-        d_logp = torch.from_numpy(b_logp.reshape(-1)[sel])
-        d_ret = torch.from_numpy(ret.reshape(-1)[sel])
-        d_val = b_val.reshape(-1)[sel]
-        a_all = adv.reshape(-1)[sel]
-        d_adv = torch.from_numpy((a_all - a_all.mean()) / (a_all.std() + 1e-8))  # normalised over the batch
-        # -- PPO update ---------------------------------------------------------------------------
-        net.train()
-        n = int(sel.sum())
-        clipfracs, approx_kl = [], 0.0
-        pg_loss = v_loss = entropy = torch.zeros(())
-        for _epoch in range(cfg.update_epochs):
-            perm = torch.from_numpy(rng.permutation(n))
-            for s0 in range(0, n, cfg.minibatch_size):
-                mb = perm[s0 : s0 + cfg.minibatch_size]
-                logits, v = net(d_obs[mb])
-                dist = torch.distributions.Categorical(logits=masked_logits(logits, d_mask[mb]))
-                logp = dist.log_prob(d_act[mb])
-                ratio = (logp - d_logp[mb]).exp()
-                with torch.no_grad():
-                    approx_kl = float(((ratio - 1) - (logp - d_logp[mb])).mean())
-                    clipfracs.append(float(((ratio - 1.0).abs() > cfg.clip_coef).float().mean()))
-                a_mb = d_adv[mb]
-                pg_loss = torch.max(-a_mb * ratio, -a_mb * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-                v_loss = 0.5 * ((v - d_ret[mb]) ** 2).mean()
-                entropy = dist.entropy().mean()
-                loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
-                opt.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-                opt.step()
-            if cfg.target_kl is not None and approx_kl > cfg.target_kl:
+        return Batch(obs=b_obs.reshape((T * N,) + b_obs.shape[2:])[sel], mask=b_mask.reshape(T * N, -1)[sel],
+                     act=b_act.reshape(-1)[sel], logp=b_logp.reshape(-1)[sel], adv=adv.reshape(-1)[sel],
+                     ret=ret.reshape(-1)[sel], val=b_val.reshape(-1)[sel], ep_returns=ep_returns, decisions=T * N)  # fmt: skip
+
+    def close(self) -> None:
+        pass
+
+
+def train(cfg: TrainConfig) -> Path:
+    torch.set_num_threads(cfg.torch_threads)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    out = Path(cfg.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rules = Rules.make(**{"profile": "standard", **cfg.rules, "episode": "hand"})
+    (out / "config.json").write_text(json.dumps({**asdict(cfg), "rules_full": rules.to_dict()}, indent=2, default=str))
+
+    # -- network, optimiser, resume ---------------------------------------------------------
+    net = PolicyValueNet(cfg.net)
+    if cfg.init_checkpoint:
+        init, _ = load_checkpoint(cfg.init_checkpoint)
+        net.load_state_dict(init.state_dict())
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    done_decisions, update = 0, 0
+    if cfg.resume:
+        st = torch.load(cfg.resume, weights_only=False)
+        net.load_state_dict(st["net"])
+        opt.load_state_dict(st["opt"])
+        done_decisions, update = st["decisions"], st["update"]
+        rng = np.random.default_rng(st["rng_seed"])
+    opponents = Opponents(cfg)
+    opponents.snapshot(net)
+
+    # -- rollouts: in this process, or on Ray workers (same games, split between them) ------------
+    if cfg.workers or cfg.ray:
+        from training.distributed import RayRollouts
+
+        rollout = RayRollouts(cfg, rules.to_dict(), seed=cfg.seed + update)
+    else:
+        rollout = Rollout(cfg, rules.to_dict(), rng, seed=cfg.seed + update)
+    log_f = open(out / "log.csv", "a", newline="")
+    log = csv.writer(log_f)
+    if update == 0:
+        log.writerow(["update", "decisions", "sps", "hands", "learner_tai_per_hand", "pg_loss", "v_loss",
+                      "entropy", "approx_kl", "clipfrac", "explained_var", "lr"])  # fmt: skip
+    T, N = cfg.rollout_steps, cfg.num_envs
+    n_updates = max(1, cfg.total_decisions // (T * N))
+    bar = None
+    if cfg.progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=n_updates * T * N, initial=done_decisions, unit="dec", desc="ppo", smoothing=0.05)
+    ep_returns: list[float] = []
+    t_start = time.perf_counter()
+    try:
+        while update < n_updates:
+            t0 = time.perf_counter()
+            elapsed = time.perf_counter() - t_start
+            if cfg.time_limit_s is not None and elapsed >= cfg.time_limit_s:
                 break
-        # -- diagnostics, snapshots, checkpoints -------------------------------------------------
-        var_y = float(np.var(d_ret.numpy()))
-        explained = float("nan") if var_y == 0 else 1 - float(np.var(d_ret.numpy() - d_val)) / var_y
-        n = T * N  # environment decisions this update, every seat's
-        update += 1
-        done_decisions += n
-        sps = n / (time.perf_counter() - t0)
-        recent = ep_returns[-500:]
-        log.writerow([update, done_decisions, round(sps), len(ep_returns), round(float(np.mean(recent)) if recent else 0.0, 4),
-                      round(pg_loss.item(), 5), round(v_loss.item(), 5), round(entropy.item(), 4), round(approx_kl, 5),
-                      round(float(np.mean(clipfracs)) if clipfracs else 0.0, 4), round(explained, 4),
-                      opt.param_groups[0]["lr"]])  # fmt: skip
-        log_f.flush()
+            if cfg.anneal_lr:
+                frac = update / n_updates
+                if cfg.time_limit_s is not None:
+                    frac = max(frac, elapsed / cfg.time_limit_s)
+                opt.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - frac)
+            # -- rollout: the learner's decisions with advantages along each seat's chain ----------
+            batch = rollout.collect(net, opponents)
+            ep_returns.extend(batch.ep_returns)
+            d_obs = torch.from_numpy(batch.obs)
+            d_mask = torch.from_numpy(batch.mask)
+            d_act = torch.from_numpy(batch.act)
+            d_logp = torch.from_numpy(batch.logp)
+            d_ret = torch.from_numpy(batch.ret)
+            d_val = batch.val
+            a_all = batch.adv
+            d_adv = torch.from_numpy((a_all - a_all.mean()) / (a_all.std() + 1e-8))  # normalised over the batch
+            # -- PPO update ---------------------------------------------------------------------------
+            net.train()
+            n = len(batch.act)
+            clipfracs, approx_kl = [], 0.0
+            pg_loss = v_loss = entropy = torch.zeros(())
+            for _epoch in range(cfg.update_epochs):
+                perm = torch.from_numpy(rng.permutation(n))
+                for s0 in range(0, n, cfg.minibatch_size):
+                    mb = perm[s0 : s0 + cfg.minibatch_size]
+                    logits, v = net(d_obs[mb])
+                    dist = torch.distributions.Categorical(logits=masked_logits(logits, d_mask[mb]))
+                    logp = dist.log_prob(d_act[mb])
+                    ratio = (logp - d_logp[mb]).exp()
+                    with torch.no_grad():
+                        approx_kl = float(((ratio - 1) - (logp - d_logp[mb])).mean())
+                        clipfracs.append(float(((ratio - 1.0).abs() > cfg.clip_coef).float().mean()))
+                    a_mb = d_adv[mb]
+                    pg_loss = torch.max(-a_mb * ratio, -a_mb * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+                    v_loss = 0.5 * ((v - d_ret[mb]) ** 2).mean()
+                    entropy = dist.entropy().mean()
+                    loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+                    opt.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+                    opt.step()
+                if cfg.target_kl is not None and approx_kl > cfg.target_kl:
+                    break
+            # -- diagnostics, snapshots, checkpoints -------------------------------------------------
+            var_y = float(np.var(d_ret.numpy()))
+            explained = float("nan") if var_y == 0 else 1 - float(np.var(d_ret.numpy() - d_val)) / var_y
+            n = batch.decisions  # environment decisions this update, every seat's
+            update += 1
+            done_decisions += n
+            sps = n / (time.perf_counter() - t0)
+            recent = ep_returns[-500:]
+            log.writerow([update, done_decisions, round(sps), len(ep_returns), round(float(np.mean(recent)) if recent else 0.0, 4),
+                          round(pg_loss.item(), 5), round(v_loss.item(), 5), round(entropy.item(), 4), round(approx_kl, 5),
+                          round(float(np.mean(clipfracs)) if clipfracs else 0.0, 4), round(explained, 4),
+                          opt.param_groups[0]["lr"]])  # fmt: skip
+            log_f.flush()
+            if bar is not None:
+                bar.update(n)
+                bar.set_postfix(sps=round(sps), tai=round(float(np.mean(recent)), 3) if recent else 0, kl=round(approx_kl, 4))
+            if update % cfg.pool_every == 0:
+                opponents.snapshot(net)
+            if update % cfg.checkpoint_every == 0 or update == n_updates:
+                save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update)
+                torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "decisions": done_decisions,
+                            "update": update, "rng_seed": int(rng.integers(2**63))}, out / "train_state.pt")  # fmt: skip
+    finally:
+        rollout.close()
         if bar is not None:
-            bar.update(n)
-            bar.set_postfix(sps=round(sps), tai=round(float(np.mean(recent)), 3) if recent else 0, kl=round(approx_kl, 4))
-        if update % cfg.pool_every == 0:
-            opponents.snapshot(net)
-        if update % cfg.checkpoint_every == 0 or update == n_updates:
-            save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update)
-            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "decisions": done_decisions,
-                        "update": update, "rng_seed": int(rng.integers(2**63))}, out / "train_state.pt")  # fmt: skip
-    if bar is not None:
-        bar.close()
-    log_f.close()
+            bar.close()
+        log_f.close()
+    extra = {"workers": rollout.n_workers, "workers_replaced": rollout.replaced} if cfg.workers or cfg.ray else {}
     save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update,
-                    wall_s=round(time.perf_counter() - t_start, 1))  # fmt: skip
+                    wall_s=round(time.perf_counter() - t_start, 1), **extra)  # fmt: skip
     return out / "policy.pt"
