@@ -261,6 +261,47 @@ def test_kong_replacement_win():
     assert items(eng, W).get("kong_replacement_win") == 1
 
 
+CHAIN_HAND = "333s 777p 234m 678m 234p 6s"  # two kongs to come, then waits on 6s
+# the extras pack (連槓開花) without its special shapes, so that JUNK stays a hand that cannot win
+CHAIN_RULES = dict(extras=True, extras_off=["eight_pairs", "pure_thirteen_orphans", "mixed_thirteen_orphans",
+                                             "sixteen_unrelated", "unrelated_dragon", "sixteen_unrelated_pure",
+                                             "unrelated_same"])
+
+
+def test_kong_chain_two_kongs_in_a_row():
+    """連槓開花: kong, replacement, kong again, self-drawn win on the second replacement (EXTRAS 2.2)."""
+    eng = new([JUNK, JUNK, CHAIN_HAND, JUNK], draws="C F 3s", tail="7p 6s", **CHAIN_RULES)
+    play(eng, "E: discard C", "S: discard F", "W: kong 3s", "W: kong 7p", "W: win")
+    it = items(eng, W)
+    assert it.get("kong_chain_2") == 8 and "kong_replacement_win" not in it and "kong_chain_3" not in it
+    assert g(eng, st.G_CHAIN) == 2
+
+
+def test_kong_chain_single_kong_is_plain_kong_replacement():
+    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="C F 3s", tail="6s", **CHAIN_RULES)
+    play(eng, "E: discard C", "S: discard F", "W: kong 3s", "W: win")
+    it = items(eng, W)
+    assert it.get("kong_replacement_win") == 1 and "kong_chain_2" not in it and "kong_chain_3" not in it
+
+
+def test_kong_chain_counts_a_flower_link():
+    """A flower drawn as the kong's replacement is a link too (「花牌可計」): chain 2."""
+    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="C F 3s", tail="f1 6s", flowers=True,
+              **CHAIN_RULES)
+    play(eng, "E: discard C", "S: discard F", "W: kong 3s", "W: win")
+    assert items(eng, W).get("kong_chain_2") == 8
+
+
+def test_kong_chain_ends_with_a_discard():
+    # W kongs, discards its replacement; its next self-draw is an ordinary front draw (chain 0).
+    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 2s", JUNK], draws="C F 3s E S W 6s", tail="1s",
+              **CHAIN_RULES)
+    play(eng, "E: discard C", "S: discard F", "W: kong 3s")
+    assert g(eng, st.G_CHAIN) == 1
+    play(eng, "W: discard 1s", "N: discard E", "E: discard S", "S: discard W")
+    assert g(eng, st.G_CHAIN) == 0
+
+
 @pytest.mark.parametrize("allowed", [True, False])
 def test_kong_replacement_self_draw_option(allowed):
     eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="3s", tail="6s",

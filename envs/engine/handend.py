@@ -11,6 +11,8 @@ from numba import njit
 
 from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, OPT_PER_TAI
 from envs.scoring.codes import (
+    CHAIN_MASK,
+    CHAIN_SHIFT,
     F_EARTHLY,
     F_FLOWER_REPLACEMENT,
     F_HEAVENLY,
@@ -26,6 +28,7 @@ from envs.scoring.codes import (
 from envs.scoring.core import score_hand, settle
 from envs.engine.state import (
     G_ANY_MELD,
+    G_CHAIN,
     G_DEALER,
     G_DRAWSRC,
     G_HEAD,
@@ -51,6 +54,7 @@ from envs.engine.state import (
     RES_WIN,
     SRC_EXPOSED_KONG,
     SRC_FLOWER,
+    SRC_FRONT,
     SRC_KONG,
 )
 
@@ -121,6 +125,8 @@ def win_flags(S, b, w, win_by, opts):
             fl |= F_KONG_REPLACEMENT
         elif src == SRC_FLOWER:
             fl |= F_FLOWER_REPLACEMENT
+        if src != SRC_FRONT:  # replacement draws in a row ending with this tile (連槓開花, EXTRAS 2.2)
+            fl |= min(max(g[G_CHAIN], 1), CHAIN_MASK) << CHAIN_SHIFT
         if drawable(S, b, opts) == 0:
             fl |= F_LAST_TILE
         if w != dealer and fresh and p[w, P_NDRAWS] == 1:

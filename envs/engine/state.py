@@ -77,7 +77,8 @@ G_SCORE_ERR = 25  # count of legal wins the scorer refused (must stay 0)
 G_DEALT = 26  # 1 once the current hand is dealt (0 at a fresh reset)
 G_SCRIPT_USED = 27  # scripted walls consumed
 G_DECISIONS = 28  # decisions taken this episode
-NG = 29
+G_CHAIN = 29  # replacement draws since the turn seat's last discard (連槓開花 chain)
+NG = 30
 
 SRC_FRONT = 0
 SRC_FLOWER = 1  # replacement after a flower

@@ -18,6 +18,7 @@ from envs.engine.state import (
     C_WIN,
     G_AFTER_CLAIM,
     G_ANY_MELD,
+    G_CHAIN,
     G_CUR,
     G_DEALER,
     G_DEALT,
@@ -119,6 +120,7 @@ def discard(S, b, seat, k, opts, cfg, prof):
         p[seat, P_READY] = 0  # the declared hand changed
     p[seat, P_NDISC] += 1
     p[seat, P_PASS_SELF] = 0  # strict_pass: lasts until the seat's next discard
+    g[G_CHAIN] = 0  # a discard ends the turn's run of replacement draws
     g[G_AFTER_CLAIM] = 0
     g[G_SWAP1] = -1
     g[G_SWAP2] = -1

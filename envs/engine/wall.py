@@ -11,6 +11,7 @@ from envs.engine.rng import randint
 from envs.engine.state import (
     G_AFTER_CLAIM,
     G_ANY_MELD,
+    G_CHAIN,
     G_CUR,
     G_DEALER,
     G_DEALT,
@@ -19,7 +20,6 @@ from envs.engine.state import (
     G_LAST_DRAWN,
     G_NKONG,
     G_NRIVER,
-    G_PHASE,
     G_READY_PENDING,
     G_RIVER_LAST,
     G_SCRIPT_USED,
@@ -78,6 +78,7 @@ def draw_tile(S, b, seat, from_tail, src, opts, prof):
         if from_tail:
             t = np.int64(S.wall[b, g[G_TAIL]])
             g[G_TAIL] -= 1
+            g[G_CHAIN] += 1  # one more replacement draw in this turn's run
         else:
             t = np.int64(S.wall[b, g[G_HEAD]])
             g[G_HEAD] += 1
@@ -124,6 +125,7 @@ def deal(S, b, opts, prof):
     g[G_TAIL] = g[G_WALL_N] - 1
     g[G_NKONG] = 0
     g[G_NRIVER] = 0
+    g[G_CHAIN] = 0
     g[G_ANY_MELD] = 0
     g[G_AFTER_CLAIM] = 0
     g[G_READY_PENDING] = 0
