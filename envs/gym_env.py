@@ -42,7 +42,7 @@ from envs.engine import state as st
 from envs.engine.actions import N_ACTIONS, action_name
 from envs.engine.api import Engine
 from envs.engine.rng import game_seeds, mix64
-from envs.engine.step import reset_some, step_game
+from envs.engine.step import reset_some, step_some_par, step_some_serial as step_some_ser
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
 from envs.rules import Rules
@@ -53,20 +53,6 @@ _ENV_OPTIONS = ("seat", "opponents", "opponent_factory", "reward", "derived", "i
 
 
 # -- compiled drivers: stepping and dealing a subset of the games ---------------------------------
-@njit(cache=True)
-def step_some_ser(S, actions, active, opts, cfg, prof):
-    for b in range(actions.shape[0]):
-        if active[b]:
-            step_game(S, b, actions[b], opts, cfg, prof)
-
-
-@njit(cache=True, parallel=True)
-def step_some_par(S, actions, active, opts, cfg, prof):
-    for b in prange(actions.shape[0]):
-        if active[b]:
-            step_game(S, b, actions[b], opts, cfg, prof)
-
-
 @njit(cache=True)
 def encode_rows_ser(out, rows, seats, hands, melds, river, g, p, scores, opts, flags, shapes):
     for i in range(rows.shape[0]):

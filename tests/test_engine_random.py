@@ -105,6 +105,25 @@ def test_two_engines_same_seeds_and_actions_agree():
     assert check(eng) == []
 
 
+def test_api_serial_and_parallel_loops_agree():
+    """Below PARALLEL_MIN_BATCH games the API steps with the serial twin of the batch loop, from it
+    the parallel one: game 0 of both, given the same actions, stays identical."""
+    from envs.engine.views import PARALLEL_MIN_BATCH
+
+    seeds = np.arange(PARALLEL_MIN_BATCH, dtype=np.uint64) + 3
+    big = Engine(Rules(), PARALLEL_MIN_BATCH)
+    one = Engine(Rules(), 1)
+    big.reset(seeds)
+    one.reset(seeds[:1])
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        acts = np.array([rng.choice(np.flatnonzero(r)) for r in big.legal_action_mask])
+        big.step(acts)
+        one.step(acts[:1])
+        for a, b in zip(one.s, big.s):
+            np.testing.assert_array_equal(a[0], b[0])
+
+
 # -- API contract --------------------------------------------------------------------------------
 def test_reset_step_shapes_and_done_games():
     eng = Engine(Rules(), 4)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from numba import njit
 
 from envs.rules import (
+    OPT_DEAD_WALL,
     OPT_DEAD_WALL_PER_KONG,
     OPT_NO_CALLS_LAST3,
     OPT_SWAP_CALL,
@@ -16,7 +17,6 @@ from envs.rules import (
 from envs.hand.analysis import SHAPE_SIXTEEN_UNRELATED, SHAPE_THIRTEEN
 from envs.scoring.core import winning_shape
 from envs.scoring.profile import PO_SHAPES
-from envs.engine.handend import drawable
 from envs.engine.state import (
     C_CHI_HIGH,
     C_CHI_LOW,
@@ -25,7 +25,10 @@ from envs.engine.state import (
     C_PON,
     C_WIN,
     G_CUR,
+    G_HEAD,
+    G_NKONG,
     G_PHASE,
+    G_TAIL,
     G_TURN,
     P_ANSWER,
     P_CLAIM,
@@ -74,22 +77,30 @@ def may_win(h, t, shapes):
 
 
 @njit(cache=True)
-def wins_with(S, b, seat, t, p_opts):
-    """Would ``seat``'s hand plus one ``t`` be a winning shape? (hand restored afterwards)"""
-    h = S.hands[b, seat]
+def wins_with(h, n_melds, t, p_opts):
+    """Would the hand ``h`` (a seat's concealed counts) plus one ``t`` be a winning shape? (restored)"""
     if h[t] >= 4 or not may_win(h, t, p_opts[PO_SHAPES]):
         return False
     h[t] += 1
-    ok = winning_shape(h, 5 - S.p[b, seat, P_NMELDS], p_opts)
+    ok = winning_shape(h, 5 - n_melds, p_opts)
     h[t] -= 1
     return ok
 
 
 @njit(cache=True)
-def kong_allowed(S, b, opts):
+def tiles_left(g, opts):
+    """``drawable`` on one game's scalar row ``g``."""
+    dead = opts[OPT_DEAD_WALL]
+    if opts[OPT_DEAD_WALL_PER_KONG]:
+        dead += g[G_NKONG]
+    return g[G_TAIL] - g[G_HEAD] + 1 - dead
+
+
+@njit(cache=True)
+def kong_allowed(g, opts):
     """A kong needs a drawable tile for its replacement (after the dead wall grows, if it does)."""
     extra = 1 if opts[OPT_DEAD_WALL_PER_KONG] else 0
-    return drawable(S, b, opts) - extra >= 1
+    return tiles_left(g, opts) - extra >= 1
 
 
 @njit(cache=True)
@@ -111,17 +122,16 @@ def chi_has_discard(h, t, lo, used1, used2, swap_ok):
 
 
 @njit(cache=True)
-def claim_options(S, b, s, d, t, opts, p_opts):
-    """C_* bits for seat ``s`` on ``d``'s discard of kind ``t``."""
-    h = S.hands[b, s]
+def claim_options(g, ps, h, s, d, t, opts, p_opts):
+    """C_* bits for seat ``s`` (its scalars ``ps``, hand ``h``) on ``d``'s discard of kind ``t``."""
     bits = 0
-    if S.p[b, s, P_PASS_WIN] == 0 and wins_with(S, b, s, t, p_opts):
+    if ps[P_PASS_WIN] == 0 and wins_with(h, ps[P_NMELDS], t, p_opts):
         bits |= C_WIN
-    if opts[OPT_NO_CALLS_LAST3] and drawable(S, b, opts) <= 3:
+    if opts[OPT_NO_CALLS_LAST3] and tiles_left(g, opts) <= 3:
         return bits
     if h[t] >= 2:
         bits |= C_PON
-        if h[t] == 3 and kong_allowed(S, b, opts):
+        if h[t] == 3 and kong_allowed(g, opts):
             bits |= C_KONG
     if s == (d + 1) % 4 and t < 27:
         r = t % 9
@@ -135,56 +145,58 @@ def claim_options(S, b, s, d, t, opts, p_opts):
     return bits
 
 
+# The helpers below take one game's rows (g = S.g[b], p = S.p[b], hands = S.hands[b]), not the
+# state tuple: a compiled call with the whole state costs far more than these bodies (views.py).
 @njit(cache=True)
-def next_asked(S, b, after):
+def next_asked(g, p, after):
     """The next seat counter-clockwise after ``after`` (towards the turn seat) still to answer."""
-    turn = S.g[b, G_TURN]
+    turn = g[G_TURN]
     i = (after - turn) % 4 + 1
     while i <= 3:
         s = (turn + i) % 4
-        if S.p[b, s, P_CLAIM] != 0 and S.p[b, s, P_ANSWER] < 0:
+        if p[s, P_CLAIM] != 0 and p[s, P_ANSWER] < 0:
             return s
         i += 1
     return -1
 
 
 @njit(cache=True)
-def open_claims(S, b, t, opts, p_opts):
+def open_claims(g, p, hands, t, opts, p_opts):
     """After the turn seat discards ``t``: compute every seat's options; True if someone is asked."""
-    d = S.g[b, G_TURN]
+    d = g[G_TURN]
     for i in range(1, 4):
         s = (d + i) % 4
-        S.p[b, s, P_CLAIM] = claim_options(S, b, s, d, t, opts, p_opts)
-        S.p[b, s, P_ANSWER] = -1
-    first = next_asked(S, b, d)
+        p[s, P_CLAIM] = claim_options(g, p[s], hands[s], s, d, t, opts, p_opts)
+        p[s, P_ANSWER] = -1
+    first = next_asked(g, p, d)
     if first < 0:
         return False
-    S.g[b, G_PHASE] = PH_CLAIM
-    S.g[b, G_CUR] = first
+    g[G_PHASE] = PH_CLAIM
+    g[G_CUR] = first
     return True
 
 
 @njit(cache=True)
-def open_rob(S, b, k, opts, p_opts):
+def open_rob(g, p, hands, k, p_opts):
     """The turn seat adds a kong of ``k``: who may rob it (win only; concealed kongs never)."""
-    d = S.g[b, G_TURN]
+    d = g[G_TURN]
     for i in range(1, 4):
         s = (d + i) % 4
         bits = 0
-        if S.p[b, s, P_PASS_WIN] == 0 and wins_with(S, b, s, k, p_opts):
+        if p[s, P_PASS_WIN] == 0 and wins_with(hands[s], p[s, P_NMELDS], k, p_opts):
             bits = C_WIN
-        S.p[b, s, P_CLAIM] = bits
-        S.p[b, s, P_ANSWER] = -1
-    first = next_asked(S, b, d)
+        p[s, P_CLAIM] = bits
+        p[s, P_ANSWER] = -1
+    first = next_asked(g, p, d)
     if first < 0:
         return False
-    S.g[b, G_PHASE] = PH_ROB
-    S.g[b, G_CUR] = first
+    g[G_PHASE] = PH_ROB
+    g[G_CUR] = first
     return True
 
 
 @njit(cache=True)
-def clear_claims(S, b):
+def clear_claims(p):
     for s in range(4):
-        S.p[b, s, P_CLAIM] = 0
-        S.p[b, s, P_ANSWER] = -1
+        p[s, P_CLAIM] = 0
+        p[s, P_ANSWER] = -1

@@ -54,13 +54,15 @@ READY_DECLARED = 2  # 宣告聽牌 at any turn while concealed: casual
 N_CFG = 1
 
 
+# Helpers on one game's rows (hands = S.hands[b], melds = S.melds[b], g = S.g[b], p = S.p[b]); a
+# compiled call with the whole state tuple costs far more than these bodies (views.py).
 @njit(cache=True)
-def held_all(S, b, seat, k):
-    """Tiles of kind ``k`` the seat holds, in hand and in melds."""
-    n = S.hands[b, seat, k]
-    for i in range(S.p[b, seat, P_NMELDS]):
-        t = S.melds[b, seat, i, 0]
-        mk = S.melds[b, seat, i, 1]
+def held_all(h, ms, nm, k):
+    """Tiles of kind ``k`` a seat holds, in hand ``h`` and in its ``nm`` melds ``ms``."""
+    n = h[k]
+    for i in range(nm):
+        t = ms[i, 0]
+        mk = ms[i, 1]
         if t == 0:
             if mk <= k <= mk + 2:
                 n += 1
@@ -70,99 +72,103 @@ def held_all(S, b, seat, k):
 
 
 @njit(cache=True)
-def is_ready_hand(S, b, seat, p_opts):
-    """Does the seat's (16 - 3m)-tile hand wait on some kind it does not hold all four of?"""
+def is_ready_hand(h, ms, nm, p_opts):
+    """Does the (16 - 3 nm)-tile hand ``h`` wait on some kind the seat does not hold all four of?"""
     held = np.zeros(34, np.int8)
     for k in range(34):
-        held[k] = held_all(S, b, seat, k)
+        held[k] = held_all(h, ms, nm, k)
     waits = np.zeros(34, np.bool_)
-    return win_wait_mask(S.hands[b, seat], 5 - S.p[b, seat, P_NMELDS], held, p_opts[PO_SHAPES], waits) > 0
+    return win_wait_mask(h, 5 - nm, held, p_opts[PO_SHAPES], waits) > 0
 
 
 @njit(cache=True)
-def ready_after_discard(S, b, seat, d, p_opts):
-    h = S.hands[b, seat]
+def ready_after_discard(h, ms, nm, d, p_opts):
     h[d] -= 1
-    ok = is_ready_hand(S, b, seat, p_opts)
+    ok = is_ready_hand(h, ms, nm, p_opts)
     h[d] += 1
     return ok
 
 
 @njit(cache=True)
-def is_concealed(S, b, seat):
-    for i in range(S.p[b, seat, P_NMELDS]):
-        if S.melds[b, seat, i, 0] != ANKONG:
+def is_concealed(ms, nm):
+    for i in range(nm):
+        if ms[i, 0] != ANKONG:
             return False
     return True
 
 
 @njit(cache=True)
-def can_declare_ready(S, b, seat, opts, cfg, p_opts):
+def can_declare_ready(g, ps, h, ms, opts, cfg, p_opts):
     """READY on the seat's turn: 地聽 with its first discard (strict16) or 宣告聽牌 (casual)."""
     mode = cfg[CFG_READY_MODE]
-    if not opts[OPT_DECLARE_READY] or mode == 0 or S.p[b, seat, P_READY] != 0:
+    if not opts[OPT_DECLARE_READY] or mode == 0 or ps[P_READY] != 0:
         return False
-    if S.g[b, G_AFTER_CLAIM] or not is_concealed(S, b, seat):
+    nm = ps[P_NMELDS]
+    if g[G_AFTER_CLAIM] or not is_concealed(ms, nm):
         return False
-    if mode == READY_HEAVEN_EARTH and S.p[b, seat, P_NDISC] != 0:
+    if mode == READY_HEAVEN_EARTH and ps[P_NDISC] != 0:
         return False
-    if win_shanten(S.hands[b, seat], 5 - S.p[b, seat, P_NMELDS], p_opts[PO_SHAPES]) > 0:
+    if win_shanten(h, 5 - nm, p_opts[PO_SHAPES]) > 0:
         return False  # cheap filter: no discard can leave a ready hand
     for d in range(34):
-        if S.hands[b, seat, d] > 0 and ready_after_discard(S, b, seat, d, p_opts):
+        if h[d] > 0 and ready_after_discard(h, ms, nm, d, p_opts):
             return True
     return False
 
 
 @njit(cache=True)
-def turn_win_ok(S, b, seat, opts, p_opts):
-    g = S.g[b]
+def turn_win_ok(g, ps, h, opts, p_opts):
     if g[G_AFTER_CLAIM]:
         return False
-    if opts[OPT_STRICT_PASS] and S.p[b, seat, P_PASS_SELF]:
+    if opts[OPT_STRICT_PASS] and ps[P_PASS_SELF]:
         return False
     if not opts[OPT_KONG_REPLACEMENT_SELF_DRAW] and g[G_DRAWSRC] == SRC_EXPOSED_KONG:
         return False
-    h = S.hands[b, seat]
-    return may_win(h, -1, p_opts[PO_SHAPES]) and winning_shape(h, 5 - S.p[b, seat, P_NMELDS], p_opts)
+    return may_win(h, -1, p_opts[PO_SHAPES]) and winning_shape(h, 5 - ps[P_NMELDS], p_opts)
 
 
 @njit(cache=True)
 def compute_mask(S, b, opts, cfg, p_opts):
-    m = S.mask[b]
-    g = S.g[b]
+    mask_rows(S.mask[b], S.g[b], S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, p_opts)
+
+
+@njit(cache=True)
+def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
+    """The legal actions of game ``b`` into ``m`` (= S.mask[b]), from its rows."""
     ph = g[G_PHASE]
-    if S.terminated[b]:
+    if done:
         m[:] = True
         return
     m[:] = False
     seat = g[G_CUR]
-    h = S.hands[b, seat]
+    h = hands[seat]
+    ps = p[seat]
+    ms = melds[seat]
     if ph == PH_TURN:
         if g[G_READY_PENDING]:
             for k in range(34):
-                if h[k] > 0 and ready_after_discard(S, b, seat, k, p_opts):
+                if h[k] > 0 and ready_after_discard(h, ms, ps[P_NMELDS], k, p_opts):
                     m[DISCARD + k] = True
             return
         swap_ban = g[G_AFTER_CLAIM] and not opts[OPT_SWAP_CALL]
         for k in range(34):
             if h[k] > 0 and not (swap_ban and (k == g[G_SWAP1] or k == g[G_SWAP2])):
                 m[DISCARD + k] = True
-        if turn_win_ok(S, b, seat, opts, p_opts):
+        if turn_win_ok(g, ps, h, opts, p_opts):
             m[WIN] = True
-        if not (g[G_AFTER_CLAIM] and opts[OPT_NO_KONG_AFTER_CLAIM]) and kong_allowed(S, b, opts):
+        if not (g[G_AFTER_CLAIM] and opts[OPT_NO_KONG_AFTER_CLAIM]) and kong_allowed(g, opts):
             for k in range(34):
                 if h[k] == 4:
                     m[SELF_KONG + k] = True
-            for i in range(S.p[b, seat, P_NMELDS]):
-                if S.melds[b, seat, i, 0] == M_PON:
-                    k = S.melds[b, seat, i, 1]
+            for i in range(ps[P_NMELDS]):
+                if ms[i, 0] == M_PON:
+                    k = ms[i, 1]
                     if h[k] > 0:
                         m[SELF_KONG + k] = True
-        if can_declare_ready(S, b, seat, opts, cfg, p_opts):
+        if can_declare_ready(g, ps, h, ms, opts, cfg, p_opts):
             m[READY] = True
     elif ph == PH_CLAIM or ph == PH_ROB or ph == PH_READY0:
-        bits = S.p[b, seat, P_CLAIM]
+        bits = ps[P_CLAIM]
         m[PASS] = True
         if bits & C_WIN:
             m[WIN] = True

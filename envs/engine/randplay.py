@@ -16,6 +16,7 @@ from envs.engine.state import G_CUR, G_HANDS, G_PHASE, G_RESULT, P_NMELDS, PH_TU
 POLICY_UNIFORM = 0  # uniform over the legal actions (the benchmark)
 POLICY_GREEDY = 1  # win when legal, discard to the lowest shanten, otherwise uniform: many wins
 from envs.engine.step import reset_game, step_game
+from envs.engine.views import PARALLEL_MIN_BATCH, borrow_state, serial_twin
 
 # out columns per game
 O_EPISODES = 0
@@ -102,11 +103,19 @@ def play_game(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
     out[b, 6] = np.int64(h >> np.uint64(1))
 
 
-@njit(cache=True, parallel=True)
-def play_batch(S, seeds, agent_seeds, episodes, check, policy, opts, cfg, prof, out):
+@njit(cache=True)
+def play_game_borrowed(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
+    play_game(borrow_state(S), b, seed, arng, episodes, check, policy, opts, cfg, prof, out)
+
+
+def _play_batch(S, seeds, agent_seeds, episodes, check, policy, opts, cfg, prof, out):
     arng = agent_seeds.copy()
     for b in prange(seeds.shape[0]):
-        play_game(S, np.int64(b), seeds[b], arng, episodes, check, policy, opts, cfg, prof, out)
+        play_game_borrowed(S, np.int64(b), seeds[b], arng, episodes, check, policy, opts, cfg, prof, out)
+
+
+play_batch = njit(cache=True, parallel=True)(_play_batch)
+play_batch_serial = serial_twin(_play_batch)  # below PARALLEL_MIN_BATCH games: no thread launch
 
 
 def random_play(engine, seed: int = 0, episodes: int = 1, check: bool = True, policy: int = POLICY_UNIFORM,
@@ -121,5 +130,6 @@ def random_play(engine, seed: int = 0, episodes: int = 1, check: bool = True, po
     seeds = game_seeds(seed, n)[idx]
     agent = game_seeds(seed ^ 0xA6E27, n)[idx]
     out = np.zeros((B, N_OUT), np.int64)
-    play_batch(engine.s, seeds, agent, episodes, check, policy, engine.opts, engine.cfg, engine.prof, out)
+    fn = play_batch if B >= PARALLEL_MIN_BATCH else play_batch_serial
+    fn(engine.s, seeds, agent, episodes, check, policy, engine.opts, engine.cfg, engine.prof, out)
     return out

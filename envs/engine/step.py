@@ -11,8 +11,9 @@ from envs.scoring.codes import F_DECLARED_READY, F_EARTHLY_READY, F_HEAVENLY_REA
 from envs.engine.actions import CHI, KONG, PON, READY, SELF_KONG, WIN
 from envs.engine.claims import clear_claims, next_asked, open_claims, open_rob
 from envs.engine.handend import PH_HAND_OVER, drawable, finish_drawn, finish_win
-from envs.engine.mask import CFG_READY_MODE, READY_HEAVEN_EARTH, compute_mask, is_ready_hand
+from envs.engine.mask import CFG_READY_MODE, READY_HEAVEN_EARTH, is_ready_hand, mask_rows
 from envs.engine.rng import next_u64
+from envs.engine.views import PARALLEL_MIN_BATCH, borrow_state, serial_twin
 from envs.engine.state import (
     C_READY,
     C_WIN,
@@ -21,7 +22,6 @@ from envs.engine.state import (
     G_CHAIN,
     G_CUR,
     G_DEALER,
-    G_DEALT,
     G_DECISIONS,
     G_DRAWSRC,
     G_HANDS,
@@ -126,7 +126,7 @@ def discard(S, b, seat, k, opts, cfg, prof):
     g[G_SWAP2] = -1
     g[G_TILE] = k
     g[G_RIVER_LAST] = 1 if drawable(S, b, opts) == 0 else 0
-    if not open_claims(S, b, k, opts, prof[2]):
+    if not open_claims(g, p, S.hands[b], k, opts, prof[2]):
         no_claim(S, b, opts, prof)
 
 
@@ -134,7 +134,7 @@ def discard(S, b, seat, k, opts, cfg, prof):
 def no_claim(S, b, opts, prof):
     """Nobody claimed the last discard: 一路歸西 check, then the next seat draws."""
     g = S.g[b]
-    clear_claims(S, b)
+    clear_claims(S.p[b])
     if opts[OPT_WEST_DRAW] and g[G_NRIVER] == 4:
         allw = True
         for i in range(4):
@@ -154,7 +154,7 @@ def do_addkong(S, b, seat, k, opts, prof):
     S.hands[b, seat, k] -= 1
     S.p[b, seat, P_READY] = 0
     S.g[b, G_NKONG] += 1
-    clear_claims(S, b)
+    clear_claims(S.p[b])
     begin_turn(S, b, seat, False, opts, prof)
     draw_tile(S, b, seat, True, SRC_KONG, opts, prof)
 
@@ -179,47 +179,48 @@ def turn_action(S, b, a, opts, cfg, prof):
             draw_tile(S, b, seat, True, SRC_KONG, opts, prof)
         else:
             g[G_TILE] = k
-            if not open_rob(S, b, k, opts, prof[2]):
+            if not open_rob(g, S.p[b], S.hands[b], k, prof[2]):
                 do_addkong(S, b, seat, k, opts, prof)
 
 
 # -- claims -----------------------------------------------------------------------------------
 @njit(cache=True)
-def collect_winners(S, b, opts):
+def collect_winners(g, p, opts):
     """Seats that answered WIN (all with multi_win, else the nearest counter-clockwise: 截胡);
-    seats that could have won and did not are barred by 過水."""
-    d = S.g[b, G_TURN]
+    seats that could have won and did not are barred by 過水. (One game's rows.)"""
+    d = g[G_TURN]
     winners = 0
     for i in range(1, 4):
         s = (d + i) % 4
-        if S.p[b, s, P_CLAIM] & C_WIN:
-            if S.p[b, s, P_ANSWER] == WIN:
+        if p[s, P_CLAIM] & C_WIN:
+            if p[s, P_ANSWER] == WIN:
                 if winners == 0 or opts[OPT_MULTI_WIN]:
                     winners |= 1 << s
             else:
-                S.p[b, s, P_PASS_WIN] = 1
+                p[s, P_PASS_WIN] = 1
                 if opts[OPT_STRICT_PASS]:
-                    S.p[b, s, P_PASS_SELF] = 1
+                    p[s, P_PASS_SELF] = 1
     return winners
 
 
 @njit(cache=True)
 def resolve_claims(S, b, opts, prof):
     g = S.g[b]
+    p = S.p[b]
     d = g[G_TURN]
     t = g[G_TILE]
     last = g[G_NRIVER] - 1
-    winners = collect_winners(S, b, opts)
+    winners = collect_winners(g, p, opts)
     if winners:
         S.river[b, last, 3] |= RV_WON_ON
-        clear_claims(S, b)
+        clear_claims(p)
         finish_win(S, b, winners, WIN_DISCARD, d, t, opts, prof)
         return
     for i in range(1, 4):
         s = (d + i) % 4
-        ans = S.p[b, s, P_ANSWER]
+        ans = p[s, P_ANSWER]
         if ans == PON or ans == KONG:
-            clear_claims(S, b)
+            clear_claims(p)
             S.river[b, last, 2] = s
             if ans == PON:
                 S.hands[b, s, t] -= 2
@@ -234,9 +235,9 @@ def resolve_claims(S, b, opts, prof):
                 draw_tile(S, b, s, True, SRC_EXPOSED_KONG, opts, prof)
             return
     s = (d + 1) % 4
-    ans = S.p[b, s, P_ANSWER]
+    ans = p[s, P_ANSWER]
     if CHI <= ans < PON:
-        clear_claims(S, b)
+        clear_claims(p)
         S.river[b, last, 2] = s
         lo = t - (ans - CHI)
         for k in range(lo, lo + 3):
@@ -258,8 +259,8 @@ def resolve_claims(S, b, opts, prof):
 @njit(cache=True)
 def resolve_rob(S, b, opts, prof):
     g = S.g[b]
-    winners = collect_winners(S, b, opts)
-    clear_claims(S, b)
+    winners = collect_winners(g, S.p[b], opts)
+    clear_claims(S.p[b])
     if winners:
         finish_win(S, b, winners, WIN_ROB_KONG, g[G_TURN], g[G_TILE], opts, prof)
     else:
@@ -277,9 +278,10 @@ def open_ready0(S, b, opts, cfg, prof):
     g[G_TURN] = dealer
     for i in range(1, 4):
         s = (dealer + i) % 4
-        S.p[b, s, P_CLAIM] = C_READY if is_ready_hand(S, b, s, prof[2]) else 0
+        ready = is_ready_hand(S.hands[b, s], S.melds[b, s], S.p[b, s, P_NMELDS], prof[2])
+        S.p[b, s, P_CLAIM] = C_READY if ready else 0
         S.p[b, s, P_ANSWER] = -1
-    first = next_asked(S, b, dealer)
+    first = next_asked(g, S.p[b], dealer)
     if first < 0:
         return False
     g[G_PHASE] = PH_READY0
@@ -336,7 +338,7 @@ def reset_game(S, b, seed, script_start, opts, cfg, prof):
     S.res_items[b, :, :] = 0
     start_hand(S, b, opts, cfg, prof)
     after_hand(S, b, opts, cfg, prof)
-    compute_mask(S, b, opts, cfg, prof[2])
+    mask_rows(S.mask[b], g, S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, prof[2])
 
 
 @njit(cache=True)
@@ -355,7 +357,7 @@ def step_game(S, b, a, opts, cfg, prof):
         S.p[b, cur, P_ANSWER] = a
         if ph == PH_READY0 and a == READY:
             S.p[b, cur, P_READY] |= F_HEAVENLY_READY
-        nxt = next_asked(S, b, cur)
+        nxt = next_asked(g, S.p[b], cur)
         if nxt >= 0:
             g[G_CUR] = nxt
         elif ph == PH_CLAIM:
@@ -363,30 +365,70 @@ def step_game(S, b, a, opts, cfg, prof):
         elif ph == PH_ROB:
             resolve_rob(S, b, opts, prof)
         else:
-            clear_claims(S, b)
+            clear_claims(S.p[b])
             last = g[G_LAST_DRAWN]
             begin_turn(S, b, g[G_DEALER], False, opts, prof)
             g[G_LAST_DRAWN] = last
-    after_hand(S, b, opts, cfg, prof)
-    compute_mask(S, b, opts, cfg, prof[2])
+    if g[G_PHASE] == PH_HAND_OVER:
+        after_hand(S, b, opts, cfg, prof)
+    mask_rows(S.mask[b], g, S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, prof[2])
 
 
 # -- batch loops ------------------------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def reset_batch(S, seeds, opts, cfg, prof):
+# Each loop is compiled twice from one body: ``parallel=True`` (prange over games) and a serial twin
+# (``*_serial``) that the API uses below PARALLEL_MIN_BATCH games, so batch 1 never launches threads.
+# Each game's transition runs on a borrowed state (views.py), so the calls inside skip reference
+# counting. (Borrow per game, inside a compiled call: a borrowed tuple made in the loop function
+# itself is not handed to the parallel loop's body correctly.)
+@njit(cache=True)
+def reset_game_borrowed(S, b, seed, script_start, opts, cfg, prof):
+    reset_game(borrow_state(S), b, seed, script_start, opts, cfg, prof)
+
+
+@njit(cache=True)
+def step_game_borrowed(S, b, a, opts, cfg, prof):
+    step_game(borrow_state(S), b, a, opts, cfg, prof)
+
+
+def _reset_batch(S, seeds, opts, cfg, prof):
     for b in prange(seeds.shape[0]):
-        reset_game(S, np.int64(b), seeds[b], 0, opts, cfg, prof)
+        reset_game_borrowed(S, np.int64(b), seeds[b], np.int64(0), opts, cfg, prof)
 
 
-@njit(cache=True, parallel=True)
-def reset_some(S, seeds, which, opts, cfg, prof):
+def _reset_some(S, seeds, which, opts, cfg, prof):
     """Auto-reset: redeal the games in ``which`` (scripted walls are not reused)."""
     for b in prange(seeds.shape[0]):
         if which[b]:
-            reset_game(S, np.int64(b), seeds[b], np.int64(S.script.shape[1]), opts, cfg, prof)
+            reset_game_borrowed(S, np.int64(b), seeds[b], np.int64(S.script.shape[1]), opts, cfg, prof)
 
 
-@njit(cache=True, parallel=True)
-def step_batch(S, actions, opts, cfg, prof):
+def _step_batch(S, actions, opts, cfg, prof):
     for b in prange(actions.shape[0]):
-        step_game(S, np.int64(b), actions[b], opts, cfg, prof)
+        step_game_borrowed(S, np.int64(b), actions[b], opts, cfg, prof)
+
+
+def _step_some(S, actions, active, opts, cfg, prof):
+    """Step only the games in ``active``."""
+    for b in prange(actions.shape[0]):
+        if active[b]:
+            step_game_borrowed(S, np.int64(b), actions[b], opts, cfg, prof)
+
+
+reset_batch = njit(cache=True, parallel=True)(_reset_batch)
+reset_batch_serial = serial_twin(_reset_batch)
+reset_some_par = njit(cache=True, parallel=True)(_reset_some)
+reset_some_serial = serial_twin(_reset_some)
+step_batch = njit(cache=True, parallel=True)(_step_batch)
+step_batch_serial = serial_twin(_step_batch)
+step_some_par = njit(cache=True, parallel=True)(_step_some)
+step_some_serial = serial_twin(_step_some)
+
+
+def batch_fn(par, ser, batch_size: int):
+    """The parallel loop from PARALLEL_MIN_BATCH games up, else its serial twin."""
+    return par if batch_size >= PARALLEL_MIN_BATCH else ser
+
+
+def reset_some(S, seeds, which, opts, cfg, prof):
+    """Redeal the games in ``which`` (serial below PARALLEL_MIN_BATCH games)."""
+    batch_fn(reset_some_par, reset_some_serial, seeds.shape[0])(S, seeds, which, opts, cfg, prof)
