@@ -48,10 +48,13 @@ def _machine() -> dict:
         "os": platform.platform(terse=True),
         "cores": os.cpu_count(),
         "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "load_avg_1_5_15": [round(x, 2) for x in os.getloadavg()],  # other jobs share the cores
     }
 
 
-def run_bench(what: str, seconds: float = 1.0) -> dict:
+def run_bench(what: str, seconds: float = 1.0, cold: bool = True) -> dict:
+    """``cold``: the engine benchmark also times a compile from an empty cache (minutes)."""
+    machine = _machine()
     if what == "scoring":
         from envs.hand.bench import bench_hand
         from envs.scoring.bench import bench_scoring
@@ -63,11 +66,11 @@ def run_bench(what: str, seconds: float = 1.0) -> dict:
     elif what == "engine":
         from envs.engine.bench import bench_engine
 
-        result = bench_engine(seconds=seconds)
+        result = bench_engine(seconds=seconds, cold=cold)
     elif what == "env":
         from envs.bench_env import bench_env
 
         result = bench_env(seconds=seconds)
     else:
         raise ValueError(f"unknown benchmark {what!r} (scoring, engine, env)")
-    return {"bench": what, "machine": _machine(), **result}
+    return {"bench": what, "machine": machine, **result, "load_avg_after": [round(x, 2) for x in os.getloadavg()]}

@@ -1,7 +1,7 @@
 """Engine benchmark: uniformly random legal play of complete hands, masks and scoring included, the
 random choice made inside compiled code (a per-game stream), so the figure measures the engine.
 
-    python -m envs.engine.bench [--seconds 2] [--cold]
+    python -m envs.engine.bench [--seconds 2] [--no-cold]
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import tempfile
 import time
 
 import numba
-import numpy as np
 
 from envs.engine.api import Engine
 from envs.engine.randplay import random_play
@@ -42,16 +41,21 @@ def _measure(rules: Rules, batch: int, seconds: float) -> dict:
         "hands_per_s": round(hands / el, 1),
         "decisions_per_s": round(decisions / el, 1),
         "decisions_per_hand": round(decisions / max(hands, 1), 1),
+        # thread-seconds per hand: flat across batch sizes when the cost is linear in the batch
+        "us_per_hand_per_thread": round(1e6 * el * numba.get_num_threads() / max(hands, 1), 1),
         "seconds": round(el, 2),
     }
 
 
 def cold_compile_seconds() -> float:
-    """Compile everything from an empty cache in a fresh process (minutes on a busy machine)."""
+    """Compile what the benchmark runs (the engine, scoring, random play, serial and parallel batch
+    loops) from an empty cache (``TW16_JIT_CACHE_DIR`` = a fresh folder) in a fresh process."""
     code = (
         "import time; t=time.perf_counter(); from envs.engine.api import Engine; from envs.rules import Rules;"
-        "from envs.engine.randplay import random_play; e=Engine(Rules(), 2); e.reset(0); e.step(e.legal_action_mask.argmax(1));"
-        "random_play(e, 0, 1); print(time.perf_counter()-t)"
+        "from envs.engine.randplay import random_play\n"
+        "for n in (2, 64):\n"
+        "    e=Engine(Rules(), n); e.reset(0); e.step(e.legal_action_mask.argmax(1)); random_play(e, 0, 1, check=False)\n"
+        "print(time.perf_counter()-t)"
     )
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, TW16_JIT_CACHE_DIR=d)
@@ -60,9 +64,11 @@ def cold_compile_seconds() -> float:
 
 
 def bench_engine(batch_sizes=(1, 64, 4096), threads=(1, None), seconds: float = 2.0, rules: Rules | None = None,
-                 cold: bool = False) -> dict:
-    """Hands/s and decisions/s per (threads, batch); ``None`` in ``threads`` = all cores."""
+                 cold: bool = True) -> dict:
+    """Hands/s and decisions/s per (threads, batch); ``None`` in ``threads`` = all cores. ``cold``: also
+    time a compile from an empty cache (first, in a subprocess: minutes on a busy machine)."""
     rules = rules or Rules()
+    cold_s = cold_compile_seconds() if cold else None
     t = time.perf_counter()
     eng = Engine(rules, 2)
     random_play(eng, seed=0, episodes=1, check=False)
@@ -72,7 +78,7 @@ def bench_engine(batch_sizes=(1, 64, 4096), threads=(1, None), seconds: float = 
         "cpu_count": os.cpu_count(),
         "numba": numba.__version__,
         "first_call_seconds": round(warm_load, 2),
-        "cold_compile_seconds": cold_compile_seconds() if cold else None,
+        "cold_compile_seconds": cold_s,
         "state_bytes_per_game": eng.state_bytes_per_game(),
         "runs": [],
     }
@@ -97,9 +103,9 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--batch", type=int, nargs="*", default=[1, 64, 4096])
-    ap.add_argument("--cold", action="store_true", help="also time a compile from an empty cache")
+    ap.add_argument("--no-cold", action="store_true", help="skip the compile from an empty cache (minutes)")
     a = ap.parse_args(argv)
-    print(json.dumps(bench_engine(tuple(a.batch), seconds=a.seconds, cold=a.cold), indent=1))
+    print(json.dumps(bench_engine(tuple(a.batch), seconds=a.seconds, cold=not a.no_cold), indent=1))
 
 
 if __name__ == "__main__":
