@@ -1,7 +1,9 @@
 """``tw16 bench env``: environment throughput with random legal actions.
 
-- ``aec_steps_per_s``: one PettingZoo env (``tw16_v0.env()``, wrappers included), ``last()`` (the
-  observation is encoded) + ``step`` per decision; ``aec_raw_steps_per_s`` the same on ``raw_env``.
+- ``aec_steps_per_s``: one PettingZoo env (``tw16_v0.env()``: illegal-action handling built in,
+  ``OrderEnforcingWrapper``), ``last()`` (the observation is encoded) + ``step`` per decision;
+  ``aec_raw_steps_per_s`` the same on ``raw_env``; ``aec_std_wrappers_steps_per_s`` on ``raw_env``
+  in PettingZoo's three standard wrappers (what ``env()`` was before), for comparison.
 - ``vec_decisions_per_s``: :class:`SelfPlayVecEnv` at ``num_envs`` games, every step one decision per
   game with observations and masks; ``single_vec_*``: the single-learner vector env with random
   legal opponents (its learner steps, and all decisions, opponents included).
@@ -51,6 +53,8 @@ def _random_actions(rng, mask):
 
 
 def bench_env(seconds: float = 1.0, num_envs: int = 4096) -> dict:
+    from pettingzoo.utils import wrappers
+
     from envs import tw16_v0
     from envs.engine.api import Engine
     from envs.gym_env import RandomLegal, SelfPlayVecEnv, SingleAgentVecEnv
@@ -60,6 +64,9 @@ def bench_env(seconds: float = 1.0, num_envs: int = 4096) -> dict:
     out: dict = {"num_envs": num_envs, "cpus": os.cpu_count()}
     out["aec_steps_per_s"] = round(_aec(tw16_v0.env(), seconds))
     out["aec_raw_steps_per_s"] = round(_aec(tw16_v0.raw_env(), seconds))
+    std = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(tw16_v0.raw_env(), illegal_reward=-1.0)))
+    out["aec_std_wrappers_steps_per_s"] = round(_aec(std, seconds))
 
     rng = np.random.default_rng(0)
     sp = SelfPlayVecEnv(num_envs=num_envs)

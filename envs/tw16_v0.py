@@ -38,9 +38,12 @@ relative seats 0 self, 1 next (下家), 2 opposite, 3 previous (上家); ``CH + 
     derived=True: 79 shanten, 80 shanten per discard, 81 waits, 82-85 unseen tiles >= 1..4
 
 ``action_mask`` is the seat's legal actions when it is ``agent_selection``, zeros otherwise
-(and after the episode ends). Illegal actions: ``env()`` wraps ``raw_env`` in PettingZoo's
-``TerminateIllegalWrapper`` (the offender gets ``illegal_reward``, default -1, and the episode
-ends); ``raw_env`` raises ``IllegalActionError`` naming the action and the legal ones.
+(and after the episode ends). Illegal actions: with ``env()`` the offender gets ``illegal_reward``
+(default -1) and the episode ends, exactly as PettingZoo's ``TerminateIllegalWrapper`` does, and an
+action outside 0..75 fails an assertion as with ``AssertOutOfBoundsWrapper``; both are done inside
+the env (``raw_env(illegal_action="terminate")``), so that ``env()`` needs only the
+``OrderEnforcingWrapper`` (each wrapper layer costs about as much as the engine step). ``raw_env``
+(``illegal_action="raise"``) raises ``IllegalActionError`` naming the action and the legal ones.
 
 Rewards: chip deltas (zero-sum), paid to all four seats at the step that ends a hand (seats that
 were not acting included; PettingZoo's ``_cumulative_rewards`` carry them to each seat's next
@@ -53,7 +56,8 @@ Rule options (``envs.rules.Rules``, RULES.md 5): profile [standard | strict16 | 
 [True], dead_wall [16], dead_wall_per_kong, multi_win, strict_pass, no_calls_last3 [True],
 no_kong_after_claim [True], kong_replacement_self_draw [True], swap_call [True], declare_ready,
 west_draw, streak_cap, stakes ["30/10"], episode ["hand" | "game"]. Env options: render_mode
-["ansi" | "human"], reward, derived [False], max_steps, illegal_reward (``env()`` only).
+["ansi" | "human"], reward, derived [False], max_steps, illegal_action ["raise" | "terminate"],
+illegal_reward [-1] (with "terminate"; ``env()`` uses "terminate").
 
 Rendering: a table of hands, melds, flowers, discards (* = claimed), wall count, dealer, phase and
 whose turn; "ansi" returns it, "human" prints it. ``infos[agent]`` holds ``seat``; at the end also
@@ -73,10 +77,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from envs.engine import state as st
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS, action_name
 from envs.engine.rng import mix64
+from envs.fastcall import entry
 from envs.gym_env import Driver, step_some_ser
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
@@ -107,18 +113,23 @@ def reward_scale(rules: Rules, reward: str):
 
 
 def env(illegal_reward: float = -1.0, **kwargs):
-    """The wrapped environment (illegal actions end the episode with ``illegal_reward``)."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
+    """The wrapped environment: illegal actions end the episode with ``illegal_reward`` (the
+    ``TerminateIllegalWrapper`` and ``AssertOutOfBoundsWrapper`` behaviour, built in), call order
+    checked by PettingZoo's ``OrderEnforcingWrapper``."""
+    e = raw_env(illegal_action="terminate", illegal_reward=illegal_reward, **kwargs)
     return wrappers.OrderEnforcingWrapper(e)
 
 
 class raw_env(AECEnv):
     metadata = {"name": ENV_VERSION, "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, render_mode=None, reward="tai", derived=False, max_steps=None, **rule_options):
+    def __init__(self, render_mode=None, reward="tai", derived=False, max_steps=None, illegal_action="raise",
+                 illegal_reward=-1.0, **rule_options):
         super().__init__()
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
@@ -144,6 +155,12 @@ class raw_env(AECEnv):
         self._opts, self._flags = self.engine.opts, self.encoder.flags
         self._valid = [False] * 4
         self.action_layout_version = ACTION_LAYOUT_VERSION
+        # compiled entry points resolved once: numba's per-call type dispatch on the state tuple
+        # would cost more than the batch-1 step itself (envs/fastcall.py)
+        e, s = self.engine, self.engine.s
+        self._step1 = entry(step_some_ser, s, self._act, self._one, e.opts, e.cfg, e.prof)
+        self._encode1 = entry(pv.encode_one, self._obs[0], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, 0,
+                              self._opts, self._flags, self._shapes)
 
     # PettingZoo requires the same space object on every call
     def observation_space(self, agent):
@@ -173,7 +190,7 @@ class raw_env(AECEnv):
     def _encode(self, i):
         if not self._valid[i]:
             s = self.engine.s  # the state arrays are updated in place, never replaced
-            pv.encode_one(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._opts, self._flags,
+            self._encode1(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._opts, self._flags,
                           self._shapes)
             self._valid[i] = True
         return self._obs[i]
@@ -190,16 +207,24 @@ class raw_env(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        a = int(action)
         mask = self.engine.s.mask[0]
-        if not (0 <= a < N_ACTIONS and mask[a]):
-            legal = [f"{x} ({action_name(x)})" for x in np.flatnonzero(mask)]
-            raise IllegalActionError(f"{agent}: action {action!r} is not legal now; legal: {', '.join(legal)}")
+        if self.illegal_action == "terminate":
+            # AssertOutOfBoundsWrapper's check (Discrete.contains), with a fast path for plain ints
+            ok = 0 <= action < N_ACTIONS if type(action) is int else self.action_spaces[agent].contains(action)
+            assert ok, "action is not in action space"
+            a = int(action)
+            if not mask[a]:
+                return self._illegal(agent)
+        else:
+            a = int(action)
+            if not (0 <= a < N_ACTIONS and mask[a]):
+                legal = [f"{x} ({action_name(x)})" for x in np.flatnonzero(mask)]
+                raise IllegalActionError(f"{agent}: action {action!r} is not legal now; legal: {', '.join(legal)}")
         self._cumulative_rewards[agent] = 0.0
         self._act[0] = a
         e = self.engine
         s = e.s
-        step_some_ser(s, self._act, self._one, e.opts, e.cfg, e.prof)  # one game: no thread launch
+        self._step1(s, self._act, self._one, e.opts, e.cfg, e.prof)  # serial loop: no thread launch
         r = s.rewards[0]
         done = bool(s.terminated[0])
         self._valid = [False] * 4
@@ -226,6 +251,17 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[s.g[0, st.G_CUR]]
         if self.render_mode == "human":
             self.render()
+
+    def _illegal(self, agent):
+        """``TerminateIllegalWrapper``'s response: the offender gets ``illegal_reward``, all end."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.truncations, 0)
+        self.rewards[agent] = self.illegal_reward
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def render(self):
         if self.render_mode is None:

@@ -91,6 +91,23 @@ def test_illegal_actions():
     offender = env.agent_selection
     env.step(bad)
     assert all(env.terminations.values()) and env.rewards[offender] == -5
+    # the built-in handling matches PettingZoo's standard wrappers around raw_env, step by step
+    from pettingzoo.utils import wrappers
+
+    ref = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(tw16_v0.raw_env(), illegal_reward=-5)))
+    ref.reset(seed=0)
+    ref.step(bad)
+    while True:
+        assert env.agent_selection == ref.agent_selection and env.agents == ref.agents
+        if not env.agents:
+            break
+        assert env.last()[1:4] == ref.last()[1:4] and env.rewards == ref.rewards
+        env.step(None)
+        ref.step(None)
+    env.reset(seed=0)
+    with pytest.raises(AssertionError, match="action space"):  # as AssertOutOfBoundsWrapper
+        env.step(76)
 
 
 def test_observation_and_mask_views():
