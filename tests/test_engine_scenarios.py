@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from envs.engine import state as st
-from envs.engine.actions import SELF_KONG, WIN, PASS, READY, action_from_name
 from envs.engine.api import Engine
 from envs.engine.scripted import legal_names, play, scripted_wall
 from envs.rules import Rules
