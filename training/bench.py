@@ -52,8 +52,11 @@ def _machine() -> dict:
     }
 
 
-def run_bench(what: str, seconds: float = 1.0, cold: bool = True) -> dict:
-    """``cold``: the engine benchmark also times a compile from an empty cache (minutes)."""
+def run_bench(what: str, seconds: float = 1.0, cold: bool | None = None) -> dict:
+    """``cold``: the engine benchmark also times a compile from an empty cache (minutes); default on,
+    off with the environment variable ``TW16_BENCH_COLD=0``."""
+    if cold is None:
+        cold = os.environ.get("TW16_BENCH_COLD", "1") != "0"
     machine = _machine()
     if what == "scoring":
         from envs.hand.bench import bench_hand
