@@ -17,6 +17,7 @@ import numba
 
 from envs.engine.api import Engine
 from envs.engine.randplay import random_play
+from envs.engine.views import PARALLEL_MIN_BATCH
 from envs.rules import Rules
 
 
@@ -42,9 +43,14 @@ def _measure(rules: Rules, batch: int, seconds: float) -> dict:
         "decisions_per_s": round(decisions / el, 1),
         "decisions_per_hand": round(decisions / max(hands, 1), 1),
         # thread-seconds per hand: flat across batch sizes when the cost is linear in the batch
-        "us_per_hand_per_thread": round(1e6 * el * numba.get_num_threads() / max(hands, 1), 1),
+        # (below PARALLEL_MIN_BATCH games the loop is serial: one thread works)
+        "us_per_hand_per_thread": round(1e6 * el * _threads_used(batch) / max(hands, 1), 1),
         "seconds": round(el, 2),
     }
+
+
+def _threads_used(batch: int) -> int:
+    return numba.get_num_threads() if batch >= PARALLEL_MIN_BATCH else 1
 
 
 def cold_compile_seconds() -> float:
@@ -91,6 +97,7 @@ def bench_engine(batch_sizes=(1, 64, 4096), threads=(1, None), seconds: float = 
             for b in batch_sizes:
                 r = _measure(rules, b, seconds)
                 r["threads"] = n
+                r["threads_used"] = _threads_used(b)
                 res["runs"].append(r)
     finally:
         numba.set_num_threads(old)
