@@ -122,7 +122,7 @@ def _rllib_problem() -> str | None:
     if not HAS_RAY:
         return "ray is not installed"
     try:
-        import ray.rllib  # noqa: F401
+        importlib.import_module("ray.rllib")
     except Exception as e:  # noqa: BLE001
         return (
             "ray.rllib is not importable here "
