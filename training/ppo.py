@@ -8,6 +8,10 @@ Turn-based credit assignment (``envs.gym_env.SeatCredit``): every decision belon
 seat's LAST decision, and the hand's end closes every chain of the game. GAE runs along each chain,
 and only the learner's decisions enter the update. The legal mask is stored with each decision and
 reapplied in the update, so the ratio is taken between masked distributions.
+
+The rollout (``Rollout``) runs in this process, or with ``workers`` / ``ray`` on Ray actors that each
+step a share of the games with a copy of the policy and return their learner rows
+(``training.distributed``, docs/scaling.md); the update below is the same either way.
 """
 
 from __future__ import annotations
