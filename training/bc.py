@@ -36,7 +36,7 @@ class BCConfig:
     seed: int = 0
     rules: dict = field(default_factory=dict)
     out: str = "runs/bc/policy.pt"
-    torch_threads: int = 2
+    torch_threads: int = 1
     net: NetConfig = field(default_factory=NetConfig)
     progress: bool = True
 
