@@ -36,7 +36,7 @@ from agents.features import decode
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN
 from envs.hand.analysis import shanten
 
-BIG = 99
+BIG = 1 << 30  # "none yet" for shanten, danger and sort keys (a danger can exceed 150)
 # defence thresholds, in the order act_kernel reads them: see the module docstring
 DEFENCE_DEFAULTS = {"threat_melds": 3, "late_melds": 2, "late_wall": 32, "fold_shanten": 2, "fold_danger": 999, "dodge": 0}
 
