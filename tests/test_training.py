@@ -64,4 +64,17 @@ def test_train_pipeline_cli(tmp_path):
             "--eval-hands", "8"]
     assert main(argv) == 0
     assert (out / "bc.pt").exists() and (out / "ppo" / "policy.pt").exists()
-    assert (out / "eval.png").exists() and (out / "report.md").read_text().count("greedy") >= 1
+    report = (out / "report.md").read_text()
+    assert (out / "eval.png").exists() and report.count("greedy") >= 1
+    assert f"`tw16 train --out-dir {out} " in report
+
+
+def test_time_limit_stop_is_resumable(tmp_path):
+    import torch
+
+    cfg = TrainConfig(num_envs=4, rollout_steps=8, total_decisions=320, time_limit_s=0.0, opponents=("random",),
+                      out_dir=str(tmp_path / "run"), progress=False)  # fmt: skip
+    train(cfg)
+    state = torch.load(tmp_path / "run" / "train_state.pt", weights_only=False)
+    assert state["update"] == 0 and state["decisions"] == 0
+    assert (tmp_path / "run" / "policy.pt").exists()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 
 
 def _cmd_score(args) -> int:
@@ -33,12 +34,6 @@ def _cmd_eval(args) -> int:
     from training.eval_cli import run_eval
 
     return run_eval(args)
-
-
-def _cmd_train(args) -> int:
-    from training.pipeline import run_train
-
-    return run_train(args.rest)
 
 
 def _cmd_replay(args) -> int:
@@ -100,21 +95,22 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--open", action="store_true", help="show every hand face up (to learn, or to debug an agent)")
     pl.set_defaults(func=_cmd_play)
 
-    t = sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)
-    t.add_argument("rest", nargs=argparse.REMAINDER)
-    t.set_defaults(func=_cmd_train)
+    # listed for `tw16 --help` only: main() hands `tw16 train ...` to tyro before argparse sees it
+    sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)
     return p
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["train"]:  # tyro parses the rest (argparse's REMAINDER drops a leading --option)
+    if argv[:1] == ["train"]:  # tyro parses the rest: argparse cannot pass on a leading --option
         from training.pipeline import run_train
 
-        return run_train(argv[1:])
-    args = build_parser().parse_args(argv)
+        command = partial(run_train, argv[1:])
+    else:
+        args = build_parser().parse_args(argv)
+        command = partial(args.func, args)
     try:
-        return args.func(args)
+        return command()
     except BrokenPipeError:  # `tw16 score ... | head`
         return 0
     except KeyboardInterrupt:

@@ -9,7 +9,6 @@ checkpoint.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -37,7 +36,8 @@ class Pipeline:
     seed: int = 0
 
 
-def run_pipeline(p: Pipeline) -> dict:
+def run_pipeline(p: Pipeline, argv: list[str] | None = None) -> dict:
+    """Run the pipeline; ``argv`` (the ``tw16 train`` options) is quoted in the report."""
     out = Path(p.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     p.bc.seed = p.ppo.seed = p.seed
@@ -60,18 +60,18 @@ def run_pipeline(p: Pipeline) -> dict:
         res = evaluate([f"neural:{policy}", *p.eval_against], p.eval_hands, seed=p.seed + 1, progress=p.ppo.progress)
         report["eval"] = jsonable(res)
         report["plot"] = str(plot(res, out / "eval.png"))
-        (out / "report.md").write_text(_report_md(p, report, league_table(res)))
+        (out / "report.md").write_text(_report_md(p, report, league_table(res), argv or []))
     (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False, default=str))
     return report
 
 
-def _report_md(p: Pipeline, report: dict, table: str) -> str:
+def _report_md(p: Pipeline, report: dict, table: str, argv: list[str]) -> str:
     log = Path(p.ppo.out_dir) / "log.csv"
     last = log.read_text().strip().splitlines()[-1].split(",") if log.exists() else []
     sps = last[2] if len(last) > 2 else "?"
     return (
         "# tw16 training report\n\n"
-        f"- command: `tw16 train {' '.join(sys.argv[2:]) if sys.argv[1:2] == ['train'] else ''}`\n"
+        f"- command: `{' '.join(['tw16', 'train', *argv])}`\n"
         f"- behaviour cloning: {p.bc.hands} hands of {', '.join(p.bc.teachers)} ({report['bc_s']} s)\n"
         f"- PPO: {p.ppo.total_decisions} environment decisions ({report['ppo_s']} s, last update {sps} decisions/s)\n"
         f"- policy: `{report['policy']}`; learning curves: `{log}`\n\n"
@@ -83,7 +83,7 @@ def run_train(argv) -> int:
     import tyro
 
     p = tyro.cli(Pipeline, args=argv, description=__doc__)
-    report = run_pipeline(p)
+    report = run_pipeline(p, argv)
     print(json.dumps({k: v for k, v in report.items() if k not in ("eval", "config")}, indent=2))
     if p.eval_hands:
         print((Path(p.out_dir) / "report.md").read_text())

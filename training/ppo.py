@@ -253,6 +253,10 @@ def train(cfg: TrainConfig) -> Path:
     opponents = Opponents(cfg)
     opponents.snapshot(net)
 
+    def save_state() -> None:  # what `resume` reads
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "decisions": done_decisions,
+                    "update": update, "rng_seed": int(rng.integers(2**63))}, out / "train_state.pt")  # fmt: skip
+
     # -- rollouts: in this process, or on Ray workers (same games, split between them) ------------
     if cfg.workers or cfg.ray:
         from training.distributed import RayRollouts
@@ -277,7 +281,7 @@ def train(cfg: TrainConfig) -> Path:
     try:
         while update < n_updates:
             t0 = time.perf_counter()
-            elapsed = time.perf_counter() - t_start
+            elapsed = t0 - t_start
             if cfg.time_limit_s is not None and elapsed >= cfg.time_limit_s:
                 break
             if cfg.anneal_lr:
@@ -293,9 +297,7 @@ def train(cfg: TrainConfig) -> Path:
             d_act = torch.from_numpy(batch.act)
             d_logp = torch.from_numpy(batch.logp)
             d_ret = torch.from_numpy(batch.ret)
-            d_val = batch.val
-            a_all = batch.adv
-            d_adv = torch.from_numpy((a_all - a_all.mean()) / (a_all.std() + 1e-8))  # normalised over the batch
+            d_adv = torch.from_numpy((batch.adv - batch.adv.mean()) / (batch.adv.std() + 1e-8))  # over the whole batch
             # -- PPO update ---------------------------------------------------------------------------
             net.train()
             n = len(batch.act)
@@ -324,8 +326,8 @@ def train(cfg: TrainConfig) -> Path:
                 if cfg.target_kl is not None and approx_kl > cfg.target_kl:
                     break
             # -- diagnostics, snapshots, checkpoints -------------------------------------------------
-            var_y = float(np.var(d_ret.numpy()))
-            explained = float("nan") if var_y == 0 else 1 - float(np.var(d_ret.numpy() - d_val)) / var_y
+            var_y = float(np.var(batch.ret))
+            explained = float("nan") if var_y == 0 else 1 - float(np.var(batch.ret - batch.val)) / var_y
             n = batch.decisions  # environment decisions this update, every seat's
             update += 1
             done_decisions += n
@@ -343,14 +345,15 @@ def train(cfg: TrainConfig) -> Path:
                 opponents.snapshot(net)
             if update % cfg.checkpoint_every == 0 or update == n_updates:
                 save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update)
-                torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "decisions": done_decisions,
-                            "update": update, "rng_seed": int(rng.integers(2**63))}, out / "train_state.pt")  # fmt: skip
+                save_state()
     finally:
         rollout.close()
         numba.set_num_threads(prev_threads)
         if bar is not None:
             bar.close()
         log_f.close()
+    if cfg.time_limit_s is not None and update < n_updates:
+        save_state()  # stopped by the time limit: resumable from here
     extra = {"workers": rollout.n_workers, "workers_replaced": rollout.replaced} if cfg.workers or cfg.ray else {}
     save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update,
                     wall_s=round(time.perf_counter() - t_start, 1), **extra)  # fmt: skip
