@@ -82,7 +82,7 @@ def _report_md(p: Pipeline, report: dict, table: str, argv: list[str]) -> str:
 def run_train(argv) -> int:
     import tyro
 
-    p = tyro.cli(Pipeline, args=argv, description=__doc__)
+    p = tyro.cli(Pipeline, args=argv, prog="tw16 train", description=__doc__)
     report = run_pipeline(p, argv)
     print(json.dumps({k: v for k, v in report.items() if k not in ("eval", "config")}, indent=2))
     if p.eval_hands:
