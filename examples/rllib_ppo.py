@@ -14,11 +14,10 @@ what RLlib's ``ActionMaskingTorchRLModule`` (from RLlib's examples) reads, {"obs
 By default the four seats share one policy (self-play with parameter sharing); ``--independent``
 maps each seat to its own policy.
 
-Versions: ``ray[rllib]`` 2.60 pins ``gymnasium==1.2.2`` while tw16 is developed on gymnasium 1.4;
-install it in its own virtual environment if pip would downgrade gymnasium in yours (docs/scaling.md:
-``python -m venv --system-site-packages ~/.venvs/tw16-rllib`` then ``~/.venvs/tw16-rllib/bin/pip install
-"ray[rllib]==2.60.0" torch==2.13.0``; checked so with gymnasium 1.2.2). The repository's own PPO
-(``tw16 train``, training/ppo.py; Ray workers with ``--ppo.workers``) needs neither.
+Versions: ``pip install -e ".[rllib]"`` (the ``test`` extra includes it). ``ray[rllib]`` 2.60 pins
+``gymnasium==1.2.2``, which tw16 supports (``gymnasium>=1.0``); the smoke test runs in CI on it.
+The repository's own PPO (``tw16 train``, training/ppo.py; Ray workers with ``--ppo.workers``) needs
+neither.
 """
 
 from __future__ import annotations

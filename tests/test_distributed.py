@@ -126,8 +126,7 @@ def _rllib_problem() -> str | None:
     except Exception as e:  # noqa: BLE001
         return (
             "ray.rllib is not importable here "
-            f"({type(e).__name__}: {e}); pip install 'ray[rllib]' (ray 2.60) pins gymnasium==1.2.2, which would "
-            "downgrade the gymnasium 1.4 tw16 uses, so only plain ray is installed (docs/scaling.md: RLlib in its own venv)"
+            f"({type(e).__name__}: {e}); install the test or rllib extra: pip install -e '.[rllib]'"
         )
     return None
 
