@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit, prange
 
 from agents.base import check_batch
+from agents.efficiency import best_after_discard as _best_after_discard, ukeire as _ukeire
 from agents.features import decode
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN
 from envs.hand.analysis import shanten
@@ -39,19 +40,6 @@ from envs.hand.analysis import shanten
 BIG = 1 << 30  # "none yet" for shanten, danger and sort keys (a danger can exceed 150)
 # defence thresholds, in the order act_kernel reads them: see the module docstring
 DEFENCE_DEFAULTS = {"threat_melds": 3, "late_melds": 2, "late_wall": 32, "fold_shanten": 2, "fold_danger": 999, "dodge": 0}
-
-
-@njit(cache=True)
-def _ukeire(hand, n_sets, s, unseen):
-    """Unseen tiles that would lower the shanten of ``hand`` (3n+1 tiles) below ``s``."""
-    total = 0
-    for t in range(34):
-        if unseen[t] > 0 and hand[t] < 4:
-            hand[t] += 1
-            if shanten(hand, n_sets) < s:
-                total += unseen[t]
-            hand[t] -= 1
-    return total
 
 
 @njit(cache=True)
@@ -64,20 +52,6 @@ def _neighbours(hand, d):
             if 0 <= r + off < 9:
                 v += hand[d + off] * (2 if abs(off) == 1 else 1)
     return v
-
-
-@njit(cache=True)
-def _best_after_discard(hand, n_sets):
-    """Lowest shanten reachable by one discard from a 3n+2 hand."""
-    best = BIG
-    for d in range(34):
-        if hand[d] > 0:
-            hand[d] -= 1
-            s = shanten(hand, n_sets)
-            hand[d] += 1
-            if s < best:
-                best = s
-    return best
 
 
 @njit(cache=True)

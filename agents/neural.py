@@ -16,6 +16,7 @@ import torch
 from torch import nn
 
 from agents.base import check_batch
+from agents.efficiency import EFFICIENCY_VERSION, N_EFFICIENCY, efficiency_planes
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS
 from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, OBS_VERSION
 
@@ -28,6 +29,23 @@ class NetConfig:
     width: int = 32  # small enough to train on 2 CPU cores (330 k parameters, 0.7 MB as float16)
     blocks: int = 1
     hidden: int = 256
+    efficiency: bool = False  # also read the agents.efficiency planes (ukeire per discard, claim gains)
+
+    @property
+    def net_channels(self) -> int:
+        return self.in_channels + (N_EFFICIENCY if self.efficiency else 0)
+
+
+def net_input(obs: np.ndarray, cfg: NetConfig) -> np.ndarray:
+    """What the network reads: the first ``cfg.in_channels`` observation planes, then the efficiency
+    planes when ``cfg.efficiency`` (computed here, from the observation alone), as float32."""
+    if obs.ndim != 3 or obs.shape[1] < cfg.in_channels:
+        raise ValueError(f"this network reads {cfg.in_channels} observation channels, got shape {obs.shape}: "
+                         "encode planes_v0 with derived=True")  # fmt: skip
+    x = np.asarray(obs[:, : cfg.in_channels], dtype=np.float32)
+    if cfg.efficiency:
+        x = np.concatenate([x, efficiency_planes(obs)], axis=1)
+    return np.ascontiguousarray(x)
 
 
 class _Block(nn.Module):
@@ -41,13 +59,13 @@ class _Block(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    """planes (B, C, 34) -> (logits (B, 76), value (B,))."""
+    """net_input planes (B, cfg.net_channels, 34) -> (logits (B, 76), value (B,))."""
 
     def __init__(self, cfg: NetConfig | None = None):
         super().__init__()
         self.cfg = cfg or NetConfig()
         c = self.cfg
-        self.stem = nn.Conv2d(c.in_channels, c.width, (1, 3), padding=(0, 1))
+        self.stem = nn.Conv2d(c.net_channels, c.width, (1, 3), padding=(0, 1))
         self.body = nn.Sequential(*[_Block(c.width) for _ in range(c.blocks)])
         self.fc = nn.Linear(c.width * 36, c.hidden)
         self.pi = nn.Linear(c.hidden, N_ACTIONS)
@@ -71,6 +89,8 @@ def save_checkpoint(path, net: PolicyValueNet, **extra) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.half() if v.is_floating_point() else v for k, v in net.state_dict().items()}
+    if net.cfg.efficiency:
+        extra["efficiency_version"] = EFFICIENCY_VERSION
     torch.save({"net": state, "config": asdict(net.cfg), "obs_version": OBS_VERSION,
                 "action_layout_version": ACTION_LAYOUT_VERSION, **extra}, path)  # fmt: skip
 
@@ -90,7 +110,11 @@ def load_checkpoint(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
             f"checkpoint {str(path)!r} was trained on {ck.get('obs_version')}/actions v{ck.get('action_layout_version')}, "
             f"this build uses {OBS_VERSION}/actions v{ACTION_LAYOUT_VERSION}"
         )
-    net = PolicyValueNet(NetConfig(**ck["config"])).to(device)
+    cfg = NetConfig(**ck["config"])
+    if cfg.efficiency and ck.get("efficiency_version") != EFFICIENCY_VERSION:
+        raise ValueError(f"checkpoint {str(path)!r} was trained on efficiency planes {ck.get('efficiency_version')}, "
+                         f"this build computes {EFFICIENCY_VERSION}")  # fmt: skip
+    net = PolicyValueNet(cfg).to(device)
     net.load_state_dict({k: v.float() for k, v in ck["net"].items()})
     net.eval()
     return net, ck
@@ -119,10 +143,7 @@ class NeuralAgent:
     @torch.no_grad()
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs, mask = check_batch(obs, mask)
-        if obs.shape[1] < self.in_channels:
-            raise ValueError(f"this network reads {self.in_channels} observation channels, got {obs.shape[1]}: "
-                             "encode planes_v0 with derived=True")  # fmt: skip
-        o = torch.from_numpy(np.ascontiguousarray(obs[:, : self.in_channels], dtype=np.float32)).to(self.device)
+        o = torch.from_numpy(net_input(obs, self.net.cfg)).to(self.device)
         m = torch.from_numpy(mask).to(self.device)
         logits, _ = self.net(o)
         logits = masked_logits(logits, m)

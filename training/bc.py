@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from agents import make_agent
-from agents.neural import NetConfig, PolicyValueNet, masked_logits, save_checkpoint
+from agents.neural import NetConfig, PolicyValueNet, masked_logits, net_input, save_checkpoint
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import N_CHANNELS
 from envs.rules import Rules
@@ -62,7 +62,8 @@ def collect(cfg: BCConfig):
 
         def on_decision(games, seats, obs, mask, actions):
             keep = mask.sum(axis=1) > 1  # a forced move teaches nothing
-            rec["obs"].append(obs[keep].astype(np.float16))  # half the memory; plane values are small fractions
+            # float16: half the memory; plane values are small fractions
+            rec["obs"].append(net_input(obs[keep], cfg.net).astype(np.float16))
             rec["mask"].append(mask[keep].astype(bool))
             rec["action"].append(actions[keep])
             rec["game"].append(games[keep])

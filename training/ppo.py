@@ -28,7 +28,7 @@ import torch
 from torch import nn
 
 from agents import make_agent
-from agents.neural import NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint, masked_logits, save_checkpoint
+from agents.neural import NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint, masked_logits, net_input, save_checkpoint
 from envs.gym_env import SeatCredit, SelfPlayVecEnv
 from envs.obs.planes_v0 import N_CHANNELS
 from envs.rules import Rules
@@ -163,7 +163,7 @@ class Rollout:
         self.obs, self.mask, self.seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
         self.learner = self.opp_idx = None  # seats are drawn at the first collect (when the pool is known)
         # rollout storage: every step of every game; only learner rows leave ``collect``
-        self.b_obs = np.zeros((T, N) + self.obs.shape[1:], np.float32)
+        self.b_obs = np.zeros((T, N, cfg.net.net_channels, self.obs.shape[2]), np.float32)  # learner rows only
         self.b_mask = np.zeros((T, N, self.mask.shape[1]), np.bool_)
         self.b_act = np.zeros((T, N), np.int64)
         self.b_logp = np.zeros((T, N), np.float32)
@@ -187,12 +187,14 @@ class Rollout:
         for t in range(T):
             credit.decide(t, seat)
             is_l = learner[games, seat]
-            b_obs[t], b_mask[t], b_learn[t] = obs, mask, is_l
+            b_mask[t], b_learn[t] = mask, is_l
             actions = np.zeros(N, np.int64)
             lg = games[is_l]
             if lg.size:
+                x = net_input(obs[lg], cfg.net)
+                b_obs[t, lg] = x
                 with torch.no_grad():
-                    logits, v = net(torch.from_numpy(obs[lg]))
+                    logits, v = net(torch.from_numpy(x))
                     dist = torch.distributions.Categorical(logits=masked_logits(logits, torch.from_numpy(mask[lg])))
                     a = dist.sample()
                 actions[lg] = a.numpy()
