@@ -1,9 +1,11 @@
 """Neural agent: a PyTorch policy/value network over the plane observation, with masked logits.
 
-The 34 kinds are laid out as a 4 x 9 grid (m, p, s, honours padded to 9) so convolutions run along
-each suit and never across a suit boundary. Checkpoints are ``torch.save`` dicts holding the weights
-and the config needed to rebuild the net (``NetConfig``), plus the observation and action versions
-they were trained on; loading checks those versions.
+The network reads ``net_input``: the planes_v0 observation (with the derived planes) and, by default,
+the efficiency planes of ``agents.efficiency`` (ukeire per discard, shanten gains of claims), computed
+from the observation alone. The 34 kinds are laid out as a 4 x 9 grid (m, p, s, honours padded to 9)
+so convolutions run along each suit and never across a suit boundary. Checkpoints are ``torch.save``
+dicts holding the weights and the config needed to rebuild the net (``NetConfig``), plus the
+observation, action and efficiency-plane versions they were trained on; loading checks those versions.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class NetConfig:
     width: int = 32  # small enough to train on 2 CPU cores (330 k parameters, 0.7 MB as float16)
     blocks: int = 1
     hidden: int = 256
-    efficiency: bool = False  # also read the agents.efficiency planes (ukeire per discard, claim gains)
+    efficiency: bool = True  # also read the agents.efficiency planes (ukeire per discard, claim gains)
 
     @property
     def net_channels(self) -> int:
@@ -110,7 +112,7 @@ def load_checkpoint(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
             f"checkpoint {str(path)!r} was trained on {ck.get('obs_version')}/actions v{ck.get('action_layout_version')}, "
             f"this build uses {OBS_VERSION}/actions v{ACTION_LAYOUT_VERSION}"
         )
-    cfg = NetConfig(**ck["config"])
+    cfg = NetConfig(**{"efficiency": False, **ck["config"]})  # checkpoints older than the planes lack the key
     if cfg.efficiency and ck.get("efficiency_version") != EFFICIENCY_VERSION:
         raise ValueError(f"checkpoint {str(path)!r} was trained on efficiency planes {ck.get('efficiency_version')}, "
                          f"this build computes {EFFICIENCY_VERSION}")  # fmt: skip
