@@ -31,9 +31,22 @@ OPT_BASE = 11
 OPT_PER_TAI = 12
 OPT_EPISODE_GAME = 13
 OPT_WEST_DRAW = 14
-N_OPTS = 15
+# hongkong (HONGKONG.md 1, 4, 5)
+OPT_HK = 15  # derived: the profile is hongkong: its engine rules (HONGKONG.md 1) and side payments (4)
+OPT_SETTLE_LA = 16  # settlement "la": legs enter the 拉 ledger (episode "game" only)
+OPT_LA_CUT = 17  # 三局斬拉 period (3), 0 = never
+OPT_LA_ASK = 18  # la_cut_policy "ask": the debtor chooses (PH_LA_CUT)
+OPT_LA_DRAW_SETTLE = 19  # la_draw "settle": a drawn hand closes every open debt
+OPT_FLOWER_OFFER = 20  # flower_win "offer": 八仙 / 七搶一 are asked (PH_FLOWER), not automatic
+OPT_DICE = 21  # dice_payments: 圍骰 / 一二三 side payments
+OPT_DEALER_PAYS_SELF_DRAW = 22  # hongkong: dealer tai also on the dealer's leg of a non-dealer self-draw
+N_OPTS = 23
 
 EPISODES = ("hand", "game")
+SETTLEMENTS = ("immediate", "la")
+LA_CUT_POLICIES = ("always", "ask")
+LA_DRAWS = ("keep", "settle")
+FLOWER_WINS = ("auto", "offer")
 # Bounds that keep every settlement amount well inside int64 (compiled code does not check overflow).
 MAX_STAKE = 10**9
 MAX_STREAK = 10**6
@@ -75,7 +88,26 @@ DEFAULTS: dict[str, Any] = {  # RULES.md 5
     "extras": False,  # EXTRAS.md: the 特殊牌型 pack over standard / strict16 / casual
     "extras_off": (),  # extras keys left out
     "unrelated_gap": 3,  # 十六不搭: least distance of two tiles of one suit (EXTRAS.md 6.1)
+    # HONGKONG.md 1 and 5 (the hongkong profile's defaults are in HK_DEFAULTS)
+    "settlement": "immediate",  # "la": 拉 / 踢半 ledger across the hands of a game
+    "la_cut": 3,  # 三局斬拉: the debtor may pay in full when k reaches 3, 6, ...; "none": never (無限拉)
+    "la_cut_policy": "always",  # "ask": the env asks the debtor (WIN = cut, PASS = keep)
+    "la_draw": "keep",  # "settle": a drawn hand settles every open debt in full
+    "flower_win": "auto",  # "offer": 八仙過海 / 七搶一 are offered (WIN / PASS), not forced
+    "dice_payments": False,  # 圍骰 / 一二三 (hongkong only)
+    "dealer_pays_on_self_draw": False,  # hongkong: dealer tai on the dealer's leg of any self-draw
 }
+# Defaults of the hongkong profile for the engine's options, under its own [rules] table.
+HK_DEFAULTS: dict[str, Any] = {
+    "multi_win": True,
+    "strict_pass": True,
+    "swap_call": False,
+    "declare_ready": True,
+    "settlement": "la",
+    "flower_win": "offer",
+    "dice_payments": True,
+}
+HK_ONLY = ("dice_payments", "dealer_pays_on_self_draw")
 
 _BOOL_OPTIONS = (
     "flowers",
@@ -89,7 +121,11 @@ _BOOL_OPTIONS = (
     "declare_ready",
     "west_draw",
     "extras",
+    "dice_payments",
+    "dealer_pays_on_self_draw",
 )
+_CHOICES = {"episode": EPISODES, "settlement": SETTLEMENTS, "la_cut_policy": LA_CUT_POLICIES, "la_draw": LA_DRAWS,
+            "flower_win": FLOWER_WINS}
 
 
 @dataclass(frozen=True)
@@ -114,6 +150,13 @@ class Rules:
     extras: bool | None = None
     extras_off: tuple[str, ...] | list | None = None
     unrelated_gap: int | None = None
+    settlement: str | None = None
+    la_cut: int | str | None = None
+    la_cut_policy: str | None = None
+    la_draw: str | None = None
+    flower_win: str | None = None
+    dice_payments: bool | None = None
+    dealer_pays_on_self_draw: bool | None = None
 
     def __post_init__(self):
         # Options left as None take the profile's [rules] defaults, then the defaults of RULES.md 5.
@@ -123,8 +166,11 @@ class Rules:
 
         prof = load_profile(self.profile)  # loads and validates the profile (names an unknown one)
         explicit_off = self.extras_off is not None
+        hk = is_hongkong(prof)
+        explicit_hk = [n for n in HK_ONLY if getattr(self, n) is not None]
         for name, default in DEFAULTS.items():
             if getattr(self, name) is None:
+                default = HK_DEFAULTS.get(name, default) if hk else default
                 object.__setattr__(self, name, prof.rule_defaults.get(name, default))
         if not isinstance(self.stakes, Stakes):
             object.__setattr__(self, "stakes", _parse_stakes(self.stakes))
@@ -137,12 +183,22 @@ class Rules:
             isinstance(self.streak_cap, bool) or not isinstance(self.streak_cap, int) or not 0 <= self.streak_cap <= MAX_STREAK
         ):
             raise RulesError(f"rule option 'streak_cap' must be null or an integer in 0..{MAX_STREAK}, got {self.streak_cap!r}")
-        if self.episode not in EPISODES:
-            raise RulesError(f"rule option 'episode' must be one of {EPISODES}, got {self.episode!r}")
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise RulesError(f"rule option {name!r} must be one of {choices}, got {getattr(self, name)!r}")
+        self._check_hongkong(hk, explicit_hk)
         self._check_extras(prof, explicit_off)
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
+
+    def _check_hongkong(self, hk: bool, explicit: list[str]) -> None:
+        # la_cut: 3 (三局斬拉) or "none" (無限拉; None would mean "the default")
+        if self.la_cut != "none" and (isinstance(self.la_cut, bool) or self.la_cut != 3):
+            raise RulesError(f"rule option 'la_cut' must be 3 or 'none', got {self.la_cut!r}")
+        on = [n for n in explicit if getattr(self, n)]
+        if on and not hk:
+            raise RulesError(f"rule option {on[0]!r} is a hongkong rule (HONGKONG.md); profile {self.profile!r} is not hongkong")
 
     def _check_extras(self, prof, explicit_off: bool) -> None:
         from envs.scoring.profile import load_pack
@@ -221,7 +277,21 @@ class Rules:
         a[OPT_PER_TAI] = self.stakes.per_tai
         a[OPT_EPISODE_GAME] = self.episode == "game"
         a[OPT_WEST_DRAW] = self.west_draw
+        a[OPT_HK] = is_hongkong(self.profile_data)
+        a[OPT_SETTLE_LA] = self.settlement == "la"
+        a[OPT_LA_CUT] = 0 if self.la_cut == "none" else self.la_cut
+        a[OPT_LA_ASK] = self.la_cut_policy == "ask"
+        a[OPT_LA_DRAW_SETTLE] = self.la_draw == "settle"
+        a[OPT_FLOWER_OFFER] = self.flower_win == "offer"
+        a[OPT_DICE] = self.dice_payments
+        a[OPT_DEALER_PAYS_SELF_DRAW] = self.dealer_pays_on_self_draw
         return a
+
+
+def is_hongkong(prof) -> bool:
+    """The hongkong table (HONGKONG.md), by name: its engine rules (過水, 報聽, 搶槓, 全包, side payments)
+    go with it."""
+    return prof.name == "hongkong"
 
 
 def _parse_stakes(v: Any) -> Stakes:

@@ -43,6 +43,16 @@ F_READY_ANY = F_HEAVENLY_READY | F_EARTHLY_READY | F_DECLARED_READY | F_SHOWN_RE
 # replacement flag is set). Read it with `(flags >> CHAIN_SHIFT) & CHAIN_MASK`.
 CHAIN_SHIFT = 16
 CHAIN_MASK = 0xFF
+# hongkong context (HONGKONG.md 3.1, 3.8, 6), set by the engine only for that profile.
+F_IPPATSU = 1 << 10  # 一發
+F_ROB_KONG_CHAIN = 1 << 11  # the robbed kong was declared with a replacement tile
+F_ROBBED_ANKONG = 1 << 12  # 十三么 robbing an ankong (with WIN_ROB_KONG)
+CO_WINNERS_SHIFT = 24  # seats winning on the same discard or robbed kong, 1..3 (0: not given = 1)
+CO_WINNERS_MASK = 0x3
+DISCARDS_SHIFT = 26  # discards made in the hand up to the win, claimed and the winning one included
+DISCARDS_MASK = 0xFF
+FLOOR_SHIFT = 34  # discarded tiles lying in the pools at the win, the winning discard included
+FLOOR_MASK = 0xFF
 
 # (key, 中文). Every key a profile may give a value; one predicate each (envs/scoring/core.py,
 # envs/scoring/extras.py). Append only: the index is the position.
