@@ -31,7 +31,8 @@ OPT_BASE = 11
 OPT_PER_TAI = 12
 OPT_EPISODE_GAME = 13
 OPT_WEST_DRAW = 14
-N_OPTS = 15
+OPT_DEALER_PAYS_ON_SELF_DRAW = 15  # hongkong: dealer tai on the dealer's leg of a non-dealer self-draw
+N_OPTS = 16
 
 EPISODES = ("hand", "game")
 # Bounds that keep every settlement amount well inside int64 (compiled code does not check overflow).
@@ -75,7 +76,12 @@ DEFAULTS: dict[str, Any] = {  # RULES.md 5
     "extras": False,  # EXTRAS.md: the 特殊牌型 pack over standard / strict16 / casual
     "extras_off": (),  # extras keys left out
     "unrelated_gap": 3,  # 十六不搭: least distance of two tiles of one suit (EXTRAS.md 6.1)
+    # hongkong scoring (HONGKONG.md 1, 2.2, 2.3); refused with other profiles when not at the default
+    "count_method": 1,  # 計法 1 or 2
+    "dual_reading": True,  # n n n (n+1)x3 (n+2)x3 read as pons and as chows at once
+    "dealer_pays_on_self_draw": False,
 }
+HK_OPTIONS = ("count_method", "dual_reading", "dealer_pays_on_self_draw")
 
 _BOOL_OPTIONS = (
     "flowers",
@@ -89,6 +95,8 @@ _BOOL_OPTIONS = (
     "declare_ready",
     "west_draw",
     "extras",
+    "dual_reading",
+    "dealer_pays_on_self_draw",
 )
 
 
@@ -114,6 +122,9 @@ class Rules:
     extras: bool | None = None
     extras_off: tuple[str, ...] | list | None = None
     unrelated_gap: int | None = None
+    count_method: int | None = None
+    dual_reading: bool | None = None
+    dealer_pays_on_self_draw: bool | None = None
 
     def __post_init__(self):
         # Options left as None take the profile's [rules] defaults, then the defaults of RULES.md 5.
@@ -140,6 +151,7 @@ class Rules:
         if self.episode not in EPISODES:
             raise RulesError(f"rule option 'episode' must be one of {EPISODES}, got {self.episode!r}")
         self._check_extras(prof, explicit_off)
+        self._check_hongkong(prof)
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
@@ -164,6 +176,14 @@ class Rules:
         gap = self.unrelated_gap
         if isinstance(gap, bool) or gap not in (2, 3):
             raise RulesError(f"rule option 'unrelated_gap' must be 2 or 3, got {gap!r}")
+
+    def _check_hongkong(self, prof) -> None:
+        if isinstance(self.count_method, bool) or self.count_method not in (1, 2):
+            raise RulesError(f"rule option 'count_method' must be 1 or 2 (計法1 / 計法2), got {self.count_method!r}")
+        if not prof.options.get("hongkong", False):
+            for name in HK_OPTIONS:
+                if getattr(self, name) != DEFAULTS[name]:
+                    raise RulesError(f"rule option {name!r} is for the hongkong profile; {prof.name!r} does not use it")
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -202,7 +222,8 @@ class Rules:
         so its compiled arrays are built once per setting)."""
         from envs.scoring.profile import effective_profile
 
-        return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap)
+        return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap, self.count_method,
+                                 self.dual_reading)
 
     def as_array(self) -> np.ndarray:
         a = np.zeros(N_OPTS, dtype=np.int64)
@@ -221,6 +242,7 @@ class Rules:
         a[OPT_PER_TAI] = self.stakes.per_tai
         a[OPT_EPISODE_GAME] = self.episode == "game"
         a[OPT_WEST_DRAW] = self.west_draw
+        a[OPT_DEALER_PAYS_ON_SELF_DRAW] = self.dealer_pays_on_self_draw
         return a
 
 
