@@ -57,6 +57,11 @@ BAD = {
     "extras_off": [("eight_pairs", "'extras_off' must be a list of item keys"), (["nope"], "names ['nope']"),
                    (["eight_pairs"], "needs extras = true")],  # fmt: skip
     "unrelated_gap": [(4, "'unrelated_gap' must be 2 or 3"), (True, "'unrelated_gap'")],
+    "count_method": [(3, "'count_method' must be 1 or 2"), (True, "'count_method' must be 1 or 2"),
+                     (2, "'count_method' is for the hongkong profile")],  # fmt: skip
+    "dual_reading": [("on", "'dual_reading' must be true or false"), (False, "'dual_reading' is for the hongkong profile")],
+    "dealer_pays_on_self_draw": [(1, "'dealer_pays_on_self_draw' must be true or false"),
+                                 (True, "'dealer_pays_on_self_draw' is for the hongkong profile")],  # fmt: skip
 }
 
 

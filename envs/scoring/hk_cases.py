@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.scoring import codes as C
-from envs.tiles import KONG, WIND_NAMES
+from envs.tiles import ADDKONG, CHI, KONG, PON, WIND_NAMES
 
 
 def _error(msg: str):
@@ -65,6 +65,11 @@ def hk_case_context(case: dict, flags: int, chain: int, win_by: int, winner: int
             _error("discards 1 on a discard that is not the dealer's (E makes the first discard)")
         if flags & C.F_HEAVENLY and discards > 0:
             _error("heavenly after a discard")
+        claimed = sum(m.type in (CHI, PON, KONG, ADDKONG) for m in melds)
+        need = claimed + (win_by == C.WIN_DISCARD)
+        if discards < need:
+            _error(f"discards {discards}: the hand shows {claimed} claimed meld(s), each taking a discard"
+                   + (", and wins on one more" if win_by == C.WIN_DISCARD else ""))
     if floor is not None:
         if discards is not None and floor > discards:
             _error(f"floor {floor} is more than the {discards} discards made")
