@@ -31,15 +31,15 @@ OPT_BASE = 11
 OPT_PER_TAI = 12
 OPT_EPISODE_GAME = 13
 OPT_WEST_DRAW = 14
-# hongkong (HONGKONG.md 1, 4, 5)
-OPT_HK = 15  # derived: the profile is hongkong: its engine rules (HONGKONG.md 1) and side payments (4)
-OPT_SETTLE_LA = 16  # settlement "la": legs enter the 拉 ledger (episode "game" only)
-OPT_LA_CUT = 17  # 三局斬拉 period (3), 0 = never
-OPT_LA_ASK = 18  # la_cut_policy "ask": the debtor chooses (PH_LA_CUT)
-OPT_LA_DRAW_SETTLE = 19  # la_draw "settle": a drawn hand closes every open debt
-OPT_FLOWER_OFFER = 20  # flower_win "offer": 八仙 / 七搶一 are asked (PH_FLOWER), not automatic
-OPT_DICE = 21  # dice_payments: 圍骰 / 一二三 side payments
-OPT_DEALER_PAYS_SELF_DRAW = 22  # hongkong: dealer tai also on the dealer's leg of a non-dealer self-draw
+OPT_DEALER_PAYS_ON_SELF_DRAW = 15  # hongkong: dealer tai on the dealer's leg of a non-dealer self-draw
+# hongkong settlement and engine rules (HONGKONG.md 1, 4, 5)
+OPT_HK = 16  # derived: the profile is a hongkong one: its engine rules (HONGKONG.md 1) and side payments (4)
+OPT_SETTLE_LA = 17  # settlement "la": legs enter the 拉 ledger (episode "game" only)
+OPT_LA_CUT = 18  # 三局斬拉 period (3), 0 = never
+OPT_LA_ASK = 19  # la_cut_policy "ask": the debtor chooses (PH_LA_CUT)
+OPT_LA_DRAW_SETTLE = 20  # la_draw "settle": a drawn hand closes every open debt
+OPT_FLOWER_OFFER = 21  # flower_win "offer": 八仙 / 七搶一 are asked (PH_FLOWER), not automatic
+OPT_DICE = 22  # dice_payments: 圍骰 / 一二三 side payments
 N_OPTS = 23
 
 EPISODES = ("hand", "game")
@@ -88,26 +88,19 @@ DEFAULTS: dict[str, Any] = {  # RULES.md 5
     "extras": False,  # EXTRAS.md: the 特殊牌型 pack over standard / strict16 / casual
     "extras_off": (),  # extras keys left out
     "unrelated_gap": 3,  # 十六不搭: least distance of two tiles of one suit (EXTRAS.md 6.1)
-    # HONGKONG.md 1 and 5 (the hongkong profile's defaults are in HK_DEFAULTS)
+    # hongkong scoring (HONGKONG.md 1, 2.2, 2.3); refused with other profiles when not at the default
+    "count_method": 1,  # 計法 1 or 2
+    "dual_reading": True,  # n n n (n+1)x3 (n+2)x3 read as pons and as chows at once
+    "dealer_pays_on_self_draw": False,
+    # hongkong settlement (HONGKONG.md 1, 4, 5); the profile's [rules] sets la, offer and dice
     "settlement": "immediate",  # "la": 拉 / 踢半 ledger across the hands of a game
     "la_cut": 3,  # 三局斬拉: the debtor may pay in full when k reaches 3, 6, ...; "none": never (無限拉)
     "la_cut_policy": "always",  # "ask": the env asks the debtor (WIN = cut, PASS = keep)
     "la_draw": "keep",  # "settle": a drawn hand settles every open debt in full
     "flower_win": "auto",  # "offer": 八仙過海 / 七搶一 are offered (WIN / PASS), not forced
     "dice_payments": False,  # 圍骰 / 一二三 (hongkong only)
-    "dealer_pays_on_self_draw": False,  # hongkong: dealer tai on the dealer's leg of any self-draw
 }
-# Defaults of the hongkong profile for the engine's options, under its own [rules] table.
-HK_DEFAULTS: dict[str, Any] = {
-    "multi_win": True,
-    "strict_pass": True,
-    "swap_call": False,
-    "declare_ready": True,
-    "settlement": "la",
-    "flower_win": "offer",
-    "dice_payments": True,
-}
-HK_ONLY = ("dice_payments", "dealer_pays_on_self_draw")
+HK_OPTIONS = ("count_method", "dual_reading", "dealer_pays_on_self_draw", "dice_payments")
 
 _BOOL_OPTIONS = (
     "flowers",
@@ -121,6 +114,7 @@ _BOOL_OPTIONS = (
     "declare_ready",
     "west_draw",
     "extras",
+    "dual_reading",
     "dice_payments",
     "dealer_pays_on_self_draw",
 )
@@ -150,6 +144,8 @@ class Rules:
     extras: bool | None = None
     extras_off: tuple[str, ...] | list | None = None
     unrelated_gap: int | None = None
+    count_method: int | None = None
+    dual_reading: bool | None = None
     settlement: str | None = None
     la_cut: int | str | None = None
     la_cut_policy: str | None = None
@@ -166,11 +162,8 @@ class Rules:
 
         prof = load_profile(self.profile)  # loads and validates the profile (names an unknown one)
         explicit_off = self.extras_off is not None
-        hk = is_hongkong(prof)
-        explicit_hk = [n for n in HK_ONLY if getattr(self, n) is not None]
         for name, default in DEFAULTS.items():
             if getattr(self, name) is None:
-                default = HK_DEFAULTS.get(name, default) if hk else default
                 object.__setattr__(self, name, prof.rule_defaults.get(name, default))
         if not isinstance(self.stakes, Stakes):
             object.__setattr__(self, "stakes", _parse_stakes(self.stakes))
@@ -186,19 +179,17 @@ class Rules:
         for name, choices in _CHOICES.items():
             if getattr(self, name) not in choices:
                 raise RulesError(f"rule option {name!r} must be one of {choices}, got {getattr(self, name)!r}")
-        self._check_hongkong(hk, explicit_hk)
+        self._check_la()
         self._check_extras(prof, explicit_off)
+        self._check_hongkong(prof)
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
 
-    def _check_hongkong(self, hk: bool, explicit: list[str]) -> None:
+    def _check_la(self) -> None:
         # la_cut: 3 (三局斬拉) or "none" (無限拉; None would mean "the default")
         if self.la_cut != "none" and (isinstance(self.la_cut, bool) or self.la_cut != 3):
             raise RulesError(f"rule option 'la_cut' must be 3 or 'none', got {self.la_cut!r}")
-        on = [n for n in explicit if getattr(self, n)]
-        if on and not hk:
-            raise RulesError(f"rule option {on[0]!r} is a hongkong rule (HONGKONG.md); profile {self.profile!r} is not hongkong")
 
     def _check_extras(self, prof, explicit_off: bool) -> None:
         from envs.scoring.profile import load_pack
@@ -220,6 +211,14 @@ class Rules:
         gap = self.unrelated_gap
         if isinstance(gap, bool) or gap not in (2, 3):
             raise RulesError(f"rule option 'unrelated_gap' must be 2 or 3, got {gap!r}")
+
+    def _check_hongkong(self, prof) -> None:
+        if isinstance(self.count_method, bool) or self.count_method not in (1, 2):
+            raise RulesError(f"rule option 'count_method' must be 1 or 2 (計法1 / 計法2), got {self.count_method!r}")
+        if not prof.options.get("hongkong", False):
+            for name in HK_OPTIONS:
+                if getattr(self, name) != DEFAULTS[name]:
+                    raise RulesError(f"rule option {name!r} is for the hongkong profile; {prof.name!r} does not use it")
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -258,7 +257,8 @@ class Rules:
         so its compiled arrays are built once per setting)."""
         from envs.scoring.profile import effective_profile
 
-        return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap)
+        return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap, self.count_method,
+                                 self.dual_reading)
 
     def as_array(self) -> np.ndarray:
         a = np.zeros(N_OPTS, dtype=np.int64)
@@ -277,6 +277,7 @@ class Rules:
         a[OPT_PER_TAI] = self.stakes.per_tai
         a[OPT_EPISODE_GAME] = self.episode == "game"
         a[OPT_WEST_DRAW] = self.west_draw
+        a[OPT_DEALER_PAYS_ON_SELF_DRAW] = self.dealer_pays_on_self_draw
         a[OPT_HK] = is_hongkong(self.profile_data)
         a[OPT_SETTLE_LA] = self.settlement == "la"
         a[OPT_LA_CUT] = 0 if self.la_cut == "none" else self.la_cut
@@ -284,14 +285,13 @@ class Rules:
         a[OPT_LA_DRAW_SETTLE] = self.la_draw == "settle"
         a[OPT_FLOWER_OFFER] = self.flower_win == "offer"
         a[OPT_DICE] = self.dice_payments
-        a[OPT_DEALER_PAYS_SELF_DRAW] = self.dealer_pays_on_self_draw
         return a
 
 
 def is_hongkong(prof) -> bool:
-    """The hongkong table (HONGKONG.md), by name: its engine rules (過水, 報聽, 搶槓, 全包, side payments)
-    go with it."""
-    return prof.name == "hongkong"
+    """A hongkong profile (``[options] hongkong``, HONGKONG.md): its engine rules (過水, 報聽, 搶槓, 全包,
+    dealer tai, side payments) go with its scoring."""
+    return bool(prof.options.get("hongkong", False))
 
 
 def _parse_stakes(v: Any) -> Stakes:

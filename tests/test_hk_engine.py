@@ -17,8 +17,8 @@ from envs.engine.handend import hk_flags
 from envs.engine.scripted import legal_names, play, scripted_wall
 from envs.rules import Rules, RulesError
 from envs.scoring.codes import (
-    CO_WINNERS_MASK,
-    CO_WINNERS_SHIFT,
+    CO_WIN_MASK,
+    CO_WIN_SHIFT,
     F_IPPATSU,
     F_ROBBED_ANKONG,
     WIN_DISCARD,
@@ -84,7 +84,7 @@ def test_profile_defaults_and_bad_options():
                 {"flower_win": True}, {"dice_payments": "yes"}):
         with pytest.raises(RulesError, match=next(iter(bad))):
             Rules.make(HK, **bad)
-    with pytest.raises(RulesError, match="hongkong rule"):
+    with pytest.raises(RulesError, match="is for the hongkong profile"):
         Rules.make("standard", dice_payments=True)
     assert Rules.from_dict(Rules.make(HK, la_cut="none").to_dict()).la_cut == "none"
 
@@ -96,7 +96,7 @@ def test_multi_win_is_on_and_each_winner_counts_co_winners():
     assert g(eng, st.G_WINNERS) == (1 << S) | (1 << N) and g(eng, st.G_WIN_BY) == WIN_DISCARD
     for w in (S, N):
         fl = hk_flags(eng.s, 0, w, WIN_DISCARD)
-        assert (fl >> CO_WINNERS_SHIFT) & CO_WINNERS_MASK == 2
+        assert (fl >> CO_WIN_SHIFT) & CO_WIN_MASK == 2
     d = deltas(eng)
     assert d[S] == leg(eng, S, 1) and d[N] == leg(eng, N, 1) and d[E] == -(d[S] + d[N]) and d[W] == 0
 
@@ -348,30 +348,33 @@ def test_immediate_settlement_pays_legs_at_once():
     assert deltas(eng) == [-L, L, 0, 0] and not eng.la_count.any()
 
 
-def test_la_cut_ask_phase_and_end_of_game_payment():
-    from envs.engine.actions import PASS, WIN
+def three_hands_to_s():
+    """S wins on E's discard, then (dealing) two heavenly wins: E's debt to S reaches k = 3."""
+    h1 = scripted_wall([JUNK, T16, JUNK, JUNK], draws="6s", flowers=False)
+    h23 = scripted_wall([JUNK, T16, JUNK, JUNK], draws="6s", dealer=S, flowers=False)
+    return np.stack([h1, h23, h23])
 
-    eng = Engine(Rules.make(HK, episode="game", la_cut_policy="ask", dice_payments=False), 16)
-    eng.reset(3)
-    rng = np.random.default_rng(0)
-    asked = cut = 0
-    while not eng.terminated.all():
-        m = eng.legal_action_mask
-        a = (rng.random(m.shape) + m).argmax(1)
-        a[m[:, WIN]] = WIN  # greedy wins: debts build up
-        la = eng.phase == st.PH_LA_CUT
-        for b in np.flatnonzero(la):
-            asked += 1
-            assert np.flatnonzero(m[b]).tolist() == [WIN, PASS]
-            d = int(eng.current_player[b])
-            assert any(eng.la_count[b, d, c] % 3 == 0 and eng.la_count[b, d, c] > 0 for c in range(4))
-            a[b] = WIN if rng.random() < 0.5 else PASS
-            cut += a[b] == WIN
-        before = eng.la_debt.copy()
-        r, _ = eng.step(a)
-        for b in np.flatnonzero(la & (a == WIN)):
-            paid = before[b] - eng.la_debt[b]
-            assert np.isclose(r[b].sum(), 0) and r[b].any() and paid.sum() > 0
-        assert np.allclose(r.sum(1), 0)
-    assert asked > 0 and cut > 0
-    assert not eng.la_count.any() and (eng.scores.sum(1) == 0).all()  # every debt paid at the end
+
+@pytest.mark.parametrize("policy,answer", [("ask", "win"), ("ask", "pass"), ("always", None)])
+def test_la_cut_at_k3(policy, answer):
+    eng = new(None, walls=three_hands_to_s(), episode="game", la_cut_policy=policy)
+    play(eng, "E: discard 6s", "S: win", "S: win")
+    assert eng.la_count[0, E, S] == 2
+    r2 = float(eng.la_debt[0, E, S])
+    play(eng, "S: win")
+    v3 = leg(eng, S, 3)  # the dealer (streak 1) wins: dealer tai 1 + 2 on every leg
+    R = 1.5 * r2 + v3
+    pay = int(np.floor(R + 0.5))
+    if policy == "always":
+        assert deltas(eng)[E] == -pay and eng.la_count[0, E, S] == 0
+        return
+    assert g(eng, st.G_PHASE) == st.PH_LA_CUT and eng.current_player[0] == E
+    assert legal_names(eng) == ["win", "pass"] and eng.la_debt[0, E, S] == R and eng.la_count[0, E, S] == 3
+    assert deltas(eng)[E] == 0
+    play(eng, "E: " + answer)
+    assert g(eng, st.G_PHASE) != st.PH_LA_CUT  # the next hand is dealt
+    if answer == "win":
+        assert eng.rewards[0, E] == -pay / PER_TAI and eng.rewards[0, S] == pay / PER_TAI
+        assert eng.la_count[0, E, S] == 0
+    else:
+        assert not eng.rewards[0].any() and eng.la_count[0, E, S] == 3

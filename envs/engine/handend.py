@@ -13,7 +13,6 @@ from envs.rules import (
     OPT_BASE,
     OPT_DEAD_WALL,
     OPT_DEAD_WALL_PER_KONG,
-    OPT_DEALER_PAYS_SELF_DRAW,
     OPT_EPISODE_GAME,
     OPT_FLOWER_OFFER,
     OPT_HK,
@@ -26,13 +25,12 @@ from envs.rules import (
 from envs.scoring.codes import (
     CHAIN_MASK,
     CHAIN_SHIFT,
-    CO_WINNERS_SHIFT,
-    DISCARDS_MASK,
+    CO_WIN_SHIFT,
+    COUNT_MASK,
     DISCARDS_SHIFT,
     F_IPPATSU,
     F_ROB_KONG_CHAIN,
     F_ROBBED_ANKONG,
-    FLOOR_MASK,
     FLOOR_SHIFT,
     F_EARTHLY,
     F_FLOWER_REPLACEMENT,
@@ -47,6 +45,7 @@ from envs.scoring.codes import (
     WIN_SELF_DRAW,
 )
 from envs.scoring.core import dealer_tai, score_hand
+from envs.scoring.hongkong import hk_legs
 from envs.engine.ledger import la_close_all, la_hand
 from envs.engine.state import (
     G_ANY_MELD,
@@ -209,27 +208,34 @@ def hk_flags(S, b, w, win_by):
         n = 0
         for s in range(4):
             n += (g[G_WINNERS] >> s) & 1
-        fl |= n << CO_WINNERS_SHIFT
+        fl |= n << CO_WIN_SHIFT
     floor = 1 if rob else 0  # the robbed tile counts as a discard
     for i in range(g[G_NRIVER]):
         floor += S.river[b, i, 2] < 0
-    fl |= min(g[G_NRIVER] + (1 if rob else 0), DISCARDS_MASK) << DISCARDS_SHIFT
-    fl |= min(floor, FLOOR_MASK) << FLOOR_SHIFT
+    # counts are stored + 1 (0: not given)
+    fl |= (min(g[G_NRIVER] + (1 if rob else 0), COUNT_MASK - 1) + 1) << DISCARDS_SHIFT
+    fl |= (min(floor, COUNT_MASK - 1) + 1) << FLOOR_SHIFT
     return fl
 
 
 @njit(cache=True)
 def win_legs(tai, win_by, w, payer, liable, dealer, streak, opts, legs):
-    """One winner's legs into ``legs[payer, w]`` (chips): each paying leg is base + per_tai x (hand
-    tai + dealer tai when the dealer is on it). hongkong: not on the dealer's leg of a non-dealer's
-    self-draw or 八仙 (unless dealer_pays_on_self_draw); 全包: ``liable`` pays every leg."""
+    """One winner's legs into ``legs[payer, w]`` (chips): base + per_tai x leg tai. hongkong: the
+    scorer's hk_legs (dealer tai only when the dealer wins or pays as discarder; 全包 by ``liable``);
+    otherwise RULES.md 4 (dealer tai on every leg the dealer pays or wins)."""
+    if opts[OPT_HK]:
+        leg_tai = np.empty(4, np.int64)
+        leg_payer = np.empty(4, np.int64)
+        hk_legs(tai, win_by, w, payer, liable, dealer, streak, opts, leg_tai, leg_payer)
+        for p in range(4):
+            if leg_tai[p] >= 0:
+                legs[leg_payer[p], w] += opts[OPT_BASE] + opts[OPT_PER_TAI] * leg_tai[p]
+        return
     dt = dealer_tai(streak, opts)
-    no_dealer_self = opts[OPT_HK] and not opts[OPT_DEALER_PAYS_SELF_DRAW] and payer < 0 and w != dealer
     for p in range(4):
         if p == w or (payer >= 0 and p != payer):
             continue
-        on = (p == dealer or w == dealer) and not no_dealer_self
-        legs[liable if liable >= 0 else p, w] += opts[OPT_BASE] + opts[OPT_PER_TAI] * (tai + (dt if on else 0))
+        legs[p, w] += opts[OPT_BASE] + opts[OPT_PER_TAI] * (tai + (dt if (p == dealer or w == dealer) else 0))
 
 
 @njit(cache=True)
