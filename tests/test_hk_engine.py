@@ -341,6 +341,30 @@ def test_la_ledger_in_a_game():
     assert eng.la_debt[0, S, E] == leg(eng, E, 1) and eng.la_debt[0, E, S] == 0
 
 
+def run_out(eng):
+    """Discard each drawn tile and pass every question until the hand ends (the result stays)."""
+    hands = g(eng, st.G_HANDS)
+    while g(eng, st.G_HANDS) == hands and not eng.terminated[0]:
+        m = eng.legal_action_mask[0]
+        a = g(eng, st.G_LAST_DRAWN) if eng.s.g[0, st.G_PHASE] == st.PH_TURN else 74
+        eng.step(np.array([a if a >= 0 and m[a] else int(np.flatnonzero(m)[0])]))
+
+
+@pytest.mark.parametrize("la_draw", ["keep", "settle"])
+def test_drawn_hand_keeps_or_settles_the_ledger(la_draw):
+    h1 = scripted_wall([JUNK, T16, JUNK, JUNK], draws="6s", flowers=False)
+    h2 = scripted_wall([JUNK] * 4, dealer=S, flowers=False)
+    eng = new(None, walls=np.stack([h1, h2]), episode="game", la_draw=la_draw)
+    play(eng, "E: discard 6s", "S: win")
+    L = leg(eng, S, 1)
+    run_out(eng)
+    assert g(eng, st.G_RESULT) == st.RES_DRAWN
+    if la_draw == "keep":
+        assert deltas(eng) == [0, 0, 0, 0] and eng.la_debt[0, E, S] == L and eng.la_count[0, E, S] == 1
+    else:
+        assert deltas(eng) == [-L, L, 0, 0] and not eng.la_count.any()
+
+
 def test_immediate_settlement_pays_legs_at_once():
     eng = new(None, walls=two_hands(), episode="game", settlement="immediate")
     play(eng, "E: discard 6s", "S: win")

@@ -178,9 +178,6 @@ def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
                         m[SELF_KONG + k] = True
         if can_declare_ready(g, ps, h, ms, opts, cfg, p_opts):
             m[READY] = True
-    elif ph == PH_FLOWER or ph == PH_LA_CUT:
-        m[WIN] = True  # take the flower win / cut the 拉 debt (pay it in full now)
-        m[PASS] = True  # pass the flower win for this hand / keep the debt
     elif ph == PH_CLAIM or ph == PH_ROB or ph == PH_READY0:
         bits = ps[P_CLAIM]
         m[PASS] = True
@@ -198,5 +195,8 @@ def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
             m[KONG] = True
         if bits & C_READY:
             m[READY] = True
+    elif ph == PH_FLOWER or ph == PH_LA_CUT:
+        m[WIN] = True  # take the flower win / cut the 拉 debt (pay it in full now)
+        m[PASS] = True  # pass the flower win for this hand / keep the debt
     else:
         m[:] = True  # not a decision (should not happen for a live game)

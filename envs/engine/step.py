@@ -315,9 +315,9 @@ def resolve_rob(S, b, opts, prof):
 
 
 @njit(cache=True)
-def open_offer(S, b):
-    """flower_win "offer": ask the seat recorded in G_OFFER before the turn seat acts."""
-    g = S.g[b]
+def open_offer(g):
+    """flower_win "offer": ask the seat recorded in G_OFFER before the turn seat acts. (One game's
+    scalar row.)"""
     if g[G_OFFER] >= 0 and g[G_PHASE] == PH_TURN:
         g[G_PHASE] = PH_FLOWER
         g[G_CUR] = g[G_OFFER]
@@ -405,7 +405,7 @@ def start_hand(S, b, opts, cfg, prof):
     if not open_ready0(S, b, opts, cfg, prof):
         begin_turn(S, b, g[G_DEALER], False, opts, prof)
         g[G_LAST_DRAWN] = last
-        open_offer(S, b)
+        open_offer(g)
 
 
 @njit(cache=True)
@@ -473,10 +473,6 @@ def step_game(S, b, a, opts, cfg, prof):
     ph = g[G_PHASE]
     if ph == PH_TURN:
         turn_action(S, b, a, opts, cfg, prof)
-    elif ph == PH_FLOWER:
-        answer_offer(S, b, a, opts, prof)
-    elif ph == PH_LA_CUT:
-        answer_la_cut(S, b, a, opts, cfg, prof)
     elif ph == PH_CLAIM or ph == PH_ROB or ph == PH_READY0:
         cur = g[G_CUR]
         S.p[b, cur, P_ANSWER] = a
@@ -494,9 +490,14 @@ def step_game(S, b, a, opts, cfg, prof):
             last = g[G_LAST_DRAWN]
             begin_turn(S, b, g[G_DEALER], False, opts, prof)
             g[G_LAST_DRAWN] = last
+    elif ph == PH_FLOWER:
+        answer_offer(S, b, a, opts, prof)
+    elif ph == PH_LA_CUT:
+        answer_la_cut(S, b, a, opts, cfg, prof)
     if g[G_PHASE] == PH_HAND_OVER:
         after_hand(S, b, opts, cfg, prof)
-    open_offer(S, b)
+    if g[G_OFFER] >= 0:  # (flower_win "offer" only)
+        open_offer(g)
     mask_rows(S.mask[b], g, S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, prof[2])
 
 
