@@ -31,9 +31,22 @@ OPT_BASE = 11
 OPT_PER_TAI = 12
 OPT_EPISODE_GAME = 13
 OPT_WEST_DRAW = 14
-N_OPTS = 15
+OPT_DEALER_PAYS_ON_SELF_DRAW = 15  # hongkong: dealer tai on the dealer's leg of a non-dealer self-draw
+# hongkong settlement and engine rules (HONGKONG.md 1, 4, 5)
+OPT_HK = 16  # derived: the profile is a hongkong one: its engine rules (HONGKONG.md 1) and side payments (4)
+OPT_SETTLE_LA = 17  # settlement "la": legs enter the 拉 ledger (episode "game" only)
+OPT_LA_CUT = 18  # 三局斬拉 period (3), 0 = never
+OPT_LA_ASK = 19  # la_cut_policy "ask": the debtor chooses (PH_LA_CUT)
+OPT_LA_DRAW_SETTLE = 20  # la_draw "settle": a drawn hand closes every open debt
+OPT_FLOWER_OFFER = 21  # flower_win "offer": 八仙 / 七搶一 are asked (PH_FLOWER), not automatic
+OPT_DICE = 22  # dice_payments: 圍骰 / 一二三 side payments
+N_OPTS = 23
 
 EPISODES = ("hand", "game")
+SETTLEMENTS = ("immediate", "la")
+LA_CUT_POLICIES = ("always", "ask")
+LA_DRAWS = ("keep", "settle")
+FLOWER_WINS = ("auto", "offer")
 # Bounds that keep every settlement amount well inside int64 (compiled code does not check overflow).
 MAX_STAKE = 10**9
 MAX_STREAK = 10**6
@@ -75,7 +88,19 @@ DEFAULTS: dict[str, Any] = {  # RULES.md 5
     "extras": False,  # EXTRAS.md: the 特殊牌型 pack over standard / strict16 / casual
     "extras_off": (),  # extras keys left out
     "unrelated_gap": 3,  # 十六不搭: least distance of two tiles of one suit (EXTRAS.md 6.1)
+    # hongkong scoring (HONGKONG.md 1, 2.2, 2.3); refused with other profiles when not at the default
+    "count_method": 1,  # 計法 1 or 2
+    "dual_reading": True,  # n n n (n+1)x3 (n+2)x3 read as pons and as chows at once
+    "dealer_pays_on_self_draw": False,
+    # hongkong settlement (HONGKONG.md 1, 4, 5); the profile's [rules] sets la, offer and dice
+    "settlement": "immediate",  # "la": 拉 / 踢半 ledger across the hands of a game
+    "la_cut": 3,  # 三局斬拉: the debtor may pay in full when k reaches 3, 6, ...; "none": never (無限拉)
+    "la_cut_policy": "always",  # "ask": the env asks the debtor (WIN = cut, PASS = keep)
+    "la_draw": "keep",  # "settle": a drawn hand settles every open debt in full
+    "flower_win": "auto",  # "offer": 八仙過海 / 七搶一 are offered (WIN / PASS), not forced
+    "dice_payments": False,  # 圍骰 / 一二三 (hongkong only)
 }
+HK_OPTIONS = ("count_method", "dual_reading", "dealer_pays_on_self_draw", "dice_payments")
 
 _BOOL_OPTIONS = (
     "flowers",
@@ -89,7 +114,12 @@ _BOOL_OPTIONS = (
     "declare_ready",
     "west_draw",
     "extras",
+    "dual_reading",
+    "dice_payments",
+    "dealer_pays_on_self_draw",
 )
+_CHOICES = {"episode": EPISODES, "settlement": SETTLEMENTS, "la_cut_policy": LA_CUT_POLICIES, "la_draw": LA_DRAWS,
+            "flower_win": FLOWER_WINS}
 
 
 @dataclass(frozen=True)
@@ -114,6 +144,15 @@ class Rules:
     extras: bool | None = None
     extras_off: tuple[str, ...] | list | None = None
     unrelated_gap: int | None = None
+    count_method: int | None = None
+    dual_reading: bool | None = None
+    settlement: str | None = None
+    la_cut: int | str | None = None
+    la_cut_policy: str | None = None
+    la_draw: str | None = None
+    flower_win: str | None = None
+    dice_payments: bool | None = None
+    dealer_pays_on_self_draw: bool | None = None
 
     def __post_init__(self):
         # Options left as None take the profile's [rules] defaults, then the defaults of RULES.md 5.
@@ -137,12 +176,20 @@ class Rules:
             isinstance(self.streak_cap, bool) or not isinstance(self.streak_cap, int) or not 0 <= self.streak_cap <= MAX_STREAK
         ):
             raise RulesError(f"rule option 'streak_cap' must be null or an integer in 0..{MAX_STREAK}, got {self.streak_cap!r}")
-        if self.episode not in EPISODES:
-            raise RulesError(f"rule option 'episode' must be one of {EPISODES}, got {self.episode!r}")
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise RulesError(f"rule option {name!r} must be one of {choices}, got {getattr(self, name)!r}")
+        self._check_la()
         self._check_extras(prof, explicit_off)
+        self._check_hongkong(prof)
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
+
+    def _check_la(self) -> None:
+        # la_cut: 3 (三局斬拉) or "none" (無限拉; None would mean "the default")
+        if self.la_cut != "none" and (isinstance(self.la_cut, bool) or self.la_cut != 3):
+            raise RulesError(f"rule option 'la_cut' must be 3 or 'none', got {self.la_cut!r}")
 
     def _check_extras(self, prof, explicit_off: bool) -> None:
         from envs.scoring.profile import load_pack
@@ -164,6 +211,14 @@ class Rules:
         gap = self.unrelated_gap
         if isinstance(gap, bool) or gap not in (2, 3):
             raise RulesError(f"rule option 'unrelated_gap' must be 2 or 3, got {gap!r}")
+
+    def _check_hongkong(self, prof) -> None:
+        if isinstance(self.count_method, bool) or self.count_method not in (1, 2):
+            raise RulesError(f"rule option 'count_method' must be 1 or 2 (計法1 / 計法2), got {self.count_method!r}")
+        if not prof.options.get("hongkong", False):
+            for name in HK_OPTIONS:
+                if getattr(self, name) != DEFAULTS[name]:
+                    raise RulesError(f"rule option {name!r} is for the hongkong profile; {prof.name!r} does not use it")
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -202,7 +257,8 @@ class Rules:
         so its compiled arrays are built once per setting)."""
         from envs.scoring.profile import effective_profile
 
-        return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap)
+        return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap, self.count_method,
+                                 self.dual_reading)
 
     def as_array(self) -> np.ndarray:
         a = np.zeros(N_OPTS, dtype=np.int64)
@@ -221,7 +277,21 @@ class Rules:
         a[OPT_PER_TAI] = self.stakes.per_tai
         a[OPT_EPISODE_GAME] = self.episode == "game"
         a[OPT_WEST_DRAW] = self.west_draw
+        a[OPT_DEALER_PAYS_ON_SELF_DRAW] = self.dealer_pays_on_self_draw
+        a[OPT_HK] = is_hongkong(self.profile_data)
+        a[OPT_SETTLE_LA] = self.settlement == "la"
+        a[OPT_LA_CUT] = 0 if self.la_cut == "none" else self.la_cut
+        a[OPT_LA_ASK] = self.la_cut_policy == "ask"
+        a[OPT_LA_DRAW_SETTLE] = self.la_draw == "settle"
+        a[OPT_FLOWER_OFFER] = self.flower_win == "offer"
+        a[OPT_DICE] = self.dice_payments
         return a
+
+
+def is_hongkong(prof) -> bool:
+    """A hongkong profile (``[options] hongkong``, HONGKONG.md): its engine rules (過水, 報聽, 搶槓, 全包,
+    dealer tai, side payments) go with its scoring."""
+    return bool(prof.options.get("hongkong", False))
 
 
 def _parse_stakes(v: Any) -> Stakes:

@@ -66,6 +66,7 @@ def run_bench(what: str, seconds: float = 1.0, cold: bool | None = None) -> dict
         profiles = ("standard", "strict16", "casual")
         result["scoring"] = [bench_scoring(p, seconds) for p in profiles]
         result["scoring"] += [bench_scoring(p, seconds, extras=True) for p in profiles]  # EXTRAS.md pack
+        result["scoring"].append(bench_scoring("hongkong", seconds))  # HONGKONG.md, its own scorer
     elif what == "engine":
         from envs.engine.bench import bench_engine
 

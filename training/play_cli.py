@@ -164,6 +164,10 @@ def choices_for(eng, b: int = 0) -> list[Choice]:
             out.append(Choice(A.WIN, "win", "win (self-draw)", "自摸"))
         elif phase == st.PH_ROB:
             out.append(Choice(A.WIN, "win", f"win robbing the kong on {kind_name(t)}", f"搶槓 {kind_zh(t)}", (t,)))
+        elif phase == st.PH_FLOWER:
+            out.append(Choice(A.WIN, "win", "win on flowers (八仙過海 / 七搶一)", "花胡"))
+        elif phase == st.PH_LA_CUT:
+            out.append(Choice(A.WIN, "win", "cut: pay your 拉 debt in full now", "斬拉"))
         else:
             out.append(Choice(A.WIN, "win", f"win on {kind_name(t)}", f"胡 {kind_zh(t)}", (t,)))
     if mask[A.READY]:

@@ -14,7 +14,9 @@ its own stream), so the mask and state are the new game's.
 Read-only state views (see ``envs.engine.state`` for every array): ``hands`` (B,4,34),
 ``melds`` (B,4,5,3), ``n_melds`` (B,4), ``flowers`` (B,4) bits, ``river`` (B,144,4),
 ``n_river`` (B,), ``phase``, ``dealer``, ``streak``, ``round_wind``, ``turn_seat``, ``claim_tile``,
-``wall_drawable`` (B,), ``pass_win`` (B,4), ``ready`` (B,4) flag bits, ``scores`` (B,4) chips.
+``wall_drawable`` (B,), ``pass_win`` (B,4), ``ready`` (B,4) flag bits, ``scores`` (B,4) chips;
+hongkong: ``la_debt`` (B,4,4) open 拉 debts in chips (row pays column), ``la_count`` (B,4,4) their k,
+``dice`` (B,3) this hand's dice (0 when not rolled), ``side_chips`` (B,4) side payments so far this hand.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ import numpy as np
 
 from envs.engine import actions as A
 from envs.engine import state as st
-from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN_EARTH, READY_NONE
+from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN_EARTH, READY_HK, READY_NONE
 from envs.engine.rng import game_seeds, mix64
 from envs.engine.step import batch_fn, reset_batch, reset_batch_serial, reset_some, step_batch, step_batch_serial
-from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules
+from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules, is_hongkong
 
 
 def engine_config(rules: Rules) -> np.ndarray:
@@ -36,7 +38,7 @@ def engine_config(rules: Rules) -> np.ndarray:
     if {"heavenly_ready", "earthly_ready"} & keys:
         cfg[CFG_READY_MODE] = READY_HEAVEN_EARTH
     elif {"declared_ready", "shown_ready"} & keys:
-        cfg[CFG_READY_MODE] = READY_DECLARED
+        cfg[CFG_READY_MODE] = READY_HK if is_hongkong(rules.profile_data) else READY_DECLARED
     else:
         cfg[CFG_READY_MODE] = READY_NONE
     return cfg
@@ -153,6 +155,15 @@ class Engine:
     pass_win = property(lambda self: _ro(self.s.p[:, :, st.P_PASS_WIN]), doc="(B,4) 過水 flags")
     ready = property(lambda self: _ro(self.s.p[:, :, st.P_READY]), doc="(B,4) declared-ready flag bits")
     scores = property(lambda self: _ro(self.s.scores), doc="(B,4) int64 cumulative chips")
+    la_debt = property(lambda self: _ro(self.s.la), doc="(B,4,4) float64 open 拉 debt of row to column, chips")
+    la_count = property(lambda self: _ro(self.s.la_k), doc="(B,4,4) int32 k of each open 拉 debt")
+    side_chips = property(lambda self: _ro(self.s.p[:, :, st.P_SIDE]), doc="(B,4) side payments this hand")
+
+    @property
+    def dice(self) -> np.ndarray:
+        """(B, 3) this hand's three dice (hongkong; 0 when not rolled), a copy."""
+        d = self.s.g[:, st.G_DICE]
+        return np.stack([d % 8, d // 8 % 8, d // 64], axis=1)
 
     @property
     def wall_drawable(self) -> np.ndarray:

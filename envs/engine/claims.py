@@ -9,12 +9,14 @@ from __future__ import annotations
 from numba import njit
 
 from envs.rules import (
+    OPT_HK,
     OPT_DEAD_WALL,
     OPT_DEAD_WALL_PER_KONG,
     OPT_NO_CALLS_LAST3,
     OPT_SWAP_CALL,
 )
-from envs.hand.analysis import SHAPE_SIXTEEN_UNRELATED, SHAPE_THIRTEEN
+from envs.hand.analysis import SHAPE_SIXTEEN_UNRELATED, SHAPE_THIRTEEN, is_thirteen_orphans
+from envs.scoring.codes import F_DECLARED_READY
 from envs.scoring.core import winning_shape
 from envs.scoring.profile import PO_SHAPES
 from envs.engine.state import (
@@ -34,6 +36,7 @@ from envs.engine.state import (
     P_CLAIM,
     P_NMELDS,
     P_PASS_WIN,
+    P_READY,
     PH_CLAIM,
     PH_ROB,
 )
@@ -129,6 +132,8 @@ def claim_options(g, ps, h, s, d, t, opts, p_opts):
         bits |= C_WIN
     if opts[OPT_NO_CALLS_LAST3] and tiles_left(g, opts) <= 3:
         return bits
+    if opts[OPT_HK] and ps[P_READY] & F_DECLARED_READY:
+        return bits  # hongkong 報聽: no chi, pon or exposed kong after the declaration
     if h[t] >= 2:
         bits |= C_PON
         if h[t] == 3 and kong_allowed(g, opts):
@@ -177,14 +182,27 @@ def open_claims(g, p, hands, t, opts, p_opts):
 
 
 @njit(cache=True)
-def open_rob(g, p, hands, k, p_opts):
-    """The turn seat adds a kong of ``k``: who may rob it (win only; concealed kongs never)."""
+def robs_as_thirteen(h, n_melds, k, p_opts):
+    """Does ``k`` complete the meld-less hand ``h`` as 十三么? (the only hand that robs an ankong)"""
+    if n_melds != 0 or h[k] >= 4:
+        return False
+    h[k] += 1
+    ok = is_thirteen_orphans(h, p_opts[PO_SHAPES])
+    h[k] -= 1
+    return ok
+
+
+@njit(cache=True)
+def open_rob(g, p, hands, k, ankong, p_opts):
+    """The turn seat adds a kong of ``k``: who may rob it (win only). An ankong (hongkong only) may be
+    robbed only by a hand that ``k`` completes as 十三么."""
     d = g[G_TURN]
     for i in range(1, 4):
         s = (d + i) % 4
         bits = 0
         if p[s, P_PASS_WIN] == 0 and wins_with(hands[s], p[s, P_NMELDS], k, p_opts):
-            bits = C_WIN
+            if not ankong or robs_as_thirteen(hands[s], p[s, P_NMELDS], k, p_opts):
+                bits = C_WIN
         p[s, P_CLAIM] = bits
         p[s, P_ANSWER] = -1
     first = next_asked(g, p, d)

@@ -9,10 +9,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, OPT_PER_TAI
+from envs.rules import (
+    OPT_BASE,
+    OPT_DEAD_WALL,
+    OPT_DEAD_WALL_PER_KONG,
+    OPT_EPISODE_GAME,
+    OPT_FLOWER_OFFER,
+    OPT_HK,
+    OPT_LA_ASK,
+    OPT_LA_CUT,
+    OPT_LA_DRAW_SETTLE,
+    OPT_PER_TAI,
+    OPT_SETTLE_LA,
+)
 from envs.scoring.codes import (
     CHAIN_MASK,
     CHAIN_SHIFT,
+    CO_WIN_SHIFT,
+    COUNT_MASK,
+    DISCARDS_SHIFT,
+    F_IPPATSU,
+    F_ROB_KONG_CHAIN,
+    F_ROBBED_ANKONG,
+    FLOOR_SHIFT,
     F_EARTHLY,
     F_FLOWER_REPLACEMENT,
     F_HEAVENLY,
@@ -25,14 +44,23 @@ from envs.scoring.codes import (
     WIN_ROB_KONG,
     WIN_SELF_DRAW,
 )
-from envs.scoring.core import score_hand, settle
+from envs.scoring.core import dealer_tai, score_hand
+from envs.scoring.hongkong import hk_legs
+from envs.engine.ledger import la_close_all, la_hand
 from envs.engine.state import (
     G_ANY_MELD,
     G_CHAIN,
     G_DEALER,
     G_DRAWSRC,
     G_HEAD,
+    G_LA_ASK,
     G_LAST_DRAWN,
+    G_LIABLE,
+    G_NRIVER,
+    G_OFFER,
+    G_OFFER_PAYER,
+    G_ROB_ANKONG,
+    G_ROB_CHAIN,
     G_NKONG,
     G_PAYER,
     G_PHASE,
@@ -46,7 +74,10 @@ from envs.engine.state import (
     G_WINNERS,
     G_CUR,
     P_FLOWERS,
+    P_IPPATSU,
     P_NDISC,
+    P_OFFER_PASSED,
+    P_SIDE,
     P_NDRAWS,
     P_NMELDS,
     P_READY,
@@ -96,9 +127,31 @@ def _apply_deltas(S, b, deltas, opts):
 
 
 @njit(cache=True)
-def finish_drawn(S, b):
+def pay_hand(S, b, legs, drawn, opts):
+    """The hand's chips: its legs (``legs[x, y]``: chips x owes y), paid in full or through the 拉
+    ledger (settlement "la" in a game), plus the side payments made during the hand."""
+    deltas = np.zeros(4, np.int64)
+    if opts[OPT_SETTLE_LA] and opts[OPT_EPISODE_GAME]:
+        if not drawn:
+            S.g[b, G_LA_ASK] = la_hand(S.la[b], S.la_k[b], legs, opts[OPT_LA_CUT], opts[OPT_LA_ASK], deltas)
+        elif opts[OPT_LA_DRAW_SETTLE]:
+            la_close_all(S.la[b], S.la_k[b], deltas)
+    else:
+        for x in range(4):
+            for y in range(4):
+                deltas[x] -= legs[x, y]
+                deltas[y] += legs[x, y]
+    for s in range(4):
+        deltas[s] += S.p[b, s, P_SIDE]
+        S.p[b, s, P_SIDE] = 0
+    _apply_deltas(S, b, deltas, opts)
+
+
+@njit(cache=True)
+def finish_drawn(S, b, opts):
     g = S.g[b]
     _clear_result(S, b)
+    pay_hand(S, b, np.zeros((4, 4), np.int64), True, opts)
     g[G_RESULT] = RES_DRAWN
     g[G_WINNERS] = 0
     g[G_PAYER] = -1
@@ -136,7 +189,53 @@ def win_flags(S, b, w, win_by, opts):
             fl |= F_LAST_TILE
         if w != dealer and g[G_ANY_MELD] == 0 and p[w, P_NDRAWS] == 0:
             fl |= F_HUMAN
+    if opts[OPT_HK]:
+        fl |= hk_flags(S, b, w, win_by)
     return fl, no_tile
+
+
+@njit(cache=True)
+def hk_flags(S, b, w, win_by):
+    """hongkong context (HONGKONG.md 6): 一發, robbed-kong kinds, co-winners, discards, floor."""
+    g = S.g[b]
+    fl = 0
+    if S.p[b, w, P_IPPATSU]:
+        fl |= F_IPPATSU
+    rob = win_by == WIN_ROB_KONG
+    if rob:
+        fl |= (F_ROBBED_ANKONG if g[G_ROB_ANKONG] else 0) | (F_ROB_KONG_CHAIN if g[G_ROB_CHAIN] else 0)
+    if win_by == WIN_DISCARD or rob:
+        n = 0
+        for s in range(4):
+            n += (g[G_WINNERS] >> s) & 1
+        fl |= n << CO_WIN_SHIFT
+    floor = 1 if rob else 0  # the robbed tile counts as a discard
+    for i in range(g[G_NRIVER]):
+        floor += S.river[b, i, 2] < 0
+    # counts are stored + 1 (0: not given)
+    fl |= (min(g[G_NRIVER] + (1 if rob else 0), COUNT_MASK - 1) + 1) << DISCARDS_SHIFT
+    fl |= (min(floor, COUNT_MASK - 1) + 1) << FLOOR_SHIFT
+    return fl
+
+
+@njit(cache=True)
+def win_legs(tai, win_by, w, payer, liable, dealer, streak, opts, legs):
+    """One winner's legs into ``legs[payer, w]`` (chips): base + per_tai x leg tai. hongkong: the
+    scorer's hk_legs (dealer tai only when the dealer wins or pays as discarder; 全包 by ``liable``);
+    otherwise RULES.md 4 (dealer tai on every leg the dealer pays or wins)."""
+    if opts[OPT_HK]:
+        leg_tai = np.empty(4, np.int64)
+        leg_payer = np.empty(4, np.int64)
+        hk_legs(tai, win_by, w, payer, liable, dealer, streak, opts, leg_tai, leg_payer)
+        for p in range(4):
+            if leg_tai[p] >= 0:
+                legs[leg_payer[p], w] += opts[OPT_BASE] + opts[OPT_PER_TAI] * leg_tai[p]
+        return
+    dt = dealer_tai(streak, opts)
+    for p in range(4):
+        if p == w or (payer >= 0 and p != payer):
+            continue
+        legs[p, w] += opts[OPT_BASE] + opts[OPT_PER_TAI] * (tai + (dt if (p == dealer or w == dealer) else 0))
 
 
 @njit(cache=True)
@@ -155,7 +254,11 @@ def finish_win(S, b, winners, win_by, payer, tile, opts, prof):
     mt = np.zeros(8, np.int8)
     mk = np.zeros(8, np.int8)
     items = np.zeros(N_ITEMS, np.int32)
-    deltas = np.zeros(4, np.int64)
+    legs = np.zeros((4, 4), np.int64)
+    g[G_WINNERS] = winners  # (read by hk_flags)
+    liable = -1
+    if opts[OPT_HK] and win_by == WIN_SELF_DRAW and g[G_DRAWSRC] != SRC_FRONT:
+        liable = g[G_LIABLE]  # 全包: the chain began with a kong claimed on that seat's discard
     for w in range(4):
         if not (winners >> w) & 1:
             continue
@@ -179,12 +282,10 @@ def finish_win(S, b, winners, win_by, payer, tile, opts, prof):
             tai = 0
         S.res_tai[b, w] = tai
         S.res_items[b, w, :] = items
-        deltas[:] = 0
-        settle(tai, win_by, w, payer, dealer, streak, opts, deltas)
-        _apply_deltas(S, b, deltas, opts)
+        win_legs(tai, win_by, w, payer, liable, dealer, streak, opts, legs)
+    pay_hand(S, b, legs, False, opts)
     g[G_RESULT] = RES_WIN
-    g[G_WINNERS] = winners
-    g[G_PAYER] = payer
+    g[G_PAYER] = liable if liable >= 0 else payer
     g[G_WIN_BY] = win_by
     g[G_PHASE] = PH_HAND_OVER
     g[G_CUR] = -1
@@ -192,7 +293,8 @@ def finish_win(S, b, winners, win_by, payer, tile, opts, prof):
 
 @njit(cache=True)
 def check_flower_win(S, b, opts, prof):
-    """八仙過海 / 七搶一 (RULES 2.9): settle and return True when a seat wins on flowers now."""
+    """八仙過海 / 七搶一 (RULES 2.9): settle and return True when a seat wins on flowers now. With
+    flower_win "offer" the win is only recorded in G_OFFER (asked in PH_FLOWER) unless passed."""
     p = S.p[b]
     total = 0
     for s in range(4):
@@ -201,12 +303,22 @@ def check_flower_win(S, b, opts, prof):
         return False
     for s in range(4):
         if popcount8(p[s, P_FLOWERS]) == 8:
-            finish_win(S, b, 1 << s, WIN_FLOWERS, -1, -1, opts, prof)
-            return True
+            return flower_win(S, b, s, -1, opts, prof)
     for s in range(4):
         if popcount8(p[s, P_FLOWERS]) == 7:
             for o in range(4):
                 if o != s and p[o, P_FLOWERS] != 0:
-                    finish_win(S, b, 1 << s, WIN_FLOWERS, o, -1, opts, prof)
-                    return True
+                    return flower_win(S, b, s, o, opts, prof)
+    return False
+
+
+@njit(cache=True)
+def flower_win(S, b, s, payer, opts, prof):
+    if not opts[OPT_FLOWER_OFFER]:
+        finish_win(S, b, 1 << s, WIN_FLOWERS, payer, -1, opts, prof)
+        return True
+    g = S.g[b]
+    if g[G_OFFER] < 0 and not S.p[b, s, P_OFFER_PASSED]:
+        g[G_OFFER] = s
+        g[G_OFFER_PAYER] = payer
     return False

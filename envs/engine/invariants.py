@@ -17,10 +17,15 @@ from envs.engine.state import (
     G_TURN,
     G_WALL_N,
     G_DEALER,
+    G_LA_ASK,
+    G_OFFER,
+    G_OFFER_DRAWN,
     P_FLOWERS,
     P_HELD_FLOWERS,
     P_NMELDS,
     PH_CLAIM,
+    PH_FLOWER,
+    PH_LA_CUT,
     PH_READY0,
     PH_ROB,
     PH_TURN,
@@ -107,6 +112,13 @@ def check_game(S, b, opts):
         plus = g[G_TURN]
     elif ph == PH_READY0:
         plus = g[G_DEALER]
+    elif ph == PH_FLOWER:
+        if cur != g[G_OFFER]:
+            return E_SEAT
+        plus = -1 if g[G_OFFER_DRAWN] else g[G_TURN]
+    elif ph == PH_LA_CUT:  # between hands: the last hand's tiles lie as it ended
+        low = g[G_LA_ASK] & -g[G_LA_ASK]  # the debtor of the lowest pending debt answers
+        return E_OK if low != 0 and (low >> (4 * cur)) & 15 != 0 else E_SEAT
     elif ph != PH_CLAIM:
         return E_SEAT
     for s in range(4):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from envs.rules import (
+    OPT_HK,
     OPT_DECLARE_READY,
     OPT_KONG_REPLACEMENT_SELF_DRAW,
     OPT_NO_KONG_AFTER_CLAIM,
@@ -29,6 +30,7 @@ from envs.engine.state import (
     G_AFTER_CLAIM,
     G_CUR,
     G_DRAWSRC,
+    G_LAST_DRAWN,
     G_PHASE,
     G_READY_PENDING,
     G_SWAP1,
@@ -39,11 +41,14 @@ from envs.engine.state import (
     P_PASS_SELF,
     P_READY,
     PH_CLAIM,
+    PH_FLOWER,
+    PH_LA_CUT,
     PH_READY0,
     PH_ROB,
     PH_TURN,
     SRC_EXPOSED_KONG,
 )
+from envs.scoring.codes import F_DECLARED_READY
 from envs.tiles import ANKONG, PON as M_PON
 
 # cfg[CFG_READY_MODE]: which ready declarations the profile scores.
@@ -51,6 +56,7 @@ CFG_READY_MODE = 0
 READY_NONE = 0
 READY_HEAVEN_EARTH = 1  # 天聽 (PH_READY0) and 地聽 (with the seat's first discard): strict16
 READY_DECLARED = 2  # 宣告聽牌 at any turn while concealed: casual
+READY_HK = 3  # 報聽 at any turn, concealed or not; then the drawn tile is discarded unless it wins (hongkong)
 N_CFG = 1
 
 
@@ -99,12 +105,13 @@ def is_concealed(ms, nm):
 
 @njit(cache=True)
 def can_declare_ready(g, ps, h, ms, opts, cfg, p_opts):
-    """READY on the seat's turn: 地聽 with its first discard (strict16) or 宣告聽牌 (casual)."""
+    """READY on the seat's turn: 地聽 with its first discard (strict16), 宣告聽牌 (casual, concealed)
+    or 報聽 (hongkong, any hand); never in the turn of a chi or pon."""
     mode = cfg[CFG_READY_MODE]
     if not opts[OPT_DECLARE_READY] or mode == 0 or ps[P_READY] != 0:
         return False
     nm = ps[P_NMELDS]
-    if g[G_AFTER_CLAIM] or not is_concealed(ms, nm):
+    if g[G_AFTER_CLAIM] or (mode != READY_HK and not is_concealed(ms, nm)):
         return False
     if mode == READY_HEAVEN_EARTH and ps[P_NDISC] != 0:
         return False
@@ -151,9 +158,13 @@ def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
                     m[DISCARD + k] = True
             return
         swap_ban = g[G_AFTER_CLAIM] and not opts[OPT_SWAP_CALL]
-        for k in range(34):
-            if h[k] > 0 and not (swap_ban and (k == g[G_SWAP1] or k == g[G_SWAP2])):
-                m[DISCARD + k] = True
+        drawn = g[G_LAST_DRAWN]
+        if opts[OPT_HK] and ps[P_READY] & F_DECLARED_READY and drawn >= 0:
+            m[DISCARD + drawn] = True  # hongkong 報聽: the drawn tile goes, unless it wins or konged
+        else:
+            for k in range(34):
+                if h[k] > 0 and not (swap_ban and (k == g[G_SWAP1] or k == g[G_SWAP2])):
+                    m[DISCARD + k] = True
         if turn_win_ok(g, ps, h, opts, p_opts):
             m[WIN] = True
         if not (g[G_AFTER_CLAIM] and opts[OPT_NO_KONG_AFTER_CLAIM]) and kong_allowed(g, opts):
@@ -184,5 +195,8 @@ def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
             m[KONG] = True
         if bits & C_READY:
             m[READY] = True
+    elif ph == PH_FLOWER or ph == PH_LA_CUT:
+        m[WIN] = True  # take the flower win / cut the 拉 debt (pay it in full now)
+        m[PASS] = True  # pass the flower win for this hand / keep the debt
     else:
         m[:] = True  # not a decision (should not happen for a live game)

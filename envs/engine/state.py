@@ -25,6 +25,9 @@ res_tai     (B, 4) int32        last finished hand: hand tai per winner (-1 for 
 res_items   (B, 4, N_ITEMS) i32 last finished hand: tai per scoring item, per winner
 res_delta   (B, 4) int64        last finished hand: chip deltas
 script      (B, K, 144) uint8   optional scripted walls for the first K hands (tests, replays)
+la          (B, 4, 4) float64   拉 ledger (settlement "la"): la[b, d, c] = R, the open debt of player d
+                                to player c in chips (exact: halves only), 0 when none
+la_k        (B, 4, 4) int32     its count k (HONGKONG.md 5.2)
 ==========  ==================  ====================================================================
 """
 
@@ -46,6 +49,9 @@ PH_CLAIM = 1  # a seat with a legal claim on the last discard: win / pon / kong 
 PH_ROB = 2  # a seat that could rob the added kong: win / pass
 PH_READY0 = 3  # a non-dealer may declare 天聽 right after the initial flowers: ready / pass
 PH_DONE = 4  # the episode is over
+# (5 is handend.PH_HAND_OVER, a transient state)
+PH_FLOWER = 6  # flower_win "offer": the seat offered 八仙過海 / 七搶一 answers WIN / PASS
+PH_LA_CUT = 7  # la_cut_policy "ask": after a hand, a debtor whose k reached 3, 6 ... answers WIN (cut) / PASS
 
 # Per-game scalars (g[b, G_*]).
 G_PHASE = 0
@@ -78,7 +84,16 @@ G_DEALT = 26  # 1 once the current hand is dealt (0 at a fresh reset)
 G_SCRIPT_USED = 27  # scripted walls consumed
 G_DECISIONS = 28  # decisions taken this episode
 G_CHAIN = 29  # replacement draws since the turn seat's last discard (連槓開花 chain)
-NG = 30
+# hongkong
+G_OFFER = 30  # flower win offered to this seat (-1: none); asked in PH_FLOWER
+G_OFFER_PAYER = 31  # -1: 八仙過海 (all pay), else the seat holding the eighth flower (七搶一)
+G_OFFER_DRAWN = 32  # 1: the hand is drawn (last tile a flower) whatever the answer to the offer
+G_LIABLE = 33  # 全包: discarder of the claimed kong that began the turn seat's replacement chain (-1)
+G_DICE = 34  # this hand's dice d1 + 8 d2 + 64 d3 (0: not rolled)
+G_LA_ASK = 35  # PH_LA_CUT: bit 4d+c for each debt d -> c still to be asked
+G_ROB_ANKONG = 36  # the kong under PH_ROB is an ankong (only 十三么 may rob it)
+G_ROB_CHAIN = 37  # that kong was declared with a replacement tile (搶槓上槓)
+NG = 38
 
 SRC_FRONT = 0
 SRC_FLOWER = 1  # replacement after a flower
@@ -100,7 +115,16 @@ P_READY = 6  # ready flag bits (F_*_READY) passed to scoring
 P_CLAIM = 7  # claim options on the tile in question: C_* bits (0: not asked)
 P_ANSWER = 8  # the answer given (-1: not yet)
 P_HELD_FLOWERS = 9  # flowers dealt but not yet exposed (only during the initial rounds)
-NP = 10
+# hongkong
+P_SIDE = 10  # side payments of this hand (HONGKONG.md 4), chips, paid with the hand's end
+P_FLOWER_PAID = 11  # bits FP_*: flower side payments already made this hand
+P_IPPATSU = 12  # 一發 window open (from the ready discard to the seat's next discard or kong)
+P_OFFER_PASSED = 13  # passed a flower win this hand (final)
+NP = 14
+
+FP_SET1 = 1  # 一臺花 春夏秋冬 paid
+FP_SET2 = 2  # 一臺花 梅蘭菊竹 paid
+FP_GRASS = 4  # 一臺草 paid (or no longer possible: a set was paid first)
 
 C_WIN = 1
 C_CHI_LOW = 2
@@ -115,7 +139,7 @@ RV_WON_ON = 2  # a seat won on it
 
 State = namedtuple(
     "State",
-    "wall hands melds river g p scores rng rewards terminated mask res_tai res_items res_delta script",
+    "wall hands melds river g p scores rng rewards terminated mask res_tai res_items res_delta script la la_k",
 )
 
 
@@ -140,6 +164,8 @@ def alloc(batch_size: int, n_script: int = 0) -> State:
         res_items=np.zeros((B, 4, N_ITEMS), np.int32),
         res_delta=np.zeros((B, 4), np.int64),
         script=np.zeros((B, n_script, WALL_SIZE), np.uint8),
+        la=np.zeros((B, 4, 4), np.float64),
+        la_k=np.zeros((B, 4, 4), np.int32),
     )
 
 

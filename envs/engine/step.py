@@ -6,11 +6,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from envs.rules import OPT_DECLARE_READY, OPT_EPISODE_GAME, OPT_MULTI_WIN, OPT_STRICT_PASS, OPT_SWAP_CALL, OPT_WEST_DRAW
+from envs.rules import (
+    OPT_DECLARE_READY,
+    OPT_EPISODE_GAME,
+    OPT_HK,
+    OPT_MULTI_WIN,
+    OPT_STRICT_PASS,
+    OPT_SWAP_CALL,
+    OPT_WEST_DRAW,
+)
 from envs.scoring.codes import F_DECLARED_READY, F_EARTHLY_READY, F_HEAVENLY_READY, WIN_DISCARD, WIN_ROB_KONG, WIN_SELF_DRAW
 from envs.engine.actions import CHI, KONG, PON, READY, SELF_KONG, WIN
 from envs.engine.claims import clear_claims, next_asked, open_claims, open_rob
-from envs.engine.handend import PH_HAND_OVER, drawable, finish_drawn, finish_win
+from envs.engine.handend import PH_HAND_OVER, _apply_deltas, drawable, finish_drawn, finish_win
+from envs.engine.ledger import la_close, la_close_all
+from envs.engine.side import all_pay, base_chips, chase_side
 from envs.engine.mask import CFG_READY_MODE, READY_HEAVEN_EARTH, is_ready_hand, mask_rows
 from envs.engine.rng import next_u64
 from envs.engine.views import PARALLEL_MIN_BATCH, borrow_state, serial_twin
@@ -25,7 +35,14 @@ from envs.engine.state import (
     G_DECISIONS,
     G_DRAWSRC,
     G_HANDS,
+    G_LA_ASK,
     G_LAST_DRAWN,
+    G_LIABLE,
+    G_OFFER,
+    G_OFFER_DRAWN,
+    G_OFFER_PAYER,
+    G_ROB_ANKONG,
+    G_ROB_CHAIN,
     G_NKONG,
     G_NRIVER,
     G_PHASE,
@@ -43,7 +60,9 @@ from envs.engine.state import (
     NG,
     P_ANSWER,
     P_CLAIM,
+    P_IPPATSU,
     P_NDISC,
+    P_OFFER_PASSED,
     P_NDRAWS,
     P_NMELDS,
     P_PASS_SELF,
@@ -51,6 +70,8 @@ from envs.engine.state import (
     P_READY,
     PH_CLAIM,
     PH_DONE,
+    PH_FLOWER,
+    PH_LA_CUT,
     PH_READY0,
     PH_ROB,
     PH_TURN,
@@ -61,6 +82,7 @@ from envs.engine.state import (
     SRC_FRONT,
     SRC_KONG,
 )
+from envs.scoring.codes import WIN_FLOWERS
 from envs.engine.wall import deal, draw_tile
 from envs.tiles import ADDKONG, ANKONG, CHI as M_CHI, KONG as M_KONG, PON as M_PON
 
@@ -83,7 +105,8 @@ def begin_turn(S, b, seat, draw, opts, prof):
     g[G_DRAWSRC] = SRC_FRONT
     if draw:
         S.p[b, seat, P_NDRAWS] += 1
-        S.p[b, seat, P_PASS_WIN] = 0  # 過水 lasts until the seat's own next draw
+        if not (opts[OPT_HK] and opts[OPT_STRICT_PASS]):
+            S.p[b, seat, P_PASS_WIN] = 0  # 過水 lasts until the seat's own next draw (hongkong: discard)
         return draw_tile(S, b, seat, False, SRC_FRONT, opts, prof)
     return False
 
@@ -110,22 +133,29 @@ def discard(S, b, seat, k, opts, cfg, prof):
     S.river[b, i, 2] = -1
     S.river[b, i, 3] = RV_TSUMOGIRI if (k == g[G_LAST_DRAWN] and not g[G_AFTER_CLAIM]) else 0
     g[G_NRIVER] = i + 1
+    p[seat, P_IPPATSU] = 0
     if g[G_READY_PENDING]:
         if cfg[CFG_READY_MODE] == READY_HEAVEN_EARTH:
             p[seat, P_READY] |= F_EARTHLY_READY
         else:
             p[seat, P_READY] |= F_DECLARED_READY
+            p[seat, P_IPPATSU] = opts[OPT_HK]  # 一發: from this discard to the seat's next one
         g[G_READY_PENDING] = 0
     elif p[seat, P_READY] != 0 and k != g[G_LAST_DRAWN]:
         p[seat, P_READY] = 0  # the declared hand changed
     p[seat, P_NDISC] += 1
     p[seat, P_PASS_SELF] = 0  # strict_pass: lasts until the seat's next discard
+    if opts[OPT_HK] and opts[OPT_STRICT_PASS]:
+        p[seat, P_PASS_WIN] = 0  # hongkong 過水: every win, until this discard (after a chi/pon too)
     g[G_CHAIN] = 0  # a discard ends the turn's run of replacement draws
+    g[G_LIABLE] = -1
     g[G_AFTER_CLAIM] = 0
     g[G_SWAP1] = -1
     g[G_SWAP2] = -1
     g[G_TILE] = k
     g[G_RIVER_LAST] = 1 if drawable(S, b, opts) == 0 else 0
+    if opts[OPT_HK]:
+        chase_side(S, b, opts)
     if not open_claims(g, p, S.hands[b], k, opts, prof[2]):
         no_claim(S, b, opts, prof)
 
@@ -141,7 +171,7 @@ def no_claim(S, b, opts, prof):
             if S.river[b, i, 0] != WEST or S.river[b, i, 2] >= 0:
                 allw = False
         if allw:
-            finish_drawn(S, b)
+            finish_drawn(S, b, opts)
             return
     begin_turn(S, b, (g[G_TURN] + 1) % 4, True, opts, prof)
 
@@ -152,9 +182,24 @@ def do_addkong(S, b, seat, k, opts, prof):
         if S.melds[b, seat, i, 0] == M_PON and S.melds[b, seat, i, 1] == k:
             S.melds[b, seat, i, 0] = ADDKONG
     S.hands[b, seat, k] -= 1
-    S.p[b, seat, P_READY] = 0
+    if not opts[OPT_HK]:
+        S.p[b, seat, P_READY] = 0  # (a hongkong declaration is never withdrawn)
     S.g[b, G_NKONG] += 1
     clear_claims(S.p[b])
+    begin_turn(S, b, seat, False, opts, prof)
+    draw_tile(S, b, seat, True, SRC_KONG, opts, prof)
+
+
+@njit(cache=True)
+def do_ankong(S, b, seat, k, opts, prof):
+    ready = S.p[b, seat, P_READY]
+    S.hands[b, seat, k] = 0
+    add_meld(S, b, seat, ANKONG, k, seat)
+    S.g[b, G_NKONG] += 1
+    clear_claims(S.p[b])
+    if opts[OPT_HK]:
+        S.p[b, seat, P_READY] = ready  # (a hongkong declaration is never withdrawn)
+        all_pay(S.p[b], seat, base_chips(opts, 2))  # 暗槓: 1 底 from each other seat
     begin_turn(S, b, seat, False, opts, prof)
     draw_tile(S, b, seat, True, SRC_KONG, opts, prof)
 
@@ -171,16 +216,15 @@ def turn_action(S, b, a, opts, cfg, prof):
         g[G_READY_PENDING] = 1
     else:  # SELF_KONG + k
         k = a - SELF_KONG
-        if S.hands[b, seat, k] == 4:
-            S.hands[b, seat, k] = 0
-            add_meld(S, b, seat, ANKONG, k, seat)
-            g[G_NKONG] += 1
-            begin_turn(S, b, seat, False, opts, prof)
-            draw_tile(S, b, seat, True, SRC_KONG, opts, prof)
-        else:
-            g[G_TILE] = k
-            if not open_rob(g, S.p[b], S.hands[b], k, prof[2]):
-                do_addkong(S, b, seat, k, opts, prof)
+        S.p[b, seat, P_IPPATSU] = 0  # 一發 does not cover a kong replacement
+        ankong = S.hands[b, seat, k] == 4
+        g[G_TILE] = k
+        g[G_ROB_ANKONG] = ankong
+        g[G_ROB_CHAIN] = g[G_DRAWSRC] == SRC_KONG or g[G_DRAWSRC] == SRC_EXPOSED_KONG
+        if ankong and not (opts[OPT_HK] and open_rob(g, S.p[b], S.hands[b], k, True, prof[2])):
+            do_ankong(S, b, seat, k, opts, prof)
+        elif not ankong and not open_rob(g, S.p[b], S.hands[b], k, False, prof[2]):
+            do_addkong(S, b, seat, k, opts, prof)
 
 
 # -- claims -----------------------------------------------------------------------------------
@@ -232,6 +276,7 @@ def resolve_claims(S, b, opts, prof):
                 add_meld(S, b, s, M_KONG, t, d)
                 g[G_NKONG] += 1
                 begin_turn(S, b, s, False, opts, prof)
+                g[G_LIABLE] = d  # 全包 (hongkong) if the replacement chain ends in a self-draw
                 draw_tile(S, b, s, True, SRC_EXPOSED_KONG, opts, prof)
             return
     s = (d + 1) % 4
@@ -263,8 +308,69 @@ def resolve_rob(S, b, opts, prof):
     clear_claims(S.p[b])
     if winners:
         finish_win(S, b, winners, WIN_ROB_KONG, g[G_TURN], g[G_TILE], opts, prof)
+    elif g[G_ROB_ANKONG]:
+        do_ankong(S, b, g[G_TURN], g[G_TILE], opts, prof)
     else:
         do_addkong(S, b, g[G_TURN], g[G_TILE], opts, prof)
+
+
+@njit(cache=True)
+def open_offer(g):
+    """flower_win "offer": ask the seat recorded in G_OFFER before the turn seat acts. (One game's
+    scalar row.)"""
+    if g[G_OFFER] >= 0 and g[G_PHASE] == PH_TURN:
+        g[G_PHASE] = PH_FLOWER
+        g[G_CUR] = g[G_OFFER]
+
+
+@njit(cache=True)
+def answer_offer(S, b, a, opts, prof):
+    """WIN takes the flower win; PASS is final for the hand and the turn seat goes on."""
+    g = S.g[b]
+    s = g[G_OFFER]
+    g[G_OFFER] = -1
+    if a == WIN:
+        finish_win(S, b, 1 << s, WIN_FLOWERS, g[G_OFFER_PAYER], -1, opts, prof)
+    else:
+        S.p[b, s, P_OFFER_PASSED] = 1
+        if g[G_OFFER_DRAWN]:
+            finish_drawn(S, b, opts)
+        else:
+            g[G_PHASE] = PH_TURN
+            g[G_CUR] = g[G_TURN]
+
+
+@njit(cache=True)
+def ask_la_cut(S, b):
+    """PH_LA_CUT for the lowest pending debt d -> c (bit 4d + c of G_LA_ASK); False when none."""
+    g = S.g[b]
+    asks = g[G_LA_ASK]
+    if asks == 0:
+        return False
+    i = 0
+    while not (asks >> i) & 1:
+        i += 1
+    g[G_PHASE] = PH_LA_CUT
+    g[G_CUR] = i // 4
+    return True
+
+
+@njit(cache=True)
+def answer_la_cut(S, b, a, opts, cfg, prof):
+    """WIN: the debtor cuts (pays R in full now); PASS: keeps the debt. Then the next question or
+    the next hand."""
+    g = S.g[b]
+    asks = g[G_LA_ASK]
+    i = 0
+    while not (asks >> i) & 1:
+        i += 1
+    g[G_LA_ASK] = asks & ~(1 << i)
+    if a == WIN:
+        paid = np.zeros(4, np.int64)
+        la_close(S.la[b], S.la_k[b], i // 4, i % 4, paid)
+        _apply_deltas(S, b, paid, opts)
+    if not ask_la_cut(S, b):
+        start_hand(S, b, opts, cfg, prof)
 
 
 # -- hands and episodes -----------------------------------------------------------------------
@@ -299,6 +405,7 @@ def start_hand(S, b, opts, cfg, prof):
     if not open_ready0(S, b, opts, cfg, prof):
         begin_turn(S, b, g[G_DEALER], False, opts, prof)
         g[G_LAST_DRAWN] = last
+        open_offer(g)
 
 
 @njit(cache=True)
@@ -315,11 +422,23 @@ def after_hand(S, b, opts, cfg, prof):
             g[G_STREAK] = 0
             g[G_ROT] += 1
         if not opts[OPT_EPISODE_GAME] or g[G_ROT] >= 16:
-            S.terminated[b] = True
-            g[G_PHASE] = PH_DONE
-            g[G_CUR] = -1
+            end_episode(S, b, opts)
+            return
+        if ask_la_cut(S, b):
             return
         start_hand(S, b, opts, cfg, prof)
+
+
+@njit(cache=True)
+def end_episode(S, b, opts):
+    """The game is over: every open 拉 debt is paid in full (HONGKONG.md 5.3)."""
+    paid = np.zeros(4, np.int64)
+    la_close_all(S.la[b], S.la_k[b], paid)
+    _apply_deltas(S, b, paid, opts)
+    S.g[b, G_LA_ASK] = 0
+    S.terminated[b] = True
+    S.g[b, G_PHASE] = PH_DONE
+    S.g[b, G_CUR] = -1
 
 
 @njit(cache=True)
@@ -336,6 +455,8 @@ def reset_game(S, b, seed, script_start, opts, cfg, prof):
     S.res_tai[b, :] = -1
     S.res_delta[b, :] = 0
     S.res_items[b, :, :] = 0
+    S.la[b, :, :] = 0.0
+    S.la_k[b, :, :] = 0
     start_hand(S, b, opts, cfg, prof)
     after_hand(S, b, opts, cfg, prof)
     mask_rows(S.mask[b], g, S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, prof[2])
@@ -369,8 +490,14 @@ def step_game(S, b, a, opts, cfg, prof):
             last = g[G_LAST_DRAWN]
             begin_turn(S, b, g[G_DEALER], False, opts, prof)
             g[G_LAST_DRAWN] = last
+    elif ph == PH_FLOWER:
+        answer_offer(S, b, a, opts, prof)
+    elif ph == PH_LA_CUT:
+        answer_la_cut(S, b, a, opts, cfg, prof)
     if g[G_PHASE] == PH_HAND_OVER:
         after_hand(S, b, opts, cfg, prof)
+    if g[G_OFFER] >= 0:  # (flower_win "offer" only)
+        open_offer(g)
     mask_rows(S.mask[b], g, S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, prof[2])
 
 

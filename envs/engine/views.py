@@ -1,7 +1,7 @@
 """Compiled-code plumbing for the batch loops: borrowed (unmanaged) state views and serial twins.
 
 Borrowed views. Every compiled call that takes the state namedtuple ``S`` increments and, on return,
-decrements the reference count of each of its 15 arrays (atomic operations, plus about 200 scalar
+decrements the reference count of each of its 17 arrays (atomic operations, plus about 200 scalar
 arguments): measured at about 60 ns of a 190 ns call of ``turn_win_ok``. :func:`borrow_state`
 rebuilds ``S`` from views that share the data but carry no reference count (as ``numba.carray``
 arrays do), so those operations become null checks. The batch loops borrow once per game, inside a
@@ -47,7 +47,8 @@ def borrow_state(S):
     """``S`` with every array replaced by a borrowed view (valid while ``S`` is alive)."""
     return State(borrow(S.wall), borrow(S.hands), borrow(S.melds), borrow(S.river), borrow(S.g), borrow(S.p),
                  borrow(S.scores), borrow(S.rng), borrow(S.rewards), borrow(S.terminated), borrow(S.mask),
-                 borrow(S.res_tai), borrow(S.res_items), borrow(S.res_delta), borrow(S.script))
+                 borrow(S.res_tai), borrow(S.res_items), borrow(S.res_delta), borrow(S.script), borrow(S.la),
+                 borrow(S.la_k))
 
 
 def serial_twin(fn):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.rules import OPT_FLOWERS
+from envs.rules import OPT_FLOWERS, OPT_HK
 from envs.engine.handend import check_flower_win, drawable, finish_drawn
 from envs.engine.rng import randint
+from envs.engine.side import flower_side, roll_dice
 from envs.engine.state import (
     G_AFTER_CLAIM,
     G_ANY_MELD,
@@ -15,10 +16,17 @@ from envs.engine.state import (
     G_CUR,
     G_DEALER,
     G_DEALT,
+    G_DICE,
     G_DRAWSRC,
     G_HEAD,
     G_LAST_DRAWN,
+    G_LIABLE,
     G_NKONG,
+    G_OFFER,
+    G_OFFER_DRAWN,
+    G_PHASE,
+    G_ROB_ANKONG,
+    G_ROB_CHAIN,
     G_NRIVER,
     G_READY_PENDING,
     G_RIVER_LAST,
@@ -34,6 +42,7 @@ from envs.engine.state import (
     P_HELD_FLOWERS,
     P_ANSWER,
     P_NDRAWS,
+    PH_FLOWER,
     SRC_FLOWER,
     SRC_FRONT,
 )
@@ -71,10 +80,7 @@ def draw_tile(S, b, seat, from_tail, src, opts, prof):
     got_flower = False
     while True:
         if drawable(S, b, opts) <= 0:
-            if got_flower and check_flower_win(S, b, opts, prof):
-                return True
-            finish_drawn(S, b)
-            return True
+            return wall_out(S, b, got_flower, opts, prof)
         if from_tail:
             t = np.int64(S.wall[b, g[G_TAIL]])
             g[G_TAIL] -= 1
@@ -84,6 +90,8 @@ def draw_tile(S, b, seat, from_tail, src, opts, prof):
             g[G_HEAD] += 1
         if t >= FLOWER_ID0:
             S.p[b, seat, P_FLOWERS] |= 1 << (t - FLOWER_ID0)
+            if opts[OPT_HK]:
+                flower_side(S.p[b], seat, opts)
             got_flower = True
             from_tail = True
             if src == SRC_FRONT:  # a chain started by a kong stays a kong replacement
@@ -97,6 +105,22 @@ def draw_tile(S, b, seat, from_tail, src, opts, prof):
     if got_flower and check_flower_win(S, b, opts, prof):
         return True
     return False
+
+
+@njit(cache=True)
+def wall_out(S, b, got_flower, opts, prof):
+    """No drawable tile is left: the hand is drawn, after a flower win is checked (and, when offered,
+    asked first: PH_FLOWER with G_OFFER_DRAWN). Returns True (the hand ended or waits for that answer)."""
+    if got_flower and check_flower_win(S, b, opts, prof):
+        return True
+    g = S.g[b]
+    if got_flower and g[G_OFFER] >= 0:
+        g[G_OFFER_DRAWN] = 1
+        g[G_PHASE] = PH_FLOWER
+        g[G_CUR] = g[G_OFFER]
+        return True
+    finish_drawn(S, b, opts)
+    return True
 
 
 @njit(cache=True)
@@ -120,6 +144,14 @@ def deal(S, b, opts, prof):
             S.p[b, s, j] = 0
     S.p[b, :, P_ANSWER] = -1
     fill_wall(S, b, opts)
+    g[G_OFFER] = -1
+    g[G_OFFER_DRAWN] = 0
+    g[G_LIABLE] = -1
+    g[G_ROB_ANKONG] = 0
+    g[G_ROB_CHAIN] = 0
+    g[G_DICE] = 0
+    if opts[OPT_HK]:
+        roll_dice(S, b, opts)
     dealer = g[G_DEALER]
     g[G_HEAD] = 0
     g[G_TAIL] = g[G_WALL_N] - 1
@@ -159,13 +191,12 @@ def deal(S, b, opts, prof):
             any_held = True
             S.p[b, seat, P_FLOWERS] |= held
             S.p[b, seat, P_HELD_FLOWERS] = 0
+            if opts[OPT_HK]:
+                flower_side(S.p[b], seat, opts)
             for f in range(8):
                 if (held >> f) & 1:
                     if drawable(S, b, opts) <= 0:
-                        if check_flower_win(S, b, opts, prof):
-                            return True
-                        finish_drawn(S, b)
-                        return True
+                        return wall_out(S, b, True, opts, prof)
                     t = np.int64(S.wall[b, g[G_TAIL]])
                     g[G_TAIL] -= 1
                     _deal_one(S, b, seat, t)

@@ -11,7 +11,8 @@ from envs.engine.actions import action_name
 from envs.obs.planes_v0 import drawable_of
 from envs.tiles import ANKONG, FLOWER0, WIND_NAMES, Meld, format_counts, format_tiles, kind_name
 
-PHASE_NAMES = {st.PH_TURN: "turn", st.PH_CLAIM: "claim", st.PH_ROB: "rob", st.PH_READY0: "ready", st.PH_DONE: "done"}
+PHASE_NAMES = {st.PH_TURN: "turn", st.PH_CLAIM: "claim", st.PH_ROB: "rob", st.PH_READY0: "ready", st.PH_DONE: "done",
+               st.PH_FLOWER: "flower win offer", st.PH_LA_CUT: "la cut"}
 
 
 def _meld_str(mt: int, mk: int, owner: int, frm: int, hidden: bool) -> str:
@@ -69,6 +70,9 @@ def readable(engine, b: int = 0, view: int | None = None) -> dict:
         "seats": seats,
         "legal": [action_name(a) for a in np.flatnonzero(s.mask[b])] if phase != st.PH_DONE else [],
     }
+    if engine.rules.settlement == "la":  # hongkong 拉: open debts "debtor>creditor": (R in tai, k)
+        d["la"] = {f"p{x}>p{y}": (float(s.la[b, x, y]) / engine.rules.stakes.per_tai, int(s.la_k[b, x, y]))
+                   for x in range(4) for y in range(4) if s.la_k[b, x, y]}
     if phase == st.PH_DONE:
         d["result"] = {0: "none", 1: "win", 2: "drawn"}.get(int(g[st.G_RESULT]))
         d["winners"] = [i for i in range(4) if int(g[st.G_WINNERS]) >> i & 1]

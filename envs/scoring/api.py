@@ -15,6 +15,7 @@ from envs.rules import OPT_BASE, OPT_PER_TAI
 from envs.scoring.cases import Case, CaseError, describe_hand, parse_case
 from envs.scoring.codes import ITEM_KEYS, N_ITEMS, WIN_FLOWERS
 from envs.scoring.core import dealer_tai, score_hand, settle
+from envs.scoring.hongkong import hk_legs
 from envs.tiles import WIND_NAMES
 
 
@@ -30,12 +31,23 @@ def score_parsed(c: Case) -> dict:
         raise CaseError(f"not {kind}: {describe_hand(c)}")
     opts = c.rules.as_array()
     deltas = np.zeros(4, dtype=np.int64)
-    settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas)
-    dt = int(dealer_tai(c.streak, opts))
     legs = {}
-    for p in range(4):
-        on_leg = p != c.winner and (c.payer < 0 or p == c.payer)
-        legs[WIND_NAMES[p]] = dt if on_leg and (p == 0 or c.winner == 0) else 0
+    if prof.options.get("hongkong", False):  # HONGKONG.md 5.1: the legs, paid in full
+        leg_tai = np.zeros(4, dtype=np.int64)
+        leg_payer = np.zeros(4, dtype=np.int64)
+        hk_legs(hand_tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, leg_tai, leg_payer)
+        for p in range(4):
+            legs[WIND_NAMES[p]] = int(leg_tai[p] - hand_tai) if leg_tai[p] >= 0 else 0
+            if leg_tai[p] >= 0:
+                amount = int(opts[OPT_BASE] + opts[OPT_PER_TAI] * leg_tai[p])
+                deltas[leg_payer[p]] -= amount
+                deltas[c.winner] += amount
+    else:
+        settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas)
+        dt = int(dealer_tai(c.streak, opts))
+        for p in range(4):
+            on_leg = p != c.winner and (c.payer < 0 or p == c.payer)
+            legs[WIND_NAMES[p]] = dt if on_leg and (p == 0 or c.winner == 0) else 0
     order = {k: i for i, k in enumerate(prof.keys)}
     # A 0-tai item changes no payment and is not reported (as 屁胡 reports no item).
     held = sorted((k for i, k in enumerate(ITEM_KEYS) if out[i] != 0), key=order.get)
@@ -53,8 +65,9 @@ def score_parsed(c: Case) -> dict:
 
 def score(hand: str, *, melds=(), flowers: str = "", win_tile: str | None = None, win_by: str = "discard",
           discarder: str | None = None, seat: str = "E", round: str = "E", streak: int = 0, flags=(),
-          profile: str = "standard", rules: dict | None = None, stakes: dict | None = None) -> dict:  # fmt: skip
-    """Score a hand given in notation (the fields of CASES.md); raises ``CaseError`` naming a problem."""
+          profile: str = "standard", rules: dict | None = None, stakes: dict | None = None, **fields) -> dict:  # fmt: skip
+    """Score a hand given in notation (the fields of CASES.md, and ``fields`` such as hongkong's
+    ``discards`` or ``liable``); raises ``CaseError`` naming a problem."""
     case = {"id": None, "profile": profile, "hand": hand, "melds": list(melds), "flowers": flowers,
             "win_tile": win_tile, "win_by": win_by, "seat": seat, "round": round, "streak": streak,
             "flags": list(flags), "rules": rules or {}}  # fmt: skip
@@ -62,4 +75,5 @@ def score(hand: str, *, melds=(), flowers: str = "", win_tile: str | None = None
         case["discarder"] = discarder
     if stakes is not None:
         case["stakes"] = stakes
+    case.update(fields)
     return score_parsed(parse_case(case))

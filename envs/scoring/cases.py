@@ -31,7 +31,9 @@ from envs.tiles import (
 CASE_FIELDS = {
     "id", "profile", "hand", "melds", "flowers", "win_tile", "win_by", "discarder", "seat", "dealer",
     "round", "streak", "flags", "rules", "stakes", "expected", "note", "replacement_chain",
+    "liable", "co_winners", "discards", "floor",
 }  # fmt: skip
+HK_FIELDS = ("liable", "co_winners", "discards", "floor")  # HONGKONG.md 6
 
 
 class CaseError(ValueError):
@@ -56,6 +58,7 @@ class Case:
     round_wind: int
     streak: int
     flags: int
+    liable: int = -1  # hongkong 全包: the seat paying all three legs, or -1
 
 
 def _wind(value, field: str) -> int:
@@ -161,11 +164,23 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
             raise CaseError("discarder is the winner")
     if win_by == C.WIN_FLOWERS and nf < 7:
         raise CaseError(f"a flower win needs seven or eight flowers, got {nf}")
-    if win_by != C.WIN_FLOWERS and nf == 8:
-        raise CaseError("eight flowers win at once (八仙過海): an ordinary win cannot hold all eight")
 
+    hongkong = bool(prof.options.get("hongkong", False))
+    if win_by != C.WIN_FLOWERS and nf == 8 and not hongkong:
+        raise CaseError("eight flowers win at once (八仙過海): an ordinary win cannot hold all eight")
     _check_flags(flags, win_by, winner, melds, flower_kinds, prof)
-    flags |= _replacement_chain(case, flags, melds, flower_kinds) << C.CHAIN_SHIFT
+    chain = _replacement_chain(case, flags, melds, flower_kinds)
+    flags |= chain << C.CHAIN_SHIFT
+    liable = -1
+    if hongkong:
+        from envs.scoring.hk_cases import hk_case_context
+
+        ctx, liable = hk_case_context(case, flags, chain, win_by, winner, payer, melds, concealed)
+        flags |= ctx
+    else:
+        given = [f for f in HK_FIELDS if f in case]
+        if given:
+            raise CaseError(f"field(s) {given} are for the hongkong profile (HONGKONG.md 6), not {prof.name!r}")
 
     mt = np.zeros(5, dtype=np.int8)
     mk = np.zeros(5, dtype=np.int8)
@@ -175,7 +190,7 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
     for k in flower_kinds:
         fmask |= 1 << (k - FLOWER0)
     return Case(case.get("id"), rules, concealed, mt, mk, len(melds), fmask, win_tile, win_by, winner, payer,
-                round_wind, streak, flags)
+                round_wind, streak, flags, liable)
 
 
 def _replacement_chain(case: dict, flags: int, melds, flower_kinds) -> int:
@@ -203,6 +218,15 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
         raise CaseError("flag flower_replacement without a flower")
     if flags & (C.F_KONG_REPLACEMENT | C.F_FLOWER_REPLACEMENT) and not self_drawn:
         raise CaseError("a replacement flag on a win that was not self-drawn")
+    if prof.options.get("hongkong", False):
+        from envs.scoring.hk_cases import check_hk_flags
+
+        check_hk_flags(flags, win_by)
+    else:
+        for bit, name in ((C.F_IPPATSU, "ippatsu"), (C.F_ROB_KONG_CHAIN, "rob_kong_chain"),
+                          (C.F_ROBBED_ANKONG, "robbed_ankong")):  # fmt: skip
+            if flags & bit:
+                raise CaseError(f"flag {name} is for the hongkong profile (HONGKONG.md 6), not {prof.name!r}")
     special = [f for f in (C.F_HEAVENLY, C.F_EARTHLY, C.F_HUMAN) if flags & f]
     if len(special) > 1:
         raise CaseError("at most one of heavenly / earthly / human")

@@ -26,6 +26,9 @@ FLAG_NAMES = (
     "earthly_ready",
     "declared_ready",
     "shown_ready",
+    "ippatsu",
+    "rob_kong_chain",
+    "robbed_ankong",
 )
 F_KONG_REPLACEMENT = 1 << 0
 F_FLOWER_REPLACEMENT = 1 << 1
@@ -37,12 +40,40 @@ F_HEAVENLY_READY = 1 << 6
 F_EARTHLY_READY = 1 << 7
 F_DECLARED_READY = 1 << 8
 F_SHOWN_READY = 1 << 9
+# hongkong (HONGKONG.md 6): 一發; the robbed kong was declared with a replacement tile (搶槓上槓);
+# the robbed kong was an ankong (only 十三么 may rob one).
+F_IPPATSU = 1 << 10
+F_ROB_KONG_CHAIN = 1 << 11
+F_ROBBED_ANKONG = 1 << 12
 F_READY_ANY = F_HEAVENLY_READY | F_EARTHLY_READY | F_DECLARED_READY | F_SHOWN_READY
 # `replacement_chain` (EXTRAS.md 2.2): the number of consecutive replacement draws in the winner's turn
 # that end with the winning tile, stored in the flag word from this bit up (0 = not given: 1 when a
 # replacement flag is set). Read it with `(flags >> CHAIN_SHIFT) & CHAIN_MASK`.
 CHAIN_SHIFT = 16
 CHAIN_MASK = 0xFF
+# hongkong context (HONGKONG.md 6), more fields of the flag word, each read as (flags >> SHIFT) & MASK:
+#   DISCARDS  discards made in the hand up to and including the winning discard, claimed ones included,
+#             stored + 1 (0 = not given): human_win, earthly_win
+#   FLOOR     discarded tiles lying in the pools at the win, the winning discard included, stored + 1
+#             (0 = not given): ten_within, seven_within
+#   CO_WIN    seats winning on the same discard or robbed kong (0 or 1 = one): double_win, triple_win
+# Build the word with hk_context_flags(); the engine ORs it into the flags it passes to score_hand.
+DISCARDS_SHIFT = 24
+FLOOR_SHIFT = 32
+COUNT_MASK = 0xFF  # DISCARDS and FLOOR hold 0..254 (+1)
+CO_WIN_SHIFT = 40
+CO_WIN_MASK = 0x3
+
+
+def hk_context_flags(discards: int | None = None, floor: int | None = None, co_winners: int = 1) -> int:
+    """The hongkong context bits of the flag word (CHAIN rides separately, at CHAIN_SHIFT)."""
+    f = co_winners << CO_WIN_SHIFT
+    if discards is not None:
+        f |= (discards + 1) << DISCARDS_SHIFT
+    if floor is not None:
+        f |= (floor + 1) << FLOOR_SHIFT
+    return f
+
 
 # (key, 中文). Every key a profile may give a value; one predicate each (envs/scoring/core.py,
 # envs/scoring/extras.py). Append only: the index is the position.
@@ -162,6 +193,57 @@ ITEMS: tuple[tuple[str, str], ...] = (
     ("exposed_kong", "明槓"),
     ("missing_suit", "缺一門"),
     ("no_honours", "無字"),
+    # hongkong (HONGKONG.md 3), keys not above; scored by envs/scoring/hongkong.py, which also gives the
+    # keys above that the hongkong table names their HONGKONG.md meaning.
+    ("ippatsu", "一發"),
+    ("false_single", "假獨"),
+    ("two_pair_wait", "對碰"),
+    ("pair_258", "將眼"),
+    ("no_flowers", "無花"),
+    ("other_flower", "爛花"),
+    ("seat_or_round_wind", "正風 / 正圈"),
+    ("other_wind", "偏風"),
+    ("small_three_winds", "小三風"),
+    ("no_honours_no_flowers", "無字花"),
+    ("big_all_chows", "大平胡"),
+    ("double_chow", "一般高"),
+    ("two_double_chows", "雙般高"),
+    ("triple_chow", "三般高"),
+    ("quadruple_chow", "四般高"),
+    ("mixed_shifted_chows", "三色步步高"),
+    ("mixed_shifted_chows_concealed", "暗三色步步高"),
+    ("pure_shifted_chows", "一色步步高"),
+    ("pure_shifted_chows_concealed", "暗一色步步高"),
+    ("mixed_straight_concealed", "暗彩龍"),
+    ("pure_straight_concealed", "暗龍"),
+    ("old_young", "老少"),
+    ("all_concealed_pungs", "坎坎胡"),
+    ("two_brothers", "二兄弟"),
+    ("small_three_brothers", "小三兄弟"),
+    ("three_brothers", "三兄弟"),
+    ("two_sisters", "二姊妹"),
+    ("small_three_sisters", "小三姊妹"),
+    ("three_sisters", "三姊妹"),
+    ("small_four_sisters", "小四姊妹"),
+    ("four_sisters", "四姊妹"),
+    ("small_five_sisters", "小五姊妹"),
+    ("five_sisters", "五姊妹"),
+    ("big_five_gates", "大五門齊"),
+    ("seven_gates", "七門齊"),
+    ("all_same_number", "滿庭芳"),
+    ("pure_terminals", "清么九"),
+    ("thirteen_orphans", "十三么"),
+    ("thirteen_orphans_13", "十三么十三飛"),
+    ("eight_pairs_8_wait", "嚦咕嚦咕八飛"),
+    ("flower_replacement_win", "花上自摸"),
+    ("replacement_chain_win", "連續尾牌胡牌"),
+    ("robbing_kong_chain", "搶槓上槓胡牌"),
+    ("double_win", "一炮雙響"),
+    ("triple_win", "一炮三響"),
+    ("ten_within", "十隻內"),
+    ("seven_within", "七隻內"),
+    ("big_chicken", "大雞胡"),
+    ("duck", "鴨胡"),
 )
 ITEM_KEYS = tuple(k for k, _ in ITEMS)
 ITEM_ZH = dict(ITEMS)
@@ -183,6 +265,19 @@ FAMILIES: tuple[tuple[str, ...], ...] = (
     ("three_suit_pungs", "double_two_suit_pungs", "two_suit_pungs"),
     ("three_suit_chows", "double_two_suit_chows", "two_suit_chows"),
     ("five_kongs", "four_kongs", "three_kongs"),
+)
+
+# hongkong families (HONGKONG.md 2.2), each from its smallest member up; a member replaces the members
+# before it on the same sets (般高: two_double_chows and triple_chow are peers, below quadruple_chow).
+# Profile.compiled() drops replaces inside them for a hongkong profile (envs/scoring/hongkong.py chooses).
+HK_FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("double_chow", "two_double_chows", "triple_chow", "quadruple_chow"),
+    ("two_suit_chows", "three_suit_chows"),
+    ("two_brothers", "small_three_brothers", "three_brothers"),
+    ("two_sisters", "small_three_sisters", "three_sisters", "small_four_sisters", "four_sisters",
+     "small_five_sisters", "five_sisters"),
+    ("two_concealed", "three_concealed", "four_concealed", "five_concealed", "all_concealed_pungs"),
+    ("four_in_two", "four_in_three", "four_in_four"),
 )
 
 # Dealer items apply per payment leg (RULES.md 4), never as hand tai.

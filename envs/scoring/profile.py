@@ -24,15 +24,18 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.scoring.codes import EXTRAS_KEYS, FAMILIES, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS
+from envs.scoring.codes import EXTRAS_KEYS, FAMILIES, HK_FAMILIES, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
-BUILTIN = ("standard", "strict16", "casual")
+BUILTIN = ("standard", "strict16", "casual", "hongkong")
 
 PO_CONCEALED_ANY_WIN = 0
 PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
 PO_EXTRAS = 2  # EX_* bits: which item groups beyond the base tables the profile names
-N_POPTS = 3
+PO_HONGKONG = 3  # 1: scored by envs.scoring.hongkong (HONGKONG.md: additive, families, count methods)
+PO_COUNT_METHOD = 4  # hongkong 計法 1 or 2 (rule option count_method)
+PO_DUAL_READING = 5  # hongkong 2.3 dual reading of n n n (n+1)x3 (n+2)x3 (rule option dual_reading)
+N_POPTS = 6
 EX_PATTERNS = 1  # an item of the extras pack other than eight_pairs (envs.scoring.extras)
 EX_MCR = 2  # an MCR detector (EXTRAS.md 4)
 # name -> SHAPE_* bit of envs.hand.analysis (`[options] shapes` in a profile)
@@ -55,7 +58,7 @@ READY_ITEMS = ("heavenly_ready", "earthly_ready", "declared_ready", "shown_ready
 
 _TOP_KEYS = {"name", "title", "extends", "remove", "rules", "options", "items", "description"}
 _ITEM_FIELDS = {"zh", "tai", "replaces", "reduced"}
-_OPTION_KEYS = {"concealed_any_win": bool, "shapes": list}
+_OPTION_KEYS = {"concealed_any_win": bool, "shapes": list, "hongkong": bool}
 
 
 class ProfileError(ValueError):
@@ -114,8 +117,10 @@ class Profile:
                     p_repl[ITEM_INDEX[w], i] = 2
             for r in it.replaces:
                 p_repl[i, ITEM_INDEX[r]] = 1
-        # Members of one family replace each other only through the scorer's assignment (EXTRAS.md 1.4).
-        for fam in FAMILIES:
+        # Members of one family replace each other only through the scorer's assignment (EXTRAS.md 1.4,
+        # HONGKONG.md 2.2).
+        hongkong = bool(self.options.get("hongkong", False))
+        for fam in FAMILIES + (HK_FAMILIES if hongkong else ()):
             for a in fam:
                 for b in fam:
                     p_repl[ITEM_INDEX[a], ITEM_INDEX[b]] = 0
@@ -126,6 +131,9 @@ class Profile:
         p_opts[PO_EXTRAS] = (EX_PATTERNS if keys & (set(EXTRAS_KEYS) - {"eight_pairs"}) else 0) | (
             EX_MCR if keys & set(MCR_KEYS) else 0
         )
+        p_opts[PO_HONGKONG] = hongkong
+        p_opts[PO_COUNT_METHOD] = self.options.get("count_method", 1)
+        p_opts[PO_DUAL_READING] = bool(self.options.get("dual_reading", True))
         for a in (p_tai, p_repl, p_opts):
             a.setflags(write=False)
         return p_tai, p_repl, p_opts
@@ -297,13 +305,14 @@ def _load_pack(name: str) -> Profile:
 
 @functools.lru_cache(maxsize=64)
 def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple[str, ...] = (),
-                      unrelated_gap: int = 3) -> Profile:  # fmt: skip
+                      unrelated_gap: int = 3, count_method: int = 1, dual_reading: bool = True) -> Profile:  # fmt: skip
     """The profile a game plays: the base profile, plus (``extras``) the extras pack's items appended
     in its row order, those named in ``extras_off`` left out, an item the base already has keeping its
     base row; plus the pack's shapes (each only while one of its items remains) and, for
-    ``unrelated_gap == 2``, the 2-apart 十六不搭. Cached: one object (and one compiled form) per setting."""
+    ``unrelated_gap == 2``, the 2-apart 十六不搭; for a hongkong profile, its ``count_method`` and
+    ``dual_reading``. Cached: one object (and one compiled form) per setting."""
     base = load_profile(name_or_path)
-    if not extras and unrelated_gap == 3:
+    if not extras and unrelated_gap == 3 and count_method == 1 and dual_reading:
         return base
     items = list(base.items)
     shapes = list(base.options.get("shapes", []))
@@ -321,13 +330,14 @@ def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple
         title = f"{title} + {pack.title}"
     if unrelated_gap == 2 and "unrelated_gap2" not in shapes:
         shapes.append("unrelated_gap2")
-    return Profile(base.name, title, tuple(items), dict(base.rule_defaults), base.options | {"shapes": shapes},
+    hk = {"count_method": count_method, "dual_reading": dual_reading}
+    return Profile(base.name, title, tuple(items), dict(base.rule_defaults), base.options | {"shapes": shapes} | hk,
                    base.source, packs)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=64)
 def load_profile(name_or_path: str) -> Profile:
-    """A built-in profile by name (``standard``, ``strict16``, ``casual``) or a TOML file by path."""
+    """A built-in profile by name (``standard``, ``strict16``, ``casual``, ``hongkong``) or a TOML file by path."""
     if isinstance(name_or_path, Profile):
         return name_or_path
     if "\0" in name_or_path:
