@@ -198,3 +198,10 @@ def test_random_winning_hands_always_score():
         tai = score_hand(conc[i], mt[i], mk[i], nm[i], ctx[i, 4], ctx[i, 0], ctx[i, 1], ctx[i, 2], ctx[i, 3], 0,
                          p_tai, p_repl, p_opts, out)  # fmt: skip
         assert tai >= 1 and tai == out.sum(), i
+
+
+def test_item_cases_file_is_generated_from_its_source():
+    import runpy
+
+    text = runpy.run_path(str(DATA / "make_hongkong_items.py"))["TEXT"]
+    assert ITEMS.read_text(encoding="utf-8") == text, "run python tests/data/make_hongkong_items.py"
