@@ -22,7 +22,7 @@ from agents.efficiency import EFFICIENCY_VERSION, N_EFFICIENCY, efficiency_plane
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS
 from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, OBS_VERSION
 
-DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "ppo_v0.pt"
+DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "ppo_v1.pt"
 
 
 @dataclass
