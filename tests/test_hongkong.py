@@ -184,3 +184,24 @@ def test_hongkong_fields_refused_elsewhere():
     assert "flag ippatsu is for the hongkong profile" in score_case(base | {"flags": ["ippatsu"]})["error"]
     with pytest.raises(CaseError, match="eight flowers"):
         score("123m 567m 234p 67p 999s NN", win_tile="8p", discarder="W", seat="S", flowers="f1 f2 f3 f4 f5 f6 f7 f8")
+
+
+def test_random_winning_hands_always_score():
+    """Every standard-shape winning hand scores at least one item (a flower item or 無花 always holds),
+    and the items add up to the hand tai."""
+    from envs.scoring.bench import random_winning_hands
+
+    p_tai, p_repl, p_opts = Rules(profile="hongkong").profile_data.compiled()
+    conc, mt, mk, nm, ctx = random_winning_hands(400, seed=3)
+    out = np.zeros(C.N_ITEMS, np.int32)
+    for i in range(400):
+        tai = score_hand(conc[i], mt[i], mk[i], nm[i], ctx[i, 4], ctx[i, 0], ctx[i, 1], ctx[i, 2], ctx[i, 3], 0,
+                         p_tai, p_repl, p_opts, out)  # fmt: skip
+        assert tai >= 1 and tai == out.sum(), i
+
+
+def test_item_cases_file_is_generated_from_its_source():
+    import runpy
+
+    text = runpy.run_path(str(DATA / "make_hongkong_items.py"))["TEXT"]
+    assert ITEMS.read_text(encoding="utf-8") == text, "run python tests/data/make_hongkong_items.py"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 
 from envs.scoring.cases import check_result, score_case
 from envs.tiles import WIND_NAMES
@@ -58,8 +59,9 @@ def run_score(path: str, *, check: bool = False, profile: str | None = None, fmt
 
 
 def _row(zh: str, key: str, tai: int) -> str:
-    pad = " " * max(0, 10 - 2 * len(zh))  # CJK characters take two columns
-    return f"    {zh}{pad}{key:<22}{tai:>3} 台"
+    width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in zh)  # CJK take two columns
+    pad = " " * max(1, 12 - width)
+    return f"    {zh}{pad}{key:<30}{tai:>3} 台"
 
 
 def format_table(case, result: dict) -> str:
@@ -74,6 +76,8 @@ def format_table(case, result: dict) -> str:
     line = f"{head} {WIND_ZH.get(who, who)}家 {WIN_BY_ZH.get(how, how)}"
     if payer and how != "self_draw":
         line += f" ({WIND_ZH.get(payer, payer)}家付)"
+    if c.get("liable") in WIND_ZH:  # hongkong 全包
+        line += f" (全包: {WIND_ZH[c['liable']]}家付)"
     hand = " ".join(x for x in [c.get("hand", ""), *(c.get("melds") or []), c.get("flowers") or ""] if x)
     tile = f"  胡 {c['win_tile']}" if c.get("win_tile") else ""
     rows = [line, f"  {hand}{tile}   profile {result['profile']}"]

@@ -14,6 +14,8 @@ from numba import njit
 from envs.rules import Rules
 from envs.scoring import codes as C
 from envs.scoring.core import score_hand, settle
+from envs.scoring.hongkong import hk_settle
+from envs.scoring.profile import PO_HONGKONG
 from envs.tiles import ANKONG, CHI, KONG, PON
 
 N_ITEMS = C.N_ITEMS
@@ -78,7 +80,10 @@ def _score_all(conc, mt, mk, nm, ctx, p_tai, p_repl, p_opts, opts, reps):
             tai = score_hand(conc[i], mt[i], mk[i], nm[i], ctx[i, 4], ctx[i, 0], win_by, ctx[i, 2], ctx[i, 3], 0,
                              p_tai, p_repl, p_opts, out)  # fmt: skip
             payer = -1 if win_by == 1 else (ctx[i, 2] + 1) % 4
-            settle(tai, win_by, ctx[i, 2], payer, 0, 0, opts, deltas)
+            if p_opts[PO_HONGKONG] != 0:  # its legs (HONGKONG.md 5.1), paid in full
+                hk_settle(tai, win_by, ctx[i, 2], payer, -1, 0, 0, opts, deltas)
+            else:
+                settle(tai, win_by, ctx[i, 2], payer, 0, 0, opts, deltas)
             acc += tai
     return acc
 
