@@ -1,5 +1,5 @@
-"""hongkong engine rules on scripted walls (HONGKONG.md 1, 4, 5): 一炮多響, strict 過水, 食替, robbing
-kongs, 明槓 全包, 報聽 and 一發, offered flower wins, dealer tai on legs, side payments, 拉 in play.
+"""hongkong engine rules on scripted walls (HONGKONG.md 1, 3.8, 4, 5): 一炮多響, strict 過水, 食替,
+robbing kongs (搶槓上槓), 明槓 全包, 報聽 and 一發, offered flower wins, dealer tai on legs, side payments, 拉 in play.
 
 Seats: E S W N = 0 1 2 3, E deals. Payments are checked against the tai the scorer gave each win.
 """
@@ -21,6 +21,7 @@ from envs.scoring.codes import (
     CO_WIN_SHIFT,
     F_IPPATSU,
     F_ROBBED_ANKONG,
+    ITEM_INDEX,
     WIN_DISCARD,
     WIN_FLOWERS,
     WIN_ROB_KONG,
@@ -57,6 +58,10 @@ def deltas(eng):
 
 def side(eng):
     return [int(x) for x in eng.side_chips[0]]
+
+
+def items(eng, seat):
+    return {k: int(eng.s.res_items[0, seat, i]) for k, i in ITEM_INDEX.items() if eng.s.res_items[0, seat, i]}
 
 
 def leg(eng, w, dealer_tai=0):
@@ -251,6 +256,103 @@ def test_seven_rob_one_is_offered_to_the_seven_flower_seat():
     assert g(eng2, st.G_PHASE) == st.PH_FLOWER and eng2.current_player[0] == E
     play(eng2, "E: win")
     assert g(eng2, st.G_PAYER) == S and g(eng2, st.G_WINNERS) == 1 << E
+
+
+SEVEN_E = "f1 f2 f3 f4 f5 f6 f8 234m 678m 234p"  # E (the dealer) is dealt seven flowers; S7 holds f7
+SEVEN_TAIL = "2s 3s 4s 6s 7s 8s 9s 3m"  # E's seven replacements (234m 678m 234p 234s 678s 9s, not complete), S's one
+
+
+@pytest.mark.parametrize("answer", ["win", "pass"])
+def test_seven_rob_one_offered_in_the_initial_deal(answer):
+    # RULES 2.9 / HONGKONG 1: E exposes seven flowers in the deal while S holds the eighth; under
+    # flower_win "offer" E is asked (not made) to win; 七搶一 is paid by S alone, as a discard.
+    eng = new([SEVEN_E, S7, JUNK, JUNK], draws="C 2m 3m F", tail=SEVEN_TAIL, flowers=True)
+    assert Rules.make(HK).flower_win == "offer" and not eng.terminated[0]
+    assert g(eng, st.G_PHASE) == st.PH_FLOWER and eng.current_player[0] == E and g(eng, st.G_OFFER) == E
+    assert g(eng, st.G_OFFER_PAYER) == S and legal_names(eng) == ["win", "pass"]
+    assert int(eng.flowers[0, E]) == 0xBF and int(eng.flowers[0, S]) == 1 << 6
+    sd = side(eng)  # 一臺花 春夏秋冬 for E, paid with the hand
+    play(eng, "E: " + answer)
+    if answer == "win":
+        assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_FLOWERS
+        assert g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+        assert items(eng, E) == {"seven_rob_one": 30}  # over eight_flowers and the flower items
+        L = leg(eng, E, 1)  # the dealer wins: dealer tai 1 on its leg
+        assert L == BASE + PER_TAI * 31
+        assert [d - x for d, x in zip(deltas(eng), sd)] == [L, -L, 0, 0]
+        return
+    # passed: final for this hand; E plays its first turn and is never asked again
+    assert g(eng, st.G_PHASE) == st.PH_TURN and eng.current_player[0] == E and not eng.terminated[0]
+    assert int(eng.s.p[0, E, st.P_OFFER_PASSED]) == 1 and g(eng, st.G_OFFER) == -1
+    assert "win" not in legal_names(eng)
+    for _ in range(8):  # two more rounds of discards: no offer comes back
+        tsumogiri(eng)
+        assert g(eng, st.G_PHASE) != st.PH_FLOWER and not eng.terminated[0]
+    assert int(eng.flowers[0, E]) == 0xBF and int(eng.flowers[0, S]) == 1 << 6
+
+
+def last_tile_flower_wall():
+    """E holds f1-f7; f8 is the last drawable tile (index 120: 64 dealt, E's seven replacements from the
+    tail, 16 dead), which E draws after every seat has discarded each drawn tile."""
+    w = scripted_wall(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK], tail="2s 3s 4s 6s 7s 8s 9s")
+    i8 = int(np.flatnonzero(w == 143)[0])  # unnamed f8: just before the named tail, in the dead wall
+    w[[120, i8]] = w[[i8, 120]]
+    return w
+
+
+@pytest.mark.parametrize("answer", ["win", "pass"])
+def test_eight_flowers_offered_on_the_last_drawable_tile(answer):
+    eng = new(None, walls=last_tile_flower_wall(), flowers=True)
+    while g(eng, st.G_PHASE) != st.PH_FLOWER and not eng.terminated[0]:
+        tsumogiri(eng)
+    assert not eng.terminated[0] and g(eng, st.G_HEAD) == 121 and g(eng, st.G_TAIL) == 136
+    assert g(eng, st.G_PHASE) == st.PH_FLOWER and eng.current_player[0] == E  # asked before the draw ends it
+    assert g(eng, st.G_OFFER_PAYER) == -1 and g(eng, st.G_OFFER_DRAWN) == 1 and int(eng.flowers[0, E]) == 0xFF
+    assert legal_names(eng) == ["win", "pass"]
+    sd = side(eng)  # 一臺花 twice for E (春夏秋冬 at the deal, 梅蘭菊竹 now), paid with the hand
+    play(eng, "E: " + answer)
+    assert eng.terminated[0]
+    d = [a - x for a, x in zip(deltas(eng), sd)]
+    if answer == "win":
+        assert g(eng, st.G_RESULT) != st.RES_DRAWN and g(eng, st.G_WIN_BY) == WIN_FLOWERS
+        assert g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == -1
+        assert items(eng, E) == {"eight_flowers": 40}
+        L = leg(eng, E, 1)  # paid by all three, each leg with the dealer's tai
+        assert d == [3 * L, -L, -L, -L]
+    else:
+        assert g(eng, st.G_RESULT) == st.RES_DRAWN and g(eng, st.G_WIN_BY) == -1 and g(eng, st.G_WINNERS) == 0
+        assert d == [0, 0, 0, 0] and (eng.s.res_tai[0] == -1).all() and not eng.s.res_items[0].any()  # no winner
+
+
+# -- 搶槓上槓 (robbing_kong_chain) ---------------------------------------------------------------------
+R16 = "456m 678m 234p 678p 45s 99s"  # waits on 3s / 6s
+KONGER2 = "3333m 33s 159p 1s ESWN CF"
+
+
+@pytest.mark.parametrize("chain", [True, False])
+def test_robbing_an_addkong_declared_on_a_replacement(chain):
+    # W pons E's 3s; on its next turn it either declares the ankong 3333m and adds 3s drawn as the
+    # replacement (搶槓上槓 when S robs it), or adds 3s drawn from the front (plain 搶槓).
+    draws, tail = ("3s C F P 7p", "3s") if chain else ("3s C F P 3s", "")
+    eng = new([JUNK, R16, KONGER2, JUNK], draws=draws, tail=tail)
+    play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F",
+         "S: discard P")  # S passed a win on 3s: its discard ends the strict ban
+    if chain:
+        play(eng, "W: kong 3m")
+        assert g(eng, st.G_PHASE) == st.PH_TURN and eng.current_player[0] == W
+        assert g(eng, st.G_LAST_DRAWN) == 20 and g(eng, st.G_CHAIN) == 1  # 3s, the kong's replacement
+    play(eng, "W: kong 3s")
+    assert g(eng, st.G_PHASE) == st.PH_ROB and eng.current_player[0] == S and g(eng, st.G_ROB_CHAIN) == int(chain)
+    play(eng, "S: win")
+    assert g(eng, st.G_WIN_BY) == WIN_ROB_KONG and g(eng, st.G_PAYER) == W and g(eng, st.G_WINNERS) == 1 << S
+    it = items(eng, S)
+    if chain:
+        assert it.get("robbing_kong_chain") == 10 and "robbing_kong" not in it
+    else:
+        assert it.get("robbing_kong") == 1 and "robbing_kong_chain" not in it
+    L = leg(eng, S)  # the konger pays as discarder; no dealer involved
+    ankong = [-BASE, -BASE, 3 * BASE, -BASE] if chain else [0, 0, 0, 0]  # the 暗槓 stood
+    assert [d - a for d, a in zip(deltas(eng), ankong)] == [0, L, -L, 0]
 
 
 # -- side payments ---------------------------------------------------------------------------------------
