@@ -1,4 +1,4 @@
-"""Rule-based baselines: Greedy (tile efficiency) and Defensive (Greedy that folds against a threat).
+"""Rule-based baselines: Greedy (tile efficiency) and Defensive (Greedy plus expected-value defence).
 
 Greedy, per decision:
 - wins whenever it can; declares ready (報聽) whenever the rules offer it;
@@ -7,22 +7,46 @@ Greedy, per decision:
 - claims (chi / pon / exposed kong) only when the best hand after the claim has a lower shanten than
   now; self kongs when they do not raise the shanten.
 
-Defensive adds, on its own turn: an opponent is a threat when it declared ready, or has
-``threat_melds`` (default 3) or more melds, or has ``late_melds`` (2) melds with at most ``late_wall``
-(32) drawable tiles left. Every tile gets a danger against each threat (``_tile_danger``): 0 if the
-threat let it pass since its hand last changed, otherwise the number of ways a hidden hand could wait
-on it (two-sided, edge and closed waits, pair and single waits, weighted by unseen copies), halved
-for a tile the threat discarded itself (現物; this game has no furiten, so that is not a guarantee).
-Facing a threat while its best shanten after the discard is at least ``fold_shanten`` (2), it folds:
-the least dangerous discard first (only if one is at most ``fold_danger``), efficiency breaking ties;
-with ``dodge`` > 0 it also prefers safer tiles of equal shanten when not folding. Against a threat,
-danger always breaks efficiency ties.
+Defensive is Greedy (same wins, claims, kongs and efficiency) plus a defence on its own discards that
+weighs each legal discard's expected value against Greedy's choice:
 
-The thresholds were chosen by duplicate play against Greedy (``python -m training.tune_defence``,
-48 settings, 300-1000 walls each): folding earlier (``fold_shanten`` 1) cuts the deal-in rate from
-19% to 14% but the win rate from 24.6% to 21%, a net loss of 1-3 chips per hand, and no setting
-beat Greedy by more than its 95% interval. In this game a deal-in costs about what the same winner's
-self-draw would, and nearly every hand ends in a win, so folding mostly gives up one's own wins.
+- P(opponent o is ready) = ``READY_P[its melds, tiles_left // 16]`` (0.56 for a concealed hand with
+  under 16 tiles left, 0.94 for four melds), measured in Greedy self-play (declared-ready flags are
+  off in every default profile, so the visible melds and the wall are what tell).
+- P(o wins on tile d | ready) = min(``danger_slope`` x danger, ``danger_cap``), danger from
+  ``_tile_danger`` (0 for a tile o let pass since its hand last changed: these opponents always win
+  when they can, and it was measured exactly 0; the number of ways a hidden hand could wait on it
+  otherwise, halved for o's own discards); slope 0.0012 and cap 0.13 fit the measured hit rates
+  (1% at danger <20, 4% at 20-40, 7% at 40-60, 10% at 60-80, 11-14% above).
+- p(d) = ``risk`` x (1 - prod_o (1 - P(ready) P(win on d | ready))), the chance d deals in.
+- W(d) = Greedy's chance to win the hand after discarding d: a logistic in the shanten, ukeire and
+  tiles left (``WIN_LOGIT``), fitted on the same self-play (41% at shanten 0, 25% at 1, 21% at 2).
+- gain(d) = p(g)(L + W(g)G) - p(d)(L + W(d)G) - max(0, W(g) - W(d))G against Greedy's tile g,
+  G = ``win_value`` (101: a win's 76 chips plus the 25 a non-winner loses on average), L =
+  ``deal_in_cost`` (50; a deal-in pays 47 on average); a discard of worse shanten loses at least
+  ``shanten_floor`` (0.3) of W(g).
+- Defensive plays the discard of largest gain if that gain exceeds the threshold: ``tie_eps`` (0.1
+  chips) for a discard as efficient as Greedy's (same shanten and ukeire: danger breaks Greedy's
+  ties, at any time, against every opponent weighted by how ready it looks), ``margin`` (3 chips)
+  for a less efficient one (folding or half-folding only when it pays by 3 chips by this estimate).
+  With nobody looking ready every p is 0 and Defensive plays exactly like Greedy.
+
+The parameters were chosen by duplicate play against Greedy on seed 123, 16 settings at 1,000-2,000
+walls (4,000-8,000 hands) each, played with a prototype of this code that gives the same figures
+(``python -m training.tune_defence`` replays 14 of them): a higher ``risk`` folds more
+and loses (risk 2: deal-in 12.8% but win 21.1%, -1.5 chips per hand; risk 3: -4.3), risk 0.5-1.0 and
+danger-only tie-breaking came out at +0.1 to +1.1, all within noise of each other; the best,
+these defaults, read +1.09 [+0.19, +2.00]. Confirmed once on held-out seed 2026, 10,000 walls
+(40,000 hands): +0.34 [-0.07, +0.75] chips per hand for Defensive, deal-in 17.3% (Greedy's was
+19-20% in the tuning runs), win 24.4%. So the defence helps by about a third of a chip per hand, but the
+held-out interval still includes zero; the +1.09 on the tuning seed was mostly the luck of picking
+the best of 16. The earlier Defensive (fold against a threat by melds and wall; 48 settings over five
+grids, none outside its interval) on the same 40,000 held-out hands: -0.15 [-0.42, +0.12].
+Why defence is worth so little here: every hand ends in a win (99%), three quarters on a discard,
+and a ready opponent's winning tile is rarely the one discarded (13% for the most dangerous tiles,
+0 for tiles it let pass); a dodged deal-in mostly moves the payment to another seat or to a
+self-draw, which costs the same seat more (59 chips against 47), while every efficiency step given
+up costs one's own wins (worth about 101 chips each).
 All decisions are deterministic given the observation (the seed only matters for interface parity).
 """
 
@@ -37,9 +61,17 @@ from agents.features import decode
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN
 from envs.hand.analysis import shanten
 
-BIG = 1 << 30  # "none yet" for shanten, danger and sort keys (a danger can exceed 150)
-# defence thresholds, in the order act_kernel reads them: see the module docstring
-DEFENCE_DEFAULTS = {"threat_melds": 3, "late_melds": 2, "late_wall": 32, "fold_shanten": 2, "fold_danger": 999, "dodge": 0}
+BIG = 1 << 30  # "none yet" for sort keys
+# defence parameters, in the order act_kernel reads them (module docstring); risk 0 = Greedy
+DEFENCE_DEFAULTS = {"risk": 1.0, "win_value": 101.0, "deal_in_cost": 50.0, "margin": 3.0, "tie_eps": 0.1,
+                    "danger_slope": 0.0012, "danger_cap": 0.13, "shanten_floor": 0.3}  # fmt: skip
+# Greedy's chance to win the hand after a discard, by the shanten it leaves (0..4+): logit = a + b*log1p(ukeire)
+# + c*tiles_left/64, fitted on Greedy self-play (3,000 hands, seed 1: python -m training.defence_tables)
+WIN_LOGIT = np.array([[-3.924, 1.336, 2.744], [-5.248, 0.749, 3.718], [-5.927, 0.435, 4.587], [-5.85, 0.216, 4.617],
+                      [-5.134, 0.035, 3.869]])  # fmt: skip
+# P(an opponent is ready) by its melds (0..4+) and tiles_left // 16 (0..3+), same self-play
+READY_P = np.array([[0.56, 0.21, 0.04, 0.0], [0.53, 0.31, 0.1, 0.01], [0.68, 0.44, 0.23, 0.06],
+                    [0.78, 0.68, 0.46, 0.25], [0.94, 0.93, 0.88, 0.85]])  # fmt: skip
 
 
 @njit(cache=True)
@@ -79,26 +111,6 @@ def _tile_danger(d, passed_by_threat, disc_by_threat, unseen):
 
 
 @njit(cache=True)
-def _discard(hand, n_sets, unseen, mask, danger, folding, dodge):
-    """Choose a discard: (danger if folding, shanten, -ukeire, danger, neighbours, kind) lexicographically
-    (``danger`` is all zeros when nobody threatens)."""
-    best_a = -1
-    best_key = (BIG, BIG, BIG, BIG, BIG, BIG)
-    for d in range(34):
-        if not mask[DISCARD + d]:
-            continue
-        hand[d] -= 1
-        s = shanten(hand, n_sets)
-        u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
-        hand[d] += 1
-        key = (danger[d] if folding else 0, s, danger[d] // dodge if dodge > 0 else 0, -u, danger[d], _neighbours(hand, d))
-        if key < best_key:
-            best_key = key
-            best_a = DISCARD + d
-    return best_a
-
-
-@njit(cache=True)
 def _claim(hand, n_sets, t, mask):
     """Pon / kong / chi on tile ``t`` only if it lowers the shanten; else pass."""
     cur = shanten(hand, n_sets)
@@ -131,7 +143,88 @@ def _claim(hand, n_sets, t, mask):
 
 
 @njit(cache=True)
-def _turn(hand, n_sets, unseen, mask, danger, folding, dodge):
+def _discard(hand, n_sets, unseen, mask):
+    """Greedy's discard: (shanten, -ukeire, neighbours, kind) lexicographically; -1 if none is legal."""
+    best_a = -1
+    best_key = (BIG, BIG, BIG)
+    for d in range(34):
+        if not mask[DISCARD + d]:
+            continue
+        hand[d] -= 1
+        s = shanten(hand, n_sets)
+        u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
+        hand[d] += 1
+        key = (s, -u, _neighbours(hand, d))
+        if key < best_key:
+            best_key = key
+            best_a = DISCARD + d
+    return best_a
+
+
+@njit(cache=True)
+def _win_chance(s, u, tiles_left):
+    """Greedy's chance to win the hand after a discard that leaves shanten ``s`` with ``u`` ukeire."""
+    k = min(s, 4)
+    x = WIN_LOGIT[k, 0] + WIN_LOGIT[k, 1] * np.log1p(u) + WIN_LOGIT[k, 2] * tiles_left / 64.0
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+@njit(cache=True)
+def _defend(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_left, defence):
+    """Defensive's discard: Greedy's tile unless another legal discard has a higher expected value
+    by more than the threshold (module docstring). -1 if no discard is legal."""
+    risk, g_win, l_deal, margin = defence[0], defence[1], defence[2], defence[3]
+    tie_eps, slope, cap, s_floor = defence[4], defence[5], defence[6], defence[7]
+    ready = np.zeros(3)
+    for o in range(3):
+        ready[o] = READY_P[min(opp_melds[o], 4), min(tiles_left // 16, 3)]
+    best_g = -1
+    best_key = (BIG, BIG, BIG)
+    s_of = np.zeros(34, np.int64)
+    u_of = np.zeros(34, np.int64)
+    w_of = np.zeros(34)
+    p_of = np.zeros(34)
+    for d in range(34):
+        if not mask[DISCARD + d]:
+            continue
+        hand[d] -= 1
+        s = shanten(hand, n_sets)
+        u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
+        hand[d] += 1
+        key = (s, -u, _neighbours(hand, d))
+        if key < best_key:
+            best_key = key
+            best_g = d
+        safe = 1.0
+        for o in range(3):
+            dg = _tile_danger(d, opp_passed[o], opp_disc[o], unseen)
+            hit = 0.0 if dg <= 4 else min(dg * slope, cap)  # P(it wins on d | it is ready)
+            safe *= 1.0 - ready[o] * hit
+        s_of[d], u_of[d] = s, u
+        w_of[d] = _win_chance(s, u, tiles_left) if s >= 0 else 0.0
+        p_of[d] = min(1.0, risk * (1.0 - safe))
+    if best_g < 0:
+        return -1
+    wg = w_of[best_g]
+    cost_g = p_of[best_g] * (l_deal + wg * g_win)
+    best_d = best_g
+    best_gain = 0.0
+    for d in range(34):
+        if not mask[DISCARD + d] or d == best_g:
+            continue
+        tie = s_of[d] == s_of[best_g] and u_of[d] >= u_of[best_g]
+        lost = max(0.0, wg - w_of[d])
+        if s_of[d] > s_of[best_g]:
+            lost = max(lost, s_floor * wg)  # a worse shanten always costs something
+        gain = cost_g - p_of[d] * (l_deal + w_of[d] * g_win) - lost * g_win - (tie_eps if tie else margin)
+        if gain > best_gain:
+            best_gain = gain
+            best_d = d
+    return DISCARD + best_d
+
+
+@njit(cache=True)
+def _turn(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_left, defence):
     s0 = _best_after_discard(hand, n_sets) if hand.sum() % 3 == 2 else shanten(hand, n_sets)
     for k in range(34):
         if not mask[SELF_KONG + k]:
@@ -146,7 +239,10 @@ def _turn(hand, n_sets, unseen, mask, danger, folding, dodge):
             hand[k] += 1
         if s <= s0:
             return SELF_KONG + k
-    a = _discard(hand, n_sets, unseen, mask, danger, folding, dodge)
+    if defence[0] > 0:
+        a = _defend(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_left, defence)
+    else:
+        a = _discard(hand, n_sets, unseen, mask)
     if a >= 0:
         return a
     for x in range(N_ACTIONS):  # nothing efficient is legal (e.g. a ready-pending phase): first legal
@@ -158,8 +254,8 @@ def _turn(hand, n_sets, unseen, mask, danger, folding, dodge):
 @njit(cache=True, parallel=True)
 def act_kernel(hand, n_melds, unseen, opp_melds, opp_ready, opp_disc, opp_passed, tiles_left, claim_tile, mask,
                defence, out):  # fmt: skip
-    """``defence`` int64 (6,): threat_melds, late_melds, late_wall, fold_shanten, fold_danger, dodge
-    (threat_melds 0 = Greedy)."""
+    """``defence`` float64 (8,): the DEFENCE_DEFAULTS values in order (risk 0 = Greedy). ``opp_ready``
+    is unused: no profile offers 報聽 by default, and a declared-ready seat shows no tiles."""
     for b in prange(mask.shape[0]):
         m = mask[b]
         if m[WIN]:
@@ -173,29 +269,7 @@ def act_kernel(hand, n_melds, unseen, opp_melds, opp_ready, opp_disc, opp_passed
         if claim_tile[b] >= 0 and (m[PASS] and not m[DISCARD:CHI].any()):
             out[b] = _claim(h, n_sets, claim_tile[b], m)
             continue
-        danger = np.zeros(34, np.int64)
-        folding = False
-        if defence[0] > 0:
-            threat = np.zeros(34, np.int64)
-            for o in range(3):
-                if opp_ready[b, o] or opp_melds[b, o] >= defence[0] or (
-                    opp_melds[b, o] >= defence[1] and tiles_left[b] <= defence[2]
-                ):
-                    folding = True
-                    for d in range(34):
-                        td = _tile_danger(d, opp_passed[b, o], opp_disc[b, o], unseen[b])
-                        if td > threat[d]:
-                            threat[d] = td
-            if folding and h.sum() % 3 == 2 and _best_after_discard(h, n_sets) < defence[3]:
-                folding = False  # close enough to winning: push
-            if folding:
-                safest = BIG
-                for d in range(34):
-                    if m[DISCARD + d] and threat[d] < safest:
-                        safest = threat[d]
-                folding = safest <= defence[4]  # no tile safe enough: folding would only cost speed
-            danger = threat
-        out[b] = _turn(h, n_sets, unseen[b], m, danger, folding, defence[5])
+        out[b] = _turn(h, n_sets, unseen[b], m, opp_melds[b], opp_disc[b], opp_passed[b], tiles_left[b], defence)
 
 
 class GreedyAgent:
@@ -204,7 +278,7 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, seed: int | None = 0):
-        self.defence = np.zeros(len(DEFENCE_DEFAULTS), np.int64)
+        self.defence = np.zeros(len(DEFENCE_DEFAULTS), np.float64)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -220,16 +294,16 @@ class GreedyAgent:
 
 
 class DefensiveAgent(GreedyAgent):
-    """Greedy plus folding against a threatening opponent; see the module docstring."""
+    """Greedy plus expected-value defence; see the module docstring."""
 
     name = "defensive"
 
-    def __init__(self, seed: int | None = 0, **thresholds: int):
+    def __init__(self, seed: int | None = 0, **params: float):
         super().__init__(seed)
-        unknown = set(thresholds) - set(DEFENCE_DEFAULTS)
+        unknown = set(params) - set(DEFENCE_DEFAULTS)
         if unknown:
             raise ValueError(f"unknown defence threshold(s) {sorted(unknown)}; known: {list(DEFENCE_DEFAULTS)}")
-        params = {**DEFENCE_DEFAULTS, **thresholds}
-        if params["threat_melds"] < 1:
-            raise ValueError("threat_melds must be >= 1")
-        self.defence = np.array([params[k] for k in DEFENCE_DEFAULTS], np.int64)
+        params = {**DEFENCE_DEFAULTS, **params}
+        if params["risk"] <= 0:
+            raise ValueError("risk must be > 0 (risk 0 is Greedy)")
+        self.defence = np.array([params[k] for k in DEFENCE_DEFAULTS], np.float64)

@@ -168,20 +168,42 @@ def _turn_obs(hand: str, opp_sizes=(16, 16, 16), newest=None, tiles_left=60):
     return obs, mask
 
 
-def test_defensive_folds_to_a_tile_the_threat_let_pass():
+def test_defensive_breaks_greedys_ties_by_danger():
+    from envs import tiles as T
+    from envs.obs import planes_v0 as P
+
+    # five sets and two lone honours: dropping E or S leaves the same single wait with 2 unseen, so
+    # Greedy takes E (the lower kind); the next seat (4 melds) let S pass, so Defensive drops S
+    hand = "1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 5s 6s 7s E S"
+    obs, mask = _turn_obs(hand, opp_sizes=(4, 16, 16), newest={2: "S"}, tiles_left=20)
+    obs[0, P.CH_DISCARD, T.parse_tiles("E")[0]] = 1.0  # one E in the observer's own river
+    east, south = (DISCARD + T.parse_tiles(x)[0] for x in ("E", "S"))
+    assert GreedyAgent(0).act(obs, mask)[0] == east
+    assert DefensiveAgent(0).act(obs, mask)[0] == south
+    # early with every opponent concealed, nobody looks ready: Defensive plays exactly like Greedy
+    obs, mask = _turn_obs(hand, newest={2: "S"}, tiles_left=90)
+    obs[0, P.CH_DISCARD, T.parse_tiles("E")[0]] = 1.0
+    assert DefensiveAgent(0).act(obs, mask)[0] == GreedyAgent(0).act(obs, mask)[0] == east
+
+
+def test_defensive_folds_when_pushing_costs_more():
     from envs import tiles as T
 
-    # far from ready; the next seat (relative 1) has 4 melds (4 tiles in hand) and let 5p pass
-    hand = "1m 4m 7m 2p 5p 5p 8p 3s 6s 9s E S W N C F P"  # Greedy keeps the 5p pair
-    obs, mask = _turn_obs(hand, opp_sizes=(4, 16, 16), newest={2: "5p"})
-    five_p = DISCARD + T.parse_tiles("5p")[0]
-    assert DefensiveAgent(0).act(obs, mask)[0] == five_p
-    assert GreedyAgent(0).act(obs, mask)[0] != five_p
-    # no threat (every opponent concealed, early): Defensive plays exactly like Greedy
-    obs, mask = _turn_obs(hand, newest={2: "5p"}, tiles_left=90)
-    assert DefensiveAgent(0).act(obs, mask)[0] == GreedyAgent(0).act(obs, mask)[0]
+    # two sets short: Greedy drops the lone 8p (many unseen neighbours, so many waits on it); three
+    # seats with four melds each late in the wall look ready, and all of them let E pass: Defensive
+    # breaks its E pair rather than risk 8p (its own win chance is tiny either way)
+    hand = "1m 1m 1m 9m 9m 9m 1p 1p 1p E E S S W W 5s 8p"
+    obs, mask = _turn_obs(hand, opp_sizes=(4, 4, 4), newest={3: "E"}, tiles_left=6)
+    east, eight_p = (DISCARD + T.parse_tiles(x)[0] for x in ("E", "8p"))
+    assert GreedyAgent(0).act(obs, mask)[0] == eight_p
+    assert DefensiveAgent(0).act(obs, mask)[0] == east
+    # the same hand early, against concealed opponents: no reason to fold
+    obs, mask = _turn_obs(hand, newest={3: "E"}, tiles_left=90)
+    assert DefensiveAgent(0).act(obs, mask)[0] == GreedyAgent(0).act(obs, mask)[0] == eight_p
 
 
 def test_defensive_rejects_unknown_thresholds():
     with pytest.raises(ValueError, match="unknown defence threshold"):
-        DefensiveAgent(0, threat=3)
+        DefensiveAgent(0, threat_melds=3)
+    with pytest.raises(ValueError, match="risk"):
+        DefensiveAgent(0, risk=0)
