@@ -143,6 +143,16 @@ def _claim(hand, n_sets, t, mask):
 
 
 @njit(cache=True)
+def _discard_key(hand, n_sets, unseen, d):
+    """Shanten and ukeire after discarding ``d``, and Greedy's sort key (shanten, -ukeire, neighbours)."""
+    hand[d] -= 1
+    s = shanten(hand, n_sets)
+    u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
+    hand[d] += 1
+    return s, u, (s, -u, _neighbours(hand, d))
+
+
+@njit(cache=True)
 def _discard(hand, n_sets, unseen, mask):
     """Greedy's discard: (shanten, -ukeire, neighbours, kind) lexicographically; -1 if none is legal."""
     best_a = -1
@@ -150,11 +160,7 @@ def _discard(hand, n_sets, unseen, mask):
     for d in range(34):
         if not mask[DISCARD + d]:
             continue
-        hand[d] -= 1
-        s = shanten(hand, n_sets)
-        u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
-        hand[d] += 1
-        key = (s, -u, _neighbours(hand, d))
+        _, _, key = _discard_key(hand, n_sets, unseen, d)
         if key < best_key:
             best_key = key
             best_a = DISCARD + d
@@ -187,11 +193,7 @@ def _defend(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_l
     for d in range(34):
         if not mask[DISCARD + d]:
             continue
-        hand[d] -= 1
-        s = shanten(hand, n_sets)
-        u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
-        hand[d] += 1
-        key = (s, -u, _neighbours(hand, d))
+        s, u, key = _discard_key(hand, n_sets, unseen, d)
         if key < best_key:
             best_key = key
             best_g = d
