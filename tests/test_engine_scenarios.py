@@ -11,7 +11,7 @@ import pytest
 
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.engine.scripted import legal_names, play, scripted_wall
+from envs.engine.scripted import legal_names, play, scripted_engine, scripted_wall
 from envs.rules import Rules
 from envs.scoring.codes import (
     F_EARTHLY_READY,
@@ -30,12 +30,7 @@ E, S, W, N = 0, 1, 2, 3
 
 
 def new(hands, draws="", tail="", walls=None, **opts):
-    rules = Rules.make(opts.pop("profile", "standard"), **{"flowers": False, **opts})  # flowers: opt in
-    eng = Engine(rules, 1)
-    if walls is None:
-        walls = scripted_wall(hands, draws, tail, flowers=rules.flowers)
-    eng.reset(0, walls=walls)
-    return eng
+    return scripted_engine(hands, draws, tail, walls, **opts)  # flowers: opt in
 
 
 def g(eng, col):

@@ -14,7 +14,7 @@ import pytest
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.handend import hk_flags
-from envs.engine.scripted import legal_names, play, scripted_wall
+from envs.engine.scripted import legal_names, play, scripted_engine, scripted_wall
 from envs.rules import Rules, RulesError
 from envs.scoring.codes import (
     CO_WIN_MASK,
@@ -37,15 +37,9 @@ BASE, PER_TAI = 30, 10
 
 def new(hands, draws="", tail="", walls=None, profile=HK, **opts):
     """A batch-1 engine on a scripted wall; flowers and dice payments are opted in per test."""
-    opts = {"flowers": False, **opts}
     if profile == HK:
         opts.setdefault("dice_payments", False)
-    rules = Rules.make(profile, **opts)
-    eng = Engine(rules, 1)
-    if walls is None:
-        walls = scripted_wall(hands, draws, tail, flowers=rules.flowers)
-    eng.reset(0, walls=walls)
-    return eng
+    return scripted_engine(hands, draws, tail, walls, profile, **opts)
 
 
 def g(eng, col):

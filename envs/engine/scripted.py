@@ -66,6 +66,20 @@ def scripted_wall(hands, draws: str = "", tail: str = "", dealer: int = 0, flowe
     return wall.astype(np.uint8)
 
 
+def scripted_engine(hands, draws: str = "", tail: str = "", walls=None, profile: str = "standard", **options):
+    """A batch-1 Engine dealt from ``scripted_wall`` (or the given ``walls``). Flowers are off unless
+    the options turn them on, so a scenario's tiles are exactly the ones it names."""
+    from envs.engine.api import Engine  # the engine imports nothing from here; keep it that way
+    from envs.rules import Rules
+
+    rules = Rules.make(profile, **{"flowers": False, **options})
+    eng = Engine(rules, 1)
+    if walls is None:
+        walls = scripted_wall(hands, draws, tail, flowers=rules.flowers)
+    eng.reset(0, walls=walls)
+    return eng
+
+
 def play(engine, *names: str, game: int = 0) -> None:
     """Step game ``game`` of a batch-1 ``Engine`` through named actions. ``"S: pon"`` also checks
     that seat S (E S W N = seats 0..3) is the one deciding."""
