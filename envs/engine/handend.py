@@ -92,7 +92,7 @@ from envs.engine.state import (
 PH_HAND_OVER = 5  # transient: the hand just ended, the driver decides what comes next
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def drawable(S, b, opts):
     """Tiles that may still be drawn (front or tail): the rest of the wall minus the dead wall."""
     g = S.g[b]

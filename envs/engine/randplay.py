@@ -16,7 +16,7 @@ from envs.engine.state import G_CUR, G_HANDS, G_PHASE, G_RESULT, P_NMELDS, PH_TU
 POLICY_UNIFORM = 0  # uniform over the legal actions (the benchmark)
 POLICY_GREEDY = 1  # win when legal, discard to the lowest shanten, otherwise uniform: many wins
 from envs.engine.step import reset_game, step_game
-from envs.engine.views import PARALLEL_MIN_BATCH, borrow_state, serial_twin
+from envs.engine.views import PARALLEL_MIN_BATCH, borrow, borrow_prof, borrow_state, serial_twin
 
 # out columns per game
 O_EPISODES = 0
@@ -105,7 +105,8 @@ def play_game(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
 
 @njit(cache=True)
 def play_game_borrowed(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
-    play_game(borrow_state(S), b, seed, arng, episodes, check, policy, opts, cfg, prof, out)
+    play_game(borrow_state(S), b, seed, borrow(arng), episodes, check, policy, borrow(opts), borrow(cfg), borrow_prof(prof),
+              borrow(out))
 
 
 def _play_batch(S, seeds, agent_seeds, episodes, check, policy, opts, cfg, prof, out):

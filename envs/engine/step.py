@@ -23,7 +23,7 @@ from envs.engine.ledger import la_close, la_close_all
 from envs.engine.side import all_pay, base_chips, chase_side
 from envs.engine.mask import CFG_READY_MODE, READY_HEAVEN_EARTH, is_ready_hand, mask_rows
 from envs.engine.rng import next_u64
-from envs.engine.views import PARALLEL_MIN_BATCH, borrow_state, serial_twin
+from envs.engine.views import PARALLEL_MIN_BATCH, borrow, borrow_prof, borrow_state, serial_twin
 from envs.engine.state import (
     C_READY,
     C_WIN,
@@ -90,7 +90,11 @@ WEST = 29
 
 
 # -- turns ------------------------------------------------------------------------------------
-@njit(cache=True)
+# The functions on the path of every decision (turn, discard, claims, the next draw) are inlined into
+# step_game (inline="always"): a compiled call that takes the state tuple passes its 17 arrays as
+# about 150 scalar arguments, and these small bodies spent most of their time doing that (half of
+# the engine's time in a profile; docs/benchmarks.md). The rarer transitions stay calls.
+@njit(cache=True, inline="always")
 def begin_turn(S, b, seat, draw, opts, prof):
     """``seat`` takes the turn; with ``draw`` it draws from the front first. True if the hand ended."""
     g = S.g[b]
@@ -111,7 +115,7 @@ def begin_turn(S, b, seat, draw, opts, prof):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_meld(S, b, seat, mtype, kind, frm):
     n = S.p[b, seat, P_NMELDS]
     S.melds[b, seat, n, 0] = mtype
@@ -122,7 +126,7 @@ def add_meld(S, b, seat, mtype, kind, frm):
     S.p[b, seat, P_READY] = 0  # a declared ready hand that changes loses its flag
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard(S, b, seat, k, opts, cfg, prof):
     g = S.g[b]
     p = S.p[b]
@@ -160,7 +164,7 @@ def discard(S, b, seat, k, opts, cfg, prof):
         no_claim(S, b, opts, prof)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def no_claim(S, b, opts, prof):
     """Nobody claimed the last discard: 一路歸西 check, then the next seat draws."""
     g = S.g[b]
@@ -204,7 +208,7 @@ def do_ankong(S, b, seat, k, opts, prof):
     draw_tile(S, b, seat, True, SRC_KONG, opts, prof)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn_action(S, b, a, opts, cfg, prof):
     g = S.g[b]
     seat = g[G_CUR]
@@ -247,7 +251,7 @@ def collect_winners(g, p, opts):
     return winners
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resolve_claims(S, b, opts, prof):
     g = S.g[b]
     p = S.p[b]
@@ -509,12 +513,12 @@ def step_game(S, b, a, opts, cfg, prof):
 # itself is not handed to the parallel loop's body correctly.)
 @njit(cache=True)
 def reset_game_borrowed(S, b, seed, script_start, opts, cfg, prof):
-    reset_game(borrow_state(S), b, seed, script_start, opts, cfg, prof)
+    reset_game(borrow_state(S), b, seed, script_start, borrow(opts), borrow(cfg), borrow_prof(prof))
 
 
 @njit(cache=True)
 def step_game_borrowed(S, b, a, opts, cfg, prof):
-    step_game(borrow_state(S), b, a, opts, cfg, prof)
+    step_game(borrow_state(S), b, a, borrow(opts), borrow(cfg), borrow_prof(prof))
 
 
 def _reset_batch(S, seeds, opts, cfg, prof):

@@ -43,6 +43,12 @@ def borrow(typingctx, arr):
 
 
 @njit(cache=True)
+def borrow_prof(prof):
+    """The compiled profile tuple with borrowed views (read-only arrays stay read-only)."""
+    return (borrow(prof[0]), borrow(prof[1]), borrow(prof[2]))
+
+
+@njit(cache=True)
 def borrow_state(S):
     """``S`` with every array replaced by a borrowed view (valid while ``S`` is alive)."""
     return State(borrow(S.wall), borrow(S.hands), borrow(S.melds), borrow(S.river), borrow(S.g), borrow(S.p),
