@@ -22,7 +22,7 @@ rewards     (B, 4) float32      chip deltas of the last step, in tai units (chip
 terminated  (B,) bool           the episode is over
 mask        (B, 76) bool        legal actions of ``current_player`` (all ones when terminated)
 res_tai     (B, 4) int32        last finished hand: hand tai per winner (-1 for non-winners)
-res_items   (B, 4, N_ITEMS) i32 last finished hand: tai per scoring item, per winner
+res_items   (B, 4, N_ITEMS) i16 last finished hand: tai per scoring item, per winner
 res_delta   (B, 4) int64        last finished hand: chip deltas
 script      (B, K, 144) uint8   optional scripted walls for the first K hands (tests, replays)
 la          (B, 4, 4) float64   拉 ledger (settlement "la"): la[b, d, c] = R, the open debt of player d
@@ -161,7 +161,7 @@ def alloc(batch_size: int, n_script: int = 0) -> State:
         terminated=np.zeros(B, np.bool_),
         mask=np.ones((B, 76), np.bool_),
         res_tai=np.full((B, 4), -1, np.int32),
-        res_items=np.zeros((B, 4, N_ITEMS), np.int32),
+        res_items=np.zeros((B, 4, N_ITEMS), np.int16),  # (int16: half the state; tai per item < 2**15)
         res_delta=np.zeros((B, 4), np.int64),
         script=np.zeros((B, n_script, WALL_SIZE), np.uint8),
         la=np.zeros((B, 4, 4), np.float64),
