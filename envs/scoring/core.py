@@ -28,11 +28,8 @@ import numpy as np
 from numba import njit
 
 from envs.hand.analysis import (
-    MAX_DECOMPOSITIONS,
     SHAPE_EIGHT_PAIRS,
     SHAPE_THIRTEEN,
-    decompositions,
-    is_complete,
     is_win,
     sixteen_unrelated_suits,
     special_shape,
@@ -43,7 +40,7 @@ from envs.rules import OPT_BASE, OPT_PER_TAI
 from envs.scoring import codes as C
 from envs.scoring.extras import hand_extras, reading_extras, special_extras
 from envs.scoring.hongkong import hk_score
-from envs.scoring.tally import _consider, apply_profile, dealer_tai  # noqa: F401 (re-exported)
+from envs.scoring.tally import _consider, apply_profile, dealer_tai, popcount, readings, use_decomposition  # noqa: F401
 from envs.scoring.profile import PO_CONCEALED_ANY_WIN, PO_EXTRAS, PO_HONGKONG, PO_SHAPES
 from envs.tiles import ANKONG, CHI, DRAGON0, N_KINDS, WIND0
 
@@ -76,15 +73,6 @@ def winning_shape(counts, n_sets, p_opts):
 # ---------------------------------------------------------------------------------------------
 # Items that do not depend on how the hand is read
 @njit(cache=True)
-def _popcount(x):
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
-@njit(cache=True)
 def _flower_items(v, flowers, seat_wind, win_by, p_repl):
     own = (1 << seat_wind) | (1 << (seat_wind + 4))
     n_sets = 0
@@ -100,9 +88,9 @@ def _flower_items(v, flowers, seat_wind, win_by, p_repl):
     counted = own
     if p_repl[FLOWER_SET, SEAT_FLOWER] == 1:
         counted = own & ~own_in_sets
-    v[SEAT_FLOWER] = _popcount(flowers & counted)
+    v[SEAT_FLOWER] = popcount(flowers & counted)
     if win_by == C.WIN_FLOWERS:
-        nf = _popcount(flowers)
+        nf = popcount(flowers)
         v[EIGHT_FLOWERS] = nf == 8
         v[SEVEN_ROB_ONE] = nf == 7
 
@@ -263,21 +251,9 @@ def score_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_
         two_sided_ok = two_sided_ok and all_counts[k] == 0
 
     best_total = -1
-    set_type = np.zeros(5, dtype=np.int8)
-    set_kind = np.zeros(5, dtype=np.int8)
-    set_conc = np.zeros(5, dtype=np.bool_)
-    for m in range(n_melds):
-        set_type[m] = meld_type[m]
-        set_kind[m] = meld_kind[m]
-        set_conc[m] = meld_type[m] == ANKONG
-    dec = np.empty((MAX_DECOMPOSITIONS, 1 + 2 * n_sets), dtype=np.int8)
-    n_dec = decompositions(concealed, n_sets, dec) if is_complete(concealed, n_sets) else 0
+    set_type, set_kind, set_conc, dec, n_dec = readings(concealed, n_sets, meld_type, meld_kind, n_melds)
     for d in range(n_dec):
-        pair = dec[d, 0]
-        for s in range(n_sets):
-            set_type[n_melds + s] = dec[d, 1 + 2 * s]
-            set_kind[n_melds + s] = dec[d, 2 + 2 * s]
-            set_conc[n_melds + s] = True
+        pair = use_decomposition(dec, d, n_melds, n_sets, set_type, set_kind, set_conc)
         # Where the winning discard sits: the pair (-1) or a concealed set holding its kind.
         for pos in range(-1, 5):
             if pos == -1:

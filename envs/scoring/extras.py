@@ -292,7 +292,8 @@ def _assign(v, inst, n, p_tai):
 
 
 @njit(cache=True)
-def _sort_small(a, n):
+def sort_small(a, n):
+    """Insertion sort of ``a[:n]`` in place (n <= 5: the sets of one hand)."""
     for i in range(1, n):
         x = a[i]
         j = i - 1
@@ -332,7 +333,11 @@ def _distinct_suits3(a):
 @njit(cache=True)
 def _nums_sorted3(a):
     """The numbers (0-8) of the three kinds ``a[:3]``, ascending."""
-    x, y, z = a[0] % 9, a[1] % 9, a[2] % 9
+    return sorted3(a[0] % 9, a[1] % 9, a[2] % 9)
+
+
+@njit(cache=True)
+def sorted3(x, y, z):
     if x > y:
         x, y = y, x
     if y > z:
@@ -373,7 +378,7 @@ def reading_extras(v, set_type, set_kind, set_conc, pair, win_pos, seat_wind, ro
             if sub >> i & 1:
                 a[m] = set_kind[i]
                 m += 1
-        _sort_small(a, m)
+        sort_small(a, m)
         conc = (sub & conc_mask) == sub
         same_suit = a[0] // 9 == a[m - 1] // 9
         if m >= 2:
@@ -429,7 +434,7 @@ def reading_extras(v, set_type, set_kind, set_conc, pair, win_pos, seat_wind, ro
             if sub >> i & 1:
                 a[m] = set_kind[i]
                 m += 1
-        _sort_small(a, m)
+        sort_small(a, m)
         conc = (sub & conc_mask) == sub
         if m >= 2 and a[0] // 9 == a[m - 1] // 9:
             shifted = True

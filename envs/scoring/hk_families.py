@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from envs.scoring.extras import sort_small
 from envs.scoring.hk_items import (
     BRO2,
     BRO3,
@@ -120,13 +121,7 @@ def _gather(kinds, mask, a):
         if mask >> i & 1:
             a[m] = kinds[i]
             m += 1
-    for i in range(1, m):
-        x = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > x:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = x
+    sort_small(a, m)
     return m
 
 

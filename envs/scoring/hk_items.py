@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from envs.scoring import codes as C
+from envs.scoring.tally import popcount
 from envs.tiles import ADDKONG, ANKONG, CHI, DRAGON0, KONG, N_KINDS, PON, WIND0
 
 N_ITEMS = C.N_ITEMS
@@ -91,15 +92,6 @@ M147, M258, M369 = 0b001001001, 0b010010010, 0b100100100  # number masks of 十�
 H_NW, H_TP, H_WA, H_WB, H_NOHON, H_NOFL, H_ALL13, H_EP8 = 0, 1, 2, 3, 4, 5, 6, 7
 
 
-@njit(cache=True)
-def _popcount(x):
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
 # ---------------------------------------------------------------------------------------------
 # Items that do not depend on the reading
 @njit(cache=True)
@@ -114,10 +106,10 @@ def _flowers(v, flowers, seat_wind, win_by):
             in_sets |= block
     rest = flowers & ~in_sets  # 一臺花 replaces the flower items of its own set only
     v[FLOWER_SET] = n_sets
-    v[SEAT_FLOWER] = _popcount(rest & own)
-    v[OTHER_FLOWER] = _popcount(rest & ~own)
+    v[SEAT_FLOWER] = popcount(rest & own)
+    v[OTHER_FLOWER] = popcount(rest & ~own)
     v[NO_FLOWERS] = flowers == 0
-    nf = _popcount(flowers)
+    nf = popcount(flowers)
     v[EIGHT_FLOWERS] = nf == 8  # also a later win after passing the flower win (section 1)
     v[SEVEN_ROB_ONE] = win_by == C.WIN_FLOWERS and nf == 7
 

@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from envs.hand.analysis import SHAPE_EIGHT_PAIRS, SHAPE_SIXTEEN_UNRELATED, SHAPE_THIRTEEN
+from envs.scoring.extras import sorted3
 from envs.scoring.hk_families import _families
 from envs.scoring.hk_items import (
     ALL_CHOWS,
@@ -81,13 +82,7 @@ def _patterns(v, st, sk, conc, n, mode):
                     continue
                 c = 1 if (conc[i] and conc[j] and conc[k]) else 0
                 si, sj, sk_ = sk[i] // 9, sk[j] // 9, sk[k] // 9
-                x, y, z = sk[i] % 9, sk[j] % 9, sk[k] % 9
-                if x > y:
-                    x, y = y, x
-                if y > z:
-                    y, z = z, y
-                if x > y:
-                    x, y = y, x
+                x, y, z = sorted3(sk[i] % 9, sk[j] % 9, sk[k] % 9)
                 step = y == x + 1 and z == y + 1
                 dragon = x == 0 and y == 3 and z == 6
                 if si != sj and sj != sk_ and si != sk_:

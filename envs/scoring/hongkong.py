@@ -38,11 +38,8 @@ import numpy as np
 from numba import njit
 
 from envs.hand.analysis import (
-    MAX_DECOMPOSITIONS,
     SHAPE_EIGHT_PAIRS,
     SHAPE_THIRTEEN,
-    decompositions,
-    is_complete,
     is_win,
     sixteen_unrelated_suits,
     special_shape,
@@ -69,8 +66,8 @@ from envs.scoring.hk_items import (
 )
 from envs.scoring.hk_reading import _reading, _special
 from envs.scoring.profile import PO_SHAPES
-from envs.scoring.tally import _consider, apply_profile, dealer_tai
-from envs.tiles import ANKONG, CHI, N_KINDS, PON, WIND0
+from envs.scoring.tally import _consider, apply_profile, dealer_tai, readings, use_decomposition
+from envs.tiles import CHI, N_KINDS, PON, WIND0
 
 
 @njit(cache=True)
@@ -148,21 +145,9 @@ def hk_score(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_by
     is_discard = win_by == C.WIN_DISCARD or win_by == C.WIN_ROB_KONG
     buf = np.zeros((6, MAX_INST + 1), np.int64)
     best_total = -1
-    st = np.zeros(5, dtype=np.int8)
-    sk = np.zeros(5, dtype=np.int8)
-    sc = np.zeros(5, dtype=np.bool_)
-    for m in range(n_melds):
-        st[m] = meld_type[m]
-        sk[m] = meld_kind[m]
-        sc[m] = meld_type[m] == ANKONG
-    dec = np.empty((MAX_DECOMPOSITIONS, 1 + 2 * n_sets), dtype=np.int8)
-    n_dec = decompositions(concealed, n_sets, dec) if is_complete(concealed, n_sets) else 0
+    st, sk, sc, dec, n_dec = readings(concealed, n_sets, meld_type, meld_kind, n_melds)
     for d in range(n_dec):
-        pair = dec[d, 0]
-        for s in range(n_sets):
-            st[n_melds + s] = dec[d, 1 + 2 * s]
-            sk[n_melds + s] = dec[d, 2 + 2 * s]
-            sc[n_melds + s] = True
+        pair = use_decomposition(dec, d, n_melds, n_sets, st, sk, sc)
         # Where the winning tile sits (identical tiles are interchangeable: every place is a reading)
         for pos in range(-2, 5):
             if pos == -2:

@@ -1,15 +1,57 @@
-"""Shared by the scoring core and the hongkong scorer: the profile applied to item multiplicities
-(replacements, reductions, the tie rule of RULES.md 3) and the dealer tai of a payment leg."""
+"""Shared by the scoring core and the hongkong scorer: the readings of a hand (its melds and every
+decomposition of its concealed tiles), the profile applied to item multiplicities (replacements,
+reductions, the tie rule of RULES.md 3) and the dealer tai of a payment leg."""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from envs.hand.analysis import MAX_DECOMPOSITIONS, decompositions, is_complete
 from envs.rules import OPT_STREAK_CAP
 from envs.scoring import codes as C
+from envs.tiles import ANKONG
 
 N_ITEMS = C.N_ITEMS
 FLOWER_SET, SEAT_FLOWER = C.ITEM_INDEX["flower_set"], C.ITEM_INDEX["seat_flower"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Readings
+@njit(cache=True)
+def popcount(x):
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@njit(cache=True)
+def readings(concealed, n_sets, meld_type, meld_kind, n_melds):
+    """The set arrays of a reading (type, kind, concealed; 5 sets) with the ``n_melds`` melds filled
+    in, and every decomposition of the concealed tiles into a pair and ``n_sets`` sets
+    (``dec[d] = pair, type_1, kind_1, ...``); returns ``(st, sk, sc, dec, n_dec)``."""
+    st = np.zeros(5, dtype=np.int8)
+    sk = np.zeros(5, dtype=np.int8)
+    sc = np.zeros(5, dtype=np.bool_)
+    for m in range(n_melds):
+        st[m] = meld_type[m]
+        sk[m] = meld_kind[m]
+        sc[m] = meld_type[m] == ANKONG
+    dec = np.empty((MAX_DECOMPOSITIONS, 1 + 2 * n_sets), dtype=np.int8)
+    n_dec = decompositions(concealed, n_sets, dec) if is_complete(concealed, n_sets) else 0
+    return st, sk, sc, dec, n_dec
+
+
+@njit(cache=True)
+def use_decomposition(dec, d, n_melds, n_sets, st, sk, sc):
+    """Fill the concealed sets of decomposition ``d`` after the melds; returns its pair."""
+    for s in range(n_sets):
+        st[n_melds + s] = dec[d, 1 + 2 * s]
+        sk[n_melds + s] = dec[d, 2 + 2 * s]
+        sc[n_melds + s] = True
+    return dec[d, 0]
 
 
 # ---------------------------------------------------------------------------------------------
