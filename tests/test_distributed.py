@@ -28,12 +28,14 @@ def ray_local():
 
 
 def _rows(path):
-    return list(csv.DictReader(open(path)))
+    with open(path) as f:
+        return list(csv.DictReader(f))
 
 
 def _kill_one_worker(ray, log_path, after_rows: int, killed: list):
-    """From another thread: once the learner has logged ``after_rows`` updates, kill a rollout worker."""
-    t_end = time.time() + 120
+    """From another thread: once the learner has logged ``after_rows`` updates, kill a rollout worker.
+    (The deadline is generous: on a cold Numba cache the workers compile first, minutes on 2 busy cores.)"""
+    t_end = time.time() + 900
     while time.time() < t_end:
         if log_path.exists() and len(_rows(log_path)) >= after_rows:
             names = sorted(n if isinstance(n, str) else n["name"] for n in ray.util.list_named_actors())

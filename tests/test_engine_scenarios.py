@@ -11,12 +11,11 @@ import pytest
 
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.engine.scripted import legal_names, play, scripted_engine, scripted_wall
+from envs.engine.scripted import deltas, items, legal_names, play, scripted_engine, scripted_wall, tsumogiri
 from envs.rules import Rules
 from envs.scoring.codes import (
     F_EARTHLY_READY,
     F_HEAVENLY_READY,
-    ITEM_INDEX,
     WIN_DISCARD,
     WIN_FLOWERS,
     WIN_ROB_KONG,
@@ -43,26 +42,6 @@ def hand_str(eng, seat):
 
 def canon(text):
     return format_tiles(parse_tiles(text))
-
-
-def items(eng, seat):
-    return {k: int(eng.s.res_items[0, seat, i]) for k, i in ITEM_INDEX.items() if eng.s.res_items[0, seat, i]}
-
-
-def deltas(eng):
-    return [int(x) for x in eng.s.res_delta[0]]
-
-
-def tsumogiri(eng, n=1):
-    """The seat on turn discards the tile it just drew (or its first legal discard); claims pass."""
-    for _ in range(n):
-        if eng.s.g[0, st.G_PHASE] != st.PH_TURN:
-            play(eng, "pass")
-            continue
-        k = g(eng, st.G_LAST_DRAWN)
-        m = eng.legal_action_mask[0]
-        a = k if k >= 0 and m[k] else int(np.flatnonzero(m[:34])[0])
-        eng.step(np.array([a]))
 
 
 def run_out(eng, limit=400):

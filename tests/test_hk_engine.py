@@ -14,14 +14,13 @@ import pytest
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.handend import hk_flags
-from envs.engine.scripted import legal_names, play, scripted_engine, scripted_wall
+from envs.engine.scripted import deltas, items, legal_names, play, scripted_engine, scripted_wall, tsumogiri
 from envs.rules import Rules, RulesError
 from envs.scoring.codes import (
     CO_WIN_MASK,
     CO_WIN_SHIFT,
     F_IPPATSU,
     F_ROBBED_ANKONG,
-    ITEM_INDEX,
     WIN_DISCARD,
     WIN_FLOWERS,
     WIN_ROB_KONG,
@@ -46,31 +45,12 @@ def g(eng, col):
     return int(eng.s.g[0, col])
 
 
-def deltas(eng):
-    return [int(x) for x in eng.s.res_delta[0]]
-
-
 def side(eng):
     return [int(x) for x in eng.side_chips[0]]
 
 
-def items(eng, seat):
-    return {k: int(eng.s.res_items[0, seat, i]) for k, i in ITEM_INDEX.items() if eng.s.res_items[0, seat, i]}
-
-
 def leg(eng, w, dealer_tai=0):
     return BASE + PER_TAI * (int(eng.s.res_tai[0, w]) + dealer_tai)
-
-
-def tsumogiri(eng, n=1):
-    """The seat on turn discards the tile it just drew (or its first legal discard); others pass."""
-    for _ in range(n):
-        if eng.s.g[0, st.G_PHASE] != st.PH_TURN:
-            play(eng, "pass")
-            continue
-        k = g(eng, st.G_LAST_DRAWN)
-        m = eng.legal_action_mask[0]
-        eng.step(np.array([k if k >= 0 and m[k] else int(np.flatnonzero(m[:34])[0])]))
 
 
 def test_profile_defaults_and_bad_options():

@@ -101,3 +101,30 @@ def play(engine, *names: str, game: int = 0) -> None:
 
 def legal_names(engine, game: int = 0) -> list[str]:
     return [action_name(a) for a in np.flatnonzero(engine.legal_action_mask[game])]
+
+
+def items(engine, seat: int, game: int = 0) -> dict[str, int]:
+    """Tai per item of ``seat``'s win in the last finished hand (items with tai only)."""
+    from envs.scoring.codes import ITEM_INDEX
+
+    row = engine.s.res_items[game, seat]
+    return {k: int(row[i]) for k, i in ITEM_INDEX.items() if row[i]}
+
+
+def deltas(engine, game: int = 0) -> list[int]:
+    """Chip deltas of the last finished hand, per seat."""
+    return [int(x) for x in engine.s.res_delta[game]]
+
+
+def tsumogiri(engine, n: int = 1) -> None:
+    """``n`` decisions of game 0: the seat on turn discards the tile it just drew (or its first legal
+    discard); a seat asked to claim passes."""
+    from envs.engine.state import G_LAST_DRAWN, G_PHASE, PH_TURN
+
+    for _ in range(n):
+        if engine.s.g[0, G_PHASE] != PH_TURN:
+            play(engine, "pass")
+            continue
+        k = int(engine.s.g[0, G_LAST_DRAWN])
+        m = engine.legal_action_mask[0]
+        engine.step(np.array([k if k >= 0 and m[k] else int(np.flatnonzero(m[:34])[0])]))
