@@ -59,6 +59,12 @@ def may_win(h, t, shapes):
     if shapes != 0:
         return True
     pairs = 0  # standard shape: every suit 0 or 2 mod 3, honours 0, 2 or 3, exactly one pair group
+    for k in range(27, 34):  # honours first: a lone honour rejects most hands in 7 reads
+        c = h[k] + (1 if k == t else 0)
+        if c == 1 or c == 4:
+            return False
+        if c == 2:
+            pairs += 1
     for su in range(3):
         n = 0
         for k in range(9 * su, 9 * su + 9):
@@ -69,12 +75,6 @@ def may_win(h, t, shapes):
         if r == 1:
             return False
         if r == 2:
-            pairs += 1
-    for k in range(27, 34):
-        c = h[k] + (1 if k == t else 0)
-        if c == 1 or c == 4:
-            return False
-        if c == 2:
             pairs += 1
     return pairs == 1
 

@@ -176,7 +176,7 @@ def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
                     k = ms[i, 1]
                     if h[k] > 0:
                         m[SELF_KONG + k] = True
-        if can_declare_ready(g, ps, h, ms, opts, cfg, p_opts):
+        if opts[OPT_DECLARE_READY] and can_declare_ready(g, ps, h, ms, opts, cfg, p_opts):
             m[READY] = True
     elif ph == PH_CLAIM or ph == PH_ROB or ph == PH_READY0:
         bits = ps[P_CLAIM]

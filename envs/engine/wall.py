@@ -71,7 +71,7 @@ def fill_wall(S, b, opts):
         w[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # every turn draws: inlined like the rest of the turn (step.py)
 def draw_tile(S, b, seat, from_tail, src, opts, prof):
     """Draw one playing tile into ``seat``'s hand, exposing flowers and replacing them from the tail
     (repeat). Returns True when the hand ended: no drawable tile (流局; a flower drawn last is exposed
