@@ -34,13 +34,22 @@ from envs.hand.analysis import (
     sixteen_unrelated_suits,
     special_shape,
     thirteen_orphans_parts,
-    win_wait_mask,
 )
 from envs.rules import OPT_BASE, OPT_PER_TAI
 from envs.scoring import codes as C
 from envs.scoring.extras import hand_extras, reading_extras, special_extras
 from envs.scoring.hongkong import hk_score
-from envs.scoring.tally import _consider, apply_profile, dealer_tai, popcount, readings, use_decomposition  # noqa: F401
+from envs.scoring.tally import (  # noqa: F401 (_consider, apply_profile, dealer_tai re-exported)
+    _consider,
+    all_tiles,
+    apply_profile,
+    dealer_tai,
+    hand_kind,
+    popcount,
+    readings,
+    use_decomposition,
+    waits_before_win,
+)
 from envs.scoring.profile import PO_CONCEALED_ANY_WIN, PO_EXTRAS, PO_HONGKONG, PO_SHAPES
 from envs.tiles import ANKONG, CHI, DRAGON0, N_KINDS, WIND0
 
@@ -199,29 +208,15 @@ def score_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_
         return hk_score(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_by, seat_wind, round_wind,
                         flags, p_tai, p_repl, p_opts, out_items)  # fmt: skip
     n_sets = 5 - n_melds
-    total_tiles = 0
-    for k in range(N_KINDS):
-        total_tiles += concealed[k]
     out_items[:] = 0
-    has_hand = total_tiles == 3 * n_sets + 2
-    if not has_hand and not (win_by == C.WIN_FLOWERS and total_tiles == 3 * n_sets + 1):
+    kind = hand_kind(concealed, n_sets, win_by, p_opts[PO_SHAPES])
+    if kind < 0:
         return -1
-    if has_hand and not winning_shape(concealed, n_sets, p_opts):
-        if win_by != C.WIN_FLOWERS:
-            return -1
-        has_hand = False
-    all_counts = concealed.astype(np.int8)
+    has_hand = kind == 1
+    all_counts = all_tiles(concealed, meld_type, meld_kind, n_melds)
     n_open = 0
     for m in range(n_melds):
-        t = meld_type[m]
-        k = meld_kind[m]
-        n_open += t != ANKONG
-        if t == CHI:
-            all_counts[k] += 1
-            all_counts[k + 1] += 1
-            all_counts[k + 2] += 1
-        else:
-            all_counts[k] += 3 if t <= 1 else 4
+        n_open += meld_type[m] != ANKONG
     any_open = n_open > 0
     v = np.zeros(N_ITEMS, dtype=np.int32)
     tmp = np.zeros(N_ITEMS, dtype=np.int32)
@@ -234,12 +229,9 @@ def score_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_
     judged_wait = win_tile >= 0 and win_by != C.WIN_FLOWERS
     single = False
     if judged_wait:
-        before = concealed.copy()
-        before[win_tile] -= 1
-        held = all_counts.copy()
-        held[win_tile] -= 1
         waits = np.zeros(N_KINDS, dtype=np.bool_)
-        single = win_wait_mask(before, n_sets, held, p_opts[PO_SHAPES], waits) == 1
+        n_waits, _ = waits_before_win(concealed, all_counts, win_tile, n_sets, p_opts[PO_SHAPES], waits)
+        single = n_waits == 1
     _base_items(v, all_counts, n_open, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl)
     extras = p_opts[PO_EXTRAS] != 0
     if extras:

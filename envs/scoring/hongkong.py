@@ -40,11 +40,9 @@ from numba import njit
 from envs.hand.analysis import (
     SHAPE_EIGHT_PAIRS,
     SHAPE_THIRTEEN,
-    is_win,
     sixteen_unrelated_suits,
     special_shape,
     thirteen_orphans_parts,
-    win_wait_mask,
 )
 from envs.rules import OPT_BASE, OPT_DEALER_PAYS_ON_SELF_DRAW, OPT_PER_TAI
 from envs.scoring import codes as C
@@ -66,7 +64,16 @@ from envs.scoring.hk_items import (
 )
 from envs.scoring.hk_reading import _reading, _special
 from envs.scoring.profile import PO_SHAPES
-from envs.scoring.tally import _consider, apply_profile, dealer_tai, readings, use_decomposition
+from envs.scoring.tally import (
+    _consider,
+    all_tiles,
+    apply_profile,
+    dealer_tai,
+    hand_kind,
+    readings,
+    use_decomposition,
+    waits_before_win,
+)
 from envs.tiles import CHI, N_KINDS, PON, WIND0
 
 
@@ -77,17 +84,11 @@ def hk_score(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_by
     Arguments as ``envs.scoring.core.score_hand``; the flag word as in the module docstring."""
     n_sets = 5 - n_melds
     shapes = p_opts[PO_SHAPES]
-    total_tiles = 0
-    for k in range(N_KINDS):
-        total_tiles += concealed[k]
     out_items[:] = 0
-    has_hand = total_tiles == 3 * n_sets + 2
-    if not has_hand and not (win_by == C.WIN_FLOWERS and total_tiles == 3 * n_sets + 1):
+    kind = hand_kind(concealed, n_sets, win_by, shapes)
+    if kind < 0:
         return -1
-    if has_hand and not is_win(concealed, n_sets, shapes):
-        if win_by != C.WIN_FLOWERS:
-            return -1
-        has_hand = False
+    has_hand = kind == 1
     v = np.zeros(N_ITEMS, dtype=np.int32)
     tmp = np.zeros(N_ITEMS, dtype=np.int32)
     tmp_kept = np.zeros(N_ITEMS, dtype=np.bool_)
@@ -96,15 +97,7 @@ def hk_score(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_by
     if not has_hand:  # a flower win without a complete hand: its flower items only
         return apply_profile(v, p_tai, p_repl, out_items, best_kept)
 
-    all_counts = concealed.astype(np.int8)
-    for m in range(n_melds):
-        k = meld_kind[m]
-        if meld_type[m] == CHI:
-            all_counts[k] += 1
-            all_counts[k + 1] += 1
-            all_counts[k + 2] += 1
-        else:
-            all_counts[k] += 3 if meld_type[m] <= PON else 4
+    all_counts = all_tiles(concealed, meld_type, meld_kind, n_melds)
     hc = np.zeros(8, np.int64)
     n_hon = 0
     for k in range(WIND0, N_KINDS):
@@ -113,12 +106,8 @@ def hk_score(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_by
     hc[H_NOFL] = flowers == 0
     judged = win_tile >= 0 and win_by != C.WIN_FLOWERS  # a flower win or heavenly hand has no wait
     if judged:
-        before = concealed.copy()
-        before[win_tile] -= 1
-        held = all_counts.copy()
-        held[win_tile] -= 1
         waits = np.zeros(N_KINDS, dtype=np.bool_)
-        nw = win_wait_mask(before, n_sets, held, shapes, waits)
+        nw, before = waits_before_win(concealed, all_counts, win_tile, n_sets, shapes, waits)
         hc[H_NW] = nw
         if nw == 2:
             wa = -1

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.hand.analysis import MAX_DECOMPOSITIONS, decompositions, is_complete
+from envs.hand.analysis import MAX_DECOMPOSITIONS, decompositions, is_complete, is_win, win_wait_mask
 from envs.rules import OPT_STREAK_CAP
 from envs.scoring import codes as C
-from envs.tiles import ANKONG
+from envs.tiles import ANKONG, CHI, N_KINDS, PON
 
 N_ITEMS = C.N_ITEMS
 FLOWER_SET, SEAT_FLOWER = C.ITEM_INDEX["flower_set"], C.ITEM_INDEX["seat_flower"]
@@ -25,6 +25,47 @@ def popcount(x):
         n += x & 1
         x >>= 1
     return n
+
+
+@njit(cache=True)
+def hand_kind(concealed, n_sets, win_by, shapes):
+    """What the concealed tiles (with the winning tile) are: 1 a winning hand; 0 a flower win without
+    a complete hand (only its flower items count); -1 no win at all."""
+    total = 0
+    for k in range(N_KINDS):
+        total += concealed[k]
+    flower_win = win_by == C.WIN_FLOWERS
+    if total == 3 * n_sets + 2:
+        if is_win(concealed, n_sets, shapes):
+            return 1
+        return 0 if flower_win else -1
+    return 0 if flower_win and total == 3 * n_sets + 1 else -1
+
+
+@njit(cache=True)
+def all_tiles(concealed, meld_type, meld_kind, n_melds):
+    """Tiles per kind of the whole hand: the concealed ones and the melds' (a kong counts 4)."""
+    counts = concealed.astype(np.int8)
+    for m in range(n_melds):
+        k = meld_kind[m]
+        if meld_type[m] == CHI:
+            counts[k] += 1
+            counts[k + 1] += 1
+            counts[k + 2] += 1
+        else:
+            counts[k] += 3 if meld_type[m] <= PON else 4
+    return counts
+
+
+@njit(cache=True)
+def waits_before_win(concealed, all_counts, win_tile, n_sets, shapes, waits):
+    """The kinds the hand waited on before its winning tile (into ``waits``); returns how many, and the
+    concealed tiles before that tile."""
+    before = concealed.copy()
+    before[win_tile] -= 1
+    held = all_counts.copy()
+    held[win_tile] -= 1
+    return win_wait_mask(before, n_sets, held, shapes, waits), before
 
 
 @njit(cache=True)
