@@ -124,7 +124,7 @@ def chi_has_discard(h, t, lo, used1, used2, swap_ok):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # three seats on every discard: inlined (step.py)
 def claim_options(g, ps, h, s, d, t, opts, p_opts):
     """C_* bits for seat ``s`` (its scalars ``ps``, hand ``h``) on ``d``'s discard of kind ``t``."""
     bits = 0
@@ -165,7 +165,7 @@ def next_asked(g, p, after):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def open_claims(g, p, hands, t, opts, p_opts):
     """After the turn seat discards ``t``: compute every seat's options; True if someone is asked."""
     d = g[G_TURN]

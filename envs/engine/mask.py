@@ -139,7 +139,7 @@ def compute_mask(S, b, opts, cfg, p_opts):
     mask_rows(S.mask[b], S.g[b], S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, p_opts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # once per decision: inlined into step_game (step.py)
 def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
     """The legal actions of game ``b`` into ``m`` (= S.mask[b]), from its rows."""
     ph = g[G_PHASE]
@@ -162,9 +162,12 @@ def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
         if opts[OPT_HK] and ps[P_READY] & F_DECLARED_READY and drawn >= 0:
             m[DISCARD + drawn] = True  # hongkong 報聽: the drawn tile goes, unless it wins or konged
         else:
-            for k in range(34):
-                if h[k] > 0 and not (swap_ban and (k == g[G_SWAP1] or k == g[G_SWAP2])):
-                    m[DISCARD + k] = True
+            for k in range(34):  # branch-free (vectorised): a held kind may be discarded
+                m[DISCARD + k] = h[k] > 0
+            if swap_ban:  # 食替: not the claimed kind, nor the other end of the two used
+                for k in (g[G_SWAP1], g[G_SWAP2]):
+                    if k >= 0:
+                        m[DISCARD + k] = False
         if turn_win_ok(g, ps, h, opts, p_opts):
             m[WIN] = True
         if not (g[G_AFTER_CLAIM] and opts[OPT_NO_KONG_AFTER_CLAIM]) and kong_allowed(g, opts):

@@ -29,27 +29,25 @@ O_HASH = 6  # hash of every action taken (determinism checks)
 N_OUT = 7
 
 
-@njit(cache=True)
-def random_action(mask, arng, b):
+@njit(cache=True, inline="always")
+def random_action(mask, arng, b, legal):
+    """The r-th legal action, r uniform: one branch-free pass collects them into ``legal``."""
     n = 0
     for a in range(mask.shape[0]):
+        legal[n] = a
         n += mask[a]
-    r = randint(arng, b, n)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if r == 0:
-                return a
-            r -= 1
-    return -1
+    if n == 0:
+        return -1
+    return legal[randint(arng, b, n)]
 
 
 @njit(cache=True)
-def greedy_action(S, b, arng, sh):
+def greedy_action(S, b, arng, sh, legal):
     m = S.mask[b]
     if m[WIN]:
         return WIN
     if S.g[b, G_PHASE] != PH_TURN or randint(arng, b, 8) == 0:
-        return random_action(m, arng, b)
+        return random_action(m, arng, b, legal)
     seat = S.g[b, G_CUR]
     discard_shanten(S.hands[b, seat], 5 - S.p[b, seat, P_NMELDS], sh)
     best = 1 << 30
@@ -60,14 +58,14 @@ def greedy_action(S, b, arng, sh):
     for k in range(34):
         n += m[k] and sh[k] == best
     if n == 0:
-        return random_action(m, arng, b)
+        return random_action(m, arng, b, legal)
     r = randint(arng, b, n)
     for k in range(34):
         if m[k] and sh[k] == best:
             if r == 0:
                 return k
             r -= 1
-    return random_action(m, arng, b)
+    return random_action(m, arng, b, legal)
 
 
 @njit(cache=True)
@@ -76,6 +74,7 @@ def play_game(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
     h = np.uint64(1469598103934665603)
     sd = np.uint64(seed)
     sh = np.zeros(34, np.int64)
+    legal = np.zeros(S.mask.shape[1], np.int64)
     for ep in range(episodes):
         reset_game(S, b, sd, np.int64(0), opts, cfg, prof)
         sd = next_u64(arng, b)
@@ -89,9 +88,9 @@ def play_game(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
             if S.terminated[b]:
                 break
             if policy == POLICY_GREEDY:
-                a = greedy_action(S, b, arng, sh)
+                a = greedy_action(S, b, arng, sh, legal)
             else:
-                a = random_action(S.mask[b], arng, b)
+                a = random_action(S.mask[b], arng, b, legal)
             h = (h ^ np.uint64(a)) * np.uint64(1099511628211)
             hands_before = S.g[b, G_HANDS]
             step_game(S, b, a, opts, cfg, prof)

@@ -466,7 +466,7 @@ def reset_game(S, b, seed, script_start, opts, cfg, prof):
     mask_rows(S.mask[b], g, S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, prof[2])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one copy in the API's per-game step, one in random play's loop
 def step_game(S, b, a, opts, cfg, prof):
     """Apply seat ``current_player``'s action ``a`` (assumed legal) to game ``b``."""
     S.rewards[b, :] = 0
