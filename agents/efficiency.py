@@ -25,7 +25,9 @@ front end. Version ``efficiency_v0``: a checkpoint records it and loading checks
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from envs.jit import njit
 
 from agents.features import decode
 from envs.hand.analysis import shanten

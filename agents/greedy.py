@@ -55,7 +55,9 @@ All decisions are deterministic given the observation (the seed only matters for
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from envs.jit import njit
 
 from agents.base import check_batch
 from agents.efficiency import best_after_discard as _best_after_discard, ukeire as _ukeire

@@ -36,7 +36,9 @@ import numpy as np
 import gymnasium
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
-from numba import njit, prange
+from numba import prange
+
+from envs.jit import njit
 
 from envs.engine import state as st
 from envs.engine.actions import N_ACTIONS, action_name

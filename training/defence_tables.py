@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from agents.efficiency import ukeire
 from agents.features import decode

@@ -6,7 +6,7 @@ seat in ``p[:, :, P_CLAIM]`` as C_* bits; the mask and the resolution both read 
 
 from __future__ import annotations
 
-from numba import njit
+from envs.jit import njit
 
 from envs.rules import (
     OPT_HK,

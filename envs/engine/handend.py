@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.rules import (
     OPT_BASE,

@@ -4,7 +4,7 @@ the random-play loop). ``check_game`` returns 0 or the first failing ``E_*`` cod
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.engine.handend import drawable
 from envs.engine.state import (

@@ -10,7 +10,7 @@ now, zero-sum. The functions take one game's arrays, so a test can drive them ro
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 
 @njit(cache=True)

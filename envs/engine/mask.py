@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from envs.jit import njit
 
 from envs.rules import (
     OPT_HK,

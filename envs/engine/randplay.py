@@ -5,7 +5,9 @@ own stream (walls) is the same as in any other run with the same seeds."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from envs.jit import njit
 
 from envs.engine.actions import WIN
 from envs.engine.invariants import check_game
@@ -68,13 +70,12 @@ def greedy_action(S, b, arng, sh, legal):
     return random_action(m, arng, b, legal)
 
 
-@njit(cache=True)
-def play_game(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
-    """Play ``episodes`` episodes of game ``b`` with random legal actions; stop at the first error."""
+@njit(cache=True, _nrt=False)  # no reference counts: S is borrowed, sh and legal are the caller's
+def play_game(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out, sh, legal):
+    """Play ``episodes`` episodes of game ``b`` with random legal actions; stop at the first error.
+    ``sh`` (34) and ``legal`` (A) are scratch arrays."""
     h = np.uint64(1469598103934665603)
     sd = np.uint64(seed)
-    sh = np.zeros(34, np.int64)
-    legal = np.zeros(S.mask.shape[1], np.int64)
     for ep in range(episodes):
         reset_game(S, b, sd, np.int64(0), opts, cfg, prof)
         sd = next_u64(arng, b)
@@ -104,8 +105,10 @@ def play_game(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
 
 @njit(cache=True)
 def play_game_borrowed(S, b, seed, arng, episodes, check, policy, opts, cfg, prof, out):
+    sh = np.zeros(34, np.int64)
+    legal = np.zeros(S.mask.shape[1], np.int64)
     play_game(borrow_state(S), b, seed, borrow(arng), episodes, check, policy, borrow(opts), borrow(cfg), borrow_prof(prof),
-              borrow(out))
+              borrow(out), borrow(sh), borrow(legal))
 
 
 def _play_batch(S, seeds, agent_seeds, episodes, check, policy, opts, cfg, prof, out):

@@ -4,7 +4,7 @@ not depend on the batch size or the thread count. Never np.random inside prange.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9

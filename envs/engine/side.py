@@ -6,7 +6,7 @@ up) and are paid with the hand's other chips when it ends (drawn hands included)
 
 from __future__ import annotations
 
-from numba import njit
+from envs.jit import njit
 
 from envs.rules import OPT_BASE, OPT_DICE
 from envs.engine.rng import randint

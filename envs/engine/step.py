@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from envs.jit import njit
 
 from envs.rules import (
     OPT_DECLARE_READY,
@@ -93,7 +95,9 @@ WEST = 29
 # The functions on the path of every decision (turn, discard, claims, the next draw) are inlined into
 # step_game (inline="always"): a compiled call that takes the state tuple passes its 17 arrays as
 # about 150 scalar arguments, and these small bodies spent most of their time doing that (half of
-# the engine's time in a profile; docs/benchmarks.md). The rarer transitions stay calls.
+# the engine's time in a profile; docs/benchmarks.md). The rarer transitions stay calls. step_game
+# itself, the mask and the claim checks are inlined into the two functions that run a decision
+# (step_game_borrowed, randplay.play_game), which are compiled without reference counting (views.py).
 @njit(cache=True, inline="always")
 def begin_turn(S, b, seat, draw, opts, prof):
     """``seat`` takes the turn; with ``draw`` it draws from the front first. True if the hand ended."""
@@ -516,7 +520,7 @@ def reset_game_borrowed(S, b, seed, script_start, opts, cfg, prof):
     reset_game(borrow_state(S), b, seed, script_start, borrow(opts), borrow(cfg), borrow_prof(prof))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # borrowed views only: no reference counts (envs/jit.py)
 def step_game_borrowed(S, b, a, opts, cfg, prof):
     step_game(borrow_state(S), b, a, borrow(opts), borrow(cfg), borrow_prof(prof))
 

@@ -9,6 +9,16 @@ compiled call (``step_game_borrowed``); the views must not outlive that call (no
 stores or returns them). Do not borrow in a ``prange`` function's own body: the parallel loop then
 wrote to copies, not to the state (seen with numba 0.68).
 
+No reference counting at all on the decision path. Even on borrowed views Numba still emits a call
+per array each time one is bound to a variable, and inlining binds ``S`` afresh at every level (17
+calls in, 17 out): those null calls took a quarter of random play's time. So the two functions that
+run a decision, ``step_game_borrowed`` and random play's ``play_game``, are compiled with
+``_nrt=False`` (Numba then emits no counting; it refuses to compile an allocation there, so they
+allocate nothing: scratch arrays come from the caller). Everything they inline is compiled the same
+way; the functions they call keep counting, because every compiled function of tw16 sets
+``_nrt=True`` explicitly (``envs/jit.py``) instead of inheriting its caller's setting. Safe because
+every array these two touch is a borrowed view or the caller's, and none is kept or returned.
+
 Serial twins. :func:`serial_twin` compiles a batch loop written with ``prange`` a second time
 without ``parallel``: the same Python function, so one implementation, and no thread launch at
 batch 1 (each twin has its own name, so the two have separate on-disk cache entries).
@@ -18,7 +28,9 @@ from __future__ import annotations
 
 import types as pytypes
 
-from numba import njit, types
+from numba import types
+
+from envs.jit import njit
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.rules import OPT_FLOWERS, OPT_HK
 from envs.engine.handend import check_flower_win, drawable, finish_drawn

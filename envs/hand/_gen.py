@@ -5,7 +5,7 @@ Kept apart from ``tables.py`` so that ``python -m envs.hand.tables`` (which runs
 """
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 
 @njit(cache=True)

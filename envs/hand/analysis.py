@@ -25,7 +25,7 @@ arguments); the same arrays are ``envs.hand.tables.SUIT_DIST`` etc. for code tha
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.hand.tables import honour_dist, honour_flags, suit_dist, suit_flags
 from envs.tiles import CHI, N_KINDS, PON, WIND0

@@ -11,7 +11,7 @@ import json
 import time
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.hand import analysis as A
 from envs.tiles import N_KINDS, WIND0

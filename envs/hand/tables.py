@@ -41,7 +41,9 @@ import llvmlite.binding as _llvm
 import numba
 import numpy as np
 from llvmlite import ir as _ir
-from numba import njit, types
+from numba import types
+
+from envs.jit import njit
 from numba.extending import intrinsic
 
 FORMAT_VERSION = 1

@@ -20,7 +20,9 @@ Rows past the end of the wall are empty; the number of drawable tiles is planes 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from envs.jit import njit
 
 from envs.engine import state as st
 from envs.obs import planes_v0 as pv

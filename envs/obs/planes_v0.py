@@ -48,7 +48,9 @@ scalars[SC_DRAWABLE] * 128; tile under claim = argmax of CH_QUESTION.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from envs.jit import njit
 
 from envs.engine import state as st
 from envs.hand.analysis import win_shanten, win_wait_mask

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.rules import Rules
 from envs.scoring import codes as C

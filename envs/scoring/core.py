@@ -25,7 +25,7 @@ total kept; equal totals go to the item list that comes first in table order (RU
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.hand.analysis import (
     SHAPE_EIGHT_PAIRS,

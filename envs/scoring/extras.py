@@ -22,7 +22,7 @@ concealed pon), ``set_kind`` the lowest kind, ``set_conc`` True for sets formed 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.hand.analysis import (
     SHAPE_EIGHT_PAIRS,

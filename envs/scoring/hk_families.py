@@ -3,7 +3,7 @@ the choice of those that count, under 計法1 or 計法2 (see envs.scoring.hongk
 
 from __future__ import annotations
 
-from numba import njit
+from envs.jit import njit
 
 from envs.scoring.extras import sort_small
 from envs.scoring.hk_items import (

@@ -5,7 +5,7 @@ Used by envs.scoring.hongkong (see its docstring for the interface)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.scoring import codes as C
 from envs.scoring.tally import popcount

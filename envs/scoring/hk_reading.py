@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.hand.analysis import SHAPE_EIGHT_PAIRS, SHAPE_SIXTEEN_UNRELATED, SHAPE_THIRTEEN
 from envs.scoring.extras import sorted3

@@ -35,7 +35,7 @@ and an occurrence lying on the sets of an occurrence of a larger member does not
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.hand.analysis import (
     SHAPE_EIGHT_PAIRS,

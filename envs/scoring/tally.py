@@ -5,7 +5,7 @@ reductions, the tie rule of RULES.md 3) and the dealer tai of a payment leg."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from envs.jit import njit
 
 from envs.hand.analysis import MAX_DECOMPOSITIONS, decompositions, is_complete, is_win, win_wait_mask
 from envs.rules import OPT_STREAK_CAP
