@@ -134,11 +134,6 @@ def turn_win_ok(g, ps, h, opts, p_opts):
     return may_win(h, -1, p_opts[PO_SHAPES]) and winning_shape(h, 5 - ps[P_NMELDS], p_opts)
 
 
-@njit(cache=True)
-def compute_mask(S, b, opts, cfg, p_opts):
-    mask_rows(S.mask[b], S.g[b], S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, p_opts)
-
-
 @njit(cache=True, inline="always")  # once per decision: inlined into step_game (step.py)
 def mask_rows(m, g, p, hands, melds, done, opts, cfg, p_opts):
     """The legal actions of game ``b`` into ``m`` (= S.mask[b]), from its rows."""

@@ -29,12 +29,11 @@ from __future__ import annotations
 import types as pytypes
 
 from numba import types
-
-from envs.jit import njit
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from envs.engine.state import State
+from envs.jit import njit
 
 PARALLEL_MIN_BATCH = 64  # below this the batch loops run serially (a thread launch costs more)
 
