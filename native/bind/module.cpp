@@ -15,6 +15,8 @@ std::string shape_str(const int64_t* shape, size_t ndim) {
 }
 void bind_hand(nb::module_& m);
 void bind_scoring(nb::module_& m);
+void bind_hongkong(nb::module_& m);
+void bind_engine_parts(nb::module_& m);
 void bind_engine(nb::module_& m);
 void bind_obs(nb::module_& m);
 void bind_agents(nb::module_& m);
@@ -27,6 +29,8 @@ NB_MODULE(_core, m) {
     m.def("num_threads", &tw16::num_threads);
     tw16::bind::bind_hand(m);
     tw16::bind::bind_scoring(m);
+    tw16::bind::bind_hongkong(m);
+    tw16::bind::bind_engine_parts(m);
     tw16::bind::bind_engine(m);
     tw16::bind::bind_obs(m);
     tw16::bind::bind_agents(m);
