@@ -54,21 +54,6 @@ def test_ppo_smoke_and_resume(tmp_path):
     assert [int(r["update"]) for r in rows] == [1, 2, 3]
 
 
-def test_train_pipeline_cli(tmp_path):
-    from training.cli import main
-
-    out = tmp_path / "pipe"
-    argv = ["train", "--out-dir", str(out), "--bc.hands", "8", "--bc.batch-hands", "8", "--bc.epochs", "1",
-            "--ppo.num-envs", "8", "--ppo.rollout-steps", "16", "--ppo.total-decisions", "128",
-            "--ppo.minibatch-size", "64", "--ppo.update-epochs", "1", "--ppo.no-progress", "--bc.no-progress",
-            "--eval-hands", "8"]
-    assert main(argv) == 0
-    assert (out / "bc.pt").exists() and (out / "ppo" / "policy.pt").exists()
-    report = (out / "report.md").read_text()
-    assert (out / "eval.png").exists() and report.count("greedy") >= 1
-    assert f"`tw16 train --out-dir {out} " in report
-
-
 def test_time_limit_stop_is_resumable(tmp_path):
     import torch
 
@@ -78,3 +63,22 @@ def test_time_limit_stop_is_resumable(tmp_path):
     state = torch.load(tmp_path / "run" / "train_state.pt", weights_only=False)
     assert state["update"] == 0 and state["decisions"] == 0
     assert (tmp_path / "run" / "policy.pt").exists()
+
+
+def test_plot_labels_are_short_and_unique():
+    from training.eval_cli import short_labels
+
+    names = ["neural:runs/train/ppo/policy.pt", "greedy", "neural:agents/checkpoints/ppo_v1.pt", "random"]
+    assert short_labels(names) == ["neural 1", "greedy", "neural 2", "random"]
+    assert short_labels(["neural:runs/x.pt", "greedy"]) == ["neural", "greedy"]
+
+
+def test_cold_compile_notice(tmp_path, monkeypatch):
+    from envs._jitcache import DEPS_DIGEST
+    from training.pipeline import cold_compile_notice
+
+    monkeypatch.setenv("TW16_JIT_CACHE_DIR", str(tmp_path))
+    assert "compiling" in cold_compile_notice()  # nothing cached: say what the wait is
+    (tmp_path / f"deps-{DEPS_DIGEST}").mkdir()
+    (tmp_path / f"deps-{DEPS_DIGEST}" / "step.step_game-474.py311.nbi").write_bytes(b"")
+    assert cold_compile_notice() is None

@@ -58,6 +58,17 @@ def league_table(res: dict) -> str:
     return console.export_text()
 
 
+def short_labels(names) -> list[str]:
+    """Axis labels: an agent's kind without its path (``neural:runs/train/ppo/policy.pt`` -> ``neural``),
+    numbered where two would read the same."""
+    kinds = [n.split(":", 1)[0] for n in names]
+    out = []
+    for i, (n, k) in enumerate(zip(names, kinds)):
+        same = [j for j, kk in enumerate(kinds) if kk == k]
+        out.append(k if len(same) == 1 else f"{k} {same.index(i) + 1}")
+    return out
+
+
 def plot(res: dict, path) -> Path:
     import matplotlib
 
@@ -65,11 +76,16 @@ def plot(res: dict, path) -> Path:
     import matplotlib.pyplot as plt
 
     names = sorted(res["agents"], key=lambda n: -res["agents"][n]["chips_per_hand"])
+    labels = short_labels(names)
     means = [res["agents"][n]["chips_per_hand"] for n in names]
     err = [[m - res["agents"][n]["ci95"][0] for n, m in zip(names, means)],
            [res["agents"][n]["ci95"][1] - m for n, m in zip(names, means)]]  # fmt: skip
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
-    ax.bar(names, means, yerr=err, capsize=6, color=["#2a9d8f" if m >= 0 else "#e76f51" for m in means])
+    bars = ax.bar(labels, means, yerr=err, capsize=6, color=["#2a9d8f" if m >= 0 else "#e76f51" for m in means])
+    # the full names (checkpoint paths) go in the legend, not under the axis where they overlap
+    long = [(b, f"{lab}: {n}") for b, lab, n in zip(bars, labels, names) if lab != n]
+    if long:
+        ax.legend([b for b, _ in long], [t for _, t in long], fontsize=7, loc="best", handlelength=1)
     ax.axhline(0, color="black", lw=0.8)
     ax.set_ylabel("chips per hand (95% CI)")
     ax.set_title(f"tw16 duplicate evaluation, {res['hands']} hands")

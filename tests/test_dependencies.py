@@ -1,0 +1,105 @@
+"""Every third-party module the project imports is declared in pyproject.toml.
+
+A module imported by the package (envs/, agents/, training/) must come from a distribution in
+``[project] dependencies``, or, for the optional integrations listed in OPTIONAL below, from the
+extra that names it. A module imported by the tests must come from the dependencies or the ``test``
+extra (the README's test command installs ``.[test]``). Imports inside functions count too: they
+are what failed a new user's ``tw16 train`` (``import tyro`` in training/pipeline.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRST_PARTY = {"envs", "agents", "training", "tests", "conftest"}
+PACKAGE_DIRS = ("envs", "agents", "training")
+
+# Optional integrations: module -> the extra that declares it. The package imports them only inside
+# the functions that need them, so the core install stays small.
+OPTIONAL = {"ray": "ray"}
+
+
+def _req_name(req: str) -> str:
+    return re.split(r"[\s\[<>=!~;]", req.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def _declared() -> tuple[set[str], dict[str, set[str]]]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    deps = {_req_name(r) for r in project["dependencies"]}
+    extras = {k: {_req_name(r) for r in v} for k, v in project.get("optional-dependencies", {}).items()}
+    return deps, extras
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _third_party(paths) -> dict[str, list[str]]:
+    """module -> files importing it, for modules that are neither stdlib nor first party."""
+    out: dict[str, list[str]] = {}
+    for f in paths:
+        for mod in _imports(f):
+            if mod in sys.stdlib_module_names or mod in FIRST_PARTY or mod.startswith("_"):
+                continue
+            out.setdefault(mod, []).append(str(f.relative_to(ROOT) if f.is_relative_to(ROOT) else f))
+    return out
+
+
+def _providers(mod: str) -> set[str]:
+    """Distributions that provide the top-level module ``mod`` in this environment."""
+    return {d.lower().replace("_", "-") for d in metadata.packages_distributions().get(mod, [])}
+
+
+def _check(files, allowed: set[str], optional: dict[str, set[str]] | None = None) -> list[str]:
+    problems = []
+    for mod, where in sorted(_third_party(files).items()):
+        if optional and mod in optional:
+            if not _providers(mod) & optional[mod]:
+                problems.append(f"{mod} (optional) is not provided by its extra: imported in {where[:3]}")
+            continue
+        prov = _providers(mod)
+        if not prov:
+            problems.append(f"{mod}: no installed distribution provides it (imported in {where[:3]})")
+        elif not prov & allowed:
+            problems.append(f"{mod} (from {sorted(prov)}) is not declared directly: imported in {where[:3]}")
+    return problems
+
+
+def _py_files(*dirs):
+    for d in dirs:
+        yield from (f for f in (ROOT / d).rglob("*.py") if "__pycache__" not in f.parts)
+
+
+def test_package_imports_are_declared():
+    deps, extras = _declared()
+    optional = {mod: extras[extra] for mod, extra in OPTIONAL.items()}
+    problems = _check(_py_files(*PACKAGE_DIRS), deps, optional)
+    assert not problems, "undeclared runtime imports:\n" + "\n".join(problems)
+
+
+def test_test_imports_are_declared():
+    deps, extras = _declared()
+    problems = _check(_py_files("tests"), deps | extras["test"])
+    assert not problems, "undeclared test imports:\n" + "\n".join(problems)
+
+
+def test_the_checker_catches_an_undeclared_import(tmp_path):
+    # The check itself can fail: a deferred import of a module that no declared distribution provides.
+    f = tmp_path / "x.py"
+    f.write_text("import numpy\n\ndef f():\n    import tyro\n")
+    problems = _check([f], {"numpy"})
+    assert len(problems) == 1 and problems[0].startswith("tyro ")
+    assert _check([f], {"numpy", "tyro"}) == []
