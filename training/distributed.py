@@ -1,7 +1,7 @@
 """Scale-out on Ray: PPO rollout workers and duplicate evaluation split by walls (``docs/scaling.md``).
 
 Training (``TrainConfig.workers`` / ``TrainConfig.ray``): each rollout worker is a Ray actor that runs
-its share of the ``num_envs`` self-play games (``training.ppo.Rollout``) with its own copy of the
+its share of the ``num_envs`` self-play games (``training.rollout.Rollout``) with its own copy of the
 policy and of the opponent pool. Every update the learner puts the current weights in the object
 store once, every worker steps its games ``rollout_steps`` times and returns the learner's decisions
 (observations, masks, actions, log-probabilities, advantages, returns, values), and the learner
@@ -82,7 +82,7 @@ class RolloutWorker:
         import torch
 
         from agents.neural import PolicyValueNet
-        from training.ppo import Opponents, Rollout
+        from training.rollout import Opponents, Rollout
 
         torch.set_num_threads(1)
         torch.manual_seed(seed)
@@ -109,7 +109,7 @@ class RolloutWorker:
 
 
 class RayRollouts:
-    """The learner's side: ``collect(net, opponents)`` like ``training.ppo.Rollout``, on Ray workers."""
+    """The learner's side: ``collect(net, opponents)`` like ``training.rollout.Rollout``, on Ray workers."""
 
     def __init__(self, cfg, rule_options: dict, seed: int):
         self.ray, self.owns_ray = connect(cfg.ray, cfg.workers)
@@ -162,7 +162,7 @@ class RayRollouts:
             except RayActorError as e:
                 self._replace(i, e)
                 pending[self.workers[i].collect.remote(weights, pool)] = i
-        from training.ppo import Batch
+        from training.rollout import Batch
 
         return Batch.concat(parts)
 

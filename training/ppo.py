@@ -11,7 +11,8 @@ reapplied in the update, so the ratio is taken between masked distributions.
 
 The rollout (``Rollout``) runs in this process, or with ``workers`` / ``ray`` on Ray actors that each
 step a share of the games with a copy of the policy and return their learner rows
-(``training.distributed``, docs/scaling.md); the update below is the same either way.
+(``training.distributed``, docs/scaling.md); the update below is the same either way. The
+rollout lives in ``training.rollout`` and the configuration in ``training.config``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import csv
 import json
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 import numba
@@ -27,205 +28,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents import make_agent
-from agents.neural import NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint, masked_logits, net_input, save_checkpoint
-from envs.gym_env import SeatCredit, SelfPlayVecEnv
-from envs.obs.planes_v0 import N_CHANNELS
+from agents.neural import PolicyValueNet, load_checkpoint, masked_logits, save_checkpoint
 from envs.rules import Rules
-
-
-@dataclass
-class TrainConfig:
-    seed: int = 0
-    rules: dict = field(default_factory=dict)  # rule options (RULES.md 5); episode is "hand"
-    num_envs: int = 128
-    rollout_steps: int = 64  # steps of every game per update (all seats' decisions)
-    total_decisions: int = 1_000_000  # environment decisions (all seats) over the run
-    time_limit_s: float | None = None  # stop (and save) after this much wall time; the LR anneals over it
-    learning_rate: float = 3e-4
-    anneal_lr: bool = True
-    gamma: float = 1.0  # one hand is one episode; chips arrive at its end
-    gae_lambda: float = 0.95
-    update_epochs: int = 3
-    minibatch_size: int = 1024
-    clip_coef: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    target_kl: float | None = 0.05
-    reward_scale: float = 0.1  # tai units x scale: values of order 1
-    selfplay_frac: float = 0.25  # games where the policy plays all four seats
-    opponents: tuple[str, ...] = ("greedy", "defensive", "pool")  # drawn uniformly per opponent seat
-    pool_every: int = 5  # updates between snapshots added to the pool
-    pool_size: int = 6
-    init_checkpoint: str | None = None  # e.g. a behaviour-cloning checkpoint
-    resume: str | None = None  # a training state (train_state.pt) to continue
-    out_dir: str = "runs/ppo"
-    checkpoint_every: int = 10
-    torch_threads: int = 1  # one thread each for torch and numba: on 2 busy cores, more threads
-    numba_threads: int = 1  # thrash (measured 147 vs 2,782 decisions/s); raise them on a quiet many-core box
-    net: NetConfig = field(default_factory=NetConfig)
-    progress: bool = True
-    workers: int = 0  # rollout workers as Ray actors (0: roll out in this process); needs the `ray` extra
-    ray: str | None = None  # Ray cluster address ("auto", "ray://host:10001"); None with workers > 0: a local Ray
-
-
-def gae(values, rewards, ended, next_t, gamma, lam):
-    """Advantages (T, N) along each seat's chain of decisions (``SeatCredit``): the "next state" of a
-    decision is the same seat's next decision in that game; a chain still open when the rollout
-    stops bootstraps on the decision's own value."""
-    T, N = values.shape
-    cols = np.arange(N)
-    adv = np.zeros((T, N), np.float32)
-    for t in range(T - 1, -1, -1):
-        nt = next_t[t]
-        has = (nt >= 0) & ~ended[t]
-        nxt = np.where(has, nt, t)
-        nv = np.where(ended[t], 0.0, values[nxt, cols])
-        na = np.where(has, adv[nxt, cols], 0.0)
-        delta = rewards[t] + gamma * nv - values[t]
-        adv[t] = delta + gamma * lam * na
-    return adv, adv + values
-
-
-class Opponents:
-    """Rule-based agents and a pool of frozen snapshots of the policy. Each snapshot has a serial id
-    (``pool_ids``), by which rollout workers keep their copy of the pool in step with the learner's."""
-
-    def __init__(self, cfg: TrainConfig):
-        self.cfg = cfg
-        self.rule = {n: make_agent(n, seed=cfg.seed) for n in cfg.opponents if n != "pool"}
-        self.pool: list[NeuralAgent] = []
-        self.pool_ids: list[int] = []
-
-    def snapshot(self, net: PolicyValueNet) -> None:
-        self.add(self.pool_ids[-1] + 1 if self.pool_ids else 0, net.state_dict(), seed=len(self.pool))
-
-    def add(self, snap_id: int, state: dict, seed: int) -> None:
-        clone = PolicyValueNet(self.cfg.net)
-        clone.load_state_dict(state)
-        self.pool.append(NeuralAgent(net=clone, sample=True, seed=seed))
-        self.pool_ids.append(snap_id)
-        self.pool, self.pool_ids = self.pool[-self.cfg.pool_size :], self.pool_ids[-self.cfg.pool_size :]
-
-    def choices(self) -> list:
-        agents = list(self.rule.values())
-        if "pool" in self.cfg.opponents:
-            agents += self.pool
-        return agents
-
-
-def assign_seats(rng, n: int, cfg: TrainConfig, n_opponents: int):
-    """Per game: which seats the learner plays, and which opponent plays each other seat."""
-    learner = np.zeros((n, 4), bool)
-    selfplay = rng.random(n) < cfg.selfplay_frac
-    learner[selfplay] = True
-    one = np.flatnonzero(~selfplay)
-    learner[one, rng.integers(0, 4, one.size)] = True
-    opp = rng.integers(0, max(n_opponents, 1), (n, 4))
-    return learner, opp
-
-
-@dataclass
-class Batch:
-    """The learner's decisions of one rollout (one row each) with their advantages and returns, plus
-    the learner's result of every hand that ended during it and the decisions stepped (all seats)."""
-
-    obs: np.ndarray
-    mask: np.ndarray
-    act: np.ndarray
-    logp: np.ndarray
-    adv: np.ndarray
-    ret: np.ndarray
-    val: np.ndarray
-    ep_returns: list
-    decisions: int
-
-    @staticmethod
-    def concat(parts: list[Batch]) -> Batch:
-        arrays = {k: np.concatenate([getattr(b, k) for b in parts]) for k in ("obs", "mask", "act", "logp", "adv", "ret", "val")}
-        return Batch(**arrays, ep_returns=[r for b in parts for r in b.ep_returns], decisions=sum(b.decisions for b in parts))
-
-
-class Rollout:
-    """``num_envs`` self-play games, stepped ``cfg.rollout_steps`` times per ``collect``: the learner's
-    seats act with ``net`` (sampled), the others with opponents drawn from ``opponents.choices()``,
-    re-drawn (with ``rng``) whenever a game ends. Games run on across calls. Used in process by
-    ``train`` and inside each Ray rollout worker (``training.distributed``)."""
-
-    def __init__(self, cfg: TrainConfig, rule_options: dict, rng, seed: int, num_envs: int | None = None):
-        self.cfg, self.rng = cfg, rng
-        self.N = N = cfg.num_envs if num_envs is None else int(num_envs)
-        T = cfg.rollout_steps
-        derived = cfg.net.in_channels > N_CHANNELS  # the net reads the derived planes (shanten, waits, unseen)
-        self.env = SelfPlayVecEnv(N, derived=derived, **rule_options)
-        obs_d, info = self.env.reset(seed=seed)
-        self.obs, self.mask, self.seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
-        self.learner = self.opp_idx = None  # seats are drawn at the first collect (when the pool is known)
-        # rollout storage: every step of every game; only learner rows leave ``collect``
-        self.b_obs = np.zeros((T, N, cfg.net.net_channels, self.obs.shape[2]), np.float32)  # learner rows only
-        self.b_mask = np.zeros((T, N, self.mask.shape[1]), np.bool_)
-        self.b_act = np.zeros((T, N), np.int64)
-        self.b_logp = np.zeros((T, N), np.float32)
-        self.b_val = np.zeros((T, N), np.float32)
-        self.b_learn = np.zeros((T, N), np.bool_)
-        self.hand_tai = np.zeros((N, 4))
-        self.games = np.arange(N)
-
-    def collect(self, net: PolicyValueNet, opponents: Opponents) -> Batch:
-        cfg, rng, env, games = self.cfg, self.rng, self.env, self.games
-        T, N = cfg.rollout_steps, self.N
-        obs, mask, seat = self.obs, self.mask, self.seat
-        choices = opponents.choices()
-        if self.learner is None:
-            self.learner, self.opp_idx = assign_seats(rng, N, cfg, len(choices))
-        learner, opp_idx, hand_tai = self.learner, self.opp_idx, self.hand_tai
-        b_obs, b_mask, b_act, b_logp, b_val, b_learn = self.b_obs, self.b_mask, self.b_act, self.b_logp, self.b_val, self.b_learn
-        ep_returns: list[float] = []
-        credit = SeatCredit(T, N)
-        net.eval()
-        for t in range(T):
-            credit.decide(t, seat)
-            is_l = learner[games, seat]
-            b_mask[t], b_learn[t] = mask, is_l
-            actions = np.zeros(N, np.int64)
-            lg = games[is_l]
-            if lg.size:
-                x = net_input(obs[lg], cfg.net)
-                b_obs[t, lg] = x
-                with torch.no_grad():
-                    logits, v = net(torch.from_numpy(x))
-                    dist = torch.distributions.Categorical(logits=masked_logits(logits, torch.from_numpy(mask[lg])))
-                    a = dist.sample()
-                actions[lg] = a.numpy()
-                b_logp[t, lg] = dist.log_prob(a).numpy()
-                b_val[t, lg] = v.numpy()
-            og = games[~is_l]
-            for j, agent in enumerate(choices):
-                sel = og[opp_idx[og, seat[og]] == j]
-                if sel.size:
-                    actions[sel] = agent.act(obs[sel], mask[sel])
-            b_act[t] = actions
-            obs_d, rewards, term, trunc, info = env.step(actions)
-            obs, mask, seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
-            done = term | trunc
-            credit.paid(rewards * cfg.reward_scale, done)
-            hand_tai += rewards
-            if done.any():
-                ended = np.flatnonzero(done)
-                ep_returns.extend(float(hand_tai[g][learner[g]].mean()) for g in ended)
-                hand_tai[ended] = 0
-                learner[ended], opp_idx[ended] = assign_seats(rng, ended.size, cfg, len(choices))
-        self.obs, self.mask, self.seat = obs, mask, seat
-        # -- advantages along each seat's chain; keep the learner's decisions ------------------
-        adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
-        sel = b_learn.reshape(-1)
-        return Batch(obs=b_obs.reshape((T * N,) + b_obs.shape[2:])[sel], mask=b_mask.reshape(T * N, -1)[sel],
-                     act=b_act.reshape(-1)[sel], logp=b_logp.reshape(-1)[sel], adv=adv.reshape(-1)[sel],
-                     ret=ret.reshape(-1)[sel], val=b_val.reshape(-1)[sel], ep_returns=ep_returns, decisions=T * N)  # fmt: skip
-
-    def close(self) -> None:
-        pass
+from training.config import TrainConfig
+from training.rollout import Opponents, Rollout, gae  # noqa: F401 (gae: part of the trainer's API)
 
 
 def train(cfg: TrainConfig) -> Path:

@@ -1,0 +1,44 @@
+"""The configuration of PPO self-play (``training.ppo.train``), one dataclass: every field is a
+``tw16 train --ppo.<field>`` option."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from agents.neural import NetConfig
+
+
+@dataclass
+class TrainConfig:
+    seed: int = 0
+    rules: dict = field(default_factory=dict)  # rule options (RULES.md 5); episode is "hand"
+    num_envs: int = 128
+    rollout_steps: int = 64  # steps of every game per update (all seats' decisions)
+    total_decisions: int = 1_000_000  # environment decisions (all seats) over the run
+    time_limit_s: float | None = None  # stop (and save) after this much wall time; the LR anneals over it
+    learning_rate: float = 3e-4
+    anneal_lr: bool = True
+    gamma: float = 1.0  # one hand is one episode; chips arrive at its end
+    gae_lambda: float = 0.95
+    update_epochs: int = 3
+    minibatch_size: int = 1024
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = 0.05
+    reward_scale: float = 0.1  # tai units x scale: values of order 1
+    selfplay_frac: float = 0.25  # games where the policy plays all four seats
+    opponents: tuple[str, ...] = ("greedy", "defensive", "pool")  # drawn uniformly per opponent seat
+    pool_every: int = 5  # updates between snapshots added to the pool
+    pool_size: int = 6
+    init_checkpoint: str | None = None  # e.g. a behaviour-cloning checkpoint
+    resume: str | None = None  # a training state (train_state.pt) to continue
+    out_dir: str = "runs/ppo"
+    checkpoint_every: int = 10
+    torch_threads: int = 1  # one thread each for torch and numba: on 2 busy cores, more threads
+    numba_threads: int = 1  # thrash (measured 147 vs 2,782 decisions/s); raise them on a quiet many-core box
+    net: NetConfig = field(default_factory=NetConfig)
+    progress: bool = True
+    workers: int = 0  # rollout workers as Ray actors (0: roll out in this process); needs the `ray` extra
+    ray: str | None = None  # Ray cluster address ("auto", "ray://host:10001"); None with workers > 0: a local Ray
