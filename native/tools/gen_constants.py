@@ -30,6 +30,9 @@ MODULES = (
     "envs.engine.mask",
     "envs.engine.handend",
     "envs.engine.wall",
+    "envs.engine.step",
+    "envs.engine.randplay",
+    "envs.engine.invariants",
     "envs.obs.planes_v0",
 )
 
