@@ -5,10 +5,22 @@
 
 namespace tw16 {
 
+namespace {
+// np.int64(x) of a float64: truncation; outside the int64 range (or NaN) the x86 conversion that
+// Numba compiles to gives INT64_MIN, where a plain C++ cast would be undefined.
+int64_t to_int64(double x) {
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return INT64_MIN;
+    return static_cast<int64_t>(x);
+}
+// int64 arithmetic that wraps as numpy's does (no signed-overflow UB).
+int64_t wrap_add(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t wrap_sub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+}  // namespace
+
 void pay_rounded(View<int64_t, 1> paid, int64_t d, int64_t c, double amount) {
-    const int64_t a = static_cast<int64_t>(std::floor(amount + 0.5));
-    paid[d] -= a;
-    paid[c] += a;
+    const int64_t a = to_int64(std::floor(amount + 0.5));
+    paid[d] = wrap_sub(paid[d], a);
+    paid[c] = wrap_add(paid[c], a);
 }
 
 void la_close(View<double, 2> la, View<int32_t, 2> la_k, int64_t d, int64_t c, View<int64_t, 1> paid) {
@@ -32,7 +44,7 @@ bool la_pair(View<double, 2> la, View<int32_t, 2> la_k, int64_t x, int64_t y, in
     }
     if (la_k(x, y) > 0 && v > 0) {  // 1. 拉: the debtor pays again on top
         la(x, y) = 1.5 * la(x, y) + static_cast<double>(v);
-        la_k(x, y) = static_cast<int32_t>(la_k(x, y) + 1);
+        la_k(x, y) = static_cast<int32_t>(static_cast<int64_t>(la_k(x, y)) + 1);  // int32 wraps as numpy
         return true;
     }
     if (la_k(y, x) > 0) {
