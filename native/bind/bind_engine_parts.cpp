@@ -1,6 +1,449 @@
-// Bindings of the engine_parts concept (filled by its port).
+// Bindings of the engine's parts (claims, mask, wall, side, ledger): thin wrappers named as the
+// Python functions, for the differential test (tests/test_native_engine_parts.py) and Python
+// callers. Every array is checked here (dtype, rank, shape) and every value the native code uses
+// as an index (seats, tile kinds, meld counts, wall positions): bad input is a ValueError /
+// TypeError naming the argument, never an out-of-bounds access.
+//
+// Hands passed as one seat's counts (h) are copied: the native functions add and remove a tile in
+// place (restored before they return), so read-only arrays are accepted and never written.
+#include <array>
+#include <string>
+
 #include "common.hpp"
+#include "tw16/claims.hpp"
+#include "tw16/ledger.hpp"
+#include "tw16/mask.hpp"
+#include "tw16/parallel.hpp"
+#include "tw16/side.hpp"
+#include "tw16/state.hpp"
+#include "tw16/wall.hpp"
 
 namespace tw16::bind {
-void bind_engine_parts(nb::module_& m) { (void)m; }
+
+namespace {
+
+namespace St = py::state;
+namespace R = py::rules;
+
+constexpr int64_t NG = St::NG;
+constexpr int64_t NP = St::NP;
+constexpr int64_t N_OPTS = R::N_OPTS;
+constexpr int64_t N_CFG = py::mask::N_CFG;
+constexpr int64_t N_POPTS = py::profile::N_POPTS;
+constexpr int64_t N_ITEMS = St::N_ITEMS;
+constexpr int64_t N_ACTIONS = py::actions::N_ACTIONS;
+constexpr int64_t MAX_MELDS = St::MAX_MELDS;
+constexpr int64_t MAX_RIVER = St::MAX_RIVER;
+constexpr int64_t WALL_SIZE = St::WALL_SIZE;
+
+[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
+
+void check_range(int64_t v, int64_t lo, int64_t hi, const std::string& name) {
+    if (v < lo || v > hi)
+        bad(name + ": expected " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + std::to_string(v));
+}
+
+// A read-only input as a (non-const) view: only for arguments the native function does not write.
+template <class T, int N>
+View<T, N> in(const AnyArray& a, const char* name, std::initializer_list<int64_t> want = {}) {
+    return view_of<T, N>(a, name, want);
+}
+
+// Counts of one seat: 34 kinds, each 0..4 (the hand analysis' domain).
+void check_counts(View<int8_t, 1> h, const std::string& name) {
+    for (int64_t k = 0; k < 34; ++k)
+        if (h[k] < 0 || h[k] > 4)
+            bad(name + ": counts must be 0..4, got " + std::to_string(int(h[k])) + " at kind " + std::to_string(k));
+}
+
+// A private copy of one seat's counts (the native functions add/remove a tile in place).
+struct Hand34 {
+    std::array<int8_t, 34> buf{};
+    View<int8_t, 1> v;
+    Hand34(const AnyArray& a, const char* name) {
+        auto src = view_of<const int8_t, 1>(a, name, {34});
+        for (int64_t k = 0; k < 34; ++k) buf[k] = src[k];
+        v = View<int8_t, 1>::contiguous(buf.data(), {34});
+        check_counts(v, name);
+    }
+};
+
+// The state namedtuple envs.engine.state.State: every field checked (dtype, rank, the batch axis
+// and fixed axes); script (B, K, 144) may be read-only.
+template <class T, int N>
+View<T, N> field(nb::handle S, const char* name, std::initializer_list<int64_t> want, bool writable = true) {
+    const std::string full = std::string("S.") + name;
+    if (!nb::hasattr(S, name)) throw nb::type_error((full + ": missing (expected envs.engine.state.State)").c_str());
+    nb::object o = nb::getattr(S, name);
+    if (writable) {
+        RwArray a;
+        if (!nb::try_cast(o, a, false)) throw nb::type_error((full + ": expected a writable numpy array").c_str());
+        return view_of<T, N>(a, full.c_str(), want);
+    }
+    AnyArray a;
+    if (!nb::try_cast(o, a, false)) throw nb::type_error((full + ": expected a numpy array").c_str());
+    return view_of<T, N>(a, full.c_str(), want);
+}
+
+State state_of(nb::handle S) {
+    State s;
+    s.wall = field<uint8_t, 2>(S, "wall", {-1, WALL_SIZE});
+    const int64_t B = s.wall.shape[0];
+    s.hands = field<int8_t, 3>(S, "hands", {B, 4, 34});
+    s.melds = field<int8_t, 4>(S, "melds", {B, 4, MAX_MELDS, 3});
+    s.river = field<int8_t, 3>(S, "river", {B, MAX_RIVER, 4});
+    s.g = field<int64_t, 2>(S, "g", {B, NG});
+    s.p = field<int64_t, 3>(S, "p", {B, 4, NP});
+    s.scores = field<int64_t, 2>(S, "scores", {B, 4});
+    s.rng = field<uint64_t, 1>(S, "rng", {B});
+    s.rewards = field<float, 2>(S, "rewards", {B, 4});
+    s.terminated = field<bool, 1>(S, "terminated", {B});
+    s.mask = field<bool, 2>(S, "mask", {B, N_ACTIONS});
+    s.res_tai = field<int32_t, 2>(S, "res_tai", {B, 4});
+    s.res_items = field<int16_t, 3>(S, "res_items", {B, 4, N_ITEMS});
+    s.res_delta = field<int64_t, 2>(S, "res_delta", {B, 4});
+    s.script = field<uint8_t, 3>(S, "script", {B, -1, WALL_SIZE}, false);
+    s.la = field<double, 3>(S, "la", {B, 4, 4});
+    s.la_k = field<int32_t, 3>(S, "la_k", {B, 4, 4});
+    return s;
+}
+
+// The compiled profile tuple (p_tai, p_repl, p_opts).
+Prof prof_of(nb::handle prof) {
+    if (!nb::isinstance<nb::sequence>(prof) || nb::len(prof) != 3)
+        throw nb::type_error("prof: expected the compiled profile (p_tai, p_repl, p_opts)");
+    Prof p;
+    AnyArray a;
+    if (!nb::try_cast(prof[0], a, false)) throw nb::type_error("prof[0] (p_tai): expected a numpy array");
+    p.p_tai = view_of<int32_t, 2>(a, "prof[0] (p_tai)", {4, N_ITEMS});
+    if (!nb::try_cast(prof[1], a, false)) throw nb::type_error("prof[1] (p_repl): expected a numpy array");
+    p.p_repl = view_of<int8_t, 2>(a, "prof[1] (p_repl)", {N_ITEMS, N_ITEMS});
+    if (!nb::try_cast(prof[2], a, false)) throw nb::type_error("prof[2] (p_opts): expected a numpy array");
+    p.p_opts = view_of<int64_t, 1>(a, "prof[2] (p_opts)", {N_POPTS});
+    return p;
+}
+
+Opts opts_of(const AnyArray& a) { return in<int64_t, 1>(a, "opts", {N_OPTS}); }
+View<int64_t, 1> popts_of(const AnyArray& a) { return in<int64_t, 1>(a, "p_opts", {N_POPTS}); }
+
+void check_batch_index(int64_t b, int64_t B) { check_range(b, 0, B - 1, "b"); }
+
+// The seats' rows of one game: counts 0..4 and meld counts 0..5 (n_sets = 5 - melds).
+void check_game_hands(View<int8_t, 2> hands, View<int64_t, 2> p, const std::string& where) {
+    for (int64_t s = 0; s < 4; ++s) {
+        check_counts(hands[s], where + "hands[" + std::to_string(s) + "]");
+        check_range(p(s, St::P_NMELDS), 0, MAX_MELDS, where + "p[" + std::to_string(s) + ", P_NMELDS]");
+    }
+}
+
+// What mask_rows indexes with for a live game b (see mask.cpp): the seat to decide, its meld
+// kinds, the drawn and the 食替-banned kinds.
+void check_mask_game(int64_t b, View<int64_t, 1> g, View<int64_t, 2> p, View<int8_t, 2> hands,
+                     View<int8_t, 3> melds) {
+    const std::string w = "game " + std::to_string(b) + ": ";
+    const int64_t ph = g[St::G_PHASE];
+    const bool seated = ph == St::PH_TURN || ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0;
+    if (!seated) return;  // flower / 拉 decisions and non-decisions read no seat
+    check_range(g[St::G_CUR], 0, 3, w + "g[G_CUR]");
+    if (ph != St::PH_TURN) return;  // claim phases read the seat's P_CLAIM bits only
+    check_game_hands(hands, p, w);
+    const int64_t seat = g[St::G_CUR];
+    for (int64_t i = 0; i < p(seat, St::P_NMELDS); ++i)
+        check_range(melds(seat, i, 1), 0, 33, w + "melds[G_CUR, " + std::to_string(i) + ", 1]");
+    check_range(g[St::G_LAST_DRAWN], INT64_MIN, 33, w + "g[G_LAST_DRAWN]");
+    check_range(g[St::G_SWAP1], INT64_MIN, 33, w + "g[G_SWAP1]");
+    check_range(g[St::G_SWAP2], INT64_MIN, 33, w + "g[G_SWAP2]");
+}
+
+// ------------------------------------------------------------------------------------ mask
+void b_mask_rows(const RwArray& mask_a, const AnyArray& g_a, const AnyArray& p_a, const RwArray& hands_a,
+                 const AnyArray& melds_a, const AnyArray& term_a, const AnyArray& opts_a, const AnyArray& cfg_a,
+                 const AnyArray& popts_a) {
+    auto g = in<int64_t, 2>(g_a, "g", {-1, NG});
+    const int64_t B = g.shape[0];
+    auto mask = rw<bool, 2>(mask_a, "mask", {B, N_ACTIONS});
+    auto p = in<int64_t, 3>(p_a, "p", {B, 4, NP});
+    auto hands = rw<int8_t, 3>(hands_a, "hands", {B, 4, 34});  // restored in place (wins_with...)
+    auto melds = in<int8_t, 4>(melds_a, "melds", {B, 4, MAX_MELDS, 3});
+    auto term = in<bool, 1>(term_a, "terminated", {B});
+    Opts opts = opts_of(opts_a);
+    Cfg cfg = in<int64_t, 1>(cfg_a, "cfg", {N_CFG});
+    auto p_opts = popts_of(popts_a);
+    for (int64_t b = 0; b < B; ++b)
+        if (!term[b]) check_mask_game(b, g[b], p[b], hands[b], melds[b]);
+    nb::gil_scoped_release nogil;
+    parallel_for(B, [&](int64_t b) { mask_rows(mask[b], g[b], p[b], hands[b], melds[b], term[b], opts, cfg, p_opts); });
+}
+
+bool b_is_ready_hand(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, const AnyArray& popts_a) {
+    Hand34 h(h_a, "h");
+    auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
+    check_range(nm, 0, MAX_MELDS, "nm");
+    return is_ready_hand(h.v, ms, nm, popts_of(popts_a));
+}
+
+bool b_ready_after_discard(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, int64_t d,
+                           const AnyArray& popts_a) {
+    Hand34 h(h_a, "h");
+    auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
+    check_range(nm, 0, MAX_MELDS, "nm");
+    check_range(d, 0, 33, "d");
+    return ready_after_discard(h.v, ms, nm, d, popts_of(popts_a));
+}
+
+bool b_can_declare_ready(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const AnyArray& ms_a,
+                         const AnyArray& opts_a, const AnyArray& cfg_a, const AnyArray& popts_a) {
+    auto g = in<int64_t, 1>(g_a, "g", {NG});
+    auto ps = in<int64_t, 1>(ps_a, "ps", {NP});
+    Hand34 h(h_a, "h");
+    auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
+    check_range(ps[St::P_NMELDS], 0, MAX_MELDS, "ps[P_NMELDS]");
+    return can_declare_ready(g, ps, h.v, ms, opts_of(opts_a), in<int64_t, 1>(cfg_a, "cfg", {N_CFG}),
+                             popts_of(popts_a));
+}
+
+bool b_turn_win_ok(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const AnyArray& opts_a,
+                   const AnyArray& popts_a) {
+    auto g = in<int64_t, 1>(g_a, "g", {NG});
+    auto ps = in<int64_t, 1>(ps_a, "ps", {NP});
+    Hand34 h(h_a, "h");
+    check_range(ps[St::P_NMELDS], 0, MAX_MELDS, "ps[P_NMELDS]");
+    return turn_win_ok(g, ps, h.v, opts_of(opts_a), popts_of(popts_a));
+}
+
+// ------------------------------------------------------------------------------------ claims
+bool b_may_win(const AnyArray& h_a, int64_t t, int64_t shapes) {
+    auto h = in<int8_t, 1>(h_a, "h", {34});
+    check_range(t, -1, 33, "t");
+    return may_win(h, t, shapes);
+}
+
+bool b_wins_with(const AnyArray& h_a, int64_t n_melds, int64_t t, const AnyArray& popts_a) {
+    Hand34 h(h_a, "h");
+    check_range(n_melds, 0, MAX_MELDS, "n_melds");
+    check_range(t, 0, 33, "t");
+    return wins_with(h.v, n_melds, t, popts_of(popts_a));
+}
+
+int64_t b_tiles_left(const AnyArray& g_a, const AnyArray& opts_a) {
+    return tiles_left(in<int64_t, 1>(g_a, "g", {NG}), opts_of(opts_a));
+}
+
+bool b_kong_allowed(const AnyArray& g_a, const AnyArray& opts_a) {
+    return kong_allowed(in<int64_t, 1>(g_a, "g", {NG}), opts_of(opts_a));
+}
+
+int64_t b_claim_options(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, int64_t s, int64_t d,
+                        int64_t t, const AnyArray& opts_a, const AnyArray& popts_a) {
+    auto g = in<int64_t, 1>(g_a, "g", {NG});
+    auto ps = in<int64_t, 1>(ps_a, "ps", {NP});
+    Hand34 h(h_a, "h");
+    check_range(ps[St::P_NMELDS], 0, MAX_MELDS, "ps[P_NMELDS]");
+    check_range(s, 0, 3, "s");
+    check_range(d, 0, 3, "d");
+    check_range(t, 0, 33, "t");
+    return claim_options(g, ps, h.v, s, d, t, opts_of(opts_a), popts_of(popts_a));
+}
+
+int64_t b_next_asked(const AnyArray& g_a, const AnyArray& p_a, int64_t after) {
+    return next_asked(in<int64_t, 1>(g_a, "g", {NG}), in<int64_t, 2>(p_a, "p", {4, NP}), after);
+}
+
+bool b_open_claims(const RwArray& g_a, const RwArray& p_a, const RwArray& hands_a, int64_t t, const AnyArray& opts_a,
+                   const AnyArray& popts_a) {
+    auto g = rw<int64_t, 1>(g_a, "g", {NG});
+    auto p = rw<int64_t, 2>(p_a, "p", {4, NP});
+    auto hands = rw<int8_t, 2>(hands_a, "hands", {4, 34});
+    check_game_hands(hands, p, "");
+    check_range(t, 0, 33, "t");
+    Opts opts = opts_of(opts_a);
+    auto p_opts = popts_of(popts_a);
+    return open_claims(g, p, hands, t, opts, p_opts);
+}
+
+bool b_open_rob(const RwArray& g_a, const RwArray& p_a, const RwArray& hands_a, int64_t k, bool ankong,
+                const AnyArray& popts_a) {
+    auto g = rw<int64_t, 1>(g_a, "g", {NG});
+    auto p = rw<int64_t, 2>(p_a, "p", {4, NP});
+    auto hands = rw<int8_t, 2>(hands_a, "hands", {4, 34});
+    check_game_hands(hands, p, "");
+    check_range(k, 0, 33, "k");
+    return open_rob(g, p, hands, k, ankong, popts_of(popts_a));
+}
+
+void b_clear_claims(const RwArray& p_a) { clear_claims(rw<int64_t, 2>(p_a, "p", {4, NP})); }
+
+// ------------------------------------------------------------------------------------ wall
+void check_script_index(const State& s, int64_t b) {
+    const int64_t k = s.g(b, St::G_SCRIPT_USED);
+    check_range(k, 0, INT64_MAX, "S.g[b, G_SCRIPT_USED]");
+}
+
+// A scripted wall about to be dealt from must hold every physical id once (a shuffle does).
+void check_script_wall(const State& s, int64_t b) {
+    const int64_t k = s.g(b, St::G_SCRIPT_USED);
+    if (k >= s.script.shape[1]) return;
+    std::array<bool, WALL_SIZE> seen{};
+    for (int64_t i = 0; i < WALL_SIZE; ++i) {
+        const int64_t t = s.script(b, k, i);
+        if (t >= WALL_SIZE || seen[t])
+            bad("S.script[" + std::to_string(b) + ", " + std::to_string(k) +
+                "]: expected a permutation of the physical tile ids 0..143");
+        seen[t] = true;
+    }
+}
+
+void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
+    State s = state_of(S_o);
+    check_batch_index(b, s.batch());
+    check_script_index(s, b);
+    fill_wall(s, b, opts_of(opts_a));
+}
+
+bool b_deal(nb::handle S_o, int64_t b, const AnyArray& opts_a, nb::handle prof_o) {
+    State s = state_of(S_o);
+    Prof prof = prof_of(prof_o);
+    Opts opts = opts_of(opts_a);
+    check_batch_index(b, s.batch());
+    check_range(s.g(b, St::G_DEALER), 0, 3, "S.g[b, G_DEALER]");
+    check_script_index(s, b);
+    check_script_wall(s, b);
+    return deal(s, b, opts, prof);
+}
+
+// ------------------------------------------------------------------------------------ side
+// base_chips' product must not overflow (the rules keep OPT_BASE small).
+void check_base(Opts opts) { check_range(opts[R::OPT_BASE], 0, int64_t{1} << 40, "opts[OPT_BASE]"); }
+
+int64_t b_base_chips(const AnyArray& opts_a, int64_t halves) {
+    Opts opts = opts_of(opts_a);
+    check_base(opts);
+    check_range(halves, -(int64_t{1} << 20), int64_t{1} << 20, "halves");
+    return base_chips(opts, halves);
+}
+
+void b_all_pay(const RwArray& p_a, int64_t seat, int64_t chips) {
+    auto p = rw<int64_t, 2>(p_a, "p", {4, NP});
+    check_range(seat, 0, 3, "seat");
+    all_pay(p, seat, chips);
+}
+
+void b_flower_side(const RwArray& p_a, int64_t seat, const AnyArray& opts_a) {
+    auto p = rw<int64_t, 2>(p_a, "p", {4, NP});
+    check_range(seat, 0, 3, "seat");
+    Opts opts = opts_of(opts_a);
+    check_base(opts);
+    flower_side(p, seat, opts);
+}
+
+void b_roll_dice(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
+    State s = state_of(S_o);
+    Opts opts = opts_of(opts_a);
+    check_batch_index(b, s.batch());
+    check_base(opts);
+    check_range(s.g(b, St::G_DEALER), 0, 3, "S.g[b, G_DEALER]");
+    roll_dice(s, b, opts);
+}
+
+void b_chase_side(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
+    State s = state_of(S_o);
+    Opts opts = opts_of(opts_a);
+    check_batch_index(b, s.batch());
+    check_base(opts);
+    // (the payer is a river seat equal to (seat - j) % 4, so always 0..3)
+    check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
+    chase_side(s, b, opts);
+}
+
+// ------------------------------------------------------------------------------------ ledger
+View<double, 2> la_of(const RwArray& a) { return rw<double, 2>(a, "la", {4, 4}); }
+View<int32_t, 2> lak_of(const RwArray& a) { return rw<int32_t, 2>(a, "la_k", {4, 4}); }
+View<int64_t, 1> paid_of(const RwArray& a) { return rw<int64_t, 1>(a, "paid", {4}); }
+
+void b_pay_rounded(const RwArray& paid_a, int64_t d, int64_t c, double amount) {
+    auto paid = paid_of(paid_a);
+    check_range(d, 0, 3, "d");
+    check_range(c, 0, 3, "c");
+    pay_rounded(paid, d, c, amount);
+}
+
+void b_la_close(const RwArray& la_a, const RwArray& lak_a, int64_t d, int64_t c, const RwArray& paid_a) {
+    auto la = la_of(la_a);
+    auto la_k = lak_of(lak_a);
+    auto paid = paid_of(paid_a);
+    check_range(d, 0, 3, "d");
+    check_range(c, 0, 3, "c");
+    la_close(la, la_k, d, c, paid);
+}
+
+void b_la_close_all(const RwArray& la_a, const RwArray& lak_a, const RwArray& paid_a) {
+    la_close_all(la_of(la_a), lak_of(lak_a), paid_of(paid_a));
+}
+
+bool b_la_pair(const RwArray& la_a, const RwArray& lak_a, int64_t x, int64_t y, int64_t v, const RwArray& paid_a) {
+    auto la = la_of(la_a);
+    auto la_k = lak_of(lak_a);
+    auto paid = paid_of(paid_a);
+    check_range(x, 0, 3, "x");
+    check_range(y, 0, 3, "y");
+    check_range(v, -INT64_MAX, INT64_MAX, "v");  // (-v must exist)
+    return la_pair(la, la_k, x, y, v, paid);
+}
+
+int64_t b_la_hand(const RwArray& la_a, const RwArray& lak_a, const AnyArray& legs_a, int64_t cut_every, int64_t ask,
+                  const RwArray& paid_a) {
+    auto la = la_of(la_a);
+    auto la_k = lak_of(lak_a);
+    auto legs = in<int64_t, 2>(legs_a, "legs", {4, 4});
+    auto paid = paid_of(paid_a);
+    // legs[x, y] - legs[y, x] must not overflow (chips: far below 2**62)
+    for (int64_t x = 0; x < 4; ++x)
+        for (int64_t y = 0; y < 4; ++y)
+            check_range(legs(x, y), -(int64_t{1} << 62), int64_t{1} << 62,
+                        "legs[" + std::to_string(x) + ", " + std::to_string(y) + "]");
+    return la_hand(la, la_k, legs, cut_every, ask, paid);
+}
+
+}  // namespace
+
+void bind_engine_parts(nb::module_& m) {
+    using nb::arg;
+    // mask.py
+    m.def("mask_rows", &b_mask_rows, arg("mask"), arg("g"), arg("p"), arg("hands"), arg("melds"), arg("terminated"),
+          arg("opts"), arg("cfg"), arg("p_opts"),
+          "mask.mask_rows for every game of a batch: the legal actions of each game's seat to decide into "
+          "mask (B, 76). Arrays as in envs.engine.state.State.");
+    m.def("is_ready_hand", &b_is_ready_hand, arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
+    m.def("ready_after_discard", &b_ready_after_discard, arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
+    m.def("can_declare_ready", &b_can_declare_ready, arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"), arg("cfg"),
+          arg("p_opts"));
+    m.def("turn_win_ok", &b_turn_win_ok, arg("g"), arg("ps"), arg("h"), arg("opts"), arg("p_opts"));
+    // claims.py
+    m.def("may_win", &b_may_win, arg("h"), arg("t"), arg("shapes"));
+    m.def("wins_with", &b_wins_with, arg("h"), arg("n_melds"), arg("t"), arg("p_opts"));
+    m.def("tiles_left", &b_tiles_left, arg("g"), arg("opts"));
+    m.def("kong_allowed", &b_kong_allowed, arg("g"), arg("opts"));
+    m.def("claim_options", &b_claim_options, arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"), arg("opts"),
+          arg("p_opts"));
+    m.def("next_asked", &b_next_asked, arg("g"), arg("p"), arg("after"));
+    m.def("open_claims", &b_open_claims, arg("g"), arg("p"), arg("hands"), arg("t"), arg("opts"), arg("p_opts"));
+    m.def("open_rob", &b_open_rob, arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("p_opts"));
+    m.def("clear_claims", &b_clear_claims, arg("p"));
+    // wall.py (S: envs.engine.state.State; prof: the compiled profile tuple)
+    m.def("fill_wall", &b_fill_wall, arg("S"), arg("b"), arg("opts"));
+    m.def("deal", &b_deal, arg("S"), arg("b"), arg("opts"), arg("prof"));
+    // side.py
+    m.def("base_chips", &b_base_chips, arg("opts"), arg("halves"));
+    m.def("all_pay", &b_all_pay, arg("p"), arg("seat"), arg("chips"));
+    m.def("flower_side", &b_flower_side, arg("p"), arg("seat"), arg("opts"));
+    m.def("roll_dice", &b_roll_dice, arg("S"), arg("b"), arg("opts"));
+    m.def("chase_side", &b_chase_side, arg("S"), arg("b"), arg("opts"));
+    // ledger.py
+    m.def("pay_rounded", &b_pay_rounded, arg("paid"), arg("d"), arg("c"), arg("amount"));
+    m.def("la_close", &b_la_close, arg("la"), arg("la_k"), arg("d"), arg("c"), arg("paid"));
+    m.def("la_close_all", &b_la_close_all, arg("la"), arg("la_k"), arg("paid"));
+    m.def("la_pair", &b_la_pair, arg("la"), arg("la_k"), arg("x"), arg("y"), arg("v"), arg("paid"));
+    m.def("la_hand", &b_la_hand, arg("la"), arg("la_k"), arg("legs"), arg("cut_every"), arg("ask"), arg("paid"));
+}
+
 }  // namespace tw16::bind

@@ -1,0 +1,85 @@
+// Port of envs/scoring/tally.py. Shared by the scoring core (score.hpp) and the hongkong scorer
+// (hongkong.hpp): the readings of a hand (its melds and every decomposition of its concealed tiles),
+// the profile applied to item multiplicities (replacements, reductions, the tie rule of RULES.md 3)
+// and the dealer tai of a payment leg.
+#pragma once
+#include <cstdint>
+
+#include "tw16/constants.hpp"
+#include "tw16/view.hpp"
+
+namespace tw16 {
+
+// ---------------------------------------------------------------------------------------------
+// Readings
+
+// Number of set bits of x (x >= 0: flower masks).
+inline int64_t popcount(int64_t x) { return __builtin_popcountll(static_cast<uint64_t>(x)); }
+
+// What the concealed tiles (with the winning tile) are: 1 a winning hand; 0 a flower win without a
+// complete hand (only its flower items count); -1 no win at all.
+int64_t hand_kind(View<int8_t, 1> concealed, int64_t n_sets, int64_t win_by, int64_t shapes);
+
+// Tiles per kind of the whole hand into `counts` (int8[34]): the concealed ones and the melds' (a
+// kong counts 4). (Python returns a new array; here the caller passes it.)
+void all_tiles(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
+               View<int8_t, 1> counts);
+
+// The kinds the hand waited on before its winning tile (into `waits`, bool[34]); returns how many.
+// The concealed tiles before that tile go into `before` (int8[34]; Python returns them).
+int64_t waits_before_win(View<int8_t, 1> concealed, View<int8_t, 1> all_counts, int64_t win_tile, int64_t n_sets,
+                         int64_t shapes, View<bool, 1> waits, View<int8_t, 1> before);
+
+// The set arrays of a reading (type, kind, concealed; 5 sets: `st`, `sk`, `sc`) with the `n_melds`
+// melds filled in (the rest zeroed), and every decomposition of the concealed tiles into a pair and
+// `n_sets` sets into `dec` (MAX_DECOMPOSITIONS rows, >= 1 + 2 * n_sets columns:
+// dec[d] = pair, type_1, kind_1, ...); returns n_dec. (Python returns (st, sk, sc, dec, n_dec).)
+int64_t readings(View<int8_t, 1> concealed, int64_t n_sets, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind,
+                 int64_t n_melds, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> sc, View<int8_t, 2> dec);
+
+// Fill the concealed sets of decomposition `d` after the melds; returns its pair.
+int64_t use_decomposition(View<int8_t, 2> dec, int64_t d, int64_t n_melds, int64_t n_sets, View<int8_t, 1> st,
+                          View<int8_t, 1> sk, View<bool, 1> sc);
+
+// Fixed-size scratch for readings(): the caller's stack buffers and views over them.
+struct ReadingBuf {
+    int8_t st[5] = {};
+    int8_t sk[5] = {};
+    bool sc[5] = {};
+    int8_t dec[py::analysis::MAX_DECOMPOSITIONS][py::analysis::DEC_WIDTH] = {};
+    View<int8_t, 1> st_v() { return View<int8_t, 1>::contiguous(st, {5}); }
+    View<int8_t, 1> sk_v() { return View<int8_t, 1>::contiguous(sk, {5}); }
+    View<bool, 1> sc_v() { return View<bool, 1>::contiguous(sc, {5}); }
+    View<int8_t, 2> dec_v() {
+        return View<int8_t, 2>::contiguous(&dec[0][0], {py::analysis::MAX_DECOMPOSITIONS, py::analysis::DEC_WIDTH});
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The profile applied: exclusions, reductions, the tie rule
+
+// Tai per item into `out` (and which items count into `kept`) from multiplicities `v`; returns the
+// total. Only the profile's own items are visited (p_tai[3], in table order), so a longer item
+// registry does not slow a short table down; entries of other items are left as they are (callers
+// pass zeroed arrays).
+int64_t apply_profile(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> out,
+                      View<bool, 1> kept);
+
+// Tie rule (RULES.md 3): does item list `a` come first in table order? Compared position by position
+// by rank; a list that runs out first comes first.
+bool _comes_first(View<bool, 1> kept_a, View<bool, 1> kept_b, View<int32_t, 2> p_tai);
+
+// Score reading `v`; if it beats the best so far, copy it over. Returns the new best total.
+int64_t _consider(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> tmp,
+                  View<bool, 1> tmp_kept, View<int32_t, 1> best, View<bool, 1> best_kept, int64_t best_total);
+
+// ---------------------------------------------------------------------------------------------
+// 莊家 1 + 連莊拉莊 2N, N capped by `streak_cap` (opts[OPT_STREAK_CAP] < 0: no cap). Wraps on
+// overflow as the int64 arithmetic of Numba does.
+inline int64_t dealer_tai(int64_t streak, View<int64_t, 1> opts) {
+    const int64_t cap = opts[py::rules::OPT_STREAK_CAP];
+    const int64_t n = cap < 0 ? streak : (streak < cap ? streak : cap);
+    return static_cast<int64_t>(1u + 2u * static_cast<uint64_t>(n));
+}
+
+}  // namespace tw16

@@ -1,0 +1,230 @@
+// The end of a hand (envs/engine/handend.py): wins, drawn hands, flower wins, scoring and
+// settlement. finish_* leave the game in PH_HAND_OVER; step.cpp's after_hand takes it from there.
+#include "tw16/handend.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "tw16/hongkong.hpp"
+#include "tw16/ledger.hpp"
+#include "tw16/score.hpp"
+#include "tw16/tally.hpp"
+
+namespace tw16 {
+
+namespace {
+namespace R = py::rules;
+namespace C = py::codes;
+namespace St = py::state;
+
+// A View over a fixed-size scratch buffer (no allocation on the decision path).
+template <class T, size_t N>
+View<T, 1> view1(std::array<T, N>& a) {
+    return View<T, 1>::contiguous(a.data(), {static_cast<int64_t>(N)});
+}
+View<int64_t, 2> view44(std::array<int64_t, 16>& a) { return View<int64_t, 2>::contiguous(a.data(), {4, 4}); }
+}  // namespace
+
+int64_t popcount8(int64_t x) {
+    int64_t n = 0;
+    for (int i = 0; i < 8; ++i) n += (x >> i) & 1;
+    return n;
+}
+
+void _clear_result(const State& S, int64_t b) {
+    for (int s = 0; s < 4; ++s) {
+        S.res_tai(b, s) = -1;
+        S.res_delta(b, s) = 0;
+        for (int64_t i = 0; i < S.res_items.shape[2]; ++i) S.res_items(b, s, i) = 0;
+    }
+}
+
+void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts) {
+    const int64_t per_tai = opts[R::OPT_PER_TAI];
+    for (int s = 0; s < 4; ++s) {
+        S.res_delta(b, s) += deltas[s];
+        S.scores(b, s) += deltas[s];
+        // Numba: float64 true division, rounded to float32, then a float32 addition.
+        const float r = static_cast<float>(static_cast<double>(deltas[s]) / static_cast<double>(per_tai));
+        S.rewards(b, s) = S.rewards(b, s) + r;
+    }
+}
+
+void pay_hand(const State& S, int64_t b, View<int64_t, 2> legs, bool drawn, Opts opts) {
+    std::array<int64_t, 4> d{};
+    auto deltas = view1(d);
+    if (opts[R::OPT_SETTLE_LA] && opts[R::OPT_EPISODE_GAME]) {
+        if (!drawn)
+            S.g(b, St::G_LA_ASK) = la_hand(S.la[b], S.la_k[b], legs, opts[R::OPT_LA_CUT], opts[R::OPT_LA_ASK], deltas);
+        else if (opts[R::OPT_LA_DRAW_SETTLE])
+            la_close_all(S.la[b], S.la_k[b], deltas);
+    } else {
+        for (int x = 0; x < 4; ++x)
+            for (int y = 0; y < 4; ++y) {
+                deltas[x] -= legs(x, y);
+                deltas[y] += legs(x, y);
+            }
+    }
+    for (int s = 0; s < 4; ++s) {
+        deltas[s] += S.p(b, s, St::P_SIDE);
+        S.p(b, s, St::P_SIDE) = 0;
+    }
+    _apply_deltas(S, b, deltas, opts);
+}
+
+void finish_drawn(const State& S, int64_t b, Opts opts) {
+    auto g = S.g[b];
+    _clear_result(S, b);
+    std::array<int64_t, 16> l{};
+    pay_hand(S, b, view44(l), true, opts);
+    g[St::G_RESULT] = St::RES_DRAWN;
+    g[St::G_WINNERS] = 0;
+    g[St::G_PAYER] = -1;
+    g[St::G_WIN_BY] = -1;
+    g[St::G_PHASE] = py::handend::PH_HAND_OVER;
+    g[St::G_CUR] = -1;
+}
+
+std::pair<int64_t, bool> win_flags(const State& S, int64_t b, int64_t w, int64_t win_by, Opts opts) {
+    auto g = S.g[b];
+    auto p = S.p[b];
+    const int64_t dealer = g[St::G_DEALER];
+    int64_t fl = p(w, St::P_READY);
+    const bool fresh = g[St::G_ANY_MELD] == 0 && p(w, St::P_NDISC) == 0;
+    if (win_by == C::WIN_SELF_DRAW) {
+        const int64_t src = g[St::G_DRAWSRC];
+        if (w == dealer && fresh) return {fl | C::F_HEAVENLY, true};
+        if (src == St::SRC_KONG || src == St::SRC_EXPOSED_KONG)
+            fl |= C::F_KONG_REPLACEMENT;
+        else if (src == St::SRC_FLOWER)
+            fl |= C::F_FLOWER_REPLACEMENT;
+        if (src != St::SRC_FRONT)  // replacement draws in a row ending with this tile (連槓開花, EXTRAS 2.2)
+            fl |= std::min<int64_t>(std::max<int64_t>(g[St::G_CHAIN], 1), C::CHAIN_MASK) << C::CHAIN_SHIFT;
+        if (drawable(S, b, opts) == 0) fl |= C::F_LAST_TILE;
+        if (w != dealer && fresh && p(w, St::P_NDRAWS) == 1) fl |= C::F_EARTHLY;
+    } else if (win_by == C::WIN_DISCARD) {
+        if (g[St::G_RIVER_LAST]) fl |= C::F_LAST_TILE;
+        if (w != dealer && g[St::G_ANY_MELD] == 0 && p(w, St::P_NDRAWS) == 0) fl |= C::F_HUMAN;
+    }
+    if (opts[R::OPT_HK]) fl |= hk_flags(S, b, w, win_by);
+    return {fl, false};
+}
+
+int64_t hk_flags(const State& S, int64_t b, int64_t w, int64_t win_by) {
+    auto g = S.g[b];
+    int64_t fl = 0;
+    if (S.p(b, w, St::P_IPPATSU)) fl |= C::F_IPPATSU;
+    const bool rob = win_by == C::WIN_ROB_KONG;
+    if (rob) fl |= (g[St::G_ROB_ANKONG] ? C::F_ROBBED_ANKONG : 0) | (g[St::G_ROB_CHAIN] ? C::F_ROB_KONG_CHAIN : 0);
+    if (win_by == C::WIN_DISCARD || rob) {
+        int64_t n = 0;
+        for (int s = 0; s < 4; ++s) n += (g[St::G_WINNERS] >> s) & 1;
+        fl |= n << C::CO_WIN_SHIFT;
+    }
+    int64_t floor = rob ? 1 : 0;  // the robbed tile counts as a discard
+    for (int64_t i = 0; i < g[St::G_NRIVER]; ++i) floor += S.river(b, i, 2) < 0;
+    // counts are stored + 1 (0: not given)
+    fl |= (std::min<int64_t>(g[St::G_NRIVER] + (rob ? 1 : 0), C::COUNT_MASK - 1) + 1) << C::DISCARDS_SHIFT;
+    fl |= (std::min<int64_t>(floor, C::COUNT_MASK - 1) + 1) << C::FLOOR_SHIFT;
+    return fl;
+}
+
+void win_legs(int64_t tai, int64_t win_by, int64_t w, int64_t payer, int64_t liable, int64_t dealer, int64_t streak,
+              Opts opts, View<int64_t, 2> legs) {
+    if (opts[R::OPT_HK]) {
+        std::array<int64_t, 4> lt{}, lp{};
+        hk_legs(tai, win_by, w, payer, liable, dealer, streak, opts, view1(lt), view1(lp));
+        for (int p = 0; p < 4; ++p)
+            if (lt[p] >= 0) legs(lp[p], w) += opts[R::OPT_BASE] + opts[R::OPT_PER_TAI] * lt[p];
+        return;
+    }
+    const int64_t dt = dealer_tai(streak, opts);
+    for (int64_t p = 0; p < 4; ++p) {
+        if (p == w || (payer >= 0 && p != payer)) continue;
+        legs(p, w) += opts[R::OPT_BASE] + opts[R::OPT_PER_TAI] * (tai + ((p == dealer || w == dealer) ? dt : 0));
+    }
+}
+
+void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int64_t payer, int64_t tile, Opts opts,
+                const Prof& prof) {
+    auto g = S.g[b];
+    _clear_result(S, b);
+    const int64_t dealer = g[St::G_DEALER];
+    const int64_t streak = g[St::G_STREAK];
+    const int64_t rw = pymod(floordiv(g[St::G_ROT], 4), 4);
+    std::array<int8_t, 34> conc_b{};
+    std::array<int8_t, 8> mt_b{}, mk_b{};
+    std::array<int32_t, C::N_ITEMS> items_b{};
+    std::array<int64_t, 16> legs_b{};
+    auto conc = view1(conc_b);
+    auto mt = view1(mt_b);
+    auto mk = view1(mk_b);
+    auto items = view1(items_b);
+    auto legs = view44(legs_b);
+    g[St::G_WINNERS] = winners;  // (read by hk_flags)
+    int64_t liable = -1;
+    if (opts[R::OPT_HK] && win_by == C::WIN_SELF_DRAW && g[St::G_DRAWSRC] != St::SRC_FRONT)
+        liable = g[St::G_LIABLE];  // 全包: the chain began with a kong claimed on that seat's discard
+    for (int64_t w = 0; w < 4; ++w) {
+        if (!((winners >> w) & 1)) continue;
+        for (int k = 0; k < 34; ++k) conc[k] = S.hands(b, w, k);
+        const int64_t nm = S.p(b, w, St::P_NMELDS);
+        for (int64_t i = 0; i < nm; ++i) {
+            mt[i] = S.melds(b, w, i, 0);
+            mk[i] = S.melds(b, w, i, 1);
+        }
+        const auto [flags, no_tile] = win_flags(S, b, w, win_by, opts);
+        int64_t win_tile = -1;
+        if (win_by == C::WIN_DISCARD || win_by == C::WIN_ROB_KONG) {
+            conc[tile] = static_cast<int8_t>(conc[tile] + 1);
+            win_tile = tile;
+        } else if (win_by == C::WIN_SELF_DRAW && !no_tile) {
+            win_tile = g[St::G_LAST_DRAWN];
+        }
+        items_b.fill(0);
+        int64_t tai = score_hand(conc, mt, mk, nm, S.p(b, w, St::P_FLOWERS), win_tile, win_by, pymod(w - dealer, 4), rw,
+                                 flags, prof, items);
+        if (tai < 0) {  // the engine offered a win the scorer refuses: counted, checked by the invariants
+            g[St::G_SCORE_ERR] += 1;
+            tai = 0;
+        }
+        S.res_tai(b, w) = static_cast<int32_t>(tai);
+        for (int64_t i = 0; i < C::N_ITEMS; ++i) S.res_items(b, w, i) = static_cast<int16_t>(items[i]);
+        win_legs(tai, win_by, w, payer, liable, dealer, streak, opts, legs);
+    }
+    pay_hand(S, b, legs, false, opts);
+    g[St::G_RESULT] = St::RES_WIN;
+    g[St::G_PAYER] = liable >= 0 ? liable : payer;
+    g[St::G_WIN_BY] = win_by;
+    g[St::G_PHASE] = py::handend::PH_HAND_OVER;
+    g[St::G_CUR] = -1;
+}
+
+bool check_flower_win(const State& S, int64_t b, Opts opts, const Prof& prof) {
+    auto p = S.p[b];
+    int64_t total = 0;
+    for (int s = 0; s < 4; ++s) total += popcount8(p(s, St::P_FLOWERS));
+    if (total < 8) return false;
+    for (int64_t s = 0; s < 4; ++s)
+        if (popcount8(p(s, St::P_FLOWERS)) == 8) return flower_win(S, b, s, -1, opts, prof);
+    for (int64_t s = 0; s < 4; ++s)
+        if (popcount8(p(s, St::P_FLOWERS)) == 7)
+            for (int64_t o = 0; o < 4; ++o)
+                if (o != s && p(o, St::P_FLOWERS) != 0) return flower_win(S, b, s, o, opts, prof);
+    return false;
+}
+
+bool flower_win(const State& S, int64_t b, int64_t s, int64_t payer, Opts opts, const Prof& prof) {
+    if (!opts[R::OPT_FLOWER_OFFER]) {
+        finish_win(S, b, int64_t{1} << s, C::WIN_FLOWERS, payer, -1, opts, prof);
+        return true;
+    }
+    auto g = S.g[b];
+    if (g[St::G_OFFER] < 0 && !S.p(b, s, St::P_OFFER_PASSED)) {
+        g[St::G_OFFER] = s;
+        g[St::G_OFFER_PAYER] = payer;
+    }
+    return false;
+}
+
+}  // namespace tw16

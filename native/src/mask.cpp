@@ -1,0 +1,142 @@
+// The legal action mask of the seat to decide (one game). Port of envs/engine/mask.py.
+#include "tw16/mask.hpp"
+
+#include <array>
+
+#include "tw16/claims.hpp"
+#include "tw16/hand.hpp"
+#include "tw16/score.hpp"
+
+namespace tw16 {
+
+namespace {
+namespace St = py::state;
+namespace R = py::rules;
+namespace Ac = py::actions;
+namespace M = py::mask;
+}  // namespace
+
+int64_t held_all(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, int64_t k) {
+    int64_t n = h[k];
+    for (int64_t i = 0; i < nm; ++i) {
+        const int64_t t = ms(i, 0);
+        const int64_t mk = ms(i, 1);
+        if (t == py::tiles::CHI) {  // a chow mk, mk+1, mk+2
+            if (mk <= k && k <= mk + 2) n += 1;
+        } else if (mk == k) {
+            n += (t == py::tiles::PON) ? 3 : 4;
+        }
+    }
+    return n;
+}
+
+bool is_ready_hand(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, View<int64_t, 1> p_opts) {
+    // Scratch on the stack (Numba allocated both): allocation-free on the hot path.
+    std::array<int8_t, 34> held_buf;
+    std::array<bool, 34> waits_buf{};
+    for (int64_t k = 0; k < 34; ++k) held_buf[k] = static_cast<int8_t>(held_all(h, ms, nm, k));
+    auto held = View<int8_t, 1>::contiguous(held_buf.data(), {34});
+    auto waits = View<bool, 1>::contiguous(waits_buf.data(), {34});
+    return win_wait_mask(h, 5 - nm, held, p_opts[py::profile::PO_SHAPES], waits) > 0;
+}
+
+bool ready_after_discard(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, int64_t d, View<int64_t, 1> p_opts) {
+    h[d] = static_cast<int8_t>(h[d] - 1);
+    const bool ok = is_ready_hand(h, ms, nm, p_opts);
+    h[d] = static_cast<int8_t>(h[d] + 1);
+    return ok;
+}
+
+bool is_concealed(View<int8_t, 2> ms, int64_t nm) {
+    for (int64_t i = 0; i < nm; ++i)
+        if (ms(i, 0) != py::tiles::ANKONG) return false;
+    return true;
+}
+
+bool can_declare_ready(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h, View<int8_t, 2> ms, Opts opts,
+                       Cfg cfg, View<int64_t, 1> p_opts) {
+    const int64_t mode = cfg[M::CFG_READY_MODE];
+    if (!opts[R::OPT_DECLARE_READY] || mode == 0 || ps[St::P_READY] != 0) return false;
+    const int64_t nm = ps[St::P_NMELDS];
+    if (g[St::G_AFTER_CLAIM] || (mode != M::READY_HK && !is_concealed(ms, nm))) return false;
+    if (mode == M::READY_HEAVEN_EARTH && ps[St::P_NDISC] != 0) return false;
+    if (win_shanten(h, 5 - nm, p_opts[py::profile::PO_SHAPES]) > 0)
+        return false;  // cheap filter: no discard can leave a ready hand
+    for (int64_t d = 0; d < 34; ++d)
+        if (h[d] > 0 && ready_after_discard(h, ms, nm, d, p_opts)) return true;
+    return false;
+}
+
+bool turn_win_ok(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h, Opts opts, View<int64_t, 1> p_opts) {
+    if (g[St::G_AFTER_CLAIM]) return false;
+    if (opts[R::OPT_STRICT_PASS] && ps[St::P_PASS_SELF]) return false;
+    if (!opts[R::OPT_KONG_REPLACEMENT_SELF_DRAW] && g[St::G_DRAWSRC] == St::SRC_EXPOSED_KONG) return false;
+    return may_win(h, -1, p_opts[py::profile::PO_SHAPES]) && winning_shape(h, 5 - ps[St::P_NMELDS], p_opts);
+}
+
+namespace {
+void fill(View<bool, 1> m, bool v) {
+    for (int64_t i = 0; i < m.shape[0]; ++i) m[i] = v;
+}
+}  // namespace
+
+void mask_rows(View<bool, 1> m, View<int64_t, 1> g, View<int64_t, 2> p, View<int8_t, 2> hands, View<int8_t, 3> melds,
+               bool done, Opts opts, Cfg cfg, View<int64_t, 1> p_opts) {
+    const int64_t ph = g[St::G_PHASE];
+    if (done) {
+        fill(m, true);
+        return;
+    }
+    fill(m, false);
+    const int64_t seat = g[St::G_CUR];
+    const View<int8_t, 1> h = hands[seat];
+    const View<int64_t, 1> ps = p[seat];
+    const View<int8_t, 2> ms = melds[seat];
+    if (ph == St::PH_TURN) {
+        if (g[St::G_READY_PENDING]) {  // the declared READY: only discards that keep the hand ready
+            for (int64_t k = 0; k < 34; ++k)
+                if (h[k] > 0 && ready_after_discard(h, ms, ps[St::P_NMELDS], k, p_opts)) m[Ac::DISCARD + k] = true;
+            return;
+        }
+        const bool swap_ban = g[St::G_AFTER_CLAIM] && !opts[R::OPT_SWAP_CALL];
+        const int64_t drawn = g[St::G_LAST_DRAWN];
+        if (opts[R::OPT_HK] && (ps[St::P_READY] & py::codes::F_DECLARED_READY) && drawn >= 0) {
+            m[Ac::DISCARD + drawn] = true;  // hongkong 報聽: the drawn tile goes, unless it wins or konged
+        } else {
+            for (int64_t k = 0; k < 34; ++k) m[Ac::DISCARD + k] = h[k] > 0;  // a held kind may be discarded
+            if (swap_ban) {  // 食替: not the claimed kind, nor the other end of the two used
+                for (int64_t k : {g[St::G_SWAP1], g[St::G_SWAP2]})
+                    if (k >= 0) m[Ac::DISCARD + k] = false;
+            }
+        }
+        if (turn_win_ok(g, ps, h, opts, p_opts)) m[Ac::WIN] = true;
+        if (!(g[St::G_AFTER_CLAIM] && opts[R::OPT_NO_KONG_AFTER_CLAIM]) && kong_allowed(g, opts)) {
+            for (int64_t k = 0; k < 34; ++k)
+                if (h[k] == 4) m[Ac::SELF_KONG + k] = true;
+            for (int64_t i = 0; i < ps[St::P_NMELDS]; ++i) {
+                if (ms(i, 0) == py::tiles::PON) {
+                    const int64_t k = ms(i, 1);
+                    if (h[k] > 0) m[Ac::SELF_KONG + k] = true;
+                }
+            }
+        }
+        if (opts[R::OPT_DECLARE_READY] && can_declare_ready(g, ps, h, ms, opts, cfg, p_opts)) m[Ac::READY] = true;
+    } else if (ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0) {
+        const int64_t bits = ps[St::P_CLAIM];
+        m[Ac::PASS] = true;
+        if (bits & St::C_WIN) m[Ac::WIN] = true;
+        if (bits & St::C_CHI_LOW) m[Ac::CHI] = true;
+        if (bits & St::C_CHI_MID) m[Ac::CHI + 1] = true;
+        if (bits & St::C_CHI_HIGH) m[Ac::CHI + 2] = true;
+        if (bits & St::C_PON) m[Ac::PON] = true;
+        if (bits & St::C_KONG) m[Ac::KONG] = true;
+        if (bits & St::C_READY) m[Ac::READY] = true;
+    } else if (ph == St::PH_FLOWER || ph == St::PH_LA_CUT) {
+        m[Ac::WIN] = true;   // take the flower win / cut the 拉 debt (pay it in full now)
+        m[Ac::PASS] = true;  // pass the flower win for this hand / keep the debt
+    } else {
+        fill(m, true);  // not a decision (should not happen for a live game)
+    }
+}
+
+}  // namespace tw16
