@@ -4,8 +4,8 @@ Random games are played with the Numba engine (envs.engine.api.Engine) under the
 strict16, casual, hongkong (with its options) and the extras pack. At every decision of every live
 game the C++ ``mask_rows`` must reproduce the engine's mask, and the claim / win helpers must give
 the Numba results on the seats in question (the discarder's opponents on a claim, the seat to move
-on a turn). On copies of the same states the C++ ``draw_tile``-free parts that change the state
-(``deal``, ``fill_wall``, ``open_claims``, ``open_rob``, ``roll_dice``, ``chase_side``) must leave
+on a turn). On copies of the same states the C++ parts that change the state (``deal``, ``fill_wall``,
+``draw_tile``, ``open_claims``, ``open_rob``, ``roll_dice``, ``chase_side``) must leave
 identical arrays, random stream included. The 拉 ledger and the side payments are compared on random
 inputs. TW16_DIFF_N (default 1) scales every count; the counts are printed (-s).
 """
@@ -191,7 +191,8 @@ def _check_turn_decision(eng, b, rng):
 def _check_state_parts(eng, b, rng):
     """deal / fill_wall / roll_dice / chase_side on copies of the live state."""
     e = eng
-    what = str(rng.choice(["deal", "deal", "deal_script", "fill_wall", "roll_dice", "chase_side"]))
+    what = str(rng.choice(["deal", "deal", "deal_script", "fill_wall", "roll_dice", "chase_side", "draw_tile",
+                           "draw_tile"]))
     Sn = _copy(e.s)
     if what == "deal_script":  # a scripted wall: the copy is dealt from it, G_SCRIPT_USED advances
         script = np.stack([rng.permutation(144).astype(np.uint8) for _ in range(2)])[None].repeat(e.batch_size, 0)
@@ -202,6 +203,13 @@ def _check_state_parts(eng, b, rng):
         rn = NW.deal(Sn, b, e.opts, e.prof)
         rc = core.deal(Sc, b, e.opts, e.prof)
         assert rn == rc, what
+    elif what == "draw_tile":  # a front or replacement draw for some seat, from this state
+        seat, tail = int(rng.integers(4)), bool(rng.integers(2))
+        src = int(rng.choice([st.SRC_FRONT, st.SRC_FLOWER, st.SRC_KONG, st.SRC_EXPOSED_KONG]))
+        if Sn.hands[b, seat].sum() + 3 * Sn.p[b, seat, st.P_NMELDS] > 16:
+            return  # only a hand that may take a tile
+        assert NW.draw_tile(Sn, b, seat, tail, src, e.opts, e.prof) == core.draw_tile(Sc, b, seat, tail, src, e.opts,
+                                                                                     e.prof)
     elif what == "fill_wall":
         NW.fill_wall(Sn, b, e.opts)
         core.fill_wall(Sc, b, e.opts)
