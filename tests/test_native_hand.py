@@ -15,6 +15,7 @@ bad-input errors are checked too. TW16_DIFF_N (default 20000) scales the random 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -215,17 +216,26 @@ def run_both(name, hands, n_sets, held, shapes, strict=True):
     return rets[0], outs[0], rets[1], outs[1]
 
 
+CHUNK = 50_000  # rows per run_both call (the out arrays are 176 int64 per row)
+COUNTS = {}  # function -> rows compared (reported by the big run)
+DIFFS = {}  # function -> rows that differed
+
+
 def assert_same(name, hands, n_sets, held, shapes, strict=True):
-    r0, o0, r1, o1 = run_both(name, hands, n_sets, held, shapes, strict)
-    bad = np.flatnonzero((r0 != r1) | (o0 != o1).any(axis=1))
-    if bad.size:
-        b = int(bad[0])
-        raise AssertionError(
-            f"{name}: {bad.size} of {len(hands)} rows differ; first: hand {hands[b].tolist()} n_sets {n_sets[b]} "
-            f"held {held[b].tolist()} shapes {shapes[b]}: numba {r0[b]} {o0[b][:40].tolist()} "
-            f"native {r1[b]} {o1[b][:40].tolist()}"
-        )
-    return r0
+    for lo in range(0, len(hands), CHUNK):
+        sl = slice(lo, lo + CHUNK)
+        h, ns, hd, sh = hands[sl], n_sets[sl], held[sl], shapes[sl]
+        r0, o0, r1, o1 = run_both(name, h, ns, hd, sh, strict)
+        bad = np.flatnonzero((r0 != r1) | (o0 != o1).any(axis=1))
+        COUNTS[name] = COUNTS.get(name, 0) + len(h)
+        if bad.size:
+            DIFFS[name] = DIFFS.get(name, 0) + int(bad.size)
+            b = int(bad[0])
+            raise AssertionError(
+                f"{name}: {bad.size} of {len(h)} rows differ; first: hand {h[b].tolist()} n_sets {ns[b]} "
+                f"held {hd[b].tolist()} shapes {sh[b]}: numba {r0[b]} {o0[b][:40].tolist()} "
+                f"native {r1[b]} {o1[b][:40].tolist()}"
+            )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -287,6 +297,7 @@ def _case_file_hands():
     return out
 
 
+@functools.cache
 def existing_data():
     """(hands, n_sets, held, shapes) int8/int64 batch: every existing hand x n_sets 0..5 x shape sets."""
     pairs = [(h, h) for h in _param_hands()] + _case_file_hands()
@@ -383,6 +394,7 @@ def _n_sets_for(rng, t):
     return int(min(5, (t - 1) // 3 if t % 3 == 1 else (t - 2) // 3))
 
 
+@functools.cache
 def random_data(n, seed, invalid=False):
     """n random rows: sizes 1..17 (and near the special shapes), held >= counts, random shape sets."""
     rng = np.random.default_rng(seed)
@@ -495,16 +507,17 @@ def test_invalid_counts_and_n_sets(name):
 
 
 def test_every_size_and_shape_is_covered():
-    H, NS, HD, SH = random_data(N, seed=1)
+    n = min(N, 100_000)
+    H, NS, HD, SH = (a[:n] for a in random_data(N, seed=1))
     sizes = H.sum(1)
     assert set(range(1, 18)) <= set(sizes.tolist())
     r = {}
     for name in ("is_complete", "is_eight_pairs", "special_shape", "decompositions", "win_wait_mask", "special_wait_mask"):
         r[name] = run_both(name, H.astype(np.int8), NS, HD.astype(np.int8), SH)[0]
-    assert r["is_complete"].sum() > N // 50 and r["is_eight_pairs"].sum() > N // 200
+    assert r["is_complete"].sum() > n // 50 and r["is_eight_pairs"].sum() > n // 200
     for bit in (1, 2, 4, 8):
         assert (r["special_shape"] == bit).sum() > 0, bit
-    assert r["decompositions"].max() >= 3 and (r["win_wait_mask"] > 0).sum() > N // 20
+    assert r["decompositions"].max() >= 3 and (r["win_wait_mask"] > 0).sum() > n // 20
     assert (r["special_wait_mask"] > 0).sum() > 0
 
 
@@ -721,3 +734,13 @@ def test_bad_input():
     with pytest.raises(ValueError, match="unknown hand function"):
         C._eval_batch("nope", hs, np.zeros(3, np.int64), hs, np.zeros(3, np.int64), np.zeros((3, W), np.int64),
                       np.zeros(3, np.int64))
+
+
+def test_zz_report_counts(capsys):
+    """The rows compared per function in this session (run with -s to see them)."""
+    with capsys.disabled():
+        total = sum(COUNTS.values())
+        print(f"\nnative hand differential (TW16_DIFF_N={N}): {total} rows compared, "
+              f"{sum(DIFFS.values())} differing (a failing chunk stops its test)")
+        for name, n in sorted(COUNTS.items()):
+            print(f"  {name:28s} {n:>10d} rows, {DIFFS.get(name, 0)} differing")
