@@ -20,6 +20,7 @@
 // byte layout of the Python table file) must equal FILE_SHA256 of envs/hand/tables.py, else
 // hand_tables() throws TableError (a Python RuntimeError: `import envs._core` fails loudly).
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -54,8 +55,20 @@ struct HandTables {
 // kinds if allow_chi.
 std::pair<std::vector<uint8_t>, std::vector<uint8_t>> gen_group(int64_t nk, bool allow_chi);
 
-// The tables, built and checked once (thread-safe); throws TableError if the check fails.
-const HandTables& hand_tables();
+namespace detail {
+extern std::atomic<const HandTables*> g_hand_tables;  // set once built and checked
+const HandTables& build_hand_tables();                // builds + checks under a lock (hand_tables.cpp)
+}  // namespace detail
+
+// The tables, built and checked once (thread-safe); throws TableError if the check fails. The fast
+// path is one acquire load (a plain load on x86): cheap enough for every shanten call.
+inline const HandTables& hand_tables() {
+    const HandTables* t = detail::g_hand_tables.load(std::memory_order_acquire);
+    return t ? *t : detail::build_hand_tables();
+}
+// Recompute the SHA-256 of the tables in memory and throw TableError unless it is expected_sha256
+// (the load-time check, callable again: tests pass a wrong digest to see it fail loudly).
+void check_hand_tables(const std::string& expected_sha256);
 // SHA-256 (hex) of MAGIC + the four arrays as built (what hand_tables() compared).
 std::string hand_tables_sha256();
 // SHA-256 (hex) of a byte buffer (the check's digest; exposed for the tests).
