@@ -302,6 +302,15 @@ class Gen:
                 j = r.randrange(N_KINDS)
                 if conc[j] + _meld_tiles(mt, mk, n_melds)[j] < 4 and r.random() < 0.8:
                     conc[j] += 1
+        elif u < 0.09:  # any tiles at all, as many as a hand holds (the checks at the boundary pass)
+            meld = _meld_tiles(mt, mk, n_melds)
+            conc[:] = 0
+            for _ in range(3 * (5 - n_melds) + 2 - (1 if r.random() < 0.2 else 0)):
+                k = r.randrange(N_KINDS)
+                if conc[k] + meld[k] < 4:
+                    conc[k] += 1
+            if win_tile >= 0 and win_by != C.WIN_FLOWERS and conc[win_tile] == 0:
+                win_tile = r.choice(np.flatnonzero(conc).tolist())
         seat, rnd = r.randrange(4), r.randrange(4)
         flags = self.flags()
         if self.plain and win_by != C.WIN_FLOWERS and r.random() < 0.7:  # a chance of 大雞胡 / 鴨胡
