@@ -1,6 +1,145 @@
-// Bindings of the hongkong concept (filled by its port).
+// Bindings of the hongkong concept: hk_score, hk_legs, hk_settle (envs/scoring/hongkong.py), with
+// the Python names and arguments. Every array is checked (dtype, rank, shape) and every value that
+// native code uses as an index or relies on (tile kinds, counts, melds, seats, the profile's item
+// order) is range-checked here: bad input raises ValueError / TypeError naming the argument.
+#include <string>
+
 #include "common.hpp"
+#include "tw16/constants.hpp"
+#include "tw16/hongkong.hpp"
 
 namespace tw16::bind {
-void bind_hongkong(nb::module_& m) { (void)m; }
+
+namespace {
+namespace T = py::tiles;
+namespace C = py::codes;
+namespace P = py::profile;
+namespace R = py::rules;
+
+void check_range(const char* name, int64_t x, int64_t lo, int64_t hi) {
+    if (x < lo || x > hi)
+        throw nb::value_error((std::string(name) + ": expected a value in " + std::to_string(lo) + ".." +
+                               std::to_string(hi) + ", got " + std::to_string(x)).c_str());
+}
+
+[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
+
+// The compiled profile (Profile.compiled()): p_tai int32 (4, N_ITEMS) whose row 3 (the profile's
+// items in table order, -1 after the last) indexes items; p_repl int8 (N_ITEMS, N_ITEMS); p_opts
+// int64 (N_POPTS,).
+Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts) {
+    Prof prof;
+    prof.p_tai = view_of<int32_t, 2>(p_tai, "p_tai", {4, P::N_ITEMS});
+    prof.p_repl = view_of<int8_t, 2>(p_repl, "p_repl", {P::N_ITEMS, P::N_ITEMS});
+    prof.p_opts = view_of<int64_t, 1>(p_opts, "p_opts", {P::N_POPTS});
+    for (int64_t r = 0; r < P::N_ITEMS; ++r) {
+        const int64_t i = prof.p_tai(3, r);
+        if (i < -1 || i >= P::N_ITEMS)
+            bad("p_tai: row 3 (item order) holds " + std::to_string(i) + " at " + std::to_string(r) +
+                ", expected -1..N_ITEMS-1");
+    }
+    return prof;
+}
+
+// The hand of score_hand: concealed counts 0..4 (with the winning tile), n_melds valid melds
+// (type CHI..ANKONG, a chow's lowest kind a suited 1-7), and at most 4 tiles of a kind in all.
+void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
+                int64_t win_tile, int64_t win_by) {
+    check_range("n_melds", n_melds, 0, 5);
+    if (meld_type.size() < n_melds) bad("meld_type: shorter than n_melds = " + std::to_string(n_melds));
+    if (meld_kind.size() < n_melds) bad("meld_kind: shorter than n_melds = " + std::to_string(n_melds));
+    int64_t total[T::N_KINDS] = {};
+    for (int64_t k = 0; k < T::N_KINDS; ++k) {
+        const int64_t c = concealed[k];
+        if (c < 0 || c > 4)
+            bad("concealed: count " + std::to_string(c) + " of kind " + std::to_string(k) + ", expected 0..4");
+        total[k] = c;
+    }
+    for (int64_t m = 0; m < n_melds; ++m) {
+        const int64_t t = meld_type[m], k = meld_kind[m];
+        if (t < T::CHI || t > T::ANKONG)
+            bad("meld_type: meld " + std::to_string(m) + " has type " + std::to_string(t) + ", expected CHI..ANKONG");
+        if (k < 0 || k >= T::N_KINDS)
+            bad("meld_kind: meld " + std::to_string(m) + " has kind " + std::to_string(k) + ", expected 0..33");
+        if (t == T::CHI) {
+            if (k >= T::WIND0 || k % 9 > 6)
+                bad("meld_kind: chow " + std::to_string(m) + " starts at kind " + std::to_string(k) +
+                    ", expected a suited 1-7");
+            for (int64_t d = 0; d < 3; ++d) total[k + d] += 1;
+        } else {
+            total[k] += t <= T::PON ? 3 : 4;
+        }
+    }
+    for (int64_t k = 0; k < T::N_KINDS; ++k)
+        if (total[k] > 4)
+            bad("concealed, meld_kind: " + std::to_string(total[k]) + " tiles of kind " + std::to_string(k) +
+                " in the hand, expected at most 4");
+    check_range("win_tile", win_tile, -1, T::N_KINDS - 1);
+    check_range("win_by", win_by, C::WIN_DISCARD, C::WIN_FLOWERS);
+    if (win_tile >= 0 && win_by != C::WIN_FLOWERS && concealed[win_tile] < 1)
+        bad("win_tile: concealed holds no tile of kind " + std::to_string(win_tile) +
+            " (it must include the winning tile)");
+}
+
+// The seats of one win; opts int64 (N_OPTS,).
+Opts check_legs(int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer, const AnyArray& opts) {
+    check_range("win_by", win_by, C::WIN_DISCARD, C::WIN_FLOWERS);
+    check_range("winner", winner, 0, 3);
+    check_range("payer", payer, -1, 3);
+    check_range("liable", liable, -1, 3);
+    check_range("dealer", dealer, 0, 3);
+    return view_of<int64_t, 1>(opts, "opts", {R::N_OPTS});
+}
+}  // namespace
+
+void bind_hongkong(nb::module_& m) {
+    m.def(
+        "hk_score",
+        [](const AnyArray& concealed, const AnyArray& meld_type, const AnyArray& meld_kind, int64_t n_melds,
+           int64_t flowers, int64_t win_tile, int64_t win_by, int64_t seat_wind, int64_t round_wind, int64_t flags,
+           const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts, const RwArray& out_items) {
+            const auto c = view_of<int8_t, 1>(concealed, "concealed", {T::N_KINDS});
+            const auto mt = view_of<int8_t, 1>(meld_type, "meld_type");
+            const auto mk = view_of<int8_t, 1>(meld_kind, "meld_kind");
+            check_hand(c, mt, mk, n_melds, win_tile, win_by);
+            check_range("flowers", flowers, 0, 255);
+            check_range("seat_wind", seat_wind, 0, 3);
+            check_range("round_wind", round_wind, 0, 3);
+            const Prof prof = prof_of(p_tai, p_repl, p_opts);
+            const auto out = rw<int32_t, 1>(out_items, "out_items", {C::N_ITEMS});
+            nb::gil_scoped_release release;
+            return hk_score(c, mt, mk, n_melds, flowers, win_tile, win_by, seat_wind, round_wind, flags, prof, out);
+        },
+        nb::arg("concealed"), nb::arg("meld_type"), nb::arg("meld_kind"), nb::arg("n_melds"), nb::arg("flowers"),
+        nb::arg("win_tile"), nb::arg("win_by"), nb::arg("seat_wind"), nb::arg("round_wind"), nb::arg("flags"),
+        nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"), nb::arg("out_items"),
+        "Hand tai of a hongkong win (items into out_items, int32[N_ITEMS]), or -1 if not a winning hand "
+        "(envs.scoring.hongkong.hk_score).");
+    m.def(
+        "hk_legs",
+        [](int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
+           int64_t streak, const AnyArray& opts, const RwArray& out_leg_tai, const RwArray& out_leg_payer) {
+            const Opts o = check_legs(win_by, winner, payer, liable, dealer, opts);
+            const auto lt = rw<int64_t, 1>(out_leg_tai, "out_leg_tai", {4});
+            const auto lp = rw<int64_t, 1>(out_leg_payer, "out_leg_payer", {4});
+            return hk_legs(hand_tai, win_by, winner, payer, liable, dealer, streak, o, lt, lp);
+        },
+        nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"), nb::arg("liable"),
+        nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_leg_tai"), nb::arg("out_leg_payer"),
+        "The legs of one win (HONGKONG.md 5.1) into out_leg_tai / out_leg_payer (int64[4]); returns their "
+        "number (envs.scoring.hongkong.hk_legs).");
+    m.def(
+        "hk_settle",
+        [](int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
+           int64_t streak, const AnyArray& opts, const RwArray& out_deltas) {
+            const Opts o = check_legs(win_by, winner, payer, liable, dealer, opts);
+            const auto d = rw<int64_t, 1>(out_deltas, "out_deltas", {4});
+            return hk_settle(hand_tai, win_by, winner, payer, liable, dealer, streak, o, d);
+        },
+        nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"), nb::arg("liable"),
+        nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
+        "Add one win's legs, paid in full, to out_deltas (int64[4], chips); returns the legs' count "
+        "(envs.scoring.hongkong.hk_settle).");
+}
+
 }  // namespace tw16::bind

@@ -1,0 +1,216 @@
+// hongkong scoring (HONGKONG.md sections 2, 3 and 5.1): the entry point, the readings and the legs.
+// Port of envs/scoring/hongkong.py (see hongkong.hpp for the interface).
+#include "tw16/hongkong.hpp"
+
+#include <array>
+
+#include "tw16/constants.hpp"
+#include "tw16/hand.hpp"
+#include "tw16/hk_items.hpp"
+#include "tw16/hk_reading.hpp"
+#include "tw16/tally.hpp"
+
+namespace tw16 {
+
+namespace {
+namespace H = py::hk_items;
+namespace C = py::codes;
+namespace A = py::analysis;
+namespace P = py::profile;
+namespace R = py::rules;
+namespace T = py::tiles;
+
+constexpr int64_t NI = H::N_ITEMS;
+constexpr int64_t NK = T::N_KINDS;
+
+// Scratch of one hk_score call (Numba allocates these with np.zeros).
+struct HkScratch {
+    int32_t v[NI] = {};
+    int32_t tmp[NI] = {};
+    bool tmp_kept[NI] = {};
+    bool best_kept[NI] = {};
+    int8_t all_counts[NK] = {};
+    int64_t hc[8] = {};
+    bool waits[NK] = {};
+    int8_t before[NK] = {};
+    int64_t buf[6][H::MAX_INST + 1] = {};
+    int64_t parts[3] = {};
+    int64_t suits[3] = {};
+};
+
+// The hand context hc (H_* slots) of a judged win: waits before the winning tile, 對碰 with both
+// waits held as pairs, 十三么 waited on all 13, the 16 tiles were eight pairs.
+void judge_waits(View<int8_t, 1> concealed, View<int8_t, 1> all_counts, int64_t win_tile, int64_t n_sets,
+                 int64_t n_melds, int64_t shapes, View<int64_t, 1> hc, View<bool, 1> waits, View<int8_t, 1> before) {
+    const int64_t nw = waits_before_win(concealed, all_counts, win_tile, n_sets, shapes, waits, before);
+    hc[H::H_NW] = nw;
+    if (nw == 2) {
+        int64_t wa = -1, wb = -1;
+        for (int64_t k = 0; k < NK; ++k) {
+            if (waits[k]) {
+                if (wa < 0) wa = k;
+                else wb = k;
+            }
+        }
+        hc[H::H_TP] = before[wa] >= 2 && before[wb] >= 2;
+        hc[H::H_WA] = wa;
+        hc[H::H_WB] = wb;
+    }
+    bool all13 = true;
+    for (int64_t k : H::ORPHANS) all13 = all13 && waits[k];
+    hc[H::H_ALL13] = all13;
+    bool even = n_melds == 0;
+    for (int64_t k = 0; k < NK; ++k) even = even && pymod(before[k], 2) == 0;
+    hc[H::H_EP8] = even;
+}
+}  // namespace
+
+int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
+                 int64_t flowers, int64_t win_tile, int64_t win_by, int64_t seat_wind, int64_t round_wind,
+                 int64_t flags, const Prof& prof, View<int32_t, 1> out_items) {
+    const View<int32_t, 2> p_tai = prof.p_tai;
+    const View<int8_t, 2> p_repl = prof.p_repl;
+    const View<int64_t, 1> p_opts = prof.p_opts;
+    const int64_t n_sets = 5 - n_melds;
+    const int64_t shapes = p_opts[P::PO_SHAPES];
+    for (int64_t i = 0; i < out_items.size(); ++i) out_items[i] = 0;
+    const int64_t kind = hand_kind(concealed, n_sets, win_by, shapes);
+    if (kind < 0) return -1;
+    const bool has_hand = kind == 1;
+    HkScratch s;
+    const auto v = View<int32_t, 1>::contiguous(s.v, {NI});
+    const auto tmp = View<int32_t, 1>::contiguous(s.tmp, {NI});
+    const auto tmp_kept = View<bool, 1>::contiguous(s.tmp_kept, {NI});
+    const auto best_kept = View<bool, 1>::contiguous(s.best_kept, {NI});
+    _flowers(v, flowers, seat_wind, win_by);
+    if (!has_hand) return apply_profile(v, p_tai, p_repl, out_items, best_kept);  // a flower win: its flower items only
+
+    const auto all_counts = View<int8_t, 1>::contiguous(s.all_counts, {NK});
+    all_tiles(concealed, meld_type, meld_kind, n_melds, all_counts);
+    const auto hc = View<int64_t, 1>::contiguous(s.hc, {8});
+    int64_t n_hon = 0;
+    for (int64_t k = T::WIND0; k < NK; ++k) n_hon += all_counts[k];
+    hc[H::H_NOHON] = n_hon == 0;
+    hc[H::H_NOFL] = flowers == 0;
+    const bool judged = win_tile >= 0 && win_by != C::WIN_FLOWERS;  // a flower win or heavenly hand has no wait
+    if (judged)
+        judge_waits(concealed, all_counts, win_tile, n_sets, n_melds, shapes, hc,
+                    View<bool, 1>::contiguous(s.waits, {NK}), View<int8_t, 1>::contiguous(s.before, {NK}));
+    _hand_items(v, all_counts, meld_type, n_melds, flowers, win_by, seat_wind, flags, hc[H::H_NW]);
+
+    const bool is_discard = win_by == C::WIN_DISCARD || win_by == C::WIN_ROB_KONG;
+    const auto buf = View<int64_t, 2>::contiguous(&s.buf[0][0], {6, H::MAX_INST + 1});
+    int64_t best_total = -1;
+    ReadingBuf rb;
+    const auto st = rb.st_v(), sk = rb.sk_v();
+    const auto sc = rb.sc_v();
+    const auto dec = rb.dec_v();
+    const int64_t n_dec = readings(concealed, n_sets, meld_type, meld_kind, n_melds, st, sk, sc, dec);
+    for (int64_t d = 0; d < n_dec; ++d) {
+        const int64_t pair = use_decomposition(dec, d, n_melds, n_sets, st, sk, sc);
+        // Where the winning tile sits (identical tiles are interchangeable: every place is a reading)
+        for (int64_t pos = -2; pos < 5; ++pos) {
+            if (pos == -2) {
+                if (judged) continue;
+            } else if (!judged) {
+                continue;
+            } else if (pos == -1) {
+                if (pair != win_tile) continue;
+            } else {
+                if (pos < n_melds) continue;
+                const int64_t k = sk[pos];
+                if (!(k == win_tile || (st[pos] == T::CHI && k < win_tile && win_tile <= k + 2))) continue;
+            }
+            const int64_t disc_pos = is_discard ? pos : -2;
+            _reading(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind, round_wind, all_counts,
+                     hc, buf, p_tai, p_opts);
+            best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+        }
+    }
+
+    const int64_t shape = n_melds == 0 ? special_shape(concealed, shapes) : 0;
+    if (shape != 0) {
+        const auto parts = View<int64_t, 1>::contiguous(s.parts, {3});
+        const auto suits = View<int64_t, 1>::contiguous(s.suits, {3});
+        int64_t n_sp = 0;
+        int64_t pair = -1;
+        int64_t disc_pos = -2;
+        if (shape == A::SHAPE_EIGHT_PAIRS) {  // its triplet is a pon for the pon items (2.6)
+            for (int64_t k = 0; k < NK; ++k) {
+                if (concealed[k] == 3) {
+                    st[0] = static_cast<int8_t>(T::PON);
+                    sk[0] = static_cast<int8_t>(k);
+                    n_sp = 1;
+                    if (is_discard && k == win_tile) disc_pos = 0;
+                }
+            }
+        } else if (shape & A::SHAPE_THIRTEEN) {
+            thirteen_orphans_parts(concealed, parts);
+            pair = parts[0];
+            st[0] = static_cast<int8_t>(parts[1]);
+            sk[0] = static_cast<int8_t>(parts[2]);
+            n_sp = 1;
+        } else {
+            sixteen_unrelated_suits(concealed, shapes, suits);
+            for (int64_t k = 0; k < NK; ++k)
+                if (concealed[k] == 2) pair = k;
+        }
+        sc[0] = true;
+        _reading(v, st, sk, sc, n_sp, 0, pair, disc_pos, -2, win_tile, shape, seat_wind, round_wind, all_counts, hc,
+                 buf, p_tai, p_opts);
+        _special(v, shape, concealed, all_counts, parts, suits, hc);
+        best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+    }
+    if (best_total < 0) return -1;
+    return _chicken(v, out_items, best_kept, best_total, p_tai);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legs (HONGKONG.md 5.1). Sums wrap as Numba's int64 arithmetic does (done in uint64: no UB).
+namespace {
+int64_t wrap_add(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrap_sub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+int64_t wrap_mul(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+}  // namespace
+
+int64_t hk_legs(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
+                int64_t streak, Opts opts, View<int64_t, 1> out_leg_tai, View<int64_t, 1> out_leg_payer) {
+    const int64_t dt = dealer_tai(streak, opts);
+    int64_t n = 0;
+    const bool self_legs = payer < 0 || liable >= 0;
+    for (int64_t p = 0; p < 4; ++p) {
+        out_leg_tai[p] = -1;
+        out_leg_payer[p] = -1;
+        if (p == winner || (!self_legs && p != payer)) continue;
+        const bool on = winner == dealer ||
+                        (p == dealer && (!self_legs || opts[R::OPT_DEALER_PAYS_ON_SELF_DRAW] != 0));
+        out_leg_tai[p] = wrap_add(hand_tai, on ? dt : 0);
+        out_leg_payer[p] = liable >= 0 ? liable : p;
+        n += 1;
+    }
+    return n;
+}
+
+int64_t hk_settle(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
+                  int64_t streak, Opts opts, View<int64_t, 1> out_deltas) {
+    int64_t leg_tai_a[4], leg_payer_a[4];
+    const auto leg_tai = View<int64_t, 1>::contiguous(leg_tai_a, {4});
+    const auto leg_payer = View<int64_t, 1>::contiguous(leg_payer_a, {4});
+    const int64_t n = hk_legs(hand_tai, win_by, winner, payer, liable, dealer, streak, opts, leg_tai, leg_payer);
+    for (int64_t p = 0; p < 4; ++p) {
+        if (leg_tai[p] >= 0) {
+            const int64_t amount = wrap_add(opts[R::OPT_BASE], wrap_mul(opts[R::OPT_PER_TAI], leg_tai[p]));
+            out_deltas[leg_payer[p]] = wrap_sub(out_deltas[leg_payer[p]], amount);
+            out_deltas[winner] = wrap_add(out_deltas[winner], amount);
+        }
+    }
+    return n;
+}
+
+}  // namespace tw16
