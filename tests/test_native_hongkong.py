@@ -1,0 +1,505 @@
+"""The C++ hongkong scorer (envs._core: hk_score, hk_legs, hk_settle) against the Numba one
+(envs.scoring.hongkong): identical hand tai, items and legs.
+
+(a) every case of tests/data/hongkong.jsonl and tests/data/hongkong_items.jsonl, turned into arguments
+    by envs.scoring.cases.parse_case (with envs.scoring.hk_cases for the hongkong fields), under every
+    combination of the hongkong options count_method (1, 2), dual_reading and dealer_pays_on_self_draw;
+(b) random hands: standard decompositions biased towards the families (般高, 相逢, 兄弟, 姊妹, 步步高, 龍,
+    老少, 四歸), the special shapes (嚦咕嚦咕, 十三么, 十六不搭), flower wins with and without a complete
+    hand, heavenly hands, near-misses that are no win, random flowers and flag words (the F_* bits, the
+    replacement chain and the context fields of codes.hk_context_flags), and random legs;
+(c) the bindings refuse bad input with an exception naming the argument.
+
+TW16_DIFF_N (default 3000) is the number of random scorings; each also settles random legs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules
+from envs.scoring import codes as C
+from envs.scoring.cases import CaseError, parse_case
+from envs.scoring.hongkong import hk_legs, hk_score, hk_settle
+from envs.scoring.profile import PO_SHAPES
+from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0
+
+_core = pytest.importorskip("envs._core")
+
+DATA = Path(__file__).resolve().parent / "data"
+CASE_FILES = (DATA / "hongkong.jsonl", DATA / "hongkong_items.jsonl")
+N_RANDOM = int(os.environ.get("TW16_DIFF_N", "3000"))
+OPTION_COMBOS = [dict(count_method=cm, dual_reading=dr, dealer_pays_on_self_draw=dp)
+                 for cm, dr, dp in itertools.product((1, 2), (True, False), (False, True))]  # fmt: skip
+ORPHANS = [k for k in range(N_KINDS) if k >= WIND0 or k % 9 in (0, 8)]
+
+
+def _cases() -> list[dict]:
+    return [json.loads(line) for p in CASE_FILES for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _score_both(args, prof):
+    """hk_score of Numba and of C++ on the same arguments: (tai, items) of each."""
+    out_nb = np.zeros(C.N_ITEMS, np.int32)
+    out_cc = np.full(C.N_ITEMS, 7, np.int32)  # the port must clear it too
+    t_nb = hk_score(*args, *prof, out_nb)
+    t_cc = _core.hk_score(*args, *prof, out_cc)
+    return (int(t_nb), out_nb), (int(t_cc), out_cc)
+
+
+def _assert_same_score(args, prof, what):
+    (t_nb, o_nb), (t_cc, o_cc) = _score_both(args, prof)
+    assert t_cc == t_nb, f"{what}: tai C++ {t_cc} != Numba {t_nb}; args {args}"
+    if not np.array_equal(o_cc, o_nb):
+        diff = {C.ITEM_KEYS[i]: (int(o_cc[i]), int(o_nb[i])) for i in np.flatnonzero(o_cc != o_nb)}
+        raise AssertionError(f"{what}: items differ (C++, Numba) {diff}; args {args}")
+    return t_nb
+
+
+def _assert_same_legs(leg_args, opts, what):
+    t_nb, p_nb = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    t_cc, p_cc = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    n_nb = hk_legs(*leg_args, opts, t_nb, p_nb)
+    n_cc = _core.hk_legs(*leg_args, opts, t_cc, p_cc)
+    assert (n_cc, t_cc.tolist(), p_cc.tolist()) == (n_nb, t_nb.tolist(), p_nb.tolist()), f"{what}: legs {leg_args}"
+    d_nb = np.arange(4, dtype=np.int64) * 1000  # added to, not overwritten
+    d_cc = d_nb.copy()
+    s_nb = hk_settle(*leg_args, opts, d_nb)
+    s_cc = _core.hk_settle(*leg_args, opts, d_cc)
+    assert (s_cc, d_cc.tolist()) == (s_nb, d_nb.tolist()), f"{what}: settle {leg_args}"
+
+
+# ---------------------------------------------------------------------------------------------
+# (a) the case files
+def test_case_files_every_option_combination():
+    cases = _cases()
+    assert len(cases) >= 180
+    scored = refused = 0
+    for case, combo in itertools.product(cases, OPTION_COMBOS):
+        c2 = dict(case)
+        c2["rules"] = {**(case.get("rules") or {}), **combo}
+        try:
+            c = parse_case(c2)
+        except CaseError:  # only a case that expects an error
+            assert case["expected"].get("error"), case["id"]
+            refused += 1
+            continue
+        prof = c.rules.profile_data.compiled()
+        args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
+                c.round_wind, c.flags)  # fmt: skip
+        tai = _assert_same_score(args, prof, case["id"])
+        opts = c.rules.as_array()
+        for dealer in range(4):  # the cases' dealer is E; the engine's may be any seat
+            _assert_same_legs((tai, c.win_by, c.winner, c.payer, c.liable, dealer, c.streak), opts, case["id"])
+        scored += 1
+    print(f"hongkong cases: {scored} scorings x 4 dealers identical, {refused} refused by parse_case")
+    n_ok = sum(not c["expected"].get("error") for c in cases)
+    assert scored >= len(OPTION_COMBOS) * n_ok
+
+
+# ---------------------------------------------------------------------------------------------
+# (b) random hands
+class Gen:
+    """Random hands for hk_score (arguments in the types the case path gives: int8[34], int8[5],
+    Python ints)."""
+
+    def __init__(self, seed: int):
+        self.r = random.Random(seed)
+
+    # the kinds a hand draws from: anything, or a few numbers in one or two suits (families, 四歸)
+    def _pool(self):
+        r = self.r
+        u = r.random()
+        if u < 0.35:
+            return None
+        if u < 0.42:  # honours (風 / 元 items, 字一色)
+            return list(range(WIND0, N_KINDS)) if r.random() < 0.5 else list(range(WIND0, WIND0 + 4)) + r.sample(range(N_KINDS), 2)
+        if u < 0.48:  # terminals (清么九, 混么九, 全帶么)
+            return [0, 8, 9, 17, 18, 26] + (r.sample(range(WIND0, N_KINDS), 2) if r.random() < 0.5 else [])
+        suits = r.sample(range(3), r.choice((1, 2, 2, 3)))
+        lo = r.randint(0, 6)
+        nums = range(lo, min(9, lo + r.randint(2, 5)))
+        pool = [9 * s + n for s in suits for n in nums]
+        if r.random() < 0.4:
+            pool += r.sample(range(WIND0, N_KINDS), r.randint(1, 4))
+        return pool
+
+    def _kind(self, pool, chow):
+        r = self.r
+        if pool is None:
+            k = r.randrange(WIND0 if chow else N_KINDS)
+        else:
+            k = r.choice(pool)
+            if chow and k >= WIND0:
+                k = r.randrange(WIND0)
+        if chow:
+            k = k - k % 9 + min(k % 9, 6)
+        return k
+
+    def standard(self):
+        """Five sets (n_melds of them melded) and a pair, or None when a kind runs out."""
+        r = self.r
+        pool = self._pool()
+        self.plain = plain = pool is None and r.random() < 0.3  # mostly open chows: the chicken hands (3.9)
+        n_melds = r.choices(range(6), (5, 5, 20, 30, 25, 15) if plain else (30, 22, 18, 14, 9, 7))[0]
+        p_chow = 0.9 if plain else r.choice((0.0, 0.3, 0.6, 0.9, 1.0))
+        conc = np.zeros(N_KINDS, np.int64)
+        total = np.zeros(N_KINDS, np.int64)
+        mt = np.zeros(5, np.int8)
+        mk = np.zeros(5, np.int8)
+        repeat = r.random() < 0.3  # identical sets (般高, the dual reading's nine tiles)
+        last = None
+        for s in range(5):
+            chow = r.random() < p_chow
+            k = last[1] if (repeat and last is not None and last[0] == chow and r.random() < 0.6) else self._kind(pool, chow)
+            if not chow and repeat and last is not None and not last[0] and r.random() < 0.5 and last[1] % 9 < 8 and last[1] < WIND0:
+                k = last[1] + 1  # consecutive pons (姊妹)
+            last = (chow, k)
+            if s < n_melds:
+                t = CHI if chow else r.choice((PON, PON, PON, KONG, ADDKONG, ANKONG))
+                mt[s], mk[s] = t, k
+                if t == CHI:
+                    total[k : k + 3] += 1
+                else:
+                    total[k] += 3 if t == PON else 4
+            else:
+                if chow:
+                    conc[k : k + 3] += 1
+                else:
+                    conc[k] += 3
+        pair = self._kind(pool, False)
+        conc[pair] += 2
+        total += conc
+        if (total > 4).any():
+            return None
+        return conc.astype(np.int8), mt, mk, n_melds
+
+    def chicken(self):
+        """Four chows of distinct numbers over the three suits, a pon, an honour eye, some melded: few
+        items besides the flowers and the win, so 大雞胡 / 鴨胡 (3.9) get a chance."""
+        r = self.r
+        nums = r.sample(range(7), 4)
+        suits = [0, 1, 2, r.randrange(3)]
+        r.shuffle(suits)
+        sets = [(CHI, 9 * s + n) for s, n in zip(suits, nums)]
+        sets.insert(r.randrange(5), (PON, r.randrange(N_KINDS)))
+        n_melds = r.randint(1, 4)
+        conc = np.zeros(N_KINDS, np.int64)
+        mt = np.zeros(5, np.int8)
+        mk = np.zeros(5, np.int8)
+        for i, (t, k) in enumerate(sets):
+            if i < n_melds:
+                mt[i], mk[i] = t, k
+            elif t == CHI:
+                conc[k : k + 3] += 1
+            else:
+                conc[k] += 3
+        conc[r.randrange(WIND0, N_KINDS)] += 2
+        if (conc + _meld_tiles(mt, mk, n_melds) > 4).any():
+            return None
+        self.plain = True
+        return conc.astype(np.int8), mt, mk, n_melds
+
+    def special(self):
+        """A 17-tile special shape (no melds), or None."""
+        r = self.r
+        u = r.random()
+        conc = np.zeros(N_KINDS, np.int64)
+        if u < 0.4:  # 嚦咕嚦咕: seven pairs (four of a kind = two pairs) and a triplet
+            pool = self._pool() or list(range(N_KINDS))
+            for _ in range(7):
+                conc[r.choice(pool)] += 2
+            conc[r.choice(pool)] += 3
+        elif u < 0.7:  # 十三么: the 13 orphans, an orphan eye and a set
+            for k in ORPHANS:
+                conc[k] += 1
+            conc[r.choice(ORPHANS)] += 1
+            if r.random() < 0.5:
+                k = r.choice(ORPHANS if r.random() < 0.5 else range(N_KINDS))
+                conc[k] += 3
+            else:
+                k = self._kind(None, True)
+                conc[k : k + 3] += 1
+        else:  # 十六不搭: numbers of each suit apart (gap 3, sometimes 2), the 7 honours, one tile twice
+            gap = 3 if r.random() < 0.7 else 2
+            for s in range(3):
+                for _ in range(50):
+                    nums = sorted(r.sample(range(9), 3))
+                    if nums[1] - nums[0] >= gap and nums[2] - nums[1] >= gap:
+                        break
+                for n in nums:
+                    conc[9 * s + n] += 1
+            conc[WIND0:] += 1
+            conc[r.choice(np.flatnonzero(conc).tolist())] += 1
+        if (conc > 4).any():
+            return None
+        return conc.astype(np.int8), np.zeros(5, np.int8), np.zeros(5, np.int8), 0
+
+    def flags(self):
+        r = self.r
+        f = 0
+        for bit in (C.F_KONG_REPLACEMENT, C.F_FLOWER_REPLACEMENT, C.F_LAST_TILE, C.F_HEAVENLY, C.F_DECLARED_READY,
+                    C.F_IPPATSU, C.F_ROB_KONG_CHAIN, C.F_ROBBED_ANKONG):  # fmt: skip
+            if r.random() < 0.15:
+                f |= bit
+        if r.random() < 0.03:  # bits hongkong refuses in a case, which the scorer ignores
+            f |= r.choice((C.F_EARTHLY, C.F_HUMAN, C.F_HEAVENLY_READY, C.F_EARTHLY_READY, C.F_SHOWN_READY))
+        if r.random() < 0.3:
+            f |= r.choice((1, 1, 2, 3, 5, 255)) << C.CHAIN_SHIFT
+        if r.random() < 0.7:
+            discards = r.choice((None, 0, 1, 2, 4, 5, r.randint(0, 254)))
+            floor = r.choice((None, 0, 1, 7, 8, 10, 11, r.randint(0, 254)))
+            f |= C.hk_context_flags(discards, floor, r.choice((1, 1, 1, 2, 3)))
+        elif r.random() < 0.1:
+            f |= r.randrange(1 << 42)  # any bits at all
+        return f
+
+    def flowers(self):
+        r = self.r
+        u = r.random()
+        if u < 0.3:
+            return 0
+        if u < 0.5:
+            return 1 << r.randrange(8)
+        if u < 0.6:
+            return r.choice((0x0F, 0xF0, 0xFF, 0x7F, 0xFE, 0x1F, 0xF1))
+        return r.randrange(256) & r.randrange(256)
+
+    def hand(self):
+        """Arguments of one hk_score call (before the profile)."""
+        r = self.r
+        while True:
+            self.plain = False
+            u = r.random()
+            h = self.special() if u < 0.15 else (self.chicken() if u < 0.2 else self.standard())
+            if h is not None:
+                break
+        conc, mt, mk, n_melds = h
+        win_by = r.choices((C.WIN_DISCARD, C.WIN_SELF_DRAW, C.WIN_ROB_KONG, C.WIN_FLOWERS), (40, 40, 8, 12))[0]
+        held = np.flatnonzero(conc).tolist()
+        win_tile = r.choice(held)
+        flowers = self.flowers()
+        if win_by == C.WIN_FLOWERS:
+            win_tile = -1
+            if r.random() < 0.5:  # 16 - 3 x melds tiles: flower items only
+                conc[r.choice(held)] -= 1
+            if r.random() < 0.7:
+                flowers = r.choice((0xFF, 0xFF ^ (1 << r.randrange(8))))
+        elif r.random() < 0.05:
+            win_tile = -1  # heavenly hand: no wait judged
+        u = r.random()
+        if u < 0.06:  # near-misses: a tile moved (mostly no win), or one too many / few
+            k = r.choice(np.flatnonzero(conc).tolist())
+            if win_tile < 0 or k != win_tile or conc[k] > 1:
+                conc[k] -= 1
+                j = r.randrange(N_KINDS)
+                if conc[j] + _meld_tiles(mt, mk, n_melds)[j] < 4 and r.random() < 0.8:
+                    conc[j] += 1
+        elif u < 0.09:  # any tiles at all, as many as a hand holds (the checks at the boundary pass)
+            meld = _meld_tiles(mt, mk, n_melds)
+            conc[:] = 0
+            for _ in range(3 * (5 - n_melds) + 2 - (1 if r.random() < 0.2 else 0)):
+                k = r.randrange(N_KINDS)
+                if conc[k] + meld[k] < 4:
+                    conc[k] += 1
+            if win_tile >= 0 and win_by != C.WIN_FLOWERS and conc[win_tile] == 0:
+                win_tile = r.choice(np.flatnonzero(conc).tolist())
+        seat, rnd = r.randrange(4), r.randrange(4)
+        flags = self.flags()
+        if self.plain and win_by != C.WIN_FLOWERS and r.random() < 0.7:  # a chance of 大雞胡 / 鴨胡
+            flowers = r.choice((0, 1 << r.randrange(8)))
+            if win_by == C.WIN_ROB_KONG:
+                win_by = C.WIN_DISCARD
+            flags = C.hk_context_flags(None, None, 1) if r.random() < 0.5 else 0
+        return (conc, mt, mk, n_melds, flowers, win_tile, win_by, seat, rnd, flags)
+
+    def legs(self, tai, win_by):
+        r = self.r
+        winner = r.randrange(4)
+        others = [p for p in range(4) if p != winner]
+        payer = -1 if win_by in (C.WIN_SELF_DRAW,) or r.random() < 0.2 else r.choice(others)
+        liable = r.choice(others) if r.random() < 0.2 else -1
+        streak = r.choice((0, 0, 1, 2, 3, 7, r.randint(0, 10**6)))
+        if r.random() < 0.1:
+            tai = r.randint(0, 500)
+        return (tai, win_by, winner, payer, liable, r.randrange(4), streak)
+
+
+def _meld_tiles(mt, mk, n_melds):
+    t = np.zeros(N_KINDS, np.int64)
+    for m in range(n_melds):
+        if mt[m] == CHI:
+            t[mk[m] : mk[m] + 3] += 1
+        else:
+            t[mk[m]] += 3 if mt[m] == PON else 4
+    return t
+
+
+def _profiles():
+    """The hongkong profile under each count_method x dual_reading, and with other shape sets."""
+    out = []
+    for cm, dr in itertools.product((1, 2), (True, False)):
+        p_tai, p_repl, p_opts = Rules(profile="hongkong", count_method=cm, dual_reading=dr).profile_data.compiled()
+        out.append((p_tai, p_repl, p_opts))
+        for shapes in (0, 1, 7, 31):
+            o = p_opts.copy()
+            o[PO_SHAPES] = shapes
+            o.setflags(write=False)  # the read-only array type Numba has compiled for
+            out.append((p_tai, p_repl, o))
+    return out
+
+
+def _opts_variants():
+    r = random.Random(5)
+    out = []
+    for dp in (False, True):
+        for _ in range(4):
+            o = Rules(profile="hongkong", dealer_pays_on_self_draw=dp).as_array()
+            o[OPT_STREAK_CAP] = r.choice((-1, 0, 1, 3))
+            o[OPT_BASE] = r.choice((0, 1, 30, 10**9))
+            o[OPT_PER_TAI] = r.choice((0, 10, 10**9))
+            out.append(o)
+    return out
+
+
+def test_random_hands_and_legs():
+    gen = Gen(seed=int(os.environ.get("TW16_DIFF_SEED", "20240611")))
+    profs = _profiles()
+    opts = _opts_variants()
+    n_win = n_nowin = n_flower_only = n_items = 0
+    per_item = np.zeros(C.N_ITEMS, np.int64)
+    for i in range(N_RANDOM):
+        args = gen.hand()
+        prof = profs[0] if i % 8 == 0 else profs[gen.r.randrange(len(profs))]
+        (t_nb, o_nb), (t_cc, o_cc) = _score_both(args, prof)
+        if t_cc != t_nb or not np.array_equal(o_cc, o_nb):
+            diff = {C.ITEM_KEYS[j]: (int(o_cc[j]), int(o_nb[j])) for j in np.flatnonzero(o_cc != o_nb)}
+            raise AssertionError(f"random {i}: tai C++ {t_cc} Numba {t_nb}, items (C++, Numba) {diff}; args {args}")
+        if t_nb < 0:
+            n_nowin += 1
+        else:
+            n_win += 1
+            n_items += int(np.count_nonzero(o_nb))
+            per_item += o_nb != 0
+            n_flower_only += args[6] == C.WIN_FLOWERS and int(args[0].sum()) % 3 == 1
+        _assert_same_legs(gen.legs(max(t_nb, 0), args[6]), opts[i % len(opts)], f"random {i}")
+    seen = int(np.count_nonzero(per_item))
+    print(f"random: {N_RANDOM} scorings identical ({n_win} wins, {n_nowin} no win, {n_flower_only} flower-only), "
+          f"{n_items} items, {seen} distinct items seen; {N_RANDOM} legs + settlements identical")
+    assert n_win > N_RANDOM // 2 and n_nowin > 0
+    if N_RANDOM >= 3000:  # the generator reaches nearly every hongkong item
+        assert seen >= 95, seen
+
+
+# ---------------------------------------------------------------------------------------------
+# (c) bad input
+def _good():
+    c = parse_case({"id": "x", "profile": "hongkong", "hand": "123m 567m 234p 67p 999s NN", "win_tile": "8p",
+                    "win_by": "discard", "discarder": "W", "seat": "S"})  # fmt: skip
+    args = [c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
+            c.round_wind, c.flags]  # fmt: skip
+    return args, list(c.rules.profile_data.compiled()), np.zeros(C.N_ITEMS, np.int32)
+
+
+def test_good_input_scores():
+    args, prof, out = _good()
+    assert _core.hk_score(*args, *prof, out) == hk_score(*args, *prof, np.zeros(C.N_ITEMS, np.int32)) > 0
+
+
+@pytest.mark.parametrize("pos, value, match", [
+    (0, np.zeros(34, np.int64), "concealed"),
+    (0, np.zeros(33, np.int8), "concealed"),
+    (0, np.zeros((2, 34), np.int8), "concealed"),
+    (0, np.full(34, 5, np.int8), "concealed"),
+    (0, np.full(34, -1, np.int8), "concealed"),
+    (1, np.zeros(5, np.int32), "meld_type"),
+    (2, np.zeros((5, 1), np.int8), "meld_kind"),
+    (3, 6, "n_melds"),
+    (3, -1, "n_melds"),
+    (4, 256, "flowers"),
+    (4, -1, "flowers"),
+    (5, 34, "win_tile"),
+    (5, -2, "win_tile"),
+    (5, 33, "win_tile"),  # not held
+    (6, 4, "win_by"),
+    (7, 4, "seat_wind"),
+    (8, -1, "round_wind"),
+])  # fmt: skip
+def test_hk_score_refuses_bad_arguments(pos, value, match):
+    args, prof, out = _good()
+    args[pos] = value
+    with pytest.raises((ValueError, TypeError), match=match):
+        _core.hk_score(*args, *prof, out)
+
+
+def test_hk_score_refuses_bad_melds_profile_and_output():
+    args, prof, out = _good()
+    bad = list(args)
+    bad[1], bad[2], bad[3] = np.array([CHI, 0, 0, 0, 0], np.int8), np.array([7, 0, 0, 0, 0], np.int8), 1
+    with pytest.raises(ValueError, match="meld_kind: chow 0 starts at kind 7"):
+        _core.hk_score(*bad, *prof, out)
+    bad[1], bad[2] = np.array([9, 0, 0, 0, 0], np.int8), np.array([0, 0, 0, 0, 0], np.int8)
+    with pytest.raises(ValueError, match="meld_type"):
+        _core.hk_score(*bad, *prof, out)
+    bad[1], bad[2] = np.array([PON, 0, 0, 0, 0], np.int8), np.array([34, 0, 0, 0, 0], np.int8)
+    with pytest.raises(ValueError, match="meld_kind"):
+        _core.hk_score(*bad, *prof, out)
+    bad[1], bad[2] = np.array([KONG, 0, 0, 0, 0], np.int8), np.array([26, 0, 0, 0, 0], np.int8)  # 9s: 3 held + 4
+    with pytest.raises(ValueError, match="tiles of kind 26"):
+        _core.hk_score(*bad, *prof, out)
+    bad[1], bad[2], bad[3] = np.zeros(2, np.int8), np.zeros(2, np.int8), 3
+    with pytest.raises(ValueError, match="shorter than n_melds"):
+        _core.hk_score(*bad, *prof, out)
+    p_tai = prof[0].copy()
+    p_tai[3, 0] = C.N_ITEMS
+    with pytest.raises(ValueError, match="p_tai"):
+        _core.hk_score(*args, p_tai, prof[1], prof[2], out)
+    with pytest.raises((ValueError, TypeError), match="p_tai"):
+        _core.hk_score(*args, prof[0].astype(np.int64), prof[1], prof[2], out)
+    with pytest.raises((ValueError, TypeError), match="p_repl"):
+        _core.hk_score(*args, prof[0], prof[1][:5], prof[2], out)
+    with pytest.raises((ValueError, TypeError), match="p_opts"):
+        _core.hk_score(*args, prof[0], prof[1], prof[2][:3], out)
+    with pytest.raises((ValueError, TypeError), match="out_items"):
+        _core.hk_score(*args, *prof, np.zeros(C.N_ITEMS - 1, np.int32))
+    with pytest.raises((ValueError, TypeError), match="out_items"):
+        _core.hk_score(*args, *prof, np.zeros(C.N_ITEMS, np.int16))
+    with pytest.raises((ValueError, TypeError)):  # a read-only output
+        ro = np.zeros(C.N_ITEMS, np.int32)
+        ro.setflags(write=False)
+        _core.hk_score(*args, *prof, ro)
+
+
+@pytest.mark.parametrize("pos, value, match", [
+    (1, 5, "win_by"), (2, 4, "winner"), (2, -1, "winner"), (3, 4, "payer"), (3, -2, "payer"),
+    (4, 4, "liable"), (4, -2, "liable"), (5, 4, "dealer"), (5, -1, "dealer"),
+])  # fmt: skip
+def test_legs_refuse_bad_arguments(pos, value, match):
+    args = [10, C.WIN_SELF_DRAW, 1, -1, -1, 0, 0]
+    args[pos] = value
+    o = Rules(profile="hongkong").as_array()
+    with pytest.raises(ValueError, match=match):
+        _core.hk_legs(*args, o, np.zeros(4, np.int64), np.zeros(4, np.int64))
+    with pytest.raises(ValueError, match=match):
+        _core.hk_settle(*args, o, np.zeros(4, np.int64))
+
+
+def test_legs_refuse_bad_arrays():
+    args = [10, C.WIN_SELF_DRAW, 1, -1, -1, 0, 0]
+    o = Rules(profile="hongkong").as_array()
+    z = np.zeros(4, np.int64)
+    with pytest.raises((ValueError, TypeError), match="opts"):
+        _core.hk_legs(*args, o[:5], z, z.copy())
+    with pytest.raises((ValueError, TypeError), match="out_leg_tai"):
+        _core.hk_legs(*args, o, np.zeros(3, np.int64), z)
+    with pytest.raises((ValueError, TypeError), match="out_leg_payer"):
+        _core.hk_legs(*args, o, z, np.zeros(4, np.int32))
+    with pytest.raises((ValueError, TypeError), match="out_deltas"):
+        _core.hk_settle(*args, o, np.zeros(5, np.int64))
