@@ -300,6 +300,29 @@ void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
     fill_wall(s, b, opts_of(opts_a));
 }
 
+// draw_tile reads the wall between head and tail (the dead wall never below 0), and a flower win
+// found after the draw is scored from the seats' melds and the river.
+bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_t src, const AnyArray& opts_a,
+                 nb::handle prof_o) {
+    State s = state_of(S_o);
+    Prof prof = prof_of(prof_o);
+    Opts opts = opts_of(opts_a);
+    check_batch_index(b, s.batch());
+    check_range(seat, 0, 3, "seat");
+    check_range(s.g(b, St::G_HEAD), 0, WALL_SIZE, "S.g[b, G_HEAD]");
+    check_range(s.g(b, St::G_TAIL), -1, WALL_SIZE - 1, "S.g[b, G_TAIL]");
+    check_range(opts[R::OPT_DEAD_WALL], 0, WALL_SIZE, "opts[OPT_DEAD_WALL]");
+    if (opts[R::OPT_DEAD_WALL_PER_KONG]) check_range(s.g(b, St::G_NKONG), 0, WALL_SIZE, "S.g[b, G_NKONG]");
+    for (int64_t i = 0; i < WALL_SIZE; ++i)
+        if (s.wall(b, i) >= WALL_SIZE)
+            bad("S.wall[" + std::to_string(b) + ", " + std::to_string(i) + "]: expected a tile id 0..143, got " +
+                std::to_string(int(s.wall(b, i))));
+    check_range(s.g(b, St::G_DEALER), 0, 3, "S.g[b, G_DEALER]");
+    check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
+    check_game_hands(s.hands[b], s.p[b], "S.");
+    return draw_tile(s, b, seat, from_tail, src, opts, prof);
+}
+
 bool b_deal(nb::handle S_o, int64_t b, const AnyArray& opts_a, nb::handle prof_o) {
     State s = state_of(S_o);
     Prof prof = prof_of(prof_o);
@@ -431,6 +454,8 @@ void bind_engine_parts(nb::module_& m) {
     m.def("clear_claims", &b_clear_claims, arg("p"));
     // wall.py (S: envs.engine.state.State; prof: the compiled profile tuple)
     m.def("fill_wall", &b_fill_wall, arg("S"), arg("b"), arg("opts"));
+    m.def("draw_tile", &b_draw_tile, arg("S"), arg("b"), arg("seat"), arg("from_tail"), arg("src"), arg("opts"),
+          arg("prof"));
     m.def("deal", &b_deal, arg("S"), arg("b"), arg("opts"), arg("prof"));
     // side.py
     m.def("base_chips", &b_base_chips, arg("opts"), arg("halves"));

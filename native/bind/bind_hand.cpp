@@ -320,8 +320,9 @@ void bind_hand(nb::module_& m) {
     m.def("hand_tables", [] {
         const HandTables& T = hand_tables();
         auto ro_arr = [](const uint8_t* p, std::initializer_list<size_t> shape) {
-            auto a = nb::ndarray<nb::numpy, const uint8_t, nb::ro>(p, shape, nb::handle());
-            return a;
+            // a view of the process-lifetime tables (an owner that frees nothing; without one nanobind copies)
+            nb::capsule owner(p, [](void*) noexcept {});
+            return nb::ndarray<nb::numpy, const uint8_t, nb::ro>(p, shape, owner);
         };
         const size_t ns = py::tables::N_SUIT_CODES, nh = py::tables::N_HONOUR_CODES, nc = py::tables::N_COLS;
         return nb::make_tuple(ro_arr(T.suit_dist, {ns, nc}), ro_arr(T.suit_flags, {ns}),
@@ -330,6 +331,9 @@ void bind_hand(nb::module_& m) {
     m.def("hand_tables_sha256", &hand_tables_sha256, "SHA-256 of MAGIC + the four tables as built");
     m.def("check_hand_tables", &check_hand_tables, nb::arg("expected_sha256"),
           "Recompute the tables' SHA-256; raise TableError unless it is expected_sha256");
+    m.def("_sha256_hex", [](const nb::bytes& data) {
+        return sha256_hex(static_cast<const uint8_t*>(data.data()), data.size());
+    }, nb::arg("data"), "SHA-256 (hex) of bytes: the digest the table check uses");
     m.attr("HAND_TABLES_MAGIC") = nb::bytes(HAND_TABLES_MAGIC, std::strlen(HAND_TABLES_MAGIC));
     m.attr("HAND_TABLES_SHA256") = HAND_TABLES_SHA256;
     m.def("gen_group", [](int64_t nk, bool allow_chi) {
