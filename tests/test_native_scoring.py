@@ -177,6 +177,37 @@ def test_case_files_batch():
             assert np.array_equal(deltas[i], d), (c.id, profile)
 
 
+def test_hongkong_dispatch():
+    """A hongkong profile goes to hk_score (native/src/hongkong.cpp, the hk port) through score_hand, and
+    settle_batch pays its legs through hk_settle, as in Numba (tests/test_native_hongkong.py tests them)."""
+    from envs.scoring.hongkong import hk_settle
+
+    n = 0
+    for case in _cases("hongkong.jsonl") + _cases("hongkong_items.jsonl"):
+        try:
+            c = parse_case(case)
+        except CaseError:
+            continue
+        p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
+        args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
+                c.round_wind, c.flags, p_tai, p_repl, p_opts)  # fmt: skip
+        out_nb = np.zeros(N_ITEMS, np.int32)
+        out_cc = np.zeros(N_ITEMS, np.int32)
+        tai = score_hand(*args, out_nb)
+        assert core.score_hand(*args, out_cc) == tai and np.array_equal(out_cc, out_nb), case["id"]
+        if tai >= 0:
+            opts = c.rules.as_array()
+            d_nb = np.zeros(4, np.int64)
+            hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, d_nb)
+            d_cc = np.zeros((1, 4), np.int64)
+            one = lambda x: np.array([x], np.int64)  # noqa: E731
+            core.settle_batch(one(tai), one(c.win_by), one(c.winner), one(c.payer), one(c.liable), one(0),
+                              one(c.streak), opts, d_cc)  # fmt: skip
+            assert np.array_equal(d_cc[0], d_nb), case["id"]
+        n += 1
+    assert n > 150
+
+
 # --------------------------------------------------------------------------------------------------
 # (b) Random hands
 
@@ -431,9 +462,9 @@ def test_random_hands(name):
         assert len(unseen) <= 3  # the random hands reach (almost) every item of the profile
 
 
-def test_bench_loop_and_speed():
-    """bench.py's _score_all and envs._core.score_all give the same sum of hand tai (deltas inside)."""
-    for profile, options in RANDOM_PROFILES.values():
+def test_bench_loop():
+    """bench.py's _score_all and envs._core.score_all give the same sum of hand tai (hongkong included)."""
+    for profile, options in [*RANDOM_PROFILES.values(), ("hongkong", {})]:
         rules = Rules.make(profile, **options)
         p_tai, p_repl, p_opts = rules.profile_data.compiled()
         hands = random_winning_hands(1024, seed=5)
