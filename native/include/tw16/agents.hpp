@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 
+#include "tw16/constants.hpp"
 #include "tw16/view.hpp"
 
 namespace tw16::efficiency {
