@@ -23,6 +23,8 @@ MODULES = (
     "envs.scoring.codes",
     "envs.scoring.profile",
     "envs.hand.analysis",
+    "envs.hand.tables",
+    "envs.hand.bench",
     "envs.scoring.extras",
     "envs.scoring.hk_items",
     "envs.engine.state",
@@ -41,7 +43,12 @@ def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 
 
+MAX_SEQ = 4096  # longer arrays are data, not constants (e.g. envs.hand.tables.SUIT_FLAGS): skipped
+
+
 def _int_seq(v) -> list[int] | None:
+    if isinstance(v, np.ndarray) and v.size > MAX_SEQ:
+        return None
     if isinstance(v, np.ndarray) and v.ndim == 1 and v.dtype.kind in "iub":
         return [int(x) for x in v]
     if isinstance(v, tuple) and v and all(_is_int(x) for x in v):

@@ -263,6 +263,24 @@ inline constexpr int64_t SHAPE_THIRTEEN = 6LL;
 inline constexpr int64_t SHAPE_SIXTEEN_UNRELATED = 8LL;
 inline constexpr int64_t SHAPE_UNRELATED_GAP2 = 16LL;
 }  // namespace analysis
+namespace tables {  // envs.hand.tables
+inline constexpr int64_t FORMAT_VERSION = 1LL;
+inline constexpr int64_t SUIT_KINDS = 9LL;
+inline constexpr int64_t HONOUR_KINDS = 7LL;
+inline constexpr int64_t N_SUIT_CODES = 1953125LL;
+inline constexpr int64_t N_HONOUR_CODES = 78125LL;
+inline constexpr int64_t MAX_SETS = 5LL;
+inline constexpr int64_t N_COLS = 12LL;
+inline constexpr int64_t EXACT = 1LL;
+inline constexpr int64_t DIST_IMPOSSIBLE = 255LL;
+inline constexpr int64_t POW5[9] = {1LL, 5LL, 25LL, 125LL, 625LL, 3125LL, 15625LL, 78125LL, 390625LL};
+inline constexpr int64_t FILE_SIZE = 26406266LL;
+}  // namespace tables
+namespace bench {  // envs.hand.bench
+inline constexpr int64_t N_KINDS = 34LL;
+inline constexpr int64_t WIND0 = 27LL;
+inline constexpr int64_t N_HANDS = 20000LL;
+}  // namespace bench
 namespace extras {  // envs.scoring.extras
 inline constexpr int64_t SHAPE_EIGHT_PAIRS = 1LL;
 inline constexpr int64_t SHAPE_SIXTEEN_UNRELATED = 8LL;
