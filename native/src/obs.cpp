@@ -42,10 +42,19 @@ int64_t drawable_of(View<int64_t, 1> g, Opts opts) {
 
 void _thresholds(View<float, 2> o, int64_t ch, View<int8_t, 1> counts) {
     for (int64_t k = 0; k < 34; ++k) {
-        const int64_t c = counts[k];
-        for (int64_t i = 0; i < 4; ++i)
-            if (c > i) o(ch + i, k) = 1.0f;
+        const int64_t n = std::min<int64_t>(counts[k], 4);  // channels i < n have c > i
+        for (int64_t i = 0; i < n; ++i) o(ch + i, k) = 1.0f;
     }
+}
+
+// o[:, :] = 0 (one fill when the rows are contiguous, as the batch outputs are).
+static void zero(View<float, 2> o) {
+    if (o.stride[1] == 1 && o.stride[0] == o.shape[1]) {
+        std::fill(o.data, o.data + o.shape[0] * o.shape[1], 0.0f);
+        return;
+    }
+    for (int64_t c = 0; c < o.shape[0]; ++c)
+        for (int64_t k = 0; k < o.shape[1]; ++k) o(c, k) = 0.0f;
 }
 
 // o += x as Numba does it: the float32 element is widened to double, added, rounded on store.
@@ -89,8 +98,7 @@ void _derived(View<float, 2> o, View<int8_t, 1> hand, View<int8_t, 1> held, int6
 void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, int64_t b, int64_t me,
                 Opts opts, int64_t flags, int64_t shapes) {
-    for (int64_t c = 0; c < o.shape[0]; ++c)
-        for (int64_t k = 0; k < o.shape[1]; ++k) o(c, k) = 0.0f;
+    zero(o);
     if (me < 0) return;
     const bool reveal = (flags & pv::F_REVEAL_ANKONG) != 0;
     std::array<int8_t, 34> hbuf{}, heldbuf{}, visbuf{}, mcbuf{};

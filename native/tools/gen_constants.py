@@ -97,7 +97,7 @@ def render() -> str:
                 out.append(f"inline constexpr int64_t {key}[{len(seq)}] = {{{', '.join(_lit(x) for x in seq)}}};")
             elif isinstance(v, (float, np.floating)):
                 out.append(f"inline constexpr double {key} = {_float_lit(v)};")
-            elif isinstance(v, np.ndarray) and v.dtype.kind == "f" and v.ndim >= 1 and v.size:
+            elif isinstance(v, np.ndarray) and v.dtype.kind == "f" and v.ndim >= 1 and 0 < v.size <= MAX_SEQ:
                 out.append(_float_array(key, v))
         if name == "envs.scoring.codes":
             for i, k in enumerate(mod.ITEM_KEYS):
