@@ -1,6 +1,94 @@
-// Bindings of the agents concept (filled by its port).
+// Bindings of the agents' batch helpers: the efficiency planes (agents.efficiency._kernel) and the
+// Greedy / Defensive decisions (agents.greedy.act_kernel). Inputs are the features that
+// agents.features.decode reads from planes_v0 observations; every array and every value used as an
+// index is checked here (a bad value raises instead of reading out of bounds), then the batch runs
+// without the GIL, big batches over threads.
+#include <cstdint>
+#include <string>
+
 #include "common.hpp"
+#include "tw16/agents.hpp"
 
 namespace tw16::bind {
-void bind_agents(nb::module_& m) { (void)m; }
+namespace {
+namespace pe = py::efficiency;
+namespace pa = py::actions;
+
+[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
+
+template <class T, int N>
+void check_range(View<T, N> v, const char* name, int64_t lo, int64_t hi) {
+    int64_t n = 1;
+    for (int d = 0; d < N; ++d) n *= v.shape[d];
+    int64_t idx[N] = {};
+    for (int64_t flat = 0; flat < n; ++flat) {
+        int64_t r = flat, off = 0;
+        for (int d = N - 1; d >= 0; --d) {
+            idx[d] = r % v.shape[d];
+            r /= v.shape[d];
+            off += idx[d] * v.stride[d];
+        }
+        const int64_t x = static_cast<int64_t>(v.data[off]);
+        if (x < lo || x > hi) {
+            std::string at;
+            for (int d = 0; d < N; ++d) at += (d ? ", " : "") + std::to_string(idx[d]);
+            bad(std::string(name) + "[" + at + "] = " + std::to_string(x) + " outside " + std::to_string(lo) +
+                ".." + std::to_string(hi));
+        }
+    }
+}
+
+void efficiency_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& unseen,
+                       const AnyArray& claim_tile, const RwArray& out) {
+    View<int8_t, 2> h = view_of<int8_t, 2>(hand, "hand", {-1, 34});
+    const int64_t B = h.shape[0];
+    View<int64_t, 1> nm = view_of<int64_t, 1>(n_melds, "n_melds", {B});
+    View<int8_t, 2> un = view_of<int8_t, 2>(unseen, "unseen", {B, 34});
+    View<int64_t, 1> ct = view_of<int64_t, 1>(claim_tile, "claim_tile", {B});
+    View<float, 3> o = view_of<float, 3>(out, "out", {B, pe::N_EFFICIENCY, 34});
+    nb::gil_scoped_release nogil;
+    check_range(h, "hand", 0, 4);
+    check_range(nm, "n_melds", 0, py::state::MAX_MELDS);
+    check_range(ct, "claim_tile", -1, 33);
+    efficiency::_kernel(h, nm, un, ct, o);
+}
+
+void act_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& unseen, const AnyArray& opp_melds,
+                const AnyArray& opp_ready, const AnyArray& opp_disc, const AnyArray& opp_passed,
+                const AnyArray& tiles_left, const AnyArray& claim_tile, const AnyArray& mask, const AnyArray& defence,
+                const RwArray& out) {
+    View<int8_t, 2> h = view_of<int8_t, 2>(hand, "hand", {-1, 34});
+    const int64_t B = h.shape[0];
+    View<int64_t, 1> nm = view_of<int64_t, 1>(n_melds, "n_melds", {B});
+    View<int8_t, 2> un = view_of<int8_t, 2>(unseen, "unseen", {B, 34});
+    View<int64_t, 2> om = view_of<int64_t, 2>(opp_melds, "opp_melds", {B, 3});
+    View<bool, 2> orr = view_of<bool, 2>(opp_ready, "opp_ready", {B, 3});
+    View<int8_t, 3> od = view_of<int8_t, 3>(opp_disc, "opp_disc", {B, 3, 34});
+    View<int8_t, 3> op = view_of<int8_t, 3>(opp_passed, "opp_passed", {B, 3, 34});
+    View<int64_t, 1> tl = view_of<int64_t, 1>(tiles_left, "tiles_left", {B});
+    View<int64_t, 1> ct = view_of<int64_t, 1>(claim_tile, "claim_tile", {B});
+    View<bool, 2> m = view_of<bool, 2>(mask, "mask", {B, pa::N_ACTIONS});
+    View<double, 1> df = view_of<double, 1>(defence, "defence", {8});
+    View<int64_t, 1> o = view_of<int64_t, 1>(out, "out", {B});
+    nb::gil_scoped_release nogil;
+    check_range(h, "hand", 0, 4);
+    check_range(nm, "n_melds", 0, py::state::MAX_MELDS);
+    check_range(om, "opp_melds", 0, INT64_MAX);  // READY_P rows (min(., 4))
+    check_range(tl, "tiles_left", 0, INT64_MAX);  // READY_P columns (min(. // 16, 3))
+    check_range(ct, "claim_tile", -1, 33);
+    greedy::act_kernel(h, nm, un, om, orr, od, op, tl, ct, m, df, o);
+}
+}  // namespace
+
+void bind_agents(nb::module_& m) {
+    using namespace nb::literals;
+    m.def("efficiency_kernel", &efficiency_kernel, "hand"_a, "n_melds"_a, "unseen"_a, "claim_tile"_a, "out"_a,
+          "The efficiency planes (agents.efficiency._kernel) into out (B, N_EFFICIENCY, 34) float32: written "
+          "where a plane applies, never cleared (pass zeros).");
+    m.def("act_kernel", &act_kernel, "hand"_a, "n_melds"_a, "unseen"_a, "opp_melds"_a, "opp_ready"_a, "opp_disc"_a,
+          "opp_passed"_a, "tiles_left"_a, "claim_tile"_a, "mask"_a, "defence"_a, "out"_a,
+          "Greedy (defence[0] == 0) / Defensive decisions (agents.greedy.act_kernel) into out (B,) int64.");
+    m.attr("EFFICIENCY_FAR") = efficiency::FAR;
+}
+
 }  // namespace tw16::bind

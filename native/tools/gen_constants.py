@@ -36,6 +36,9 @@ MODULES = (
     "envs.engine.randplay",
     "envs.engine.invariants",
     "envs.obs.planes_v0",
+    "envs.obs.oracle_v0",
+    "agents.efficiency",
+    "agents.greedy",
 )
 
 
@@ -54,6 +57,19 @@ def _int_seq(v) -> list[int] | None:
     if isinstance(v, tuple) and v and all(_is_int(x) for x in v):
         return [int(x) for x in v]
     return None
+
+
+def _float_lit(x) -> str:
+    return repr(float(x))  # shortest round-trip decimal: the compiler reads back the same double
+
+
+def _float_array(key: str, v: np.ndarray) -> str:
+    dims = "".join(f"[{n}]" for n in v.shape)
+
+    def nest(a):
+        return "{" + ", ".join(nest(x) for x in a) + "}" if isinstance(a, list) else _float_lit(a)
+
+    return f"inline constexpr double {key}{dims} = {nest(v.tolist())};"
 
 
 def _lit(x: int) -> str:
@@ -82,6 +98,10 @@ def render() -> str:
                 out.append(f"inline constexpr int64_t {key} = {_lit(int(v))};")
             elif (seq := _int_seq(v)) is not None:
                 out.append(f"inline constexpr int64_t {key}[{len(seq)}] = {{{', '.join(_lit(x) for x in seq)}}};")
+            elif isinstance(v, (float, np.floating)):
+                out.append(f"inline constexpr double {key} = {_float_lit(v)};")
+            elif isinstance(v, np.ndarray) and v.dtype.kind == "f" and v.ndim >= 1 and 0 < v.size <= MAX_SEQ:
+                out.append(_float_array(key, v))
         if name == "envs.scoring.codes":
             for i, k in enumerate(mod.ITEM_KEYS):
                 out.append(f"inline constexpr int64_t I_{k.upper()} = {i};")

@@ -964,8 +964,46 @@ inline constexpr int64_t SC_HAND_SIZE = 20LL;
 inline constexpr int64_t SC_SCORE = 24LL;
 inline constexpr int64_t N_SCALARS = 28LL;
 inline constexpr int64_t N_RECENT = 4LL;
+inline constexpr double SCORE_CLIP = 4.0;
 inline constexpr int64_t F_DERIVED = 1LL;
 inline constexpr int64_t F_REVEAL_ANKONG = 2LL;
 inline constexpr int64_t PARALLEL_MIN_BATCH = 64LL;
 }  // namespace planes_v0
+namespace oracle_v0 {  // envs.obs.oracle_v0
+inline constexpr int64_t ANKONG = 4LL;
+inline constexpr int64_t O_HANDS = 0LL;
+inline constexpr int64_t O_ANKONG = 12LL;
+inline constexpr int64_t O_WALL = 15LL;
+inline constexpr int64_t O_FRONT = 19LL;
+inline constexpr int64_t N_FRONT = 16LL;
+inline constexpr int64_t O_TAIL = 35LL;
+inline constexpr int64_t N_TAIL = 8LL;
+inline constexpr int64_t O_WALL_META = 43LL;
+inline constexpr int64_t N_EXTRA = 44LL;
+inline constexpr int64_t FLOWER_ID0 = 136LL;
+}  // namespace oracle_v0
+namespace efficiency {  // agents.efficiency
+inline constexpr int64_t N_EFFICIENCY = 9LL;
+inline constexpr int64_t E_UKEIRE = 0LL;
+inline constexpr int64_t E_UKEIRE_REL = 1LL;
+inline constexpr int64_t E_PON = 2LL;
+inline constexpr int64_t E_KONG = 3LL;
+inline constexpr int64_t E_CHI = 4LL;
+inline constexpr int64_t E_SELF_KONG = 7LL;
+inline constexpr int64_t E_UKEIRE_NOW = 8LL;
+}  // namespace efficiency
+namespace greedy {  // agents.greedy
+inline constexpr int64_t CHI = 34LL;
+inline constexpr int64_t DISCARD = 0LL;
+inline constexpr int64_t KONG = 38LL;
+inline constexpr int64_t N_ACTIONS = 76LL;
+inline constexpr int64_t PASS = 74LL;
+inline constexpr int64_t PON = 37LL;
+inline constexpr int64_t READY = 75LL;
+inline constexpr int64_t SELF_KONG = 39LL;
+inline constexpr int64_t WIN = 73LL;
+inline constexpr int64_t BIG = 1073741824LL;
+inline constexpr double WIN_LOGIT[5][3] = {{-3.924, 1.336, 2.744}, {-5.248, 0.749, 3.718}, {-5.927, 0.435, 4.587}, {-5.85, 0.216, 4.617}, {-5.134, 0.035, 3.869}};
+inline constexpr double READY_P[5][4] = {{0.56, 0.21, 0.04, 0.0}, {0.53, 0.31, 0.1, 0.01}, {0.68, 0.44, 0.23, 0.06}, {0.78, 0.68, 0.46, 0.25}, {0.94, 0.93, 0.88, 0.85}};
+}  // namespace greedy
 }  // namespace tw16::py

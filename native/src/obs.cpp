@@ -1,0 +1,280 @@
+// The observation encoders planes_v0 and oracle_v0 (envs/obs/planes_v0.py, envs/obs/oracle_v0.py):
+// exact ports of the Numba functions. Every value is computed in double as Numba does and rounded
+// to float32 on store.
+#include <algorithm>
+#include <array>
+
+#include "tw16/hand.hpp"
+#include "tw16/obs.hpp"
+#include "tw16/parallel.hpp"
+
+namespace tw16::planes_v0 {
+namespace {
+namespace pv = py::planes_v0;
+namespace ps = py::state;
+
+// A View over a 34-kind scratch row.
+template <class T>
+View<T, 1> row_view(std::array<T, 34>& a) {
+    return View<T, 1>::contiguous(a.data(), {34});
+}
+}  // namespace
+
+int64_t n_channels(bool derived) { return derived ? pv::N_CHANNELS_DERIVED : pv::N_CHANNELS; }
+
+void meld_add(View<int8_t, 1> counts, int64_t mtype, int64_t mk) {
+    if (mtype == pv::M_CHI) {
+        counts[mk] += 1;
+        counts[mk + 1] += 1;
+        counts[mk + 2] += 1;
+    } else if (mtype == pv::M_PON) {
+        counts[mk] += 3;
+    } else {
+        counts[mk] += 4;
+    }
+}
+
+int64_t drawable_of(View<int64_t, 1> g, Opts opts) {
+    int64_t dead = opts[pv::OPT_DEAD_WALL];
+    if (opts[pv::OPT_DEAD_WALL_PER_KONG]) dead += g[ps::G_NKONG];
+    return g[ps::G_TAIL] - g[ps::G_HEAD] + 1 - dead;
+}
+
+void _thresholds(View<float, 2> o, int64_t ch, View<int8_t, 1> counts) {
+    for (int64_t k = 0; k < 34; ++k) {
+        const int64_t n = std::min<int64_t>(counts[k], 4);  // channels i < n have c > i
+        for (int64_t i = 0; i < n; ++i) o(ch + i, k) = 1.0f;
+    }
+}
+
+// o[:, :] = 0 (one fill when the rows are contiguous, as the batch outputs are).
+static void zero(View<float, 2> o) {
+    if (o.stride[1] == 1 && o.stride[0] == o.shape[1]) {
+        std::fill(o.data, o.data + o.shape[0] * o.shape[1], 0.0f);
+        return;
+    }
+    for (int64_t c = 0; c < o.shape[0]; ++c)
+        for (int64_t k = 0; k < o.shape[1]; ++k) o(c, k) = 0.0f;
+}
+
+// o += x as Numba does it: the float32 element is widened to double, added, rounded on store.
+static void add_to(float& o, double x) { o = static_cast<float>(static_cast<double>(o) + x); }
+
+// min(s + 1, 8) / 8: a shanten as a value in [0, 1] (0: complete).
+static float shanten_value(int64_t s) { return static_cast<float>(std::min<int64_t>(s + 1, 8) / 8.0); }
+
+void _derived(View<float, 2> o, View<int8_t, 1> hand, View<int8_t, 1> held, int64_t n_sets,
+              View<int8_t, 1> visible, int64_t shapes) {
+    int64_t sz = 0;
+    for (int64_t k = 0; k < 34; ++k) sz += hand[k];
+    const float v = shanten_value(win_shanten(hand, n_sets, shapes));
+    for (int64_t k = 0; k < 34; ++k) o(pv::CH_SHANTEN, k) = v;
+    std::array<bool, 34> wbuf{};
+    View<bool, 1> waits = row_view(wbuf);
+    if (pymod(sz, 3) == 1) {
+        win_wait_mask(hand, n_sets, held, shapes, waits);
+        for (int64_t k = 0; k < 34; ++k)
+            if (waits[k]) o(pv::CH_WAITS, k) = 1.0f;
+    } else if (pymod(sz, 3) == 2) {
+        // per held kind: the shanten after discarding it, and the waits of every ready discard
+        for (int64_t k = 0; k < 34; ++k) {
+            if (hand[k] == 0) continue;
+            hand[k] -= 1;
+            const int64_t d = win_shanten(hand, n_sets, shapes);
+            o(pv::CH_DISCARD_SHANTEN, k) = shanten_value(d);
+            if (d == 0) {
+                win_wait_mask(hand, n_sets, held, shapes, waits);
+                for (int64_t j = 0; j < 34; ++j)
+                    if (waits[j]) o(pv::CH_WAITS, j) = 1.0f;
+            }
+            hand[k] += 1;
+        }
+    }
+    std::array<int8_t, 34> ubuf{};
+    for (int64_t k = 0; k < 34; ++k) ubuf[k] = static_cast<int8_t>(std::max<int64_t>(0, 4 - visible[k]));
+    _thresholds(o, pv::CH_UNSEEN, row_view(ubuf));
+}
+
+void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
+                View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, int64_t b, int64_t me,
+                Opts opts, int64_t flags, int64_t shapes) {
+    zero(o);
+    if (me < 0) return;
+    const bool reveal = (flags & pv::F_REVEAL_ANKONG) != 0;
+    std::array<int8_t, 34> hbuf{}, heldbuf{}, visbuf{}, mcbuf{};
+    View<int8_t, 1> hand = row_view(hbuf);
+    View<int8_t, 1> held = row_view(heldbuf);  // own tiles in hand and melds (waits need it)
+    View<int8_t, 1> visible = row_view(visbuf);
+    View<int8_t, 1> mc = row_view(mcbuf);
+    for (int64_t k = 0; k < 34; ++k) {
+        hand[k] = hands(b, me, k);
+        held[k] = hand[k];
+        visible[k] = hand[k];
+    }
+    _thresholds(o, pv::CH_HAND, hand);
+    const int64_t phase = g(b, ps::G_PHASE);
+    const int64_t turn = g(b, ps::G_TURN);
+    const bool own_draw = phase == ps::PH_TURN && turn == me && g(b, ps::G_LAST_DRAWN) >= 0;
+    if (own_draw) o(pv::CH_DRAWN, g(b, ps::G_LAST_DRAWN)) = 1.0f;
+    View<float, 1> sc = o[pv::CH_SCALARS];
+    for (int64_t r = 0; r < 4; ++r) {
+        const int64_t s = pymod(me + r, 4);
+        mcbuf.fill(0);
+        const int64_t nm = p(b, s, ps::P_NMELDS);
+        for (int64_t i = 0; i < nm; ++i) {
+            const int64_t mt = melds(b, s, i, 0), mk = melds(b, s, i, 1), frm = melds(b, s, i, 2);
+            if (mt == pv::ANKONG) {
+                // a concealed kong is face down: others see it only with reveal_ankong
+                add_to(o(pv::CH_MELD_FROM, 4 * r), 0.25);
+                if (r == 0) meld_add(held, mt, mk);
+                if (r == 0 || reveal) {
+                    o(pv::CH_ANKONG + r, mk) = 1.0f;
+                    meld_add(mc, mt, mk);
+                }
+            } else {
+                add_to(o(pv::CH_MELD_FROM, 4 * r + pymod(frm - s, 4)), 0.25);
+                meld_add(mc, mt, mk);
+                if (r == 0) meld_add(held, mt, mk);
+            }
+        }
+        _thresholds(o, pv::CH_MELD + 4 * r, mc);
+        for (int64_t k = 0; k < 34; ++k) visible[k] = static_cast<int8_t>(visible[k] + mc[k]);
+        const int64_t fl = p(b, s, ps::P_FLOWERS);
+        for (int64_t f = 0; f < 8; ++f)
+            if ((fl >> f) & 1) o(pv::CH_FLOWERS + r, f) = 1.0f;
+        sc[pv::SC_READY + r] = p(b, s, ps::P_READY) != 0 ? 1.0f : 0.0f;
+        int64_t hs = 0;
+        for (int64_t k = 0; k < 34; ++k) hs += hands(b, s, k);
+        sc[pv::SC_HAND_SIZE + r] = static_cast<float>(hs / 16.0);
+        const double score = static_cast<double>(scores(b, s)) / (static_cast<double>(opts[pv::OPT_PER_TAI]) * 64.0);
+        sc[pv::SC_SCORE + r] = static_cast<float>(std::min(std::max(score, -pv::SCORE_CLIP), pv::SCORE_CLIP));
+    }
+    // the river: counts, claims, recent discards (newest first)
+    const int64_t n = g(b, ps::G_NRIVER);
+    std::array<std::array<int8_t, 34>, 4> dc{};
+    std::array<int64_t, 4> seen{};
+    for (int64_t i = n - 1; i >= 0; --i) {
+        const int64_t k = river(b, i, 0);
+        const int64_t r = pymod(river(b, i, 1) - me, 4);
+        dc[r][k] += 1;
+        if (seen[r] < pv::N_RECENT) {
+            o(pv::CH_RECENT + 4 * r + seen[r], k) = 1.0f;
+            seen[r] += 1;
+        }
+        const int64_t cb = river(b, i, 2);
+        if (cb >= 0) {
+            add_to(o(pv::CH_CLAIMED + r, k), 1.0);
+            add_to(o(pv::CH_TAKEN + pymod(cb - me, 4), k), 1.0);
+        } else {
+            visible[k] += 1;
+        }
+    }
+    for (int64_t r = 0; r < 4; ++r) _thresholds(o, pv::CH_DISCARD + 4 * r, row_view(dc[r]));
+    if (n > 0) o(pv::CH_LAST, river(b, n - 1, 0)) = 1.0f;
+    if (phase == ps::PH_CLAIM || phase == ps::PH_ROB) {
+        const int64_t t = g(b, ps::G_TILE);
+        if (t >= 0) o(pv::CH_QUESTION, t) = 1.0f;
+    }
+    const int64_t dealer = g(b, ps::G_DEALER);
+    o(pv::CH_SEAT_WIND, pv::WIND0 + pymod(me - dealer, 4)) = 1.0f;
+    o(pv::CH_ROUND_WIND, pv::WIND0 + pymod(floordiv(g(b, ps::G_ROT), 4), 4)) = 1.0f;
+    const int64_t dr = drawable_of(g[b], opts);
+    sc[pv::SC_DRAWABLE] = static_cast<float>(std::max<int64_t>(dr, 0) / 128.0);
+    sc[pv::SC_LAST3] = (opts[pv::OPT_NO_CALLS_LAST3] && dr <= 3) ? 1.0f : 0.0f;
+    sc[pv::SC_STREAK] = static_cast<float>(g(b, ps::G_STREAK) / 8.0);
+    sc[pv::SC_ROT] = static_cast<float>(g(b, ps::G_ROT) / 16.0);
+    sc[pv::SC_NRIVER] = static_cast<float>(n / 128.0);
+    sc[pv::SC_AFTER_CLAIM] = g(b, ps::G_AFTER_CLAIM) ? 1.0f : 0.0f;
+    sc[pv::SC_PASS_WIN] = p(b, me, ps::P_PASS_WIN) ? 1.0f : 0.0f;
+    if (own_draw) sc[pv::SC_REPLACEMENT] = g(b, ps::G_DRAWSRC) != ps::SRC_FRONT ? 1.0f : 0.0f;
+    sc[pv::SC_DEALER + pymod(dealer - me, 4)] = 1.0f;
+    if (turn >= 0) sc[pv::SC_TURN + pymod(turn - me, 4)] = 1.0f;
+    if (phase <= ps::PH_READY0)
+        for (int64_t k = 0; k < 34; ++k) o(pv::CH_PHASE + phase, k) = 1.0f;
+    if (flags & pv::F_DERIVED) _derived(o, hand, held, 5 - p(b, me, ps::P_NMELDS), visible, shapes);
+}
+
+void _encode_par(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
+                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats,
+                 Opts opts, int64_t flags, int64_t shapes) {
+    parallel_for(out.shape[0], [&](int64_t b) {
+        encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes);
+    });
+}
+
+void _encode_ser(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
+                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats,
+                 Opts opts, int64_t flags, int64_t shapes) {
+    for (int64_t b = 0; b < out.shape[0]; ++b)
+        encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes);
+}
+
+}  // namespace tw16::planes_v0
+
+namespace tw16::oracle_v0 {
+namespace {
+namespace po = py::oracle_v0;
+namespace ps = py::state;
+}  // namespace
+
+int64_t n_channels(bool derived) { return planes_v0::n_channels(derived) + po::N_EXTRA; }
+
+void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int8_t, 4> melds,
+                 View<uint8_t, 2> wall, View<int64_t, 2> g, View<int64_t, 3> p, int64_t b, int64_t me) {
+    if (me < 0) return;
+    // the opponents' concealed hands and concealed kongs
+    for (int64_t r = 1; r < 4; ++r) {
+        const int64_t s = pymod(me + r, 4);
+        for (int64_t k = 0; k < 34; ++k) {
+            const int64_t c = hands(b, s, k);
+            for (int64_t i = 0; i < 4; ++i)
+                if (c > i) o(base + po::O_HANDS + 4 * (r - 1) + i, k) = 1.0f;
+        }
+        for (int64_t i = 0; i < p(b, s, ps::P_NMELDS); ++i)
+            if (melds(b, s, i, 0) == po::ANKONG) o(base + po::O_ANKONG + r - 1, melds(b, s, i, 1)) = 1.0f;
+    }
+    // the wall: counts of what is left (dead wall included), then the next front and tail draws
+    const int64_t head = g(b, ps::G_HEAD), tail = g(b, ps::G_TAIL);
+    std::array<int8_t, 34> wc{};
+    for (int64_t i = head; i <= tail; ++i) {
+        const int64_t t = wall(b, i);
+        if (t < po::FLOWER_ID0) wc[t >> 2] += 1;
+    }
+    for (int64_t k = 0; k < 34; ++k)
+        for (int64_t i = 0; i < 4; ++i)
+            if (wc[k] > i) o(base + po::O_WALL + i, k) = 1.0f;
+    for (int64_t j = 0; j < po::N_FRONT; ++j) {
+        const int64_t i = head + j;
+        if (i > tail) break;
+        const int64_t t = wall(b, i);
+        if (t < po::FLOWER_ID0) o(base + po::O_FRONT + j, t >> 2) = 1.0f;
+        else o(base + po::O_WALL_META, j) = 1.0f;
+    }
+    for (int64_t j = 0; j < po::N_TAIL; ++j) {
+        const int64_t i = tail - j;
+        if (i < head) break;
+        const int64_t t = wall(b, i);
+        if (t < po::FLOWER_ID0) o(base + po::O_TAIL + j, t >> 2) = 1.0f;
+        else o(base + po::O_WALL_META, po::N_FRONT + j) = 1.0f;
+    }
+}
+
+void _encode_par(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
+                 View<uint8_t, 2> wall, View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores,
+                 View<int64_t, 1> seats, Opts opts, int64_t flags, int64_t shapes, int64_t base) {
+    parallel_for(out.shape[0], [&](int64_t b) {
+        planes_v0::encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes);
+        _oracle_one(out[b], base, hands, melds, wall, g, p, b, seats[b]);
+    });
+}
+
+void _encode_ser(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
+                 View<uint8_t, 2> wall, View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores,
+                 View<int64_t, 1> seats, Opts opts, int64_t flags, int64_t shapes, int64_t base) {
+    for (int64_t b = 0; b < out.shape[0]; ++b) {
+        planes_v0::encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes);
+        _oracle_one(out[b], base, hands, melds, wall, g, p, b, seats[b]);
+    }
+}
+
+}  // namespace tw16::oracle_v0
