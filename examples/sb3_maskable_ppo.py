@@ -1,9 +1,9 @@
 """Self-play with sb3-contrib's MaskablePPO on tw16, then duplicate play against Random.
 
     pip install -e ".[sb3]"
-    python examples/sb3_maskable_ppo.py                          # 4096 steps of self-play, 400 duplicate hands
+    python examples/sb3_maskable_ppo.py                          # 4096 steps of self-play, 2000 duplicate hands
     python examples/sb3_maskable_ppo.py --timesteps 200000 --save runs/sb3/model.zip
-    tw16 eval sb3:runs/sb3/model.zip random sb3:runs/sb3/model.zip random --hands 2000
+    tw16 eval sb3:runs/sb3/model.zip random sb3:runs/sb3/model.zip random --hands 2000 --seed 1   # the same table
     python examples/sb3_maskable_ppo.py --smoke                  # the test's run (seconds)
 
 The learner holds one seat (drawn per hand) of ``--num-envs`` games in tw16's batch engine
@@ -14,8 +14,9 @@ trained (``agents.sb3_agent.SB3Agent``, sampling), refreshed every ``--snapshot-
 chips in tai / 32 (``reward="normalized"``), paid when a hand ends; no discount within a hand.
 
 Then the trained policy (``SB3Agent``, greedy over the legal actions) plays duplicate against Random
-(``training.arena.play_duplicate``: the same walls with the seats rotated; two seats each), and the
-league table of ``tw16 eval`` is printed, with chips per hand and its 95% interval over walls.
+(``training.arena.play_duplicate``: the same walls with the seats rotated; two seats each, the line-up
+and seeds of ``tw16 eval sb3:PATH random sb3:PATH random --seed SEED+1``, so that command reproduces
+it), and the league table of ``tw16 eval`` is printed: chips per hand with its 95% interval over walls.
 The last line is JSON: training steps per second and the duplicate result.
 """
 
@@ -87,11 +88,12 @@ def evaluate(model, args) -> dict:
     from training.eval_cli import jsonable, league_table
 
     agent = SB3Agent(model, name="sb3")
-    rnd = make_agent("random", seed=args.seed)
     rules = Rules.make(**json.loads(args.rules)) if args.rules != "{}" else Rules()
     n_walls = max(2, -(-args.eval_hands // 4))
     t0 = time.perf_counter()
-    res = play_duplicate([agent, rnd, agent, rnd], n_walls, rules, seed=args.seed + 1)
+    # the line-up of tw16 eval sb3:PATH random sb3:PATH random --seed S: the same hands, the same result
+    seats = [agent, make_agent("random", seed=args.seed + 1), agent, make_agent("random", seed=args.seed + 1)]
+    res = play_duplicate(seats, n_walls, rules, seed=args.seed + 1)
     res["seconds"] = round(time.perf_counter() - t0, 2)
     print(league_table(res))
     return jsonable(res)
@@ -107,7 +109,7 @@ def main(argv=None) -> int:
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--opponents", default="self", help="self (snapshots of the policy), random, greedy or defensive")
     p.add_argument("--snapshot-every", type=int, default=1024, help="self-play: refresh the opponents' copy (steps)")
-    p.add_argument("--eval-hands", type=int, default=400, help="duplicate hands against Random (0: none)")
+    p.add_argument("--eval-hands", type=int, default=2000, help="duplicate hands against Random (0: none)")
     p.add_argument("--rules", default="{}", help="tw16 rule options as JSON, e.g. '{\"multi_win\": true}'")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (0: torch's default)")
