@@ -233,6 +233,14 @@ def test_torchrl_batched_env_specs_and_equal_to_the_vector_env():
         assert not nxt["action_mask"][torch.from_numpy(done)].any()
         ends += int(done.sum())
     assert ends > 0
+    from tensordict import TensorDict
+
+    live = TensorDict({"_reset": torch.tensor([True] + [False] * (N - 1))[:, None]}, batch_size=[N])
+    if not out["next", "done"][0]:
+        with pytest.raises(RuntimeError, match="did not end"):
+            env.reset(live)
+    td = env.reset()  # a full reset deals every game anew
+    assert td["action_mask"].any(-1).all()
 
 
 @needs_torchrl

@@ -156,7 +156,6 @@ def _classes() -> dict:
             )
             self._seed = None
             self._pending = None  # (rows, observation, mask) of games dealt again in the last step
-            self._dealt = False
 
         # the engine writes into tensors: point the vector env's buffers at new tensors' memory
         def _fresh_buffers(self):
@@ -176,24 +175,32 @@ def _classes() -> dict:
 
         def _reset(self, tensordict=None, **kwargs):
             reset = tensordict.get("_reset", None) if tensordict is not None else None
-            if reset is not None and self._dealt and not reset.all():
+            # TorchRL resets the games that ended: the last step dealt them again, hand those deals out;
+            # a reset of every game that is not just that (or no "_reset") deals all games anew
+            if reset is not None and not reset.all() or self._covers(reset):
                 return self._partial_reset(reset.reshape(-1))
             obs, mask = self._fresh_buffers()
             self.venv.reset(seed=self._seed)
             if self._seed is not None:
                 self._seed = int(np.random.SeedSequence(self._seed).generate_state(1, np.uint64)[0] >> 2)
-            self._dealt, self._pending = True, None
+            self._pending = None
             return TensorDict({"observation": obs, "action_mask": mask, **self._flags()}, batch_size=self.batch_size)
+
+        def _covers(self, reset) -> bool:
+            """Whether every game in ``reset`` was dealt again by the last step."""
+            if reset is None or self._pending is None:
+                return False
+            dealt = torch.zeros(self.num_envs, dtype=torch.bool).index_fill_(0, self._pending[0], True)
+            return not (reset.reshape(-1) & ~dealt).any()
 
         def _partial_reset(self, reset):
             """The games in ``reset`` were dealt again by the step that ended them: hand out the new
             deals' observations (the other rows are left unset: TorchRL keeps its own values there)
             and every game's legal actions (``ActionMask`` reads all rows)."""
-            if self._pending is None:
-                raise RuntimeError("partial reset of games that did not end in the last step")
+            if not self._covers(reset):
+                raise RuntimeError("partial reset of a game that did not end in the last step (the engine "
+                                   "deals a new hand when one ends; reset all games to start over)")
             rows, p_obs, mask = self._pending
-            if (reset & ~mask.new_zeros(reset.shape).index_fill_(0, rows, True)).any():
-                raise RuntimeError("partial reset of a game that did not end in the last step")
             obs = torch.empty((self.num_envs, *self._core.obs.shape[1:]), dtype=torch.float32)
             obs[rows] = p_obs
             self._pending = None
