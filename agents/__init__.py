@@ -1,7 +1,8 @@
 """Agents: one protocol (``agents.base.Agent``), batched and seeded.
 
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
-(the shipped checkpoint) or ``neural:PATH`` (a checkpoint file).
+(the shipped checkpoint), ``neural:PATH`` (a checkpoint file) or ``sb3:PATH`` (a Stable-Baselines3
+model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
         if arg:
             agent.name = f"neural:{arg}"
         return agent
-    raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH)")
+    if name == "sb3" and arg:
+        from agents.sb3_agent import SB3Agent
+
+        return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}")
+    raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH)")
 
 
 __all__ = ["Agent", "RandomAgent", "make_agent", "AGENT_NAMES"]

@@ -7,6 +7,12 @@
 - ``vec_decisions_per_s``: :class:`SelfPlayVecEnv` at ``num_envs`` games, every step one decision per
   game with observations and masks; ``single_vec_*``: the single-learner vector env with random
   legal opponents (its learner steps, and all decisions, opponents included).
+- ``torch_*``: the single-learner vector env handing its batch to torch (``envs.integrations.tensors``):
+  ``torch_views_learner_steps_per_s`` with tensors that share the env's buffers (no copy),
+  ``torch_copy_learner_steps_per_s`` with ``torch.tensor`` copies of observations and masks each step;
+  ``torch_handoff_us`` the cost of the hand-off alone per step (view, DLPack view, copy) and its bytes;
+  ``torchrl_vec_learner_steps_per_s`` TorchRL's batched env (``Tw16VecEnv``, ``step_and_maybe_reset``
+  with masked random actions; absent without the torchrl extra).
 - ``encode_per_s``: encodings per second of each observation encoder on a mid-hand batch.
 """
 
@@ -92,6 +98,8 @@ def bench_env(seconds: float = 1.0, num_envs: int = 4096) -> dict:
     out["single_vec_learner_steps_per_s"] = round(rate * num_envs)
     out["single_vec_all_decisions_per_s"] = round((venv.core.n_decisions - d0) / (time.perf_counter() - t0))
 
+    out.update(_bench_torch(seconds, num_envs))
+
     # encoders on a mid-hand batch (about 40 decisions in)
     eng = Engine(Rules(), batch_size=num_envs)
     eng.reset(1)
@@ -106,6 +114,61 @@ def bench_env(seconds: float = 1.0, num_envs: int = 4096) -> dict:
         rate1, _ = _rate(lambda: e.encode(eng1, out=one), seconds / 4, 100)
         enc[name] = {"batch": round(rate * num_envs), "single": round(rate1), "channels": e.n_channels}
     out["encode_per_s"] = enc
+    return out
+
+
+def _bench_torch(seconds: float, num_envs: int) -> dict:
+    """The vector env's batch handed to torch: shared memory vs a copy per step (and TorchRL's env)."""
+    import torch
+
+    from envs.gym_env import RandomLegal, SingleAgentVecEnv
+    from envs.integrations.tensors import TorchVecEnv
+
+    out: dict = {}
+    rng = np.random.default_rng(0)
+    tenv = TorchVecEnv(SingleAgentVecEnv(num_envs=num_envs, opponents=RandomLegal(0)))
+    box = {"obs": tenv.reset(seed=0)[0]}
+
+    def view_step():
+        m = box["obs"]["action_mask"]
+        box["obs"] = tenv.step(torch.from_numpy(_random_actions(rng, m.numpy())))[0]
+
+    rate, _ = _rate(view_step, seconds)
+    out["torch_views_learner_steps_per_s"] = round(rate * num_envs)
+    venv = tenv.venv
+    box["np"] = venv.reset(seed=0)[0]
+
+    def copy_step():
+        box["np"] = venv.step(_random_actions(rng, box["np"]["action_mask"]))[0]
+        box["t"] = (torch.tensor(box["np"]["observation"]), torch.tensor(box["np"]["action_mask"]).bool())
+
+    rate, _ = _rate(copy_step, seconds)
+    out["torch_copy_learner_steps_per_s"] = round(rate * num_envs)
+    o, m = box["np"]["observation"], box["np"]["action_mask"]
+    handoff = {
+        "view": lambda: (torch.from_numpy(o), torch.from_numpy(m).view(torch.bool)),
+        "dlpack": lambda: (torch.from_dlpack(o), torch.from_dlpack(m).view(torch.bool)),
+        "copy": lambda: (torch.tensor(o), torch.tensor(m).bool()),
+    }
+    out["torch_handoff_us"] = {k: round(1e6 / _rate(fn, seconds / 4, 10)[0], 2) for k, fn in handoff.items()}
+    out["torch_handoff_us"]["bytes"] = int(o.nbytes + m.nbytes)
+    try:
+        from envs.integrations.torchrl import masked_random_policy, vec_env
+    except ImportError:
+        return out
+    try:
+        env = vec_env(num_envs, opponents=RandomLegal(0))
+    except ImportError:  # the torchrl extra is not installed
+        return out
+    policy = masked_random_policy(0)
+    env.set_seed(0)
+    box["td"] = env.reset()
+
+    def trl_step():
+        box["td"] = env.step_and_maybe_reset(policy(box["td"]))[1]
+
+    rate, _ = _rate(trl_step, seconds)
+    out["torchrl_vec_learner_steps_per_s"] = round(rate * num_envs)
     return out
 
 

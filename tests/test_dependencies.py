@@ -22,7 +22,8 @@ PACKAGE_DIRS = ("envs", "agents", "training")
 
 # Optional integrations: module -> the extra that declares it. The package imports them only inside
 # the functions that need them, so the core install stays small.
-OPTIONAL = {"ray": "ray"}
+OPTIONAL = {"ray": "ray", "stable_baselines3": "sb3", "sb3_contrib": "sb3", "torchrl": "torchrl",
+            "tensordict": "torchrl"}
 
 
 def _req_name(req: str) -> str:
