@@ -152,7 +152,19 @@ def _check_claim_decision(eng, b, rng):
             assert got == want, ("claim_options", b, s, d, t, got, want)
             _count("claim_options")
         _check_seat_wins(h, nm, p_opts, [t, int(rng.integers(-1, 34))])
+        if t >= 0 and t < 27:  # the 食替 check for each chow the tile could complete
+            for lo in range(max(t - 2, 9 * (t // 9)), min(t, 9 * (t // 9) + 6) + 1):
+                used = [k for k in (lo, lo + 1, lo + 2) if k != t]
+                sw = bool(rng.integers(2))
+                assert core.chi_has_discard(h, t, lo, used[0], used[1], sw) == NC.chi_has_discard(
+                    h, t, lo, used[0], used[1], sw)
+                _count("chi_has_discard")
         if rng.random() < 0.3:
+            ms = S.melds[b, s]
+            k = int(rng.integers(34))
+            assert core.held_all(h, ms, nm, k) == NM.held_all(h, ms, nm, k)
+            assert core.is_concealed(ms, nm) == NM.is_concealed(ms, nm)
+            _count("held_all / is_concealed")
             assert core.is_ready_hand(h, S.melds[b, s], nm, p_opts) == NM.is_ready_hand(
                 h.copy(), S.melds[b, s], nm, p_opts)
             _count("is_ready_hand")
@@ -409,6 +421,12 @@ def test_bad_input_is_refused():
     bad[5] = 5
     with pytest.raises(ValueError, match="h: counts must be 0..4"):
         core.wins_with(bad, 0, 3, po)
+    with pytest.raises(ValueError, match="nm: expected 0..5, got 6"):
+        core.held_all(h, S.melds[0, 0], 6, 3)
+    with pytest.raises(ValueError, match="k: expected 0..33, got 34"):
+        core.held_all(h, S.melds[0, 0], 0, 34)
+    with pytest.raises(ValueError, match="ms: expected axis 0 of size 5"):
+        core.is_concealed(S.melds[0, 0, :4], 0)
     with pytest.raises(ValueError, match="s: expected 0..3, got 4"):
         core.claim_options(S.g[0], S.p[0, 0], h, 4, 0, 3, o, po)
     with pytest.raises(ValueError, match="opts: expected axis 0 of size"):

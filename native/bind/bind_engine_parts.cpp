@@ -175,6 +175,20 @@ void b_mask_rows(const RwArray& mask_a, const AnyArray& g_a, const AnyArray& p_a
     parallel_for(B, [&](int64_t b) { mask_rows(mask[b], g[b], p[b], hands[b], melds[b], term[b], opts, cfg, p_opts); });
 }
 
+int64_t b_held_all(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, int64_t k) {
+    auto h = in<int8_t, 1>(h_a, "h", {34});
+    auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
+    check_range(nm, 0, MAX_MELDS, "nm");
+    check_range(k, 0, 33, "k");
+    return held_all(h, ms, nm, k);
+}
+
+bool b_is_concealed(const AnyArray& ms_a, int64_t nm) {
+    auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
+    check_range(nm, 0, MAX_MELDS, "nm");
+    return is_concealed(ms, nm);
+}
+
 bool b_is_ready_hand(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, const AnyArray& popts_a) {
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
@@ -243,6 +257,11 @@ int64_t b_claim_options(const AnyArray& g_a, const AnyArray& ps_a, const AnyArra
     check_range(d, 0, 3, "d");
     check_range(t, 0, 33, "t");
     return claim_options(g, ps, h.v, s, d, t, opts_of(opts_a), popts_of(popts_a));
+}
+
+bool b_chi_has_discard(const AnyArray& h_a, int64_t t, int64_t lo, int64_t used1, int64_t used2, bool swap_ok) {
+    // (reads the 34 counts only; the kinds are compared, never used as indices)
+    return chi_has_discard(in<int8_t, 1>(h_a, "h", {34}), t, lo, used1, used2, swap_ok);
 }
 
 int64_t b_next_asked(const AnyArray& g_a, const AnyArray& p_a, int64_t after) {
@@ -436,6 +455,8 @@ void bind_engine_parts(nb::module_& m) {
           arg("opts"), arg("cfg"), arg("p_opts"),
           "mask.mask_rows for every game of a batch: the legal actions of each game's seat to decide into "
           "mask (B, 76). Arrays as in envs.engine.state.State.");
+    m.def("held_all", &b_held_all, arg("h"), arg("ms"), arg("nm"), arg("k"));
+    m.def("is_concealed", &b_is_concealed, arg("ms"), arg("nm"));
     m.def("is_ready_hand", &b_is_ready_hand, arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
     m.def("ready_after_discard", &b_ready_after_discard, arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
     m.def("can_declare_ready", &b_can_declare_ready, arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"), arg("cfg"),
@@ -448,6 +469,8 @@ void bind_engine_parts(nb::module_& m) {
     m.def("kong_allowed", &b_kong_allowed, arg("g"), arg("opts"));
     m.def("claim_options", &b_claim_options, arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"), arg("opts"),
           arg("p_opts"));
+    m.def("chi_has_discard", &b_chi_has_discard, arg("h"), arg("t"), arg("lo"), arg("used1"), arg("used2"),
+          arg("swap_ok"));
     m.def("next_asked", &b_next_asked, arg("g"), arg("p"), arg("after"));
     m.def("open_claims", &b_open_claims, arg("g"), arg("p"), arg("hands"), arg("t"), arg("opts"), arg("p_opts"));
     m.def("open_rob", &b_open_rob, arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("p_opts"));
