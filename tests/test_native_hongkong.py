@@ -104,6 +104,22 @@ def test_case_files_every_option_combination():
     assert scored >= len(OPTION_COMBOS) * n_ok
 
 
+def test_score_hand_hands_hongkong_to_hk_score():
+    """The C++ score_hand (scoring port) hands a hongkong profile to the C++ hk_score, as core.score_hand does."""
+    if not hasattr(_core, "score_hand"):
+        pytest.skip("envs._core has no score_hand yet")
+    from envs.scoring.core import score_hand
+
+    gen = Gen(seed=11)
+    prof = Rules(profile="hongkong").profile_data.compiled()
+    for i in range(300):
+        args = gen.hand()
+        o_nb, o_cc = np.zeros(C.N_ITEMS, np.int32), np.zeros(C.N_ITEMS, np.int32)
+        t_nb = score_hand(*args, *prof, o_nb)
+        t_cc = _core.score_hand(*args, *prof, o_cc)
+        assert t_cc == t_nb and np.array_equal(o_cc, o_nb), (i, args)
+
+
 # ---------------------------------------------------------------------------------------------
 # (b) random hands
 class Gen:
