@@ -347,10 +347,16 @@ def random_hands(rng, n: int) -> dict:
     mk[sp] = 0
     # non-winning hands of the right size (mostly scored -1)
     junk = np.flatnonzero(rng.random(n) < 0.03)
-    tiles = np.argsort(rng.random((len(junk), 4 * N_KINDS)), axis=1) // 4  # shuffled walls
-    take = np.arange(4 * N_KINDS)[None, :] < (3 * (5 - nm[junk]) + 2)[:, None]
-    for j, i in enumerate(junk):
-        conc[i] = np.bincount(tiles[j][take[j]], minlength=N_KINDS)
+    for i in junk:  # drawn from the tiles the melds leave
+        left = np.full(N_KINDS, 4)
+        for m in range(nm[i]):
+            k = mk[i, m]
+            if mt[i, m] == CHI:
+                left[k:k + 3] -= 1
+            else:
+                left[k] -= 3 if mt[i, m] <= PON else 4
+        wall = np.repeat(np.arange(N_KINDS), left)
+        conc[i] = np.bincount(rng.choice(wall, 3 * (5 - nm[i]) + 2, replace=False), minlength=N_KINDS)
     win_by = rng.choice(4, n, p=[0.45, 0.35, 0.08, 0.12]).astype(np.int64)
     held = np.where(conc > 0, rng.random((n, N_KINDS)) + 0.01, 0.0)
     win_tile = held.argmax(axis=1).astype(np.int64)
@@ -565,6 +571,12 @@ def test_bad_counts_and_melds():
         args["n_melds"] = 1
         with pytest.raises(ValueError, match=words):
             core.score_hand(**args)
+    args, _ = _good()
+    args["meld_type"] = np.array([PON, 0, 0, 0, 0], np.int8)
+    args["meld_kind"] = np.array([27, 0, 0, 0, 0], np.int8)
+    args["n_melds"] = 1
+    with pytest.raises(ValueError, match="concealed, meld_kind: 5 tiles of kind 27"):
+        core.score_hand(**args)
     args, _ = _good()
     args["meld_type"] = np.zeros(2, np.int8)
     args["n_melds"] = 3

@@ -66,6 +66,8 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
     if (n_melds > meld_type.shape[0] || n_melds > meld_kind.shape[0])
         bad(at("n_melds", i, batch) + ": " + std::to_string(n_melds) + " melds but meld_type/meld_kind hold " +
             std::to_string(std::min(meld_type.shape[0], meld_kind.shape[0])));
+    int64_t total[N_KINDS];
+    for (int64_t k = 0; k < N_KINDS; ++k) total[k] = concealed[k];
     for (int64_t m = 0; m < n_melds; ++m) {
         const int64_t t = meld_type[m], k = meld_kind[m];
         if (t < CHI || t > ANKONG)
@@ -77,7 +79,17 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
         if (t == CHI && (k >= WIND0 || k % 9 > 6))
             bad(at("meld_kind", i, batch) + ": meld " + std::to_string(m) + " is a chi starting on kind " +
                 std::to_string(k) + ", expected a suited kind with number 1..7");
+        if (t == CHI) {
+            for (int64_t d = 0; d < 3; ++d) total[k + d] += 1;
+        } else {
+            total[k] += t <= py::tiles::PON ? 3 : 4;
+        }
     }
+    // A fifth copy cannot be: the hongkong scorer (hk_score, reached through score_hand) relies on it.
+    for (int64_t k = 0; k < N_KINDS; ++k)
+        if (total[k] > 4)
+            bad(at("concealed", i, batch) + ", meld_kind: " + std::to_string(total[k]) + " tiles of kind " +
+                std::to_string(k) + " in the hand and its melds, expected at most 4");
     check_range(flowers, 0, (int64_t{1} << py::tiles::N_FLOWER_KINDS) - 1, "flowers", i, batch,
                 " (a bit mask of the 8 flowers)");
     check_range(win_tile, -1, N_KINDS - 1, "win_tile", i, batch, " (a tile kind, or -1)");
