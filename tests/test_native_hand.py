@@ -577,6 +577,25 @@ def test_per_call_bindings():
             assert A.decompositions(c, ns, o0) == C.decompositions(cc, ns, o1) and np.array_equal(o0, o1)
 
 
+def test_any_dtype_views_and_longer_rows():
+    """As numba: any integer dtype, strided views, rows longer than 34 (only the first 34 are read)."""
+    c = parse_hand("123m 456m 789m 123p 55p EEE")
+    batch = np.zeros((3, 40), np.int8)
+    batch[1, :34] = c
+    batch[1, 34:] = 9  # past the 34 kinds: never read
+    for dt in (np.int8, np.int16, np.int32, np.int64, np.uint8):
+        assert C.is_complete(c.astype(dt), 5)
+    assert C.is_complete(batch[1], 5) and not C.is_complete(batch[0], 5)
+    assert A.is_complete(batch[1], 5)
+    assert np.array_equal(C.is_complete_batch(batch, 5), [False, True, False])
+    strided = np.zeros((34, 2), np.int64)
+    strided[:, 1] = c
+    assert C.shanten(strided[:, 1], 5) == -1 and C.win_shanten(c[::-1][::-1], 5, 31) == -1
+    out = np.zeros((34, 2), np.bool_)
+    ready = parse_hand("23m 567m 123p 456p 789p 99s")
+    assert C.wait_mask(ready, 5, ready, out[:, 1]) == 2 and out[:, 1].sum() == 2 and not out[:, 0].any()
+
+
 def test_private_helpers():
     for k in range(N_KINDS):
         assert C._is_orphan(k) == A._is_orphan(k)
@@ -671,7 +690,7 @@ def test_bad_input():
     out = np.zeros(34, np.bool_)
     with pytest.raises(TypeError, match="counts: expected an integer dtype"):
         C.shanten(c.astype(np.float64), 5)
-    with pytest.raises(ValueError, match="counts: expected length 34"):
+    with pytest.raises(ValueError, match="counts: expected length >= 34"):
         C.shanten(c[:33], 5)
     with pytest.raises(ValueError, match="counts: expected 1 dimensions"):
         C.shanten(c.reshape(2, 17), 5)
@@ -718,7 +737,7 @@ def test_bad_input():
         C.shanten_batch(np.zeros((3, 34), np.int8), np.array([0, 1]))
     with pytest.raises(ValueError, match="held: expected 3 rows"):
         C.wait_mask_batch(np.zeros((3, 34), np.int8), 5, np.zeros((2, 34), np.int8))
-    with pytest.raises(ValueError, match="hands: expected length 34"):
+    with pytest.raises(ValueError, match="hands: expected length >= 34"):
         C.win_shanten_batch(np.zeros((3, 33), np.int8), 5, 0)
     # bench makers refuse what would loop forever
     with pytest.raises(ValueError, match="no tile to drop"):
