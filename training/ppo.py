@@ -28,7 +28,7 @@ import torch
 from torch import nn
 
 from agents import make_agent
-from agents.neural import NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint, masked_logits, net_input, save_checkpoint
+from agents.neural import CheckpointError, NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint, masked_logits, net_input, save_checkpoint
 from envs.gym_env import SeatCredit, SelfPlayVecEnv
 from envs.obs.planes_v0 import N_CHANNELS
 from envs.rules import Rules
@@ -68,6 +68,25 @@ class TrainConfig:
     progress: bool = True
     workers: int = 0  # rollout workers as Ray actors (0: roll out in this process); needs the `ray` extra
     ray: str | None = None  # Ray cluster address ("auto", "ray://host:10001"); None with workers > 0: a local Ray
+
+
+def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
+    """Load a ``train_state.pt`` (written by ``train``) into ``net`` and ``opt``; returns (decisions,
+    update, rng seed). A file that is not one raises ``CheckpointError`` naming it. The file is a
+    pickle (optimizer state): resume only from files you wrote."""
+    try:
+        st = torch.load(path, weights_only=False)
+    except Exception as e:  # corrupt, foreign, truncated: torch and pickle raise many kinds
+        raise CheckpointError(f"training state {str(path)!r} cannot be read: {type(e).__name__}: {str(e)[:200]}") from None
+    keys = ("net", "opt", "decisions", "update", "rng_seed")
+    if not isinstance(st, dict) or any(k not in st for k in keys):
+        raise CheckpointError(f"training state {str(path)!r} is not a train_state.pt (needs {', '.join(keys)})")
+    try:
+        net.load_state_dict(st["net"])
+        opt.load_state_dict(st["opt"])
+        return int(st["decisions"]), int(st["update"]), int(st["rng_seed"])
+    except (RuntimeError, ValueError, TypeError, KeyError) as e:
+        raise CheckpointError(f"training state {str(path)!r} does not fit this network: {str(e)[:300]}") from None
 
 
 def gae(values, rewards, ended, next_t, gamma, lam):
@@ -243,15 +262,16 @@ def train(cfg: TrainConfig) -> Path:
     net = PolicyValueNet(cfg.net)
     if cfg.init_checkpoint:
         init, _ = load_checkpoint(cfg.init_checkpoint)
-        net.load_state_dict(init.state_dict())
+        try:
+            net.load_state_dict(init.state_dict())
+        except RuntimeError as e:
+            raise CheckpointError(f"init_checkpoint {cfg.init_checkpoint!r} holds another network than --ppo.net: "
+                                  f"{str(e)[:300]}") from None  # fmt: skip
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
     done_decisions, update = 0, 0
     if cfg.resume:
-        st = torch.load(cfg.resume, weights_only=False)
-        net.load_state_dict(st["net"])
-        opt.load_state_dict(st["opt"])
-        done_decisions, update = st["decisions"], st["update"]
-        rng = np.random.default_rng(st["rng_seed"])
+        done_decisions, update, rng_seed = load_train_state(cfg.resume, net, opt)
+        rng = np.random.default_rng(rng_seed)
     opponents = Opponents(cfg)
     opponents.snapshot(net)
 
