@@ -87,19 +87,19 @@ def run_score(path: str, *, check: bool = False, profile: str | None = None, fmt
     if check:
         for lineno, cid, diffs in mismatches:
             for d in diffs:
-                print(f"MISMATCH line {lineno} id {cid}: {d}", file=sys.stderr)
+                _print(f"MISMATCH line {lineno} id {cid}: {d}", file=sys.stderr)
         print(f"checked {n} cases: {n - len(mismatches)} match, {len(mismatches)} mismatch", file=sys.stderr)
         return 1 if mismatches else 0
     return 0
 
 
-def _print(text: str, ascii_text: str | None = None) -> None:
+def _print(text: str, ascii_text: str | None = None, file=None) -> None:
     """Print, falling back to escapes when stdout cannot encode the text (a lone surrogate from a JSON
     ``"\\ud800"``, or a terminal that is not UTF-8): one odd string must not end the run."""
     try:
-        print(text)
+        print(text, file=file)
     except UnicodeEncodeError:
-        print(ascii_text if ascii_text is not None else text.encode("ascii", "backslashreplace").decode("ascii"))
+        print(ascii_text if ascii_text is not None else text.encode("ascii", "backslashreplace").decode("ascii"), file=file)
 
 
 def _row(zh: str, key: str, tai: int) -> str:

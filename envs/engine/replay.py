@@ -167,6 +167,11 @@ class LogError(ValueError):
     message names the line."""
 
 
+class ReplayMismatch(AssertionError, ValueError):
+    """The log does not reproduce: a line differs from the replay, or the action layout is another.
+    An AssertionError as replays always raised, and a ValueError like every refusal of bad input."""
+
+
 def parse_log(text) -> list[dict]:
     """JSON-lines text (str or bytes) -> the list of line objects (blank lines skipped), or
     ``LogError`` naming the first line that is not UTF-8 or not JSON."""
@@ -216,7 +221,7 @@ def check_log(lines) -> None:
 
 def replay(lines) -> list[dict]:
     """Re-run a log (list of dicts, or JSON-lines text) and check it reproduces; returns the log.
-    Raises ``AssertionError`` naming the first line that differs, ``LogError`` (a ValueError) for a
+    Raises ``ReplayMismatch`` (an AssertionError) naming the first line that differs, ``LogError`` (a ValueError) for a
     log of the wrong shape, ``RulesError`` / ``ProfileError`` for its rules and ``ValueError`` for an
     action that is unknown or illegal where the log puts it."""
     if isinstance(lines, (str, bytes, bytearray)):
@@ -224,14 +229,14 @@ def replay(lines) -> list[dict]:
     check_log(lines)
     head = lines[0]
     if head.get("action_layout") != ACTION_LAYOUT_VERSION:
-        raise AssertionError(f"log uses action layout {head.get('action_layout')}, engine has {ACTION_LAYOUT_VERSION}")
+        raise ReplayMismatch(f"log uses action layout {head.get('action_layout')}, engine has {ACTION_LAYOUT_VERSION}")
     rules = Rules.from_dict(head["rules"])
     again = record(rules, head["seed"], [x["action"] for x in lines[1:]])
     for n, (a, b) in enumerate(zip(lines, again)):
         if json.loads(json.dumps(a)) != json.loads(json.dumps(b)):
-            raise AssertionError(f"replay differs at line {n + 1}:\n  log:    {a}\n  replay: {b}")
+            raise ReplayMismatch(f"replay differs at line {n + 1}:\n  log:    {a}\n  replay: {b}")
     if len(again) != len(lines):
-        raise AssertionError(f"replay has {len(again)} lines, log has {len(lines)}")
+        raise ReplayMismatch(f"replay has {len(again)} lines, log has {len(lines)}")
     return again
 
 
