@@ -42,6 +42,8 @@ def check_batch(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarr
         raise ValueError(f"expected obs (B, C, 34) and mask (B, {N_ACTIONS}); got {obs.shape} and {mask.shape}")
     if obs.dtype.kind == "f" and not np.isfinite(obs).all():
         raise ValueError("obs holds NaN or infinite values")
+    if obs.dtype.kind != "f":
+        obs = obs.astype(np.float32)
     if mask.dtype.kind != "b":
         if ((mask != 0) & (mask != 1)).any():
             raise ValueError("mask must hold 0 or 1 (or booleans)")

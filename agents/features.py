@@ -34,6 +34,8 @@ def _count(obs, ch) -> np.ndarray:
 def decode(obs: np.ndarray) -> Features:
     if obs.ndim != 3 or obs.shape[1] < P.N_CHANNELS or obs.shape[2] != 34:
         raise ValueError(f"expected planes_v0 observations (B, {P.N_CHANNELS}+, 34), got {obs.shape}")
+    if obs.dtype.kind != "f":  # integer planes: float arithmetic below (no int8 overflow)
+        obs = obs.astype(np.float32)
     hand = _count(obs, P.CH_HAND)
     sc = obs[:, P.CH_SCALARS]
     size = np.rint(np.clip(sc[:, P.SC_HAND_SIZE : P.SC_HAND_SIZE + 4], 0, 2) * 16).astype(np.int64)

@@ -431,3 +431,14 @@ def test_train_options_are_checked(argv, msg, capsys):
     assert main(["train", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("tw16 train: ") and msg in err.replace("\n", " ") and err.count("\n") == 1, err
+
+
+def test_readable_view_arguments():
+    from envs.obs.readable import readable, render_table
+
+    eng = Engine(Rules(), 2)
+    eng.reset(0)
+    assert "p0" in render_table(readable(eng, 1, view=np.int64(2)))
+    for b, view, exc in [(2, None, ValueError), (-1, None, ValueError), (0.5, None, TypeError), (0, 4, ValueError), (0, "E", TypeError)]:
+        with pytest.raises(exc):
+            readable(eng, b, view)
