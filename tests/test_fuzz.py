@@ -5,7 +5,7 @@ input is used (and then the result is sane), or it is refused with a ``ValueErro
 (the project's own error classes derive from ``ValueError``) carrying a message. Any other exception
 fails the test, and hypothesis shrinks the input that caused it.
 
-Small by default (CI); large on demand: ``TW16_FUZZ_EXAMPLES=5000 pytest tests/test_fuzz.py``
+Small by default (CI); large on demand: ``TW16_FUZZ_EXAMPLES=3000 pytest tests/test_fuzz.py``
 (docs/robustness.md).
 """
 
