@@ -24,16 +24,33 @@ class Agent(Protocol):
 
 
 def check_batch(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Validate shapes once at the boundary, so a wrong call names the problem."""
-    obs = np.asarray(obs)
-    mask = np.asarray(mask)
+    """Validate once at the boundary, so a wrong call names the problem (and compiled kernels only
+    see what they index safely): obs (B, C, 34) finite numbers, mask (B, 76) of 0/1 with a legal
+    action in every row; one unbatched observation and mask are taken as B = 1."""
+    from envs.engine.actions import N_ACTIONS
+
+    try:
+        obs = np.asarray(obs)
+        mask = np.asarray(mask)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"obs and mask must be arrays: {e}") from None
+    if obs.dtype.kind not in "biuf" or mask.dtype.kind not in "biuf":
+        raise TypeError(f"obs and mask must be numeric arrays, got dtypes {obs.dtype} and {mask.dtype}")
     if mask.ndim == 1:
         obs, mask = obs[None], mask[None]
-    if mask.ndim != 2 or obs.shape[0] != mask.shape[0]:
-        raise ValueError(f"expected obs (B, C, 34) and mask (B, A); got {obs.shape} and {mask.shape}")
+    if mask.ndim != 2 or mask.shape[1] != N_ACTIONS or obs.ndim != 3 or obs.shape[2] != 34 or obs.shape[0] != mask.shape[0]:
+        raise ValueError(f"expected obs (B, C, 34) and mask (B, {N_ACTIONS}); got {obs.shape} and {mask.shape}")
+    if obs.dtype.kind == "f" and not np.isfinite(obs).all():
+        raise ValueError("obs holds NaN or infinite values")
+    if obs.dtype.kind != "f":
+        obs = obs.astype(np.float32)
+    if mask.dtype.kind != "b":
+        if ((mask != 0) & (mask != 1)).any():
+            raise ValueError("mask must hold 0 or 1 (or booleans)")
+        mask = mask.astype(bool)
     if not mask.any(axis=1).all():
         raise ValueError("a mask row has no legal action")
-    return obs, mask.astype(bool, copy=False)
+    return obs, mask
 
 
 class RandomAgent:

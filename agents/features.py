@@ -26,27 +26,31 @@ class Features(NamedTuple):
 
 
 def _count(obs, ch) -> np.ndarray:
-    return obs[:, ch : ch + 4].sum(axis=1).round().astype(np.int8)
+    # clipped before the cast: a foreign or corrupt observation must not give the compiled kernels
+    # (agents.greedy, agents.efficiency) a count they would index tables with; a planes_v0 one is 0..4
+    return np.clip(obs[:, ch : ch + 4].sum(axis=1).round(), 0, 4).astype(np.int8)
 
 
 def decode(obs: np.ndarray) -> Features:
     if obs.ndim != 3 or obs.shape[1] < P.N_CHANNELS or obs.shape[2] != 34:
         raise ValueError(f"expected planes_v0 observations (B, {P.N_CHANNELS}+, 34), got {obs.shape}")
+    if obs.dtype.kind != "f":  # integer planes: float arithmetic below (no int8 overflow)
+        obs = obs.astype(np.float32)
     hand = _count(obs, P.CH_HAND)
     sc = obs[:, P.CH_SCALARS]
-    size = np.rint(sc[:, P.SC_HAND_SIZE : P.SC_HAND_SIZE + 4] * 16).astype(np.int64)
-    melds = (17 - size) // 3
+    size = np.rint(np.clip(sc[:, P.SC_HAND_SIZE : P.SC_HAND_SIZE + 4], 0, 2) * 16).astype(np.int64)
+    melds = np.clip((17 - size) // 3, 0, 5)  # each clip: no effect on a planes_v0 observation (see _count)
     visible = hand.astype(np.int16)
     disc = np.zeros((obs.shape[0], 4, 34), np.int8)
     for r in range(4):
         visible += _count(obs, P.CH_MELD + 4 * r)
         disc[:, r] = _count(obs, P.CH_DISCARD + 4 * r)
-        visible += disc[:, r] - np.rint(obs[:, P.CH_CLAIMED + r]).astype(np.int16)
+        visible += disc[:, r] - np.rint(np.clip(obs[:, P.CH_CLAIMED + r], 0, 4)).astype(np.int16)
     unseen = np.clip(4 - visible, 0, 4).astype(np.int8)
     # Tiles opponent r let pass since its hand last changed: its newest discard and the newest
     # discards of the seats after it in turn order (r+1 .. 3, then me). Claims reorder turns, so
     # this is exact only in the usual flow; an opponent that always wins when it can waits on none.
-    newest = np.rint(obs[:, P.CH_RECENT : P.CH_RECENT + 16 : 4]).astype(np.int8)  # (B, 4, 34) j = 0
+    newest = np.rint(np.clip(obs[:, P.CH_RECENT : P.CH_RECENT + 16 : 4], 0, 1)).astype(np.int8)  # (B, 4, 34) j = 0
     passed = np.zeros((obs.shape[0], 3, 34), np.int8)
     for r in range(1, 4):
         passed[:, r - 1] = newest[:, r:].max(axis=1)
@@ -61,6 +65,6 @@ def decode(obs: np.ndarray) -> Features:
         opp_ready=sc[:, P.SC_READY + 1 : P.SC_READY + 4] > 0,
         opp_disc=np.ascontiguousarray(disc[:, 1:]),
         opp_passed=passed,
-        tiles_left=np.rint(sc[:, P.SC_DRAWABLE] * 128).astype(np.int64),
+        tiles_left=np.rint(np.clip(sc[:, P.SC_DRAWABLE], 0, 2) * 128).astype(np.int64),
         claim_tile=claim.astype(np.int64),
     )

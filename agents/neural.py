@@ -25,6 +25,10 @@ from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, OBS_VERSION
 DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "ppo_v1.pt"
 
 
+class CheckpointError(ValueError):
+    """A file that is not a usable tw16 checkpoint (corrupt, foreign, or of other versions or shapes)."""
+
+
 @dataclass
 class NetConfig:
     in_channels: int = N_CHANNELS_DERIVED  # planes_v0 with derived features; N_CHANNELS for the plain planes
@@ -98,28 +102,70 @@ def save_checkpoint(path, net: PolicyValueNet, **extra) -> None:
 
 
 def load_checkpoint(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
+    """A checkpoint written by ``save_checkpoint``. A missing file raises ``FileNotFoundError``; a
+    corrupt or foreign file, other versions or a config / weights that do not fit raise
+    ``CheckpointError`` naming the file and the problem."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"checkpoint {str(path)!r} not found")
+    name = repr(str(path))
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {name} is not a file")
     try:
         ck = torch.load(path, map_location=device, weights_only=True)
-    except Exception as e:  # a corrupt or foreign file
-        raise ValueError(f"checkpoint {str(path)!r} cannot be read: {e}") from None
+    except Exception as e:  # a corrupt or foreign file: torch raises many kinds (pickle, zip, runtime)
+        raise CheckpointError(f"checkpoint {name} cannot be read: {_load_failure(e)}") from None
     if not isinstance(ck, dict) or "net" not in ck or "config" not in ck:
-        raise ValueError(f"checkpoint {str(path)!r} is not a tw16 checkpoint (no 'net'/'config')")
+        raise CheckpointError(f"checkpoint {name} is not a tw16 checkpoint (no 'net'/'config')")
     if ck.get("obs_version") != OBS_VERSION or ck.get("action_layout_version") != ACTION_LAYOUT_VERSION:
-        raise ValueError(
-            f"checkpoint {str(path)!r} was trained on {ck.get('obs_version')}/actions v{ck.get('action_layout_version')}, "
+        raise CheckpointError(
+            f"checkpoint {name} was trained on {ck.get('obs_version')}/actions v{ck.get('action_layout_version')}, "
             f"this build uses {OBS_VERSION}/actions v{ACTION_LAYOUT_VERSION}"
         )
-    cfg = NetConfig(**{"efficiency": False, **ck["config"]})  # checkpoints older than the planes lack the key
+    cfg = _config(ck["config"], name)
     if cfg.efficiency and ck.get("efficiency_version") != EFFICIENCY_VERSION:
-        raise ValueError(f"checkpoint {str(path)!r} was trained on efficiency planes {ck.get('efficiency_version')}, "
-                         f"this build computes {EFFICIENCY_VERSION}")  # fmt: skip
+        raise CheckpointError(f"checkpoint {name} was trained on efficiency planes {ck.get('efficiency_version')}, "
+                              f"this build computes {EFFICIENCY_VERSION}")  # fmt: skip
+    weights = ck["net"]
+    if not isinstance(weights, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in weights.items()):
+        raise CheckpointError(f"checkpoint {name}: 'net' must map parameter names to tensors")
     net = PolicyValueNet(cfg).to(device)
-    net.load_state_dict({k: v.float() for k, v in ck["net"].items()})
+    try:
+        net.load_state_dict({k: v.float() for k, v in weights.items()})
+    except RuntimeError as e:  # missing, unexpected or misshapen weights
+        raise CheckpointError(f"checkpoint {name}: weights do not fit its config: {str(e)[:300]}") from None
     net.eval()
     return net, ck
+
+
+def _load_failure(e: Exception) -> str:
+    """A short reason for a failed ``torch.load`` (its own messages run to many lines)."""
+    import pickle
+
+    if isinstance(e, pickle.UnpicklingError):
+        return "not a checkpoint saved by tw16 (torch.load with weights_only refused its contents)"
+    first = (str(e).strip().splitlines() or [""])[0]
+    return f"{type(e).__name__}: {first[:160]}"
+
+
+_CONFIG_LIMITS = {"in_channels": (1, 4096), "width": (1, 4096), "blocks": (0, 256), "hidden": (1, 1 << 16)}
+
+
+def _config(raw, name: str) -> NetConfig:
+    """The checkpoint's ``NetConfig``, checked field by field (a foreign dict must not build a huge net)."""
+    if not isinstance(raw, dict):
+        raise CheckpointError(f"checkpoint {name}: 'config' must be a dict, got {type(raw).__name__}")
+    unknown = sorted(map(str, set(raw) - set(NetConfig.__dataclass_fields__)))
+    if unknown:
+        raise CheckpointError(f"checkpoint {name}: unknown config field(s) {unknown}")
+    raw = {"efficiency": False, **raw}  # checkpoints older than the planes lack the key
+    for key, (lo, hi) in _CONFIG_LIMITS.items():
+        v = raw.get(key, getattr(NetConfig, key))
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise CheckpointError(f"checkpoint {name}: config {key} must be an integer in {lo}..{hi}, got {v!r}")
+    if not isinstance(raw["efficiency"], bool):
+        raise CheckpointError(f"checkpoint {name}: config efficiency must be true or false, got {raw['efficiency']!r}")
+    return NetConfig(**raw)
 
 
 class NeuralAgent:

@@ -87,6 +87,7 @@ from envs.gym_env import Driver, step_some_ser
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
 from envs.rules import Rules
+from envs.validate import as_int, env_seed, real_number
 
 ENV_VERSION = "tw16_v0"
 REWARDS = ("tai", "chips", "win_loss", "normalized")
@@ -97,6 +98,12 @@ OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
 
 class IllegalActionError(ValueError):
     """``raw_env.step`` got an action that is not legal for the current seat."""
+
+
+class ActionSpaceError(AssertionError, ValueError):
+    """``env().step`` got something that is not an action of ``Discrete(76)``: raised where PettingZoo's
+    ``AssertOutOfBoundsWrapper`` fails its assertion (so an AssertionError), and a ValueError like
+    every other refusal of a bad value."""
 
 
 def reward_scale(rules: Rules, reward: str):
@@ -136,14 +143,22 @@ class raw_env(AECEnv):
     def __init__(self, render_mode=None, reward="tai", derived=False, max_steps=None, illegal_action="raise",
                  illegal_reward=-1.0, **rule_options):
         super().__init__()
-        if illegal_action not in ("raise", "terminate"):
+        if not isinstance(illegal_action, str) or illegal_action not in ("raise", "terminate"):
             raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        self.illegal_reward = real_number(illegal_reward, "illegal_reward")
+        if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
+        if not isinstance(derived, (bool, np.bool_)):
+            raise TypeError(f"derived must be True or False, got {derived!r}")
+        if max_steps is not None:
+            max_steps = as_int(max_steps, "max_steps")
+            if max_steps < 1:
+                raise ValueError(f"max_steps must be None or a positive integer, got {max_steps}")
         self.rules = Rules.make(**rule_options)
+        if not isinstance(reward, str):
+            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
         self.reward = reward
         self._scale = reward_scale(self.rules, reward)
         self.max_steps = max_steps
@@ -180,9 +195,12 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
-        if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (1 << 63))
-        self.driver.deal(np.array([mix64(int(seed) & ((1 << 64) - 1))], np.uint64), self._one)
+        """``seed``: an integer (None: a random one); ``options``: None or a dict (no option is read;
+        PettingZoo passes one in its API test)."""
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be None or a dict, got {type(options).__name__}")
+        seed = int(np.random.SeedSequence().entropy % (1 << 63)) if seed is None else env_seed(seed)
+        self.driver.deal(np.array([mix64(seed)], np.uint64), self._one)
         while self.engine.s.terminated[0]:  # a flower win in the deal: deal again (no decision yet)
             self.driver.redeal(self._one)
         self.agents = self.possible_agents[:]
@@ -220,13 +238,18 @@ class raw_env(AECEnv):
         mask = self.engine.s.mask[0]
         if self.illegal_action == "terminate":
             # AssertOutOfBoundsWrapper's check (Discrete.contains), with a fast path for plain ints
-            ok = 0 <= action < N_ACTIONS if type(action) is int else self.action_spaces[agent].contains(action)
-            assert ok, "action is not in action space"
+            if type(action) is int:
+                ok = 0 <= action < N_ACTIONS
+            else:
+                ok = not isinstance(action, (bool, np.bool_)) and self.action_spaces[agent].contains(action)
+            if not ok:
+                raise ActionSpaceError(f"action is not in action space: {agent} got {action!r}, "
+                                       f"need an integer in 0..{N_ACTIONS - 1}")  # fmt: skip
             a = int(action)
             if not mask[a]:
                 return self._illegal(agent)
         else:
-            a = int(action)
+            a = action if type(action) is int else as_int(action, f"{agent}: action")
             if not (0 <= a < N_ACTIONS and mask[a]):
                 legal = [f"{x} ({action_name(x)})" for x in np.flatnonzero(mask)]
                 raise IllegalActionError(f"{agent}: action {action!r} is not legal now; legal: {', '.join(legal)}")

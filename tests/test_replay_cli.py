@@ -31,6 +31,6 @@ def test_replay_refuses_a_tampered_log(tmp_path, capsys):
     log = tmp_path / "bad.jsonl"
     log.write_text("".join(json.dumps(x) + "\n" for x in lines))
     assert main(["replay", str(log)]) == 2
-    assert "tw16 replay" in capsys.readouterr().out
+    assert "tw16 replay" in capsys.readouterr().err
     log.write_text("{not json\n")
     assert main(["replay", str(log)]) == 2

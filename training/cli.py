@@ -2,6 +2,8 @@
 
     tw16 score CASES.jsonl [--check] [--profile NAME|PATH] [--format json|table]
     tw16 bench scoring|engine|env [--seconds S]
+    tw16 bench soak --hands N [--seed S]             (random and greedy play, invariant checker on,
+                                                   every profile and option combination)
     tw16 eval A B C D --hands N [--json] [--plot PNG] [--workers N | --ray ADDRESS] [--batch-walls W]
     tw16 replay LOG [--html PAGE] [--view SEAT]
     tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
@@ -20,12 +22,27 @@ from functools import partial
 def _cmd_score(args) -> int:
     from training.score_cli import run_score
 
+    if args.profile is not None:  # one bad override is one error, not one per line
+        from envs.scoring.profile import load_profile
+
+        load_profile(args.profile)
     return run_score(args.file, check=args.check, profile=args.profile, fmt=args.format)
 
 
 def _cmd_bench(args) -> int:
-    from training.bench import run_bench
+    from training.bench import run_bench, run_soak
+    from training.usage import UsageError, positive_int, positive_seconds
 
+    if args.what == "soak":
+        if args.hands is None:
+            raise UsageError("soak needs --hands N (e.g. tw16 bench soak --hands 100000)")
+        positive_int(args.hands, "--hands")
+        result = run_soak(args.hands, seed=args.seed)
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return 1 if result["violations"] else 0
+    if args.hands is not None or args.seed is not None:
+        raise UsageError(f"--hands and --seed are options of `tw16 bench soak`, not of `tw16 bench {args.what}`")
+    positive_seconds(args.seconds)
     print(json.dumps(run_bench(args.what, seconds=args.seconds), indent=2, ensure_ascii=False))
     return 0
 
@@ -60,8 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=_cmd_score)
 
     b = sub.add_parser("bench", help="print benchmark figures as JSON")
-    b.add_argument("what", choices=("scoring", "engine", "env"), help="which part to measure")
+    b.add_argument("what", choices=("scoring", "engine", "env", "soak"),
+                   help="which part to measure; soak: random and greedy play with the invariant checker")
     b.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    b.add_argument("--hands", type=int, default=None, help="soak: hands to play, spread over every combination")
+    b.add_argument("--seed", type=int, default=None, help="soak: seed of the deals and the players (default 0)")
     b.set_defaults(func=_cmd_bench)
     e = sub.add_parser("eval", help="duplicate evaluation of four agents: league table, plot, JSON")
     e.add_argument("agents", nargs=4, metavar="AGENT", help="random | greedy | defensive | neural | neural:PATH | sb3:PATH")
@@ -105,12 +125,17 @@ def main(argv=None) -> int:
     if argv[:1] == ["train"]:  # tyro parses the rest: argparse cannot pass on a leading --option
         from training.pipeline import run_train
 
-        command = partial(run_train, argv[1:])
+        name, command = "train", partial(run_train, argv[1:])
     else:
         args = build_parser().parse_args(argv)
-        command = partial(args.func, args)
+        name, command = args.command, partial(args.func, args)
+    from training.usage import user_errors
+
     try:
         return command()
+    except user_errors() as e:  # a user mistake: one line and exit 2, as argparse does
+        print(f"tw16 {name}: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # `tw16 score ... | head`
         return 0
     except KeyboardInterrupt:

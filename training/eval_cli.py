@@ -101,8 +101,38 @@ def jsonable(res: dict) -> dict:
     return {k: v for k, v in res.items() if not isinstance(v, np.ndarray)}
 
 
+PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
+
+
+def check_eval_args(args) -> Rules:
+    """Every argument of ``tw16 eval`` checked before any game is played (``UsageError`` naming the
+    bad one); returns the rules."""
+    from training.usage import UsageError, check_agents, positive_int, rules_from_args
+
+    positive_int(args.hands, "--hands")
+    positive_int(getattr(args, "batch_walls", 256), "--batch-walls")
+    positive_int(getattr(args, "workers", 0), "--workers", minimum=0)
+    rules = rules_from_args(args.profile, args.rules)
+    if args.plot:
+        suffix = Path(args.plot).suffix.lower().lstrip(".")
+        if suffix not in PLOT_FORMATS:
+            raise UsageError(f"--plot {args.plot!r}: give a file name ending in .{', .'.join(PLOT_FORMATS)} ('' for no plot)")
+        parent = Path(args.plot).parent
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"--plot {args.plot!r}: {str(parent)!r} is not a directory")
+    if not (getattr(args, "workers", 0) or getattr(args, "ray", None)):  # Ray workers build their own
+        check_agents(args.agents, seed=args.seed)
+    else:
+        from agents import AGENT_NAMES
+
+        bad = [s for s in args.agents if str(s).partition(":")[0] not in (*AGENT_NAMES, "sb3")]
+        if bad:
+            raise UsageError(f"unknown agent {bad[0]!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH)")
+    return rules
+
+
 def run_eval(args) -> int:
-    rules = Rules.make(args.profile, **json.loads(args.rules)) if args.rules else Rules(profile=args.profile)
+    rules = check_eval_args(args)
     res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
                    workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
                    batch_walls=getattr(args, "batch_walls", 256))  # fmt: skip

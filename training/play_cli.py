@@ -621,6 +621,9 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
 
 
 def run_play(args) -> int:
+    if args.hands < 1:
+        print(f"tw16 play: --hands must be at least 1, got {args.hands}", file=sys.stderr)
+        return 2
     try:
         rules = Rules.make(args.profile, **json.loads(args.rules)) if args.rules else Rules(profile=args.profile)
     except (RulesError, json.JSONDecodeError, TypeError, ValueError) as e:

@@ -28,10 +28,29 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.neural import PolicyValueNet, load_checkpoint, masked_logits, save_checkpoint
+from agents.neural import CheckpointError, PolicyValueNet, load_checkpoint, masked_logits, save_checkpoint
 from envs.rules import Rules
 from training.config import TrainConfig
 from training.rollout import Opponents, Rollout, gae  # noqa: F401 (gae: part of the trainer's API)
+
+
+def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
+    """Load a ``train_state.pt`` (written by ``train``) into ``net`` and ``opt``; returns (decisions,
+    update, rng seed). A file that is not one raises ``CheckpointError`` naming it. The file is a
+    pickle (optimizer state): resume only from files you wrote."""
+    try:
+        st = torch.load(path, weights_only=False)
+    except Exception as e:  # corrupt, foreign, truncated: torch and pickle raise many kinds
+        raise CheckpointError(f"training state {str(path)!r} cannot be read: {type(e).__name__}: {str(e)[:200]}") from None
+    keys = ("net", "opt", "decisions", "update", "rng_seed")
+    if not isinstance(st, dict) or any(k not in st for k in keys):
+        raise CheckpointError(f"training state {str(path)!r} is not a train_state.pt (needs {', '.join(keys)})")
+    try:
+        net.load_state_dict(st["net"])
+        opt.load_state_dict(st["opt"])
+        return int(st["decisions"]), int(st["update"]), int(st["rng_seed"])
+    except (RuntimeError, ValueError, TypeError, KeyError) as e:
+        raise CheckpointError(f"training state {str(path)!r} does not fit this network: {str(e)[:300]}") from None
 
 
 def train(cfg: TrainConfig) -> Path:
@@ -49,15 +68,16 @@ def train(cfg: TrainConfig) -> Path:
     net = PolicyValueNet(cfg.net)
     if cfg.init_checkpoint:
         init, _ = load_checkpoint(cfg.init_checkpoint)
-        net.load_state_dict(init.state_dict())
+        try:
+            net.load_state_dict(init.state_dict())
+        except RuntimeError as e:
+            raise CheckpointError(f"init_checkpoint {cfg.init_checkpoint!r} holds another network than --ppo.net: "
+                                  f"{str(e)[:300]}") from None  # fmt: skip
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
     done_decisions, update = 0, 0
     if cfg.resume:
-        st = torch.load(cfg.resume, weights_only=False)
-        net.load_state_dict(st["net"])
-        opt.load_state_dict(st["opt"])
-        done_decisions, update = st["decisions"], st["update"]
-        rng = np.random.default_rng(st["rng_seed"])
+        done_decisions, update, rng_seed = load_train_state(cfg.resume, net, opt)
+        rng = np.random.default_rng(rng_seed)
     opponents = Opponents(cfg)
     opponents.snapshot(net)
 

@@ -8,6 +8,7 @@ with the first line that differs.
 from __future__ import annotations
 
 import json
+import sys
 from html import escape
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from envs.engine.actions import action_from_name
 from envs.engine.api import Engine
-from envs.engine.replay import replay
+from envs.engine.replay import LogError, check_log, parse_log, replay
 from envs.obs.readable import readable, render_table
 from envs.obs.svg import table_svg
 from envs.rules import Rules
@@ -27,18 +28,16 @@ class ReplayError(ValueError):
 
 def load_log(path: str) -> list[dict]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as e:
-        raise ReplayError(f"cannot read {path!r}: {e.strerror}") from None
-    lines = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        if raw.strip():
-            try:
-                lines.append(json.loads(raw))
-            except json.JSONDecodeError as e:
-                raise ReplayError(f"{path}: line {n} is not valid JSON ({e.msg})") from None
-    if not lines or "rules" not in lines[0] or "seed" not in lines[0]:
-        raise ReplayError(f"{path}: the first line must hold the rules and the seed")
+        raise ReplayError(f"cannot read {path!r}: {e.strerror or e}") from None
+    try:
+        lines = parse_log(data)
+        if not lines:
+            raise LogError("the log is empty")
+        check_log(lines)
+    except LogError as e:
+        raise ReplayError(f"{path}: {e}") from None
     return lines
 
 
@@ -46,7 +45,9 @@ def frames(lines: list[dict], view: int | None = None):
     """(caption, readable view) before the first action and after each one."""
     try:
         replay(lines)
-    except (AssertionError, ValueError, KeyError) as e:  # a changed line, an illegal action, a bad name
+    except LogError as e:
+        raise ReplayError(str(e)) from None
+    except (AssertionError, ValueError, KeyError) as e:  # a changed line, an illegal action, a bad name or rules
         raise ReplayError(f"the log does not reproduce: {e}") from None
     head = lines[0]
     eng = Engine(Rules.from_dict(head["rules"]), 1)
@@ -93,6 +94,9 @@ def run_replay(args) -> int:
             print(render_table(d))
             print()
     except ReplayError as e:
-        print(f"tw16 replay: {e}")
+        print(f"tw16 replay: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # the --html page cannot be written
+        print(f"tw16 replay: cannot write {args.html!r}: {e.strerror or e}", file=sys.stderr)
         return 2
     return 0

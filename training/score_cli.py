@@ -13,34 +13,69 @@ WIND_ZH = dict(zip(WIND_NAMES, "東南西北"))
 WIN_BY_ZH = {"discard": "放槍", "self_draw": "自摸", "rob_kong": "搶槓", "flowers": "花胡"}
 
 
+class LineError(ValueError):
+    """A line of a cases file that is not a JSON value: its result is ``{"id": null, "error": ...}``."""
+
+
 def _read_lines(path: str):
+    """(line number, bytes) of each line, read as bytes so that one line that is not UTF-8 is one
+    bad case, not the end of the file (CASES.md: the other cases are still scored)."""
     if path == "-":
-        yield from enumerate(sys.stdin, 1)
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream (tests replace stdin with io.StringIO)
+            for n, line in enumerate(sys.stdin, 1):
+                yield n, line.encode("utf-8", "surrogatepass")
+            return
+        yield from enumerate(stream, 1)
         return
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, "rb") as f:
             yield from enumerate(f, 1)
     except OSError as e:
-        raise SystemExit(f"tw16 score: cannot read {path!r}: {e.strerror}") from None
+        from training.usage import UsageError
+
+        raise UsageError(f"cannot read {path!r}: {e.strerror or e}") from None
+
+
+SKIP = object()  # parse_line's answer for a blank line or a comment
+
+
+def parse_line(raw: bytes, lineno: int):
+    """One line of a cases file -> the JSON value it holds, ``SKIP`` for a blank line or a ``#``
+    comment; ``LineError`` naming the line for bytes that are not UTF-8 or text that is not JSON."""
+    if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
+        raw = raw[3:]
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LineError(f"line {lineno}: not valid UTF-8 (byte 0x{raw[e.start]:02x} at column {e.start + 1})") from None
+    if not line.strip() or line.lstrip().startswith("#"):
+        return SKIP
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise LineError(f"line {lineno}: not valid JSON ({e.msg} at column {e.colno})") from None
+    except (ValueError, RecursionError) as e:  # a number past Python's digit limit, nesting past the stack
+        raise LineError(f"line {lineno}: not valid JSON ({type(e).__name__}: {str(e)[:120]})") from None
 
 
 def run_score(path: str, *, check: bool = False, profile: str | None = None, fmt: str = "json") -> int:
     mismatches = []
     n = 0
-    for lineno, line in _read_lines(path):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        n += 1
+    for lineno, raw in _read_lines(path):
         try:
-            case = json.loads(line)
-        except json.JSONDecodeError as e:
-            case, result = None, {"id": None, "error": f"line {lineno}: not valid JSON ({e.msg} at column {e.colno})"}
+            case = parse_line(raw, lineno)
+        except LineError as e:
+            case, result = None, {"id": None, "error": str(e)}
         else:
+            if case is SKIP:
+                continue
             result = score_case(case, profile)
+        n += 1
         if fmt == "table":
-            print(format_table(case, result))
+            _print(format_table(case, result))
         else:
-            print(json.dumps(result, ensure_ascii=False))
+            _print(json.dumps(result, ensure_ascii=False), json.dumps(result))
         if check:
             expected = case.get("expected") if isinstance(case, dict) else None
             if expected is None:
@@ -52,10 +87,19 @@ def run_score(path: str, *, check: bool = False, profile: str | None = None, fmt
     if check:
         for lineno, cid, diffs in mismatches:
             for d in diffs:
-                print(f"MISMATCH line {lineno} id {cid}: {d}", file=sys.stderr)
+                _print(f"MISMATCH line {lineno} id {cid}: {d}", file=sys.stderr)
         print(f"checked {n} cases: {n - len(mismatches)} match, {len(mismatches)} mismatch", file=sys.stderr)
         return 1 if mismatches else 0
     return 0
+
+
+def _print(text: str, ascii_text: str | None = None, file=None) -> None:
+    """Print, falling back to escapes when stdout cannot encode the text (a lone surrogate from a JSON
+    ``"\\ud800"``, or a terminal that is not UTF-8): one odd string must not end the run."""
+    try:
+        print(text, file=file)
+    except UnicodeEncodeError:
+        print(ascii_text if ascii_text is not None else text.encode("ascii", "backslashreplace").decode("ascii"), file=file)
 
 
 def _row(zh: str, key: str, tai: int) -> str:

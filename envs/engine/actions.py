@@ -57,24 +57,32 @@ def action_name(a: int) -> str:
     raise ValueError(f"no action {a} (0..{N_ACTIONS - 1})")
 
 
+def _one_playing_tile(name: str, token: str) -> int:
+    ks = parse_tiles(token)
+    if len(ks) != 1:
+        raise ValueError(f"{name!r} must name one tile, not {len(ks)}")
+    if ks[0] >= N_KINDS:
+        raise ValueError(f"{name!r}: flowers are not discarded or konged (they are exposed automatically)")
+    return ks[0]
+
+
 def action_from_name(name: str) -> int:
-    """Inverse of ``action_name``; also accepts ``'chi middle'``."""
+    """Inverse of ``action_name``; also accepts ``'chi middle'``. A name that is not an action raises
+    ``ValueError`` (``NotationError`` for a bad tile), a non-string ``TypeError``."""
+    if not isinstance(name, str):
+        raise TypeError(f"an action name is a string like 'discard 5m', got {name!r}")
     words = name.strip().lower().split()
     if not words:
         raise ValueError("empty action name")
     w = words[0]
     if w == "discard" and len(words) == 2:
-        (k,) = parse_tiles(name.split()[1])
-        if k >= N_KINDS:
-            raise ValueError(f"cannot discard a flower: {name!r}")
-        return DISCARD + k
+        return DISCARD + _one_playing_tile(name, name.split()[1])
     if w == "chi" and len(words) == 2:
         pos = {"low": 0, "mid": 1, "middle": 1, "high": 2}.get(words[1])
         if pos is not None:
             return CHI + pos
     if w == "kong" and len(words) == 2:
-        (k,) = parse_tiles(name.split()[1])
-        return SELF_KONG + k
+        return SELF_KONG + _one_playing_tile(name, name.split()[1])
     simple = {"pon": PON, "kong": KONG, "win": WIN, "pass": PASS, "ready": READY}
     if len(words) == 1 and w in simple:
         return simple[w]

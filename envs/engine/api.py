@@ -29,6 +29,7 @@ from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN
 from envs.engine.rng import game_seeds, mix64
 from envs.engine.step import batch_fn, reset_batch, reset_batch_serial, reset_some, step_batch, step_batch_serial
 from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules, is_hongkong
+from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
 
 
 def engine_config(rules: Rules) -> np.ndarray:
@@ -54,10 +55,14 @@ class Engine:
     """A batch of independent tw16 games sharing one rules object."""
 
     def __init__(self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False):
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be an envs.rules.Rules (Rules.make(profile, **options)), got {type(rules).__name__}")
         self.rules = rules if rules is not None else Rules()
-        self.batch_size = int(batch_size)
+        self.batch_size = as_int(batch_size, "batch_size")
         if self.batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        if not isinstance(auto_reset, (bool, np.bool_)):
+            raise TypeError(f"auto_reset must be True or False, got {auto_reset!r}")
         self.auto_reset = bool(auto_reset)
         self.opts = self.rules.as_array()
         self.cfg = engine_config(self.rules)
@@ -71,24 +76,17 @@ class Engine:
     # -- the API ------------------------------------------------------------------------------
     def reset(self, seeds=0, walls=None) -> None:
         """Start every game. ``seeds``: int array (B,) or one int. ``walls``: optional scripted walls
-        (B, K, 144) or (K, 144) uint8 physical ids, used for the first K hands (tests, replays)."""
+        (B, K, 144), (K, 144) or (144,) physical ids, used for the first K hands (tests, replays): each a
+        permutation of 0..143, with the flowers 136..143 last when flowers are off. Bad seeds or walls
+        raise TypeError / ValueError naming them (``envs.validate``) before any game is touched."""
         B = self.batch_size
-        if np.ndim(seeds) == 0:
-            sd = game_seeds(int(seeds), B)
-        else:
-            sd = np.asarray(seeds).astype(np.uint64)
-            if sd.shape != (B,):
-                raise ValueError(f"seeds must have shape ({B},), got {sd.shape}")
+        sd = engine_seeds(seeds, B)
+        if not isinstance(sd, np.ndarray):
+            sd = game_seeds(sd, B)
+        w = None if walls is None else engine_walls(walls, B, self.rules.flowers)
         self._seeds = sd.copy()
-        if walls is not None:
-            w = np.asarray(walls, dtype=np.uint8)
-            if w.ndim == 1:
-                w = w[None]
-            if w.ndim == 2:
-                w = np.broadcast_to(w, (B,) + w.shape)
-            if w.shape[0] != B or w.shape[2] != 144:
-                raise ValueError(f"walls must be (B, K, 144), got {w.shape}")
-            s = self.s._replace(script=np.ascontiguousarray(w))
+        if w is not None:
+            s = self.s._replace(script=w)
         else:
             s = self.s._replace(script=np.zeros((B, 0, 144), np.uint8))
         self.s = s
@@ -99,11 +97,7 @@ class Engine:
 
     def step(self, actions):
         """Apply one action per game (the current player's). Returns ``(rewards, terminated)``."""
-        a = np.asarray(actions).astype(np.int64).reshape(-1)
-        if a.shape[0] != self.batch_size:
-            raise ValueError(f"need {self.batch_size} actions, got {a.shape[0]}")
-        if (a < 0).any() or (a >= A.N_ACTIONS).any():
-            raise ValueError(f"actions must be in 0..{A.N_ACTIONS - 1}")
+        a = engine_actions(actions, self.batch_size, A.N_ACTIONS)  # integers of shape (B,) in range, or raise
         ok = self.s.mask[np.arange(self.batch_size), a]
         if not ok.all():
             b = int(np.flatnonzero(~ok)[0])

@@ -162,21 +162,81 @@ def dumps(lines: list[dict]) -> str:
     return "".join(json.dumps(x, ensure_ascii=False, sort_keys=True) + "\n" for x in lines)
 
 
+class LogError(ValueError):
+    """A log that is not a replay log: not JSON, not objects, or a field of the wrong type; the
+    message names the line."""
+
+
+class ReplayMismatch(AssertionError, ValueError):
+    """The log does not reproduce: a line differs from the replay, or the action layout is another.
+    An AssertionError as replays always raised, and a ValueError like every refusal of bad input."""
+
+
+def parse_log(text) -> list[dict]:
+    """JSON-lines text (str or bytes) -> the list of line objects (blank lines skipped), or
+    ``LogError`` naming the first line that is not UTF-8 or not JSON."""
+    if isinstance(text, (bytes, bytearray)):
+        raw_lines = bytes(text).splitlines()
+    elif isinstance(text, str):
+        raw_lines = text.splitlines()
+    else:
+        raise TypeError(f"a log is text or bytes, got {type(text).__name__}")
+    lines = []
+    for n, raw in enumerate(raw_lines, 1):
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+            except UnicodeDecodeError as e:
+                raise LogError(f"line {n} is not UTF-8 text (byte 0x{raw[e.start]:02x} at column {e.start + 1})") from None
+        if raw.strip():
+            try:
+                lines.append(json.loads(raw))
+            except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
+                raise LogError(f"line {n} is not valid JSON ({getattr(e, 'msg', e)})") from None
+    return lines
+
+
+def check_log(lines) -> None:
+    """The shape of a log, before anything is replayed: a non-empty list of objects; line 1 holds the
+    rules (an object), the seed (an integer 0..2**64-1) and the action layout; each later line an
+    ``action`` name (a string). ``LogError`` names the first problem."""
+    if not isinstance(lines, list) or not lines:
+        raise LogError("a log is a non-empty list of JSON objects, one per line")
+    for n, x in enumerate(lines, 1):
+        if not isinstance(x, dict):
+            raise LogError(f"line {n} must be a JSON object, got {json.dumps(x)[:60]}")
+    head = lines[0]
+    for key in ("rules", "seed"):
+        if key not in head:
+            raise LogError(f"line 1 must hold the rules and the seed (no {key!r})")
+    if not isinstance(head["rules"], dict):
+        raise LogError(f"line 1: rules must be an object, got {json.dumps(head['rules'])[:60]}")
+    seed = head["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise LogError(f"line 1: seed must be an integer in 0..2**64-1, got {json.dumps(seed)[:60]}")
+    for n, x in enumerate(lines[1:], 2):
+        if not isinstance(x.get("action"), str):
+            raise LogError(f"line {n}: action must be an action name like 'discard 5m', got {json.dumps(x.get('action'))[:60]}")
+
+
 def replay(lines) -> list[dict]:
     """Re-run a log (list of dicts, or JSON-lines text) and check it reproduces; returns the log.
-    Raises ``AssertionError`` naming the first line that differs."""
-    if isinstance(lines, str):
-        lines = [json.loads(x) for x in lines.splitlines() if x.strip()]
+    Raises ``ReplayMismatch`` (an AssertionError) naming the first line that differs, ``LogError`` (a ValueError) for a
+    log of the wrong shape, ``RulesError`` / ``ProfileError`` for its rules and ``ValueError`` for an
+    action that is unknown or illegal where the log puts it."""
+    if isinstance(lines, (str, bytes, bytearray)):
+        lines = parse_log(lines)
+    check_log(lines)
     head = lines[0]
     if head.get("action_layout") != ACTION_LAYOUT_VERSION:
-        raise AssertionError(f"log uses action layout {head.get('action_layout')}, engine has {ACTION_LAYOUT_VERSION}")
+        raise ReplayMismatch(f"log uses action layout {head.get('action_layout')}, engine has {ACTION_LAYOUT_VERSION}")
     rules = Rules.from_dict(head["rules"])
     again = record(rules, head["seed"], [x["action"] for x in lines[1:]])
     for n, (a, b) in enumerate(zip(lines, again)):
         if json.loads(json.dumps(a)) != json.loads(json.dumps(b)):
-            raise AssertionError(f"replay differs at line {n + 1}:\n  log:    {a}\n  replay: {b}")
+            raise ReplayMismatch(f"replay differs at line {n + 1}:\n  log:    {a}\n  replay: {b}")
     if len(again) != len(lines):
-        raise AssertionError(f"replay has {len(again)} lines, log has {len(lines)}")
+        raise ReplayMismatch(f"replay has {len(again)} lines, log has {len(lines)}")
     return again
 
 
@@ -210,7 +270,7 @@ def main(argv=None) -> None:
             (d / fname).write_text(golden_text(fname), encoding="utf-8")
             print("wrote", d / fname)
     if args.check:
-        replay(Path(args.check).read_text(encoding="utf-8"))
+        replay(Path(args.check).read_bytes())
         print("ok", args.check)
 
 

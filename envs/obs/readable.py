@@ -25,7 +25,15 @@ def _meld_str(mt: int, mk: int, owner: int, frm: int, hidden: bool) -> str:
 
 
 def readable(engine, b: int = 0, view: int | None = None) -> dict:
+    from envs.validate import as_int
+
     s = engine.s
+    B = s.g.shape[0]
+    b = as_int(b, "b")
+    if not 0 <= b < B:
+        raise ValueError(f"game b must be in 0..{B - 1}, got {b}")
+    if view is not None and as_int(view, "view") not in range(4):
+        raise ValueError(f"view must be a seat 0..3 or None, got {view}")
     g = s.g[b]
     dealer = int(g[st.G_DEALER])
     phase = int(g[st.G_PHASE])

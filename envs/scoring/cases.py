@@ -264,6 +264,8 @@ def score_case(case: dict, profile_override: str | None = None) -> dict:
 
 def check_result(result: dict, expected: dict) -> list[str]:
     """Differences between a result and a case's ``expected`` (empty list: it matches)."""
+    if not isinstance(expected, dict):
+        return [f"`expected` must be an object like {{\"hand_tai\": 3}}, got {json.dumps(expected, ensure_ascii=False)[:80]}"]
     if expected.get("error"):
         return [] if "error" in result else [f"expected an error, got hand_tai {result.get('hand_tai')}"]
     if "error" in result:

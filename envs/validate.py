@@ -1,0 +1,170 @@
+"""Checks of what users hand to the public entry points (``Engine``, the PettingZoo env, the CLI).
+
+Compiled code trusts its arrays: a scripted wall with an id past 143 indexes past the engine's
+arrays, a float action is truncated, NaN wraps to some integer. So every value that reaches compiled
+code from outside is checked here first, and a bad one is answered with a ``TypeError`` (wrong type
+or dtype) or a ``ValueError`` (wrong shape or value) whose message names the argument and the bad
+values. Nothing in this module is compiled; it must never be imported by compiled code.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+
+import numpy as np
+
+WALL_IDS = 144  # physical tile ids 0..143; 136..143 are the flowers f1..f8 (envs/engine/state.py)
+WALL_IDS_NO_FLOWERS = 136
+_MASK64 = (1 << 64) - 1
+
+
+def ranges(values, limit: int = 12) -> str:
+    """``[0, 1, 2, 5, 7, 8]`` -> ``'0..2, 5, 7..8'`` (at most ``limit`` groups, then ``...``)."""
+    vals = sorted({int(v) for v in values})
+    groups: list[str] = []
+    i = 0
+    while i < len(vals):
+        j = i
+        while j + 1 < len(vals) and vals[j + 1] == vals[j] + 1:
+            j += 1
+        groups.append(str(vals[i]) if i == j else f"{vals[i]}..{vals[j]}")
+        i = j + 1
+    if len(groups) > limit:
+        groups = groups[:limit] + [f"... ({len(vals)} in all)"]
+    return ", ".join(groups)
+
+
+def _show(value, n: int = 60) -> str:
+    r = repr(value)
+    return r if len(r) <= n else r[: n - 3] + "..."
+
+
+def as_int(value, name: str) -> int:
+    """A Python int from an int, a numpy integer or a 0-d integer array; bools and floats (even
+    integral ones) are refused with a ``TypeError``."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0 or value.dtype.kind not in "iu":
+            raise TypeError(f"{name} must be an integer, got an array of dtype {value.dtype} and shape {value.shape}")
+        return int(value)
+    if isinstance(value, numbers.Integral):
+        return operator.index(value)
+    raise TypeError(f"{name} must be an integer, got {_show(value)} ({type(value).__name__})")
+
+
+def int_array(value, name: str) -> np.ndarray:
+    """``value`` as a numpy integer array (any integer dtype), refusing floats, bools, strings, objects."""
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError) as e:  # ragged nesting, objects numpy cannot hold
+        raise ValueError(f"{name} must be an integer array, got {_show(value)}: {e}") from None
+    if a.dtype.kind not in "iu":
+        what = "a float" if a.dtype.kind in "fc" else f"a {a.dtype}"
+        bad = ""
+        if a.dtype.kind in "fc" and a.size:
+            flat = a.reshape(-1)
+            nonint = ~np.isfinite(flat) | (flat != np.round(flat.real))
+            if nonint.any():
+                i = int(np.flatnonzero(nonint)[0])
+                bad = f" ({flat[i].item()!r} at index {i} is not an integer)"
+        raise TypeError(f"{name} must be integers, got {what} array of shape {a.shape}{bad}")
+    return a
+
+
+# -- Engine ------------------------------------------------------------------------------------
+def engine_seeds(seeds, batch_size: int):
+    """``Engine.reset`` seeds: one integer (returned as a Python int: per-game seeds are derived
+    from it) or an integer array of shape (B,) with values in 0..2**64-1 (returned as uint64)."""
+    if seeds is None or isinstance(seeds, (numbers.Number, np.generic, str, bytes)):
+        return as_int(seeds, "seeds")
+    a = int_array(seeds, "seeds")
+    if a.ndim == 0:
+        return int(a)
+    if a.shape != (batch_size,):
+        raise ValueError(f"seeds must be one integer or an array of shape ({batch_size},), got shape {a.shape}")
+    if a.dtype.kind == "i" and (a < 0).any():
+        bad = np.flatnonzero(a < 0)
+        raise ValueError(f"seeds must be in 0..2**64-1, got {int(a[bad[0]])} (games {ranges(bad)})")
+    return a.astype(np.uint64)
+
+
+def engine_walls(walls, batch_size: int, flowers: bool) -> np.ndarray:
+    """Scripted walls: (144,), (K, 144) or (B, K, 144) physical ids, returned as (B, K, 144) uint8.
+    Each wall must be a permutation of 0..143 (RULES.md 2.1: 136 playing tiles, four of each kind,
+    and eight flowers); with flowers off the engine deals from the first 136 entries only
+    (``wall.fill_wall``), so those must be the playing tiles 0..135 and the flowers come last."""
+    w = int_array(walls, "walls")
+    shapes = f"(144,), (K, 144) or ({batch_size}, K, 144)"
+    if w.ndim not in (1, 2, 3) or w.shape[-1] != WALL_IDS or (w.ndim == 3 and w.shape[0] != batch_size):
+        raise ValueError(f"walls must have shape {shapes}, got {w.shape}")
+    nd = w.ndim
+    w3 = w.reshape((-1,) + w.shape[-2:]) if nd == 3 else w.reshape(1, -1, WALL_IDS)
+
+    def where(b, k) -> str:
+        return "walls" if nd == 1 else f"walls[{k}]" if nd == 2 else f"walls[{b}, {k}]"
+
+    out = (w3 < 0) | (w3 >= WALL_IDS)
+    if out.any():
+        b, k = np.argwhere(out.any(axis=2))[0]
+        pos = np.flatnonzero(out[b, k])
+        raise ValueError(f"{where(b, k)} holds ids outside 0..{WALL_IDS - 1}: {ranges(w3[b, k, pos])} "
+                         f"(at positions {ranges(pos)})")  # fmt: skip
+    w8 = w3.astype(np.uint8)
+    if w8.shape[1]:
+        seen = np.zeros(w8.shape, np.bool_)
+        np.put_along_axis(seen, w8.astype(np.intp), True, axis=2)
+        full = seen.all(axis=2)  # 144 entries, every id present: a permutation
+        if not full.all():
+            b, k = np.argwhere(~full)[0]
+            c = np.bincount(w8[b, k], minlength=WALL_IDS)
+            dup = np.flatnonzero(c > 1)
+            raise ValueError(
+                f"{where(b, k)} is not a permutation of the physical ids 0..{WALL_IDS - 1}: duplicate ids "
+                f"{ranges(dup)} (id {int(dup[0])} {int(c[dup[0]])} times); missing ids {ranges(np.flatnonzero(c == 0))}"
+            )
+        if not flowers:
+            fl = w8[:, :, :WALL_IDS_NO_FLOWERS] >= WALL_IDS_NO_FLOWERS
+            if fl.any():
+                b, k = np.argwhere(fl.any(axis=2))[0]
+                pos = np.flatnonzero(fl[b, k])
+                raise ValueError(
+                    f"{where(b, k)}: with flowers off the engine deals from the first {WALL_IDS_NO_FLOWERS} entries "
+                    f"only, so the flower ids {WALL_IDS_NO_FLOWERS}..{WALL_IDS - 1} must come last; found "
+                    f"{ranges(w8[b, k, pos])} at positions {ranges(pos)}"
+                )
+    if nd < 3:
+        w8 = np.broadcast_to(w8, (batch_size,) + w8.shape[1:])
+    return np.ascontiguousarray(w8)
+
+
+def engine_actions(actions, batch_size: int, n_actions: int) -> np.ndarray:
+    """One integer action per game, in 0..n_actions-1: shape (B,) (or one integer for B = 1)."""
+    a = int_array(actions, "actions")
+    if a.ndim == 0 and batch_size == 1:
+        a = a.reshape(1)
+    if a.shape != (batch_size,):
+        raise ValueError(f"actions must have shape ({batch_size},), got {a.shape}")
+    bad = (a < 0) | (a >= n_actions)
+    if bad.any():
+        i = np.flatnonzero(bad)
+        raise ValueError(f"actions must be in 0..{n_actions - 1}, got {int(a[i[0]])} in game {int(i[0])}"
+                         + (f" (bad in games {ranges(i)})" if len(i) > 1 else ""))  # fmt: skip
+    return a.astype(np.int64)
+
+
+# -- the PettingZoo env ------------------------------------------------------------------------
+def env_seed(seed) -> int:
+    """``reset(seed=...)``: an integer (any size: the env keeps its low 64 bits)."""
+    return as_int(seed, "seed") & _MASK64
+
+
+def real_number(value, name: str, finite: bool = True) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {_show(value)}")
+    v = float(value)
+    if finite and not math.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {v!r}")
+    return v

@@ -1,0 +1,444 @@
+"""Bad input at every entry point (issue 19): each check names the problem, refuses before any state
+changes, and the CLI answers a user mistake with one line and exit code 2. The fuzz suite
+(tests/test_fuzz.py) throws generated input at the same entry points."""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from envs.engine.api import Engine
+from envs.engine.scripted import scripted_wall
+from envs.rules import Rules
+
+JUNK = "1m 5m 9m 1p 5p 9p 1s 5s 9s E S W N C F P"
+
+
+# -- the issue's table, row by row ------------------------------------------------------------------
+def test_row1_wall_of_one_id_repeated():
+    with pytest.raises(ValueError, match=r"walls is not a permutation .*duplicate ids 0 \(id 0 144 times\); missing ids 1..143"):
+        Engine(Rules(), 1).reset(0, walls=np.zeros(144, np.uint8))
+
+
+def test_row2_wall_ids_past_143():
+    with pytest.raises(ValueError, match=r"walls holds ids outside 0..143: 200..343 \(at positions 0..143\)"):
+        Engine(Rules(), 1).reset(0, walls=np.arange(200, 344))
+
+
+def test_row3_non_integer_actions():
+    eng = Engine(Rules(), 2)
+    eng.reset(0)
+    with pytest.raises(TypeError, match=r"actions must be integers, got a float array of shape \(2,\) \(0\.5 at index 0"):
+        eng.step([0.5, 1.7])
+    with pytest.raises(TypeError, match="actions must be integers"):  # integral floats too: no silent cast
+        eng.step(np.array([1.0, 2.0]))
+
+
+def test_row4_nan_actions_one_clear_error():
+    eng = Engine(Rules(), 2)
+    eng.reset(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning from a cast before the error
+        with pytest.raises(TypeError, match="nan at index 0 is not an integer"):
+            eng.step([np.nan, np.nan])
+
+
+def test_row5_score_line_not_utf8(tmp_path, capsys):
+    from training.cli import main
+
+    case = {"id": "ok", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
+            "discarder": "W", "seat": "S", "expected": {"hand_tai": 1}}  # fmt: skip
+    p = tmp_path / "c.jsonl"
+    p.write_bytes(json.dumps(case).encode() + b"\n{\"id\": \"\xe4\xb8\"}\n" + json.dumps(case | {"id": "ok2"}).encode() + b"\n")
+    assert main(["score", str(p), "--check"]) == 1
+    cap = capsys.readouterr()
+    out = [json.loads(x) for x in cap.out.splitlines()]
+    assert [r["id"] for r in out] == ["ok", None, "ok2"]
+    assert out[0]["hand_tai"] == 1 and out[2]["hand_tai"] == 1
+    assert out[1]["error"].startswith("line 2: not valid UTF-8 (byte 0x")
+    assert "checked 3 cases: 2 match, 1 mismatch" in cap.err and "Traceback" not in cap.err
+
+
+def test_row6_eval_unknown_agent(capsys):
+    from training.cli import main
+
+    assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
+    cap = capsys.readouterr()
+    assert cap.err == "tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural, or neural:PATH, sb3:PATH)\n"
+    assert cap.out == ""  # no progress bar: refused before any game
+
+
+# -- Engine ---------------------------------------------------------------------------------------
+def test_walls_flowers_off_must_end_with_the_flowers():
+    w = scripted_wall([JUNK] * 4, flowers=False)
+    eng = Engine(Rules(flowers=False), 1)
+    eng.reset(0, walls=w)  # the scripted walls put 136..143 last
+    bad = w.copy()
+    bad[[0, 140]] = bad[[140, 0]]
+    with pytest.raises(ValueError, match=r"with flowers off .* found 14\d at positions 0$"):
+        eng.reset(0, walls=bad)
+    Engine(Rules(flowers=True), 1).reset(0, walls=bad)  # a permutation: fine with flowers on
+
+
+@pytest.mark.parametrize("walls,exc,msg", [
+    (np.arange(144, dtype=np.float64), TypeError, "walls must be integers"),
+    (np.arange(143), ValueError, r"walls must have shape \(144,\), \(K, 144\) or \(2, K, 144\), got \(143,\)"),
+    (np.zeros((3, 1, 144), np.int64), ValueError, r"got \(3, 1, 144\)"),
+    (np.arange(144) - 1, ValueError, r"outside 0..143: -1 \(at positions 0\)"),
+    ([[1, 2], [3]], ValueError, "walls must be an integer array"),
+    ("0 1 2", TypeError, "walls must be integers"),
+    (np.arange(144) % 256 > 3, TypeError, "walls must be integers"),
+])  # fmt: skip
+def test_bad_walls(walls, exc, msg):
+    eng = Engine(Rules(), 2)
+    eng.reset(5)
+    before = [a.copy() for a in eng.s]
+    with pytest.raises(exc, match=msg):
+        eng.reset(0, walls=walls)
+    for a, b in zip(before, eng.s):  # refused before any game was touched
+        np.testing.assert_array_equal(a, b)
+
+
+def test_wall_errors_name_the_game_and_hand():
+    good = scripted_wall([JUNK] * 4)
+    two = np.stack([np.stack([good, good]), np.stack([good, good])])
+    two[1, 1, 7] = two[1, 1, 8]
+    with pytest.raises(ValueError, match=r"walls\[1, 1\] is not a permutation"):
+        Engine(Rules(), 2).reset(0, walls=two)
+    eng = Engine(Rules(), 2)
+    eng.reset(0, walls=np.stack([good, good]))  # (K, 144): every game, K hands
+    eng.reset(0, walls=good.tolist())  # a list of ints
+    assert eng.s.script.shape == (2, 1, 144)
+
+
+@pytest.mark.parametrize("seeds,exc,msg", [
+    (1.5, TypeError, "seeds must be an integer, got 1.5"),
+    (None, TypeError, "seeds must be an integer, got None"),
+    (True, TypeError, "seeds must be an integer"),
+    ("7", TypeError, "seeds must be an integer"),
+    (np.array([1.0, 2.0]), TypeError, "seeds must be integers"),
+    (np.array([1, -2]), ValueError, r"seeds must be in 0..2\*\*64-1, got -2 \(games 1\)"),
+    (np.array([1, 2, 3]), ValueError, r"shape \(2,\), got shape \(3,\)"),
+])  # fmt: skip
+def test_bad_seeds(seeds, exc, msg):
+    with pytest.raises(exc, match=msg):
+        Engine(Rules(), 2).reset(seeds)
+
+
+def test_good_seeds_still_work():
+    a, b = Engine(Rules(), 2), Engine(Rules(), 2)
+    a.reset(np.array([5, 6], np.int64))
+    b.reset(np.array([5, 6], np.uint64))
+    np.testing.assert_array_equal(a.hands, b.hands)
+    a.reset(np.int64(3))
+    b.reset(3)
+    np.testing.assert_array_equal(a.hands, b.hands)
+    a.reset(-1)  # one integer of any size: per-game seeds are derived from it
+    a.reset(2**80)
+
+
+@pytest.mark.parametrize("actions,exc,msg", [
+    ([1, 2, 3], ValueError, r"actions must have shape \(2,\), got \(3,\)"),
+    (np.zeros((2, 1), np.int64), ValueError, r"got \(2, 1\)"),
+    ([-1, 0], ValueError, "actions must be in 0..75, got -1 in game 0"),
+    ([0, 76], ValueError, "got 76 in game 1"),
+    (np.array([True, False]), TypeError, "actions must be integers"),
+    (["discard 1m", "pass"], TypeError, "actions must be integers"),
+    (None, TypeError, "actions must be integers"),
+])  # fmt: skip
+def test_bad_actions_change_nothing(actions, exc, msg):
+    eng = Engine(Rules(), 2)
+    eng.reset(0)
+    before = [a.copy() for a in eng.s]
+    with pytest.raises(exc, match=msg):
+        eng.step(actions)
+    for a, b in zip(before, eng.s):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_one_integer_action_for_batch_one():
+    eng = Engine(Rules(), 1)
+    eng.reset(0)
+    a = int(np.flatnonzero(eng.legal_action_mask[0])[0])
+    eng.step(a)
+    eng.step(np.int16(int(np.flatnonzero(eng.legal_action_mask[0])[0])))
+
+
+@pytest.mark.parametrize("kwargs,exc,msg", [
+    ({"batch_size": 2.5}, TypeError, "batch_size must be an integer"),
+    ({"batch_size": "3"}, TypeError, "batch_size must be an integer"),
+    ({"batch_size": 0}, ValueError, "batch_size must be >= 1"),
+    ({"rules": "standard"}, TypeError, "rules must be an envs.rules.Rules"),
+    ({"auto_reset": "yes"}, TypeError, "auto_reset must be True or False"),
+])  # fmt: skip
+def test_bad_engine_arguments(kwargs, exc, msg):
+    with pytest.raises(exc, match=msg):
+        Engine(**kwargs)
+
+
+# -- the PettingZoo env ----------------------------------------------------------------------------
+def test_env_refuses_non_integer_actions():
+    from envs import tw16_v0
+
+    raw = tw16_v0.raw_env()
+    raw.reset(seed=1)
+    for bad in (0.5, float("nan"), True, "3", None, np.array([1])):
+        with pytest.raises(TypeError, match="player_0: action must be an integer"):
+            raw.step(bad)
+    env = tw16_v0.env()
+    env.reset(seed=1)
+    for bad in (0.5, float("nan"), True, 99, -1):
+        with pytest.raises(tw16_v0.ActionSpaceError, match="action is not in action space") as e:
+            env.step(bad)
+        assert isinstance(e.value, AssertionError) and isinstance(e.value, ValueError)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    env.step(np.int64(legal))  # numpy integers are actions
+
+
+@pytest.mark.parametrize("kwargs,exc,msg", [
+    ({"max_steps": 0}, ValueError, "max_steps must be None or a positive integer"),
+    ({"max_steps": 2.5}, TypeError, "max_steps must be an integer"),
+    ({"illegal_reward": float("nan")}, ValueError, "illegal_reward must be finite"),
+    ({"illegal_reward": "x"}, TypeError, "illegal_reward must be a number"),
+    ({"derived": "yes"}, TypeError, "derived must be True or False"),
+    ({"reward": ["tai"]}, ValueError, "reward must be one of"),
+    ({"render_mode": ["ansi"]}, ValueError, "render_mode must be one of"),
+    ({"illegal_action": ["raise"]}, ValueError, "illegal_action must be"),
+    ({"bogus": 1}, ValueError, "unknown rule option 'bogus'"),
+])  # fmt: skip
+def test_env_bad_options(kwargs, exc, msg):
+    from envs import tw16_v0
+
+    with pytest.raises(exc, match=msg):
+        tw16_v0.raw_env(**kwargs)
+
+
+def test_env_reset_seed_and_options():
+    from envs import tw16_v0
+
+    env = tw16_v0.raw_env()
+    with pytest.raises(TypeError, match="seed must be an integer, got 1.5"):
+        env.reset(seed=1.5)
+    with pytest.raises(TypeError, match="options must be None or a dict"):
+        env.reset(seed=1, options=[1])
+    env.reset(seed=-3)
+    env.reset(seed=2**70, options={"anything": 1})  # PettingZoo's API test passes options
+
+
+# -- score CLI details --------------------------------------------------------------------------------
+def test_score_line_parser_edge_cases():
+    from training.score_cli import SKIP, LineError, parse_line
+
+    assert parse_line(b"  \n", 1) is SKIP and parse_line(b"# c\n", 1) is SKIP
+    assert parse_line(b"\xef\xbb\xbf{\"id\": 1}\n", 1) == {"id": 1}  # a byte-order mark on line 1
+    assert parse_line(b"null\n", 3) is None  # a JSON null is a (bad) case, not a blank line
+    with pytest.raises(LineError, match="line 4: not valid JSON"):
+        parse_line(b"[" * 100_000, 4)  # nesting past the recursion limit
+    with pytest.raises(LineError, match="line 5: not valid JSON"):
+        parse_line(b"1" * 5000, 5)  # past Python's integer digit limit
+    with pytest.raises(LineError, match=r"line 2: not valid UTF-8 \(byte 0xc3 at column 3\)"):
+        parse_line(b"ab\xc3(", 2)
+
+
+def test_score_stdin_bytes_and_odd_strings(monkeypatch, capsys):
+    from training.cli import main
+
+    raw = b'{"id": "\\ud800"}\n\xff\n{"id": 2, "expected": 5}\n'
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
+    assert main(["score", "-", "--check"]) == 1
+    cap = capsys.readouterr()
+    out = [json.loads(x) for x in cap.out.splitlines()]
+    assert out[0]["id"] == "\ud800" and "win_by" in out[0]["error"]  # a lone surrogate printed escaped
+    assert out[1]["error"].startswith("line 2: not valid UTF-8")
+    assert "`expected` must be an object" in cap.err
+
+
+# -- replay logs -------------------------------------------------------------------------------------
+def _log():
+    from envs.engine.replay import record
+
+    return record(Rules(), 4)
+
+
+@pytest.mark.parametrize("edit,msg", [
+    (lambda L: L.__setitem__(0, [1, 2]), "line 1 must be a JSON object"),
+    (lambda L: L[0].__setitem__("seed", 1.5), "line 1: seed must be an integer"),
+    (lambda L: L[0].__setitem__("seed", -1), "line 1: seed must be an integer"),
+    (lambda L: L[0].__setitem__("rules", "standard"), "line 1: rules must be an object"),
+    (lambda L: L[0].pop("seed"), "line 1 must hold the rules and the seed"),
+    (lambda L: L[3].__setitem__("action", 5), "line 4: action must be an action name"),
+])  # fmt: skip
+def test_replay_log_shape_errors(edit, msg):
+    from envs.engine.replay import LogError, replay
+
+    lines = _log()
+    edit(lines)
+    with pytest.raises(LogError, match=msg):
+        replay(lines)
+
+
+def test_replay_mismatch_is_an_assertion_and_a_value_error():
+    from envs.engine.replay import ReplayMismatch, replay
+
+    lines = _log()
+    lines[2]["seat"] = "X"
+    with pytest.raises(ReplayMismatch, match="replay differs at line 3") as e:
+        replay(lines)
+    assert isinstance(e.value, AssertionError) and isinstance(e.value, ValueError)
+
+
+def test_replay_cli_bad_files(tmp_path, capsys):
+    from envs.engine.replay import dumps
+    from training.cli import main
+
+    for blob, msg in [(b"\xff\xfe\n", "line 1 is not UTF-8 text"), (b"", "the log is empty"), (b"[1]\n", "line 1 must be a JSON object"),
+                      (dumps(_log()).encode().replace(b'"seed": 4', b'"seed": "4"'), "seed must be an integer")]:  # fmt: skip
+        p = tmp_path / "log.jsonl"
+        p.write_bytes(blob)
+        assert main(["replay", str(p)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("tw16 replay: ") and msg in err and err.count("\n") == 1
+    assert main(["replay", str(tmp_path)]) == 2  # a directory
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_action_names():
+    from envs.engine.actions import action_from_name
+
+    with pytest.raises(ValueError, match="flowers are not discarded or konged"):
+        action_from_name("kong f1")  # was 39 + 34 = 73, the WIN action
+    with pytest.raises(ValueError, match="must name one tile, not 3"):
+        action_from_name("discard 123m")
+    with pytest.raises(TypeError, match="an action name is a string"):
+        action_from_name(5)
+    assert action_from_name("kong 5m") == 39 + 4
+
+
+# -- checkpoints -------------------------------------------------------------------------------------
+@pytest.fixture
+def small_checkpoint(tmp_path):
+    torch = pytest.importorskip("torch")
+    from agents.neural import NetConfig, PolicyValueNet, save_checkpoint
+
+    path = tmp_path / "good.pt"
+    save_checkpoint(path, PolicyValueNet(NetConfig(width=4, hidden=8)))
+    return torch, path, torch.load(path, weights_only=True)
+
+
+@pytest.mark.parametrize("edit,msg", [
+    (lambda ck: ck["config"].__setitem__("bogus", 1), r"unknown config field\(s\) \['bogus'\]"),
+    (lambda ck: ck["config"].__setitem__("width", 10**9), "config width must be an integer in 1..4096"),
+    (lambda ck: ck["config"].__setitem__("blocks", "2"), "config blocks must be an integer"),
+    (lambda ck: ck["config"].__setitem__("efficiency", 1), "config efficiency must be true or false"),
+    (lambda ck: ck.__setitem__("config", [1]), "'config' must be a dict"),
+    (lambda ck: ck.__setitem__("net", {"x": 1}), "'net' must map parameter names to tensors"),
+    (lambda ck: ck["net"].pop("pi.bias"), "weights do not fit its config"),
+    (lambda ck: ck["config"].__setitem__("width", 8), "weights do not fit its config"),
+])  # fmt: skip
+def test_foreign_checkpoints(small_checkpoint, tmp_path, edit, msg):
+    from agents.neural import CheckpointError, load_checkpoint
+
+    torch, _, ck = small_checkpoint
+    ck = {k: (dict(v) if isinstance(v, dict) else v) for k, v in ck.items()}
+    edit(ck)
+    path = tmp_path / "bad.pt"
+    torch.save(ck, path)
+    with pytest.raises(CheckpointError, match=msg):
+        load_checkpoint(path)
+
+
+def test_unreadable_checkpoints(small_checkpoint, tmp_path):
+    from agents.neural import CheckpointError, load_checkpoint
+
+    _, good, _ = small_checkpoint
+    load_checkpoint(good)
+    cut = tmp_path / "cut.pt"
+    cut.write_bytes(good.read_bytes()[:500])
+    with pytest.raises(CheckpointError, match="cannot be read"):
+        load_checkpoint(cut)
+    with pytest.raises(CheckpointError, match="is not a file"):
+        load_checkpoint(tmp_path)
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"\x80\x04junk")
+    with pytest.raises(CheckpointError, match="cannot be read"):
+        load_checkpoint(junk)
+
+
+def test_ppo_resume_from_a_bad_file(tmp_path):
+    torch = pytest.importorskip("torch")
+    from agents.neural import CheckpointError, PolicyValueNet
+    from training.ppo import load_train_state
+
+    net = PolicyValueNet()
+    opt = torch.optim.Adam(net.parameters())
+    bad = tmp_path / "state.pt"
+    bad.write_bytes(b"nope")
+    with pytest.raises(CheckpointError, match="cannot be read"):
+        load_train_state(bad, net, opt)
+    torch.save({"net": {}}, bad)
+    with pytest.raises(CheckpointError, match="is not a train_state.pt"):
+        load_train_state(bad, net, opt)
+
+
+# -- agents ------------------------------------------------------------------------------------------
+def test_agent_batches_are_checked():
+    from agents import make_agent
+
+    agent = make_agent("greedy")
+    obs = np.zeros((2, 86, 34), np.float32)
+    mask = np.zeros((2, 76), bool)
+    mask[:, 74] = True
+    with pytest.raises(ValueError, match=r"mask \(B, 76\)"):
+        agent.act(obs, mask[:, :75])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        agent.act(np.full_like(obs, np.nan), mask)
+    with pytest.raises(ValueError, match="mask must hold 0 or 1"):
+        agent.act(obs, mask * 0.5)
+    with pytest.raises(TypeError, match="numeric arrays"):
+        agent.act(obs.astype(object), mask)
+    assert (agent.act(obs, mask.astype(np.int8)) == 74).all()
+
+
+def test_decoded_features_stay_in_range():
+    from agents.features import decode
+
+    rng = np.random.default_rng(0)
+    f = decode((rng.standard_normal((8, 86, 34)) * 1e4).astype(np.float32))
+    assert f.hand.min() >= 0 and f.hand.max() <= 4 and f.unseen.min() >= 0 and f.unseen.max() <= 4
+    assert f.n_melds.min() >= 0 and f.n_melds.max() <= 5 and f.opp_melds.min() >= 0 and f.opp_melds.max() <= 5
+    assert 0 <= f.tiles_left.min() and f.tiles_left.max() <= 256 and f.claim_tile.max() < 34
+
+
+# -- train options -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv,msg", [
+    (["--ppo.num-envs", "0"], "--ppo.num-envs must be an integer >= 1"),
+    (["--ppo.gamma", "1.5"], "--ppo.gamma must be a number in [0, 1]"),
+    (["--ppo.learning-rate", "nan"], "--ppo.learning-rate must be a number"),
+    (["--bc.hands", "0"], "--bc.hands must be an integer >= 1"),
+    (["--eval-against", "greedy"], "--eval-against needs three agents"),
+    (["--ppo.opponents", "pool", "nope"], "unknown agent 'nope'"),
+    (["--ppo.init-checkpoint", "/no/such.pt"], "--ppo.init-checkpoint '/no/such.pt': no such file"),
+    (["--ppo.net.width", "0"], "--ppo.net.width must be an integer >= 1"),
+    (["--seed", "-1"], "--seed must be an integer >= 0"),
+])  # fmt: skip
+def test_train_options_are_checked(argv, msg, capsys):
+    from training.cli import main
+
+    assert main(["train", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tw16 train: ") and msg in err.replace("\n", " ") and err.count("\n") == 1, err
+
+
+def test_readable_view_arguments():
+    from envs.obs.readable import readable, render_table
+
+    eng = Engine(Rules(), 2)
+    eng.reset(0)
+    assert "p0" in render_table(readable(eng, 1, view=np.int64(2)))
+    for b, view, exc in [(2, None, ValueError), (-1, None, ValueError), (0.5, None, TypeError), (0, 4, ValueError), (0, "E", TypeError)]:
+        with pytest.raises(exc):
+            readable(eng, b, view)

@@ -1,0 +1,82 @@
+"""User mistakes on the ``tw16`` command line: one line on stderr and exit code 2, never a traceback.
+
+A subcommand raises ``UsageError`` for a bad argument; ``training.cli.main`` prints
+``tw16 COMMAND: message`` and returns 2, as argparse does for its own errors (``tw16 bench nonsense``).
+The project's own error classes (a bad rules option, profile, notation, checkpoint, replay log)
+raised by a subcommand are user mistakes too and are answered the same way (``USER_ERRORS``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+
+class UsageError(Exception):
+    """A bad command-line argument; the message names it."""
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """The exception classes that mean "the user gave something wrong" (imported lazily: the
+    classes live in modules that load compiled code)."""
+    from envs.rules import RulesError
+    from envs.scoring.profile import ProfileError
+    from envs.tiles import NotationError
+
+    classes: list[type[BaseException]] = [UsageError, RulesError, ProfileError, NotationError]
+    try:
+        from agents.neural import CheckpointError
+
+        classes.append(CheckpointError)
+    except ImportError:  # torch missing: no checkpoints to load either
+        pass
+    try:
+        from training.replay_cli import ReplayError
+
+        classes.append(ReplayError)
+    except ImportError:
+        pass
+    return tuple(classes)
+
+
+def positive_int(value, name: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise UsageError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def positive_seconds(value, name: str = "--seconds") -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
+        raise UsageError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def rules_from_args(profile: str, rules_json: str | None):
+    """``--profile NAME --rules JSON`` -> ``Rules``; any problem is a ``UsageError`` naming it."""
+    from envs.rules import Rules, RulesError
+    from envs.scoring.profile import ProfileError
+
+    opts = {}
+    if rules_json:
+        try:
+            opts = json.loads(rules_json)
+        except (ValueError, RecursionError) as e:
+            raise UsageError(f"--rules is not valid JSON ({e}); give an object like '{{\"multi_win\": true}}'") from None
+        if not isinstance(opts, dict):
+            raise UsageError(f"--rules must be a JSON object like '{{\"multi_win\": true}}', got {rules_json!r}")
+    try:
+        return Rules.make(profile, **opts)
+    except (RulesError, ProfileError) as e:
+        raise UsageError(f"bad rules: {e}") from None
+
+
+def check_agents(specs, seed: int = 0) -> None:
+    """Build each agent once so that an unknown name or an unreadable checkpoint is refused before
+    any game is played (``UsageError`` naming the spec and the known agents)."""
+    from agents import make_agent
+
+    for spec in specs:
+        try:
+            make_agent(spec, seed=seed)
+        except (ValueError, OSError) as e:  # unknown name, missing or unreadable checkpoint
+            raise UsageError(str(e) if "known:" in str(e) else f"agent {spec!r}: {e}") from None
