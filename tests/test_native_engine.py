@@ -44,7 +44,8 @@ from envs.rules import Rules
 
 SCALE = int(os.environ.get("TW16_DIFF_N", "1"))
 FIELDS = st.State._fields
-TOTALS = {"hands": 0, "decisions": 0, "steps": 0, "differences": 0, "random_play_hands": 0, "check_states": 0}
+TOTALS = {"hands": 0, "decisions": 0, "steps": 0, "differences": 0, "random_play_hands": 0, "random_play_decisions": 0,
+          "check_states": 0}
 
 HK_OFF = {"multi_win": False, "strict_pass": False, "swap_call": True, "declare_ready": False, "flower_win": "auto",
           "dice_payments": False, "settlement": "immediate", "la_cut": "none"}
@@ -292,13 +293,13 @@ def test_random_play_tables(cid, policy, episodes, B):
         for name, a, b in zip(FIELDS, eng.s, sc):
             np.testing.assert_array_equal(b, a, err_msg=f"random_play final state.{name}")
         TOTALS["random_play_hands"] += int(out_c[:, 1].sum())
-        TOTALS["decisions"] += int(out_c[:, 2].sum())
+        TOTALS["random_play_decisions"] += int(out_c[:, 2].sum())
 
 
 def test_random_play_big_batch_and_thread_count():
     """A batch over the thread threshold: the same table at 1 and 2 native threads and as Numba's."""
-    rules = _rules("hongkong", {"episode": "game", "la_cut_policy": "ask"})
-    B = 300
+    rules = _rules("hongkong", {"la_cut_policy": "ask"})
+    B = 300 * SCALE
     seeds, agent = game_seeds(12, B), game_seeds(12 ^ 0xA6E27, B)
     outs = []
     for threads in (1, 2):
