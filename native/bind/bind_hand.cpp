@@ -2,8 +2,8 @@
 // names and parameter order, taking numpy arrays; batch forms over (B, 34) hands; the table accessors
 // and check; the bench makers and loops of envs/hand/bench.py.
 //
-// Boundary rules: counts are any integer dtype (int8/int16/int32/int64/uint8), shape (34,), each
-// 0..4; held the same dtypes, length >= 34, each 0..4 (only the first 34 are read); n_sets 0..5; out
+// Boundary rules: counts and held are any integer dtype (int8/int16/int32/int64/uint8), length >= 34
+// (only the first 34 are read, as in numba), each 0..4; n_sets 0..5; out
 // arrays writable, bool or an integer dtype, of the lengths the function writes. Counts and held are
 // checked and copied to int8 (what the engine passes), out arrays are written in place in their own
 // dtype, as numpy stores (a cast). Anything else raises TypeError/ValueError naming the argument.
@@ -73,7 +73,7 @@ void check_len(int64_t len, int64_t min_len, const char* name, bool exact) {
                                ", got " + std::to_string(len)).c_str());
 }
 
-// Check a 34-kind vector (counts: exactly 34 long; held: at least 34) and copy it to int8.
+// Check the 34 kinds of a count vector (0..4 each) and copy them to int8.
 template <class V>
 Counts to_counts(V v, const char* name, const char* row = "") {
     Counts c;
@@ -89,7 +89,7 @@ Counts to_counts(V v, const char* name, const char* row = "") {
 
 Counts load_counts(const AnyArray& a, const char* name = "counts") {
     return with_int<1>(a, name, [&](auto v) {
-        check_len(v.shape[0], NK, name, true);
+        check_len(v.shape[0], NK, name, false);  // like numba: longer rows are fine, the first 34 are read
         return to_counts(v, name);
     });
 }
@@ -122,7 +122,7 @@ nb::ndarray<nb::numpy, T> new_array(std::initializer_list<size_t> shape, T** dat
 }
 
 // ---------------------------------------------------------------------------------------------
-// Batches: hands (B, 34) any integer dtype; n_sets an int or an int64 (B,) array; held (B, >= 34)
+// Batches: hands (B, >= 34) any integer dtype; n_sets an int or an int64 (B,) array; held (B, >= 34)
 // or None (= hands); every row checked before the GIL is released.
 
 struct Batch {
@@ -143,7 +143,7 @@ std::vector<Counts> load_rows(const AnyArray& a, const char* name, bool exact) {
 
 Batch load_batch(const AnyArray& hands, const nb::object& n_sets, const nb::object& held) {
     Batch B;
-    B.hands = load_rows(hands, "hands", true);
+    B.hands = load_rows(hands, "hands", false);
     const int64_t n = B.size();
     if (nb::isinstance<AnyArray>(n_sets)) {
         const auto ns = nb::cast<AnyArray>(n_sets);
@@ -275,7 +275,7 @@ void eval_batch_t(int64_t fn, const AnyArray& hands, const AnyArray& held, V1<co
     const auto h = view_of<const T, 2>(hands, "hands");
     const auto hd = view_of<const T, 2>(held, "held");
     const int64_t n = h.shape[0];
-    check_len(h.shape[1], NK, "hands.shape[1]", true);
+    check_len(h.shape[1], NK, "hands.shape[1]", false);
     check_len(hd.shape[1], NK, "held.shape[1]", false);
     check_len(hd.shape[0], n, "held.shape[0]", true);
     check_len(ns.shape[0], n, "n_sets", true);
@@ -305,7 +305,7 @@ void eval_batch_t(int64_t fn, const AnyArray& hands, const AnyArray& held, V1<co
 
 V2<int8_t> bench_hands(const RwArray& a, const char* name) {
     auto v = rw<int8_t, 2>(a, name);
-    check_len(v.shape[1], NK, (S(name) + ".shape[1]").c_str(), true);
+    check_len(v.shape[1], NK, (S(name) + ".shape[1]").c_str(), false);
     return v;
 }
 
@@ -320,8 +320,9 @@ void bind_hand(nb::module_& m) {
     m.def("hand_tables", [] {
         const HandTables& T = hand_tables();
         auto ro_arr = [](const uint8_t* p, std::initializer_list<size_t> shape) {
-            auto a = nb::ndarray<nb::numpy, const uint8_t, nb::ro>(p, shape, nb::handle());
-            return a;
+            // a view of the process-lifetime tables (an owner that frees nothing; without one nanobind copies)
+            nb::capsule owner(p, [](void*) noexcept {});
+            return nb::ndarray<nb::numpy, const uint8_t, nb::ro>(p, shape, owner);
         };
         const size_t ns = py::tables::N_SUIT_CODES, nh = py::tables::N_HONOUR_CODES, nc = py::tables::N_COLS;
         return nb::make_tuple(ro_arr(T.suit_dist, {ns, nc}), ro_arr(T.suit_flags, {ns}),
@@ -330,6 +331,9 @@ void bind_hand(nb::module_& m) {
     m.def("hand_tables_sha256", &hand_tables_sha256, "SHA-256 of MAGIC + the four tables as built");
     m.def("check_hand_tables", &check_hand_tables, nb::arg("expected_sha256"),
           "Recompute the tables' SHA-256; raise TableError unless it is expected_sha256");
+    m.def("_sha256_hex", [](const nb::bytes& data) {
+        return sha256_hex(static_cast<const uint8_t*>(data.data()), data.size());
+    }, nb::arg("data"), "SHA-256 (hex) of bytes: the digest the table check uses");
     m.attr("HAND_TABLES_MAGIC") = nb::bytes(HAND_TABLES_MAGIC, std::strlen(HAND_TABLES_MAGIC));
     m.attr("HAND_TABLES_SHA256") = HAND_TABLES_SHA256;
     m.def("gen_group", [](int64_t nk, bool allow_chi) {
@@ -604,7 +608,7 @@ void bind_hand(nb::module_& m) {
         m.def(name, [fn = fn](const AnyArray& hands, int64_t n_sets) {
             // The loops are safe for any count value (bad counts give INVALID / 0), so only shapes are checked.
             const auto v = view_of<int8_t, 2>(hands, "hands");
-            check_len(v.shape[1], NK, "hands.shape[1]", true);
+            check_len(v.shape[1], NK, "hands.shape[1]", false);
             check_n_sets(n_sets);
             nb::gil_scoped_release nogil;
             return fn(v, n_sets);

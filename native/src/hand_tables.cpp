@@ -13,6 +13,8 @@
 
 namespace tw16 {
 
+namespace tbl = py::tables;
+
 // envs/hand/tables.py: MAGIC and FILE_SHA256 (strings, so not in constants.hpp; the test checks them).
 const char* const HAND_TABLES_MAGIC = "TW16HANDTABLES01";
 const char* const HAND_TABLES_SHA256 = "9c237bf5cdfb98d20f10a10435b3fa9c68506b07a324aaacf68cf3766b416375";

@@ -77,7 +77,7 @@ int64_t wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, View<O, 1>
 
 // wait_mask into a new bool array of length 34.
 template <class C, class H>
-std::array<bool, 34> wait_array(View<C, 1> counts, int64_t n_sets, View<H, 1> held);
+std::array<bool, py::tiles::N_KINDS> wait_array(View<C, 1> counts, int64_t n_sets, View<H, 1> held);
 
 // ---------------------------------------------------------------------------------------------
 // Decompositions
@@ -244,6 +244,37 @@ inline int64_t _combine4(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2
     return best;
 }
 
+namespace hand_detail {
+// _combine4 in two halves, for discard_shanten: _combine4(r0, r1, r2, r3, n) equals
+// _join(half(r0, r1), half(r2, r3)), where half(ra, rb)[a] is the min over splits of a sets between
+// the two rows without (h0) / with (h1) the pair. The same sums and minima as _combine4 (only
+// regrouped), so the results are identical; a discard changes one row, so only its half is redone.
+inline void _half(const uint8_t* ra, const uint8_t* rb, int64_t n, int64_t* h0, int64_t* h1) {
+    for (int64_t a = 0; a <= n; ++a) {
+        int64_t x0 = HAND_BIG, x1 = HAND_BIG;
+        for (int64_t m0 = 0; m0 <= a; ++m0) {
+            const int64_t m1 = a - m0;
+            int64_t v = int64_t(ra[2 * m0]) + int64_t(rb[2 * m1]);
+            if (v < x0) x0 = v;
+            v = int64_t(ra[2 * m0 + 1]) + int64_t(rb[2 * m1]);
+            if (v < x1) x1 = v;
+            v = int64_t(ra[2 * m0]) + int64_t(rb[2 * m1 + 1]);
+            if (v < x1) x1 = v;
+        }
+        h0[a] = x0;
+        h1[a] = x1;
+    }
+}
+inline int64_t _join(const int64_t* x0, const int64_t* x1, const int64_t* y0, const int64_t* y1, int64_t n) {
+    int64_t best = HAND_BIG;
+    for (int64_t a = 0; a <= n; ++a) {
+        if (x0[a] + y1[n - a] < best) best = x0[a] + y1[n - a];
+        if (x1[a] + y0[n - a] < best) best = x1[a] + y0[n - a];
+    }
+    return best;
+}
+}  // namespace hand_detail
+
 // ---------------------------------------------------------------------------------------------
 // Completeness, shanten
 
@@ -281,18 +312,28 @@ int64_t discard_shanten(View<C, 1> counts, int64_t n_sets, View<O, 1> out) {
     const uint8_t* r1 = sd + h.c[1] * NC;
     const uint8_t* r2 = sd + h.c[2] * NC;
     const uint8_t* r3 = T.honour_dist + h.c[3] * NC;
+    // s = _combine4 of the four rows with k's row one tile lower (by halves: see _half)
+    int64_t x0[A::MAX_SETS + 1], x1[A::MAX_SETS + 1], y0[A::MAX_SETS + 1], y1[A::MAX_SETS + 1];
+    int64_t z0[A::MAX_SETS + 1], z1[A::MAX_SETS + 1];
+    _half(r0, r1, n_sets, x0, x1);
+    _half(r2, r3, n_sets, y0, y1);
     for (int64_t k = 0; k < NK; ++k) {
         if (counts[k] <= 0) continue;
         const int64_t p = pow5(k < W0 ? k % 9 : k - W0);
         int64_t s;
-        if (k < 9)
-            s = _combine4(sd + (h.c[0] - p) * NC, r1, r2, r3, n_sets);
-        else if (k < 18)
-            s = _combine4(r0, sd + (h.c[1] - p) * NC, r2, r3, n_sets);
-        else if (k < W0)
-            s = _combine4(r0, r1, sd + (h.c[2] - p) * NC, r3, n_sets);
-        else
-            s = _combine4(r0, r1, r2, T.honour_dist + (h.c[3] - p) * NC, n_sets);
+        if (k < 18) {
+            if (k < 9)
+                _half(sd + (h.c[0] - p) * NC, r1, n_sets, z0, z1);
+            else
+                _half(r0, sd + (h.c[1] - p) * NC, n_sets, z0, z1);
+            s = _join(z0, z1, y0, y1, n_sets);
+        } else {
+            if (k < W0)
+                _half(sd + (h.c[2] - p) * NC, r3, n_sets, z0, z1);
+            else
+                _half(r2, T.honour_dist + (h.c[3] - p) * NC, n_sets, z0, z1);
+            s = _join(x0, x1, z0, z1, n_sets);
+        }
         out[k] = static_cast<O>(s - 1);
         if (s - 1 < best) best = s - 1;
     }
@@ -357,9 +398,9 @@ int64_t wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, View<O, 1>
 }
 
 template <class C, class H>
-std::array<bool, 34> wait_array(View<C, 1> counts, int64_t n_sets, View<H, 1> held) {
-    std::array<bool, 34> out{};
-    wait_mask(counts, n_sets, held, View<bool, 1>::contiguous(out.data(), {34}));
+std::array<bool, py::tiles::N_KINDS> wait_array(View<C, 1> counts, int64_t n_sets, View<H, 1> held) {
+    std::array<bool, py::tiles::N_KINDS> out{};
+    wait_mask(counts, n_sets, held, View<bool, 1>::contiguous(out.data(), {py::tiles::N_KINDS}));
     return out;
 }
 

@@ -32,8 +32,6 @@
 
 namespace tw16 {
 
-namespace tbl = py::tables;
-
 // The table file's header and checksum (string constants of envs/hand/tables.py: MAGIC,
 // FILE_SHA256; constants.hpp only carries integers, so tests/test_native_hand.py checks these two).
 extern const char* const HAND_TABLES_MAGIC;   // 16 bytes, no terminator needed
