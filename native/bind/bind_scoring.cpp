@@ -23,15 +23,16 @@ using py::tiles::WIND0;
 
 [[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
-void check_range(int64_t x, int64_t lo, int64_t hi, const char* name, const char* what = "") {
-    if (x < lo || x > hi)
-        bad(std::string(name) + ": expected " + std::to_string(lo) + ".." + std::to_string(hi) + what + ", got " +
-            std::to_string(x));
-}
-
 // The name of row i of a batch argument, for messages: "win_by[3]".
 std::string at(const char* name, int64_t i, bool batch) {
     return batch ? std::string(name) + "[" + std::to_string(i) + "]" : std::string(name);
+}
+
+// x in lo..hi, else a ValueError naming the argument (row i of a batch when `batch`).
+void check_range(int64_t x, int64_t lo, int64_t hi, const char* name, int64_t i, bool batch, const char* what = "") {
+    if (x < lo || x > hi)
+        bad(at(name, i, batch) + ": expected " + std::to_string(lo) + ".." + std::to_string(hi) + what + ", got " +
+            std::to_string(x));
 }
 
 // The compiled profile: shapes, dtypes, and the item indices of p_tai's order row (row 3: items
@@ -61,27 +62,40 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
         if (concealed[k] < 0 || concealed[k] > 4)
             bad(at("concealed", i, batch) + ": count of kind " + std::to_string(k) + " is " +
                 std::to_string(concealed[k]) + ", expected 0..4");
-    check_range(n_melds, 0, 5, at("n_melds", i, batch).c_str());
+    check_range(n_melds, 0, 5, "n_melds", i, batch);
     if (n_melds > meld_type.shape[0] || n_melds > meld_kind.shape[0])
         bad(at("n_melds", i, batch) + ": " + std::to_string(n_melds) + " melds but meld_type/meld_kind hold " +
             std::to_string(std::min(meld_type.shape[0], meld_kind.shape[0])));
+    int64_t total[N_KINDS];
+    for (int64_t k = 0; k < N_KINDS; ++k) total[k] = concealed[k];
     for (int64_t m = 0; m < n_melds; ++m) {
         const int64_t t = meld_type[m], k = meld_kind[m];
         if (t < CHI || t > ANKONG)
             bad(at("meld_type", i, batch) + ": meld " + std::to_string(m) + " has type " + std::to_string(t) +
                 ", expected CHI/PON/KONG/ADDKONG/ANKONG (0..4)");
-        check_range(k, 0, N_KINDS - 1, (at("meld_kind", i, batch) + "[" + std::to_string(m) + "]").c_str(),
-                    " (a tile kind)");
+        if (k < 0 || k >= N_KINDS)
+            bad(at("meld_kind", i, batch) + ": meld " + std::to_string(m) + " has kind " + std::to_string(k) +
+                ", expected a tile kind 0.." + std::to_string(N_KINDS - 1));
         if (t == CHI && (k >= WIND0 || k % 9 > 6))
             bad(at("meld_kind", i, batch) + ": meld " + std::to_string(m) + " is a chi starting on kind " +
                 std::to_string(k) + ", expected a suited kind with number 1..7");
+        if (t == CHI) {
+            for (int64_t d = 0; d < 3; ++d) total[k + d] += 1;
+        } else {
+            total[k] += t <= py::tiles::PON ? 3 : 4;
+        }
     }
-    check_range(flowers, 0, (int64_t{1} << py::tiles::N_FLOWER_KINDS) - 1, at("flowers", i, batch).c_str(),
+    // A fifth copy cannot be: the hongkong scorer (hk_score, reached through score_hand) relies on it.
+    for (int64_t k = 0; k < N_KINDS; ++k)
+        if (total[k] > 4)
+            bad(at("concealed", i, batch) + ", meld_kind: " + std::to_string(total[k]) + " tiles of kind " +
+                std::to_string(k) + " in the hand and its melds, expected at most 4");
+    check_range(flowers, 0, (int64_t{1} << py::tiles::N_FLOWER_KINDS) - 1, "flowers", i, batch,
                 " (a bit mask of the 8 flowers)");
-    check_range(win_tile, -1, N_KINDS - 1, at("win_tile", i, batch).c_str(), " (a tile kind, or -1)");
-    check_range(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, at("win_by", i, batch).c_str(), " (WIN_*)");
-    check_range(seat_wind, 0, 3, at("seat_wind", i, batch).c_str());
-    check_range(round_wind, 0, 3, at("round_wind", i, batch).c_str());
+    check_range(win_tile, -1, N_KINDS - 1, "win_tile", i, batch, " (a tile kind, or -1)");
+    check_range(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, "win_by", i, batch, " (WIN_*)");
+    check_range(seat_wind, 0, 3, "seat_wind", i, batch);
+    check_range(round_wind, 0, 3, "round_wind", i, batch);
     // The concealed tiles include the winning tile: the wait is judged on them less that tile.
     if (win_tile >= 0 && win_by != C::WIN_FLOWERS && concealed[win_tile] == 0)
         bad(at("win_tile", i, batch) + ": kind " + std::to_string(win_tile) +
@@ -89,10 +103,10 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
 }
 
 void check_settle(int64_t win_by, int64_t winner, int64_t payer, int64_t dealer, int64_t i, bool batch) {
-    check_range(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, at("win_by", i, batch).c_str(), " (WIN_*)");
-    check_range(winner, 0, 3, at("winner", i, batch).c_str());
-    check_range(payer, -1, 3, at("payer", i, batch).c_str(), " (-1: all three pay)");
-    check_range(dealer, 0, 3, at("dealer", i, batch).c_str());
+    check_range(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, "win_by", i, batch, " (WIN_*)");
+    check_range(winner, 0, 3, "winner", i, batch);
+    check_range(payer, -1, 3, "payer", i, batch, " (-1: all three pay)");
+    check_range(dealer, 0, 3, "dealer", i, batch);
 }
 
 int64_t score_hand_b(const AnyArray& concealed_a, const AnyArray& meld_type_a, const AnyArray& meld_kind_a,
@@ -117,7 +131,7 @@ void settle_b(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, i
 
 bool winning_shape_b(const AnyArray& counts_a, int64_t n_sets, const AnyArray& p_opts) {
     const auto counts = view_of<int8_t, 1>(counts_a, "counts", {N_KINDS});
-    check_range(n_sets, 0, 5, "n_sets");
+    check_range(n_sets, 0, 5, "n_sets", 0, false);
     return winning_shape(counts, n_sets, view_of<int64_t, 1>(p_opts, "p_opts", {py::profile::N_POPTS}));
 }
 
@@ -163,7 +177,7 @@ void settle_batch_b(const AnyArray& hand_tai_a, const AnyArray& win_by_a, const 
     const auto out_deltas = rw<int64_t, 2>(out_deltas_a, "out_deltas", {n, 4});
     for (int64_t i = 0; i < n; ++i) {
         check_settle(win_by[i], winner[i], payer[i], dealer[i], i, true);
-        check_range(liable[i], -1, 3, at("liable", i, true).c_str(), " (-1: none)");
+        check_range(liable[i], -1, 3, "liable", i, true, " (-1: none)");
     }
     nb::gil_scoped_release release;
     settle_batch(hand_tai, win_by, winner, payer, liable, dealer, streak, o, out_deltas);

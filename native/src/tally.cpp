@@ -88,21 +88,28 @@ int64_t use_decomposition(View<int8_t, 2> dec, int64_t d, int64_t n_melds, int64
 
 int64_t apply_profile(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> out,
                       View<bool, 1> kept) {
-    int64_t total = 0;
+    // The profile's items held (v > 0), in table order: only they can drop or reduce one another, so
+    // the pair loop of the Python (over every item of the table, skipping those not held) runs over
+    // them alone; the results are the same.
+    int64_t held[N_ITEMS];
+    int64_t n_held = 0;
     for (int64_t r_i = 0; r_i < N_ITEMS; ++r_i) {
         const int64_t i = p_tai(3, r_i);
         if (i < 0) break;
         out[i] = 0;
         kept[i] = false;
-        if (v[i] <= 0) continue;
+        if (v[i] > 0) held[n_held++] = i;
+    }
+    int64_t total = 0;
+    for (int64_t a = 0; a < n_held; ++a) {
+        const int64_t i = held[a];
         int64_t tai = p_tai(0, i);
         bool dropped = false;
-        for (int64_t r_j = 0; r_j < N_ITEMS; ++r_j) {
-            const int64_t j = p_tai(3, r_j);
-            if (j < 0) break;
-            if (j == i || v[j] <= 0) continue;
+        for (int64_t b = 0; b < n_held; ++b) {
+            const int64_t j = held[b];
+            if (j == i) continue;
             const int64_t r = p_repl(j, i);
-            // 花槓 replaces only the seat flower of its own set: _flower_items handles it
+            // 花槓 replaces only the seat flower of its own set: _flower_items (score.cpp) handles it
             if (r == 1 && !(j == FLOWER_SET && i == SEAT_FLOWER)) {
                 dropped = true;
                 break;

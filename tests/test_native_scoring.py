@@ -1,0 +1,650 @@
+"""The native scoring core (envs._core: native/src/score.cpp, tally.cpp, extras.cpp) against the Numba one
+(envs/scoring/core.py, tally.py, extras.py, bench.py): identical hand tai, items and chip deltas.
+
+(a) every case of the scoring case files, parsed by envs.scoring.cases.parse_case and scored through
+    envs.scoring.api.score_parsed, under its own profile and under every other non-hongkong profile the
+    files name; (b) many random winning hands (random melds of every type, flowers, flags, winds, win_by,
+    the special shapes, flower wins without a hand, non-winning hands) under standard, strict16, casual,
+    the extras pack and the MCR test profile; (c) the bindings' boundary checks.
+
+TW16_DIFF_N (default 20000) is the number of random scorings per profile; a big run:
+    TW16_DIFF_N=1000000 PYTHONPATH=$PWD python -m pytest -q -s tests/test_native_scoring.py
+prints the counts and both cores' scorings per second.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+core = pytest.importorskip("envs._core")
+
+from envs.jit import njit  # noqa: E402
+from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules  # noqa: E402
+from envs.scoring import api  # noqa: E402
+from envs.scoring import codes as C  # noqa: E402
+from envs.scoring.bench import _score_all, random_winning_hands  # noqa: E402
+from envs.scoring.cases import CaseError, parse_case  # noqa: E402
+from envs.scoring.core import dealer_tai, score_hand, settle, winning_shape  # noqa: E402
+from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+CASE_FILES = ("standard.jsonl", "cases_profiles.jsonl", "cases_extras.jsonl", "cases_mcr.jsonl")
+MCR = "tests/data/profiles/mcr_fans.toml"
+N_ITEMS = C.N_ITEMS
+DIFF_N = int(os.environ.get("TW16_DIFF_N", "20000"))
+CHUNK = 100_000
+
+# The random runs: name -> Rules.make arguments.
+RANDOM_PROFILES = {
+    "standard": ("standard", {}),
+    "strict16": ("strict16", {}),
+    "casual": ("casual", {}),
+    "extras": ("standard", {"extras": True}),
+    "extras_strict16_gap2": ("strict16", {"extras": True, "unrelated_gap": 2}),
+    "mcr": (MCR, {}),
+}
+
+
+def _cases(name: str) -> list[dict]:
+    with open(DATA / name, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _is_hongkong(rules: Rules) -> bool:
+    return bool(rules.profile_data.options.get("hongkong", False))
+
+
+# --------------------------------------------------------------------------------------------------
+# (a) The case files
+
+
+def _native_api(monkeypatch):
+    """envs.scoring.api with its core calls switched to envs._core (score_parsed itself unchanged)."""
+    monkeypatch.setattr(api, "score_hand", core.score_hand)
+    monkeypatch.setattr(api, "settle", core.settle)
+    monkeypatch.setattr(api, "dealer_tai", core.dealer_tai)
+
+
+def _all_cases() -> list[dict]:
+    return [c for name in CASE_FILES for c in _cases(name)]
+
+
+def _named_profiles(cases) -> list[str]:
+    names = []
+    for c in cases:
+        p = c.get("profile", "standard")
+        if p in names:
+            continue
+        try:
+            if _is_hongkong(Rules.make(p)):
+                continue
+        except Exception:  # a case naming a profile that does not exist (it expects an error)
+            continue
+        names.append(p)
+    return names
+
+
+def _compare_case(case: dict, profile: str | None, monkeypatch) -> bool:
+    """Score one case with both cores; False when the case does not parse under ``profile``."""
+    try:
+        c = parse_case(case, profile)
+    except CaseError:
+        return False
+    if _is_hongkong(c.rules):
+        return False
+    p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
+    opts = c.rules.as_array()
+    args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner, c.round_wind,
+            c.flags, p_tai, p_repl, p_opts)  # fmt: skip
+    out_nb = np.zeros(N_ITEMS, np.int32)
+    out_cc = np.full(N_ITEMS, 7, np.int32)  # score_hand clears it
+    tai_nb = score_hand(*args, out_nb)
+    tai_cc = core.score_hand(*args, out_cc)
+    assert tai_cc == tai_nb, (case.get("id"), profile)
+    assert np.array_equal(out_cc, out_nb), (case.get("id"), profile)
+    for streak in (0, c.streak, 3):
+        d_nb = np.zeros(4, np.int64)
+        d_cc = np.zeros(4, np.int64)
+        settle(tai_nb, c.win_by, c.winner, c.payer, 0, streak, opts, d_nb)
+        core.settle(tai_nb, c.win_by, c.winner, c.payer, 0, streak, opts, d_cc)
+        assert np.array_equal(d_cc, d_nb), (case.get("id"), profile, streak)
+        assert core.dealer_tai(streak, opts) == dealer_tai(streak, opts)
+    # the whole result of score_parsed (items, names, hand tai, dealer tai per leg, deltas)
+    if tai_nb >= 0:
+        want = api.score_parsed(c)
+        with monkeypatch.context() as m:
+            _native_api(m)
+            got = api.score_parsed(c)
+        assert got == want, (case.get("id"), profile)
+    return True
+
+
+def test_case_files_every_named_profile(monkeypatch):
+    cases = _all_cases()
+    profiles = _named_profiles(cases)
+    assert {"standard", "strict16", "casual", MCR} <= set(profiles)
+    n = 0
+    for case in cases:
+        n += _compare_case(case, None, monkeypatch)  # its own profile (and rules: extras, options)
+        for p in profiles:
+            n += _compare_case(case, p, monkeypatch)
+    print(f"\ncase files: {len(cases)} cases x ({len(profiles)} profiles + own): {n} scorings compared")
+    assert n > 1500
+
+
+def test_case_files_batch():
+    """score_batch / settle_batch over all the cases of one profile give the single calls' results."""
+    cases = _all_cases()
+    for profile in _named_profiles(cases):
+        parsed = []
+        for case in cases:
+            try:
+                parsed.append(parse_case(case, profile))
+            except CaseError:
+                pass
+        rules = parsed[0].rules
+        p_tai, p_repl, p_opts = rules.profile_data.compiled()
+        n = len(parsed)
+        conc = np.stack([c.concealed for c in parsed])
+        mt = np.stack([c.meld_type for c in parsed])
+        mk = np.stack([c.meld_kind for c in parsed])
+        col = {f: np.array([getattr(c, f) for c in parsed], np.int64)
+               for f in ("n_melds", "flowers", "win_tile", "win_by", "winner", "round_wind", "flags", "payer",
+                         "streak")}  # fmt: skip
+        tai = np.zeros(n, np.int64)
+        items = np.zeros((n, N_ITEMS), np.int32)
+        core.score_batch(conc, mt, mk, col["n_melds"], col["flowers"], col["win_tile"], col["win_by"], col["winner"],
+                         col["round_wind"], col["flags"], p_tai, p_repl, p_opts, tai, items)  # fmt: skip
+        deltas = np.zeros((n, 4), np.int64)
+        core.settle_batch(tai, col["win_by"], col["winner"], col["payer"], np.full(n, -1, np.int64),
+                          np.zeros(n, np.int64), col["streak"], rules.as_array(), deltas)  # fmt: skip
+        for i, c in enumerate(parsed):
+            out = np.zeros(N_ITEMS, np.int32)
+            t = score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
+                           c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
+            assert tai[i] == t and np.array_equal(items[i], out), (c.id, profile)
+            d = np.zeros(4, np.int64)
+            if t >= 0:
+                settle(t, c.win_by, c.winner, c.payer, 0, c.streak, rules.as_array(), d)
+            assert np.array_equal(deltas[i], d), (c.id, profile)
+
+
+def test_hongkong_dispatch():
+    """A hongkong profile goes to hk_score (native/src/hongkong.cpp, the hk port) through score_hand, and
+    settle_batch pays its legs through hk_settle, as in Numba (tests/test_native_hongkong.py tests them)."""
+    from envs.scoring.hongkong import hk_settle
+
+    n = 0
+    for case in _cases("hongkong.jsonl") + _cases("hongkong_items.jsonl"):
+        try:
+            c = parse_case(case)
+        except CaseError:
+            continue
+        p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
+        args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
+                c.round_wind, c.flags, p_tai, p_repl, p_opts)  # fmt: skip
+        out_nb = np.zeros(N_ITEMS, np.int32)
+        out_cc = np.zeros(N_ITEMS, np.int32)
+        tai = score_hand(*args, out_nb)
+        assert core.score_hand(*args, out_cc) == tai and np.array_equal(out_cc, out_nb), case["id"]
+        if tai >= 0:
+            opts = c.rules.as_array()
+            d_nb = np.zeros(4, np.int64)
+            hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, d_nb)
+            d_cc = np.zeros((1, 4), np.int64)
+            one = lambda x: np.array([x], np.int64)  # noqa: E731
+            core.settle_batch(one(tai), one(c.win_by), one(c.winner), one(c.payer), one(c.liable), one(0),
+                              one(c.streak), opts, d_cc)  # fmt: skip
+            assert np.array_equal(d_cc[0], d_nb), case["id"]
+        n += 1
+    assert n > 150
+
+
+# --------------------------------------------------------------------------------------------------
+# (b) Random hands
+
+ORPHANS = np.array([k for k in range(N_KINDS) if k >= WIND0 or k % 9 in (0, 8)])
+CHI_STARTS = np.array([9 * s + i for s in range(3) for i in range(7)])
+FLAG_BITS = np.array([1 << i for i in range(13)], np.int64)
+
+
+def _add_set(rng, c) -> None:
+    if rng.random() < 0.5:
+        c[rng.integers(N_KINDS)] += 3
+    else:
+        k = rng.choice(CHI_STARTS)
+        c[k:k + 3] += 1
+
+
+# Kinds a biased row draws its sets from (one suit, honours, terminals and honours, greens, winds).
+PALETTES = [np.arange(9 * s, 9 * s + 9) for s in range(3)] + [
+    np.arange(WIND0, N_KINDS), ORPHANS, np.array([19, 20, 21, 23, 25, 32]), np.arange(WIND0, WIND0 + 4),
+    np.array([0, 8, 9, 17, 18, 26]), np.array([3, 4, 5, 12, 13, 14, 21, 22, 23]),
+    np.array([6, 7, 8, 15, 16, 17, 24, 25, 26])]  # fmt: skip
+PAL = np.array([np.resize(p, 12) for p in PALETTES])  # padded by repetition: uniform enough
+
+
+def _special_rows(rng, n: int) -> np.ndarray:
+    """``n`` concealed hands of 17 tiles: special shapes (eight_pairs, 十三么 pure or mixed, 十六不搭) and
+    rare standard ones (九蓮寶燈 + a set, 一色雙龍會 / 三色雙龍會 + a set)."""
+    out = np.zeros((n, N_KINDS), np.int8)
+    for i in range(n):
+        r = rng.integers(6)
+        while True:
+            c = np.zeros(N_KINDS, np.int64)
+            if r == 0:  # seven pairs and a pon (a kind of four may be two pairs)
+                kinds = rng.choice(N_KINDS, 8, replace=False)
+                c[kinds[:7]] += 2
+                c[kinds[7] if rng.random() < 0.8 else kinds[0]] += 3 if rng.random() < 0.8 else 2
+                if rng.random() < 0.2:  # a quad: move one pair onto another pair's kind
+                    c[kinds[1]] -= 2
+                    c[kinds[2]] += 2
+                if rng.random() < 0.3:  # seven consecutive pairs of one suit (連七對)
+                    s = rng.integers(3)
+                    lo = 9 * s + rng.integers(3)
+                    c[:] = 0
+                    c[lo:lo + 7] = 2
+                    c[rng.choice(np.setdiff1d(np.arange(N_KINDS), np.arange(lo, lo + 7)))] = 3
+            elif r == 1:  # 13 orphans + an orphan eye + a set
+                c[ORPHANS] = 1
+                c[rng.choice(ORPHANS)] += 1
+                if rng.random() < 0.5:
+                    c[rng.integers(N_KINDS)] += 3
+                else:
+                    k = rng.choice(CHI_STARTS)
+                    c[k:k + 3] += 1
+            elif r == 3:  # 1112345678999 + one tile of the suit + a set
+                s = 9 * rng.integers(3)
+                c[s:s + 9] = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+                c[s + rng.integers(9)] += 1
+                _add_set(rng, c)
+            elif r == 4:  # 123 123 789 789 + 55 of one suit (or the chows of two suits, the 55 of the third)
+                a, b, e = 9 * rng.permutation(3)
+                if rng.random() < 0.5:
+                    b = e = a
+                c[[a, a + 1, a + 2, a + 6, a + 7, a + 8]] += 1
+                c[[b, b + 1, b + 2, b + 6, b + 7, b + 8]] += 1
+                c[e + 4] += 2
+                _add_set(rng, c)
+            else:  # 十六不搭: every honour, three spaced numbers per suit, one pair
+                c[WIND0:] = 1
+                dragon = rng.permutation(3) if rng.random() < 0.5 else None  # 147 258 369 over the suits
+                for s in range(3):
+                    gap = 2 if rng.random() < 0.3 else 3
+                    while True:
+                        nums = np.sort(rng.choice(9, 3, replace=False))
+                        if dragon is not None:
+                            nums = np.array([0, 3, 6]) + dragon[s]
+                        if np.all(np.diff(nums) >= gap):
+                            break
+                    c[9 * s + nums] = 1
+                c[rng.choice(np.flatnonzero(c))] += 1
+            if c.max() <= 4 and c.sum() == 17:
+                out[i] = c
+                break
+    return out
+
+
+def random_hands(rng, n: int) -> dict:
+    """``n`` random scoring inputs (mostly winning hands; see the module docstring) and settlement context."""
+    conc = np.zeros((n, N_KINDS), np.int8)
+    mt = np.zeros((n, 5), np.int8)
+    mk = np.zeros((n, 5), np.int8)
+    nm = np.zeros(n, np.int64)
+    filled = 0
+    while filled < n:
+        m = 2 * (n - filled) + 16
+        n_melds = rng.choice(6, m, p=[0.3, 0.22, 0.18, 0.14, 0.1, 0.06])
+        is_chi = rng.random((m, 5)) < 0.5
+        kind = np.where(is_chi, rng.choice(CHI_STARTS, (m, 5)), rng.integers(0, N_KINDS, (m, 5)))
+        # a third of the rows take their sets from a palette (flushes, honours, terminals, greens, winds)
+        biased = rng.random(m) < 0.35
+        pal = rng.integers(0, len(PALETTES), m)
+        pk = PAL[pal[:, None], rng.integers(0, 12, (m, 5))]
+        one_suit = pal < 3
+        ck = 9 * pal[:, None] + rng.integers(0, 7, (m, 5))
+        is_chi = np.where(biased[:, None], is_chi & one_suit[:, None], is_chi)
+        kind = np.where(biased[:, None], np.where(is_chi, ck, pk), kind)
+        typ = np.where(is_chi, CHI, PON)
+        upgrade = rng.choice([PON, KONG, ADDKONG, ANKONG], (m, 5), p=[0.55, 0.15, 0.1, 0.2])
+        melded = np.arange(5)[None, :] < n_melds[:, None]
+        typ = np.where(melded & ~is_chi, upgrade, typ)
+        pair = np.where(biased, PAL[pal, rng.integers(0, 12, m)], rng.integers(0, N_KINDS, m))
+        rows = np.arange(m)[:, None]
+        total = np.zeros((m, N_KINDS), np.int64)
+        hand = np.zeros((m, N_KINDS), np.int64)
+        for s in range(5):
+            ks = kind[:, s]
+            size = np.where(typ[:, s] == CHI, 1, np.where(typ[:, s] <= PON, 3, 4))
+            for d in range(3):
+                kk = np.where(typ[:, s] == CHI, ks + d, ks)
+                add = np.where(typ[:, s] == CHI, 1, size if d == 0 else 0)
+                total[rows[:, 0], kk] += add
+                hand[rows[:, 0], kk] += np.where(melded[:, s], 0, add)
+        total[np.arange(m), pair] += 2
+        hand[np.arange(m), pair] += 2
+        ok = np.flatnonzero(total.max(axis=1) <= 4)[: n - filled]
+        k = len(ok)
+        conc[filled:filled + k] = hand[ok]
+        mt[filled:filled + k] = np.where(melded[ok], typ[ok], 0)
+        mk[filled:filled + k] = np.where(melded[ok], kind[ok], 0)
+        nm[filled:filled + k] = n_melds[ok]
+        filled += k
+    # special shapes (no melds)
+    sp = np.flatnonzero(rng.random(n) < 0.06)
+    pool = _special_rows(rng, min(len(sp), 1000))  # drawn from a pool: the Python maker is slow
+    conc[sp] = pool[rng.integers(0, len(pool), len(sp))] if len(sp) else pool
+    nm[sp] = 0
+    mt[sp] = 0
+    mk[sp] = 0
+    # non-winning hands of the right size (mostly scored -1)
+    junk = np.flatnonzero(rng.random(n) < 0.03)
+    for i in junk:  # drawn from the tiles the melds leave
+        left = np.full(N_KINDS, 4)
+        for m in range(nm[i]):
+            k = mk[i, m]
+            if mt[i, m] == CHI:
+                left[k:k + 3] -= 1
+            else:
+                left[k] -= 3 if mt[i, m] <= PON else 4
+        wall = np.repeat(np.arange(N_KINDS), left)
+        conc[i] = np.bincount(rng.choice(wall, 3 * (5 - nm[i]) + 2, replace=False), minlength=N_KINDS)
+    win_by = rng.choice(4, n, p=[0.45, 0.35, 0.08, 0.12]).astype(np.int64)
+    held = np.where(conc > 0, rng.random((n, N_KINDS)) + 0.01, 0.0)
+    win_tile = held.argmax(axis=1).astype(np.int64)
+    no_tile = rng.random(n) < np.where(win_by == C.WIN_FLOWERS, 0.7, 0.04)  # heavenly, flower wins
+    win_tile[no_tile] = -1
+    # flower wins without a complete hand: one tile fewer (16 - 3 x melds)
+    short = np.flatnonzero((win_by == C.WIN_FLOWERS) & (rng.random(n) < 0.4))
+    conc[short, np.where(conc[short] > 0, rng.random((len(short), N_KINDS)) + 0.01, 0.0).argmax(axis=1)] -= 1
+    flowers = np.where(rng.random(n) < 0.45, 0, rng.integers(0, 256, n) & rng.integers(0, 256, n))
+    full = rng.random(n) < 0.12
+    flowers[full] = rng.choice([0x0F, 0xF0, 0xFF, 0x7F, 0xFE, 0xEF, 0x1F, 0xF1], full.sum())
+    flags = (rng.random((n, len(FLAG_BITS))) < 0.07) @ FLAG_BITS
+    flags |= np.where(rng.random(n) < 0.2, rng.integers(0, 5, n), 0) << C.CHAIN_SHIFT
+    seat = rng.integers(0, 4, n)
+    rnd = rng.integers(0, 4, n)
+    dealer = rng.integers(0, 4, n)
+    winner = (seat + dealer) % 4
+    other = (winner + rng.integers(1, 4, n)) % 4
+    payer = np.where((win_by == C.WIN_SELF_DRAW) | ((win_by == C.WIN_FLOWERS) & (rng.random(n) < 0.5)), -1, other)
+    streak = np.where(rng.random(n) < 0.7, 0, rng.integers(0, 8, n))
+    return {"conc": conc, "mt": mt, "mk": mk, "nm": nm, "flowers": flowers.astype(np.int64), "win_tile": win_tile,
+            "win_by": win_by, "seat": seat, "round": rnd, "flags": flags.astype(np.int64), "winner": winner,
+            "payer": payer.astype(np.int64), "dealer": dealer, "streak": streak.astype(np.int64)}  # fmt: skip
+
+
+@njit(cache=True)
+def _numba_batch(conc, mt, mk, nm, flowers, win_tile, win_by, seat, rnd, flags, p_tai, p_repl, p_opts, out_tai,
+                 out_items):  # fmt: skip
+    for i in range(conc.shape[0]):
+        out_tai[i] = score_hand(conc[i], mt[i], mk[i], nm[i], flowers[i], win_tile[i], win_by[i], seat[i], rnd[i],
+                                flags[i], p_tai, p_repl, p_opts, out_items[i])  # fmt: skip
+
+
+@njit(cache=True)
+def _numba_settle(tai, win_by, winner, payer, dealer, streak, opts, out_deltas):
+    for i in range(tai.shape[0]):
+        if tai[i] >= 0:
+            settle(tai[i], win_by[i], winner[i], payer[i], dealer[i], streak[i], opts, out_deltas[i])
+
+
+def _opts_variants(rules: Rules) -> list[np.ndarray]:
+    a = rules.as_array()
+    b = a.copy()
+    b[OPT_STREAK_CAP] = 2
+    b[OPT_BASE] = 100
+    b[OPT_PER_TAI] = 20
+    return [a, b]
+
+
+def _run_random(name: str, n_total: int, seed: int) -> dict:
+    profile, options = RANDOM_PROFILES[name]
+    rules = Rules.make(profile, **options)
+    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+    rng = np.random.default_rng(seed)
+    stats = {"n": 0, "wins": 0, "t_nb": 0.0, "t_cc": 0.0, "nonzero_items": np.zeros(N_ITEMS, np.int64)}
+    threads = core.num_threads()
+    core.set_num_threads(1)  # one core each, for the speed comparison
+    try:
+        done = 0
+        chunk_i = 0
+        while done < n_total:
+            n = min(CHUNK, n_total - done)
+            h = random_hands(rng, n)
+            hand_args = (h["conc"], h["mt"], h["mk"], h["nm"], h["flowers"], h["win_tile"], h["win_by"], h["seat"],
+                         h["round"], h["flags"], p_tai, p_repl, p_opts)  # fmt: skip
+            tai_nb = np.zeros(n, np.int64)
+            items_nb = np.zeros((n, N_ITEMS), np.int32)
+            t0 = time.perf_counter()
+            _numba_batch(*hand_args, tai_nb, items_nb)
+            t1 = time.perf_counter()
+            tai_cc = np.zeros(n, np.int64)
+            items_cc = np.zeros((n, N_ITEMS), np.int32)
+            core.score_batch(*hand_args, tai_cc, items_cc)
+            t2 = time.perf_counter()
+            stats["t_nb"] += t1 - t0
+            stats["t_cc"] += t2 - t1
+            bad = np.flatnonzero((tai_cc != tai_nb) | (items_cc != items_nb).any(axis=1))
+            assert len(bad) == 0, f"{name}: {len(bad)} differences, first row {bad[0]}: " + repr(
+                {k: v[bad[0]] for k, v in h.items()})
+            opts = _opts_variants(rules)[chunk_i % 2]
+            d_nb = np.zeros((n, 4), np.int64)
+            d_cc = np.zeros((n, 4), np.int64)
+            settle_args = (h["win_by"], h["winner"], h["payer"])
+            _numba_settle(tai_nb, *settle_args, h["dealer"], h["streak"], opts, d_nb)
+            core.settle_batch(tai_nb, *settle_args, np.full(n, -1, np.int64), h["dealer"], h["streak"], opts, d_cc)
+            assert np.array_equal(d_cc, d_nb), name
+            stats["n"] += n
+            stats["wins"] += int((tai_nb >= 0).sum())
+            stats["nonzero_items"] += (items_nb != 0).sum(axis=0)
+            done += n
+            chunk_i += 1
+    finally:
+        core.set_num_threads(threads)
+    return stats
+
+
+@pytest.mark.parametrize("name", list(RANDOM_PROFILES))
+def test_random_hands(name):
+    _run_random(name, min(DIFF_N, 2000), seed=99)  # warm-up (first calls compile the Numba loops)
+    s = _run_random(name, DIFF_N, seed=zlib.crc32(name.encode()))
+    profile, options = RANDOM_PROFILES[name]
+    keys = Rules.make(profile, **options).profile_data.keys
+    unseen = [k for k in keys if s["nonzero_items"][C.ITEM_KEYS.index(k)] == 0]
+    print(f"\n{name}: {s['n']} random scorings (+ settlements), {s['wins']} wins, 0 differences; "
+          f"Numba {s['n'] / s['t_nb']:,.0f}/s, C++ {s['n'] / s['t_cc']:,.0f}/s (one thread); "
+          f"{len(keys) - len(unseen)} of the profile's {len(keys)} items held; not held: {unseen}")  # fmt: skip
+    assert s["wins"] > 0.8 * s["n"]
+    if DIFF_N >= 20000:
+        assert len(unseen) <= 3  # the random hands reach (almost) every item of the profile
+
+
+def test_bench_loop():
+    """bench.py's _score_all and envs._core.score_all give the same sum of hand tai (hongkong included)."""
+    for profile, options in [*RANDOM_PROFILES.values(), ("hongkong", {})]:
+        rules = Rules.make(profile, **options)
+        p_tai, p_repl, p_opts = rules.profile_data.compiled()
+        hands = random_winning_hands(1024, seed=5)
+        args = (*hands, p_tai, p_repl, p_opts, rules.as_array())
+        assert core.score_all(*args, 2) == _score_all(*args, 2)
+
+
+def test_winning_shape():
+    rng = np.random.default_rng(3)
+    h = random_hands(rng, 3000)
+    for profile, options in RANDOM_PROFILES.values():
+        p_opts = Rules.make(profile, **options).profile_data.compiled()[2]
+        for i in range(len(h["nm"])):
+            n_sets = 5 - int(h["nm"][i])
+            assert core.winning_shape(h["conc"][i], n_sets, p_opts) == winning_shape(h["conc"][i], n_sets, p_opts)
+
+
+def test_dealer_tai():
+    opts = Rules.make("standard").as_array()
+    for cap in (-1, 0, 1, 3):
+        opts[OPT_STREAK_CAP] = cap
+        for streak in (0, 1, 2, 5, 10**6, 2**62):
+            assert core.dealer_tai(streak, opts) == dealer_tai(streak, opts)
+
+
+# --------------------------------------------------------------------------------------------------
+# (c) The boundary
+
+
+def _good():
+    rules = Rules.make("standard")
+    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+    conc = np.zeros(N_KINDS, np.int8)
+    for k in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14):
+        conc[k] += 1
+    conc[27] = 2
+    mt = np.zeros(5, np.int8)
+    mk = np.zeros(5, np.int8)
+    args = dict(concealed=conc, meld_type=mt, meld_kind=mk, n_melds=0, flowers=0, win_tile=27, win_by=C.WIN_DISCARD,
+                seat_wind=1, round_wind=0, flags=0, p_tai=p_tai, p_repl=p_repl, p_opts=p_opts,
+                out_items=np.zeros(N_ITEMS, np.int32))  # fmt: skip
+    return args, rules.as_array()
+
+
+def test_bindings_accept_the_good_hand():
+    args, _ = _good()
+    want = score_hand(*[v for v in args.values()])
+    assert core.score_hand(**args) == want >= 0
+
+
+@pytest.mark.parametrize(
+    "change, exc, words",
+    [
+        ({"concealed": np.zeros(N_KINDS, np.int16)}, TypeError, "concealed: expected dtype int8"),
+        ({"concealed": np.zeros(33, np.int8)}, ValueError, "concealed: expected axis 0 of size 34"),
+        ({"concealed": np.zeros((2, N_KINDS), np.int8)}, ValueError, "concealed: expected 1 dimensions"),
+        ({"out_items": np.zeros(N_ITEMS, np.int64)}, TypeError, "out_items: expected dtype int32"),
+        ({"out_items": np.zeros(N_ITEMS - 1, np.int32)}, ValueError, "out_items"),
+        ({"p_tai": np.zeros((3, N_ITEMS), np.int32)}, ValueError, "p_tai"),
+        ({"p_repl": np.zeros((N_ITEMS, N_ITEMS), np.int32)}, TypeError, "p_repl"),
+        ({"p_opts": np.zeros(2, np.int64)}, ValueError, "p_opts"),
+        ({"win_tile": 34}, ValueError, "win_tile"),
+        ({"win_tile": -2}, ValueError, "win_tile"),
+        ({"win_tile": 20}, ValueError, "win_tile: kind 20 is not among the concealed tiles"),
+        ({"win_by": 4}, ValueError, "win_by"),
+        ({"win_by": -1}, ValueError, "win_by"),
+        ({"seat_wind": 4}, ValueError, "seat_wind"),
+        ({"round_wind": -1}, ValueError, "round_wind"),
+        ({"n_melds": 6}, ValueError, "n_melds"),
+        ({"n_melds": -1}, ValueError, "n_melds"),
+        ({"flowers": 256}, ValueError, "flowers"),
+        ({"flowers": -1}, ValueError, "flowers"),
+    ],
+)
+def test_score_hand_bad_input(change, exc, words):
+    args, _ = _good()
+    args.update(change)
+    with pytest.raises(exc, match=words):
+        core.score_hand(**args)
+
+
+def test_bad_counts_and_melds():
+    args, _ = _good()
+    args["concealed"] = args["concealed"].copy()
+    args["concealed"][5] = 5
+    with pytest.raises(ValueError, match="concealed: count of kind 5 is 5"):
+        core.score_hand(**args)
+    args, _ = _good()
+    args["concealed"] = args["concealed"].copy()
+    args["concealed"][3] = -1
+    with pytest.raises(ValueError, match="concealed"):
+        core.score_hand(**args)
+    for mt, mk, words in ((5, 0, "meld_type"), (-1, 0, "meld_type"), (PON, 34, "meld_kind"), (PON, -3, "meld_kind"),
+                          (CHI, 7, "meld_kind: meld 0 is a chi starting on kind 7"), (CHI, 27, "meld_kind")):  # fmt: skip
+        args, _ = _good()
+        args["meld_type"] = np.array([mt, 0, 0, 0, 0], np.int8)
+        args["meld_kind"] = np.array([mk, 0, 0, 0, 0], np.int8)
+        args["n_melds"] = 1
+        with pytest.raises(ValueError, match=words):
+            core.score_hand(**args)
+    args, _ = _good()
+    args["meld_type"] = np.array([PON, 0, 0, 0, 0], np.int8)
+    args["meld_kind"] = np.array([27, 0, 0, 0, 0], np.int8)
+    args["n_melds"] = 1
+    with pytest.raises(ValueError, match="concealed, meld_kind: 5 tiles of kind 27"):
+        core.score_hand(**args)
+    args, _ = _good()
+    args["meld_type"] = np.zeros(2, np.int8)
+    args["n_melds"] = 3
+    with pytest.raises(ValueError, match="n_melds"):
+        core.score_hand(**args)
+    args, _ = _good()
+    p_tai = args["p_tai"].copy()
+    p_tai[3, 0] = N_ITEMS
+    args["p_tai"] = p_tai
+    with pytest.raises(ValueError, match="p_tai: row 3"):
+        core.score_hand(**args)
+
+
+def test_settle_bad_input():
+    _, opts = _good()
+    d = np.zeros(4, np.int64)
+    for kw, words in (({"winner": 4}, "winner"), ({"payer": 4}, "payer"), ({"payer": -2}, "payer"),
+                      ({"dealer": -1}, "dealer"), ({"win_by": 9}, "win_by")):  # fmt: skip
+        a = dict(hand_tai=3, win_by=0, winner=1, payer=2, dealer=0, streak=0, opts=opts, out_deltas=d) | kw
+        with pytest.raises(ValueError, match=words):
+            core.settle(**a)
+    with pytest.raises(ValueError, match="out_deltas"):
+        core.settle(3, 0, 1, 2, 0, 0, opts, np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match="opts"):
+        core.settle(3, 0, 1, 2, 0, 0, opts[:5], d)
+    with pytest.raises(TypeError, match="out_deltas"):
+        core.settle(3, 0, 1, 2, 0, 0, opts, np.zeros(4, np.int32))
+    ro = np.zeros(4, np.int64)
+    ro.flags.writeable = False
+    with pytest.raises(TypeError):
+        core.settle(3, 0, 1, 2, 0, 0, opts, ro)
+
+
+def test_batch_bad_input():
+    rng = np.random.default_rng(1)
+    h = random_hands(rng, 50)
+    rules = Rules.make("standard")
+    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+
+    def call(**over):
+        a = dict(concealed=h["conc"], meld_type=h["mt"], meld_kind=h["mk"], n_melds=h["nm"], flowers=h["flowers"],
+                 win_tile=h["win_tile"], win_by=h["win_by"], seat_wind=h["seat"], round_wind=h["round"],
+                 flags=h["flags"], p_tai=p_tai, p_repl=p_repl, p_opts=p_opts, out_tai=np.zeros(50, np.int64),
+                 out_items=np.zeros((50, N_ITEMS), np.int32)) | over  # fmt: skip
+        core.score_batch(**a)
+
+    call()
+    with pytest.raises(ValueError, match="n_melds: expected axis 0 of size 50"):
+        call(n_melds=h["nm"][:49])
+    wb = h["win_by"].copy()
+    wb[17] = 7
+    with pytest.raises(ValueError, match=r"win_by\[17\]"):
+        call(win_by=wb)
+    sw = h["seat"].copy()
+    sw[3] = 4
+    with pytest.raises(ValueError, match=r"seat_wind\[3\]"):
+        call(seat_wind=sw)
+    with pytest.raises(ValueError, match="out_items"):
+        call(out_items=np.zeros((49, N_ITEMS), np.int32))
+    with pytest.raises(TypeError, match="flags"):
+        call(flags=h["flags"].astype(np.int32))
+    d = np.zeros((50, 4), np.int64)
+    tai = np.zeros(50, np.int64)
+    liable = np.full(50, -1, np.int64)
+    with pytest.raises(ValueError, match=r"liable\[0\]"):
+        core.settle_batch(tai, h["win_by"], h["winner"], h["payer"], liable - 1, h["dealer"], h["streak"],
+                          rules.as_array(), d)  # fmt: skip
+    bad_w = h["winner"].copy()
+    bad_w[9] = -1
+    with pytest.raises(ValueError, match=r"winner\[9\]"):
+        core.settle_batch(tai, h["win_by"], bad_w, h["payer"], liable, h["dealer"], h["streak"], rules.as_array(), d)
