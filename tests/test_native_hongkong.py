@@ -104,6 +104,22 @@ def test_case_files_every_option_combination():
     assert scored >= len(OPTION_COMBOS) * n_ok
 
 
+def test_score_hand_hands_hongkong_to_hk_score():
+    """The C++ score_hand (scoring port) hands a hongkong profile to the C++ hk_score, as core.score_hand does."""
+    if not hasattr(_core, "score_hand"):
+        pytest.skip("envs._core has no score_hand yet")
+    from envs.scoring.core import score_hand
+
+    gen = Gen(seed=11)
+    prof = Rules(profile="hongkong").profile_data.compiled()
+    for i in range(300):
+        args = gen.hand()
+        o_nb, o_cc = np.zeros(C.N_ITEMS, np.int32), np.zeros(C.N_ITEMS, np.int32)
+        t_nb = score_hand(*args, *prof, o_nb)
+        t_cc = _core.score_hand(*args, *prof, o_cc)
+        assert t_cc == t_nb and np.array_equal(o_cc, o_nb), (i, args)
+
+
 # ---------------------------------------------------------------------------------------------
 # (b) random hands
 class Gen:
@@ -305,10 +321,12 @@ class Gen:
         elif u < 0.09:  # any tiles at all, as many as a hand holds (the checks at the boundary pass)
             meld = _meld_tiles(mt, mk, n_melds)
             conc[:] = 0
-            for _ in range(3 * (5 - n_melds) + 2 - (1 if r.random() < 0.2 else 0)):
+            left = 3 * (5 - n_melds) + 2 - (1 if r.random() < 0.2 else 0)
+            while left:
                 k = r.randrange(N_KINDS)
                 if conc[k] + meld[k] < 4:
                     conc[k] += 1
+                    left -= 1
             if win_tile >= 0 and win_by != C.WIN_FLOWERS and conc[win_tile] == 0:
                 win_tile = r.choice(np.flatnonzero(conc).tolist())
         seat, rnd = r.randrange(4), r.randrange(4)
@@ -327,6 +345,8 @@ class Gen:
         payer = -1 if win_by in (C.WIN_SELF_DRAW,) or r.random() < 0.2 else r.choice(others)
         liable = r.choice(others) if r.random() < 0.2 else -1
         streak = r.choice((0, 0, 1, 2, 3, 7, r.randint(0, 10**6)))
+        if r.random() < 0.02:  # int64 overflow wraps in both (dealer tai 1 + 2N, chips base + per_tai x tai)
+            streak = r.choice((2**62 + r.randrange(1000), 2**63 - 1))
         if r.random() < 0.1:
             tai = r.randint(0, 500)
         return (tai, win_by, winner, payer, liable, r.randrange(4), streak)
