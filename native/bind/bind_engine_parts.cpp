@@ -175,6 +175,20 @@ void b_mask_rows(const RwArray& mask_a, const AnyArray& g_a, const AnyArray& p_a
     parallel_for(B, [&](int64_t b) { mask_rows(mask[b], g[b], p[b], hands[b], melds[b], term[b], opts, cfg, p_opts); });
 }
 
+int64_t b_held_all(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, int64_t k) {
+    auto h = in<int8_t, 1>(h_a, "h", {34});
+    auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
+    check_range(nm, 0, MAX_MELDS, "nm");
+    check_range(k, 0, 33, "k");
+    return held_all(h, ms, nm, k);
+}
+
+bool b_is_concealed(const AnyArray& ms_a, int64_t nm) {
+    auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
+    check_range(nm, 0, MAX_MELDS, "nm");
+    return is_concealed(ms, nm);
+}
+
 bool b_is_ready_hand(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, const AnyArray& popts_a) {
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
@@ -245,6 +259,11 @@ int64_t b_claim_options(const AnyArray& g_a, const AnyArray& ps_a, const AnyArra
     return claim_options(g, ps, h.v, s, d, t, opts_of(opts_a), popts_of(popts_a));
 }
 
+bool b_chi_has_discard(const AnyArray& h_a, int64_t t, int64_t lo, int64_t used1, int64_t used2, bool swap_ok) {
+    // (reads the 34 counts only; the kinds are compared, never used as indices)
+    return chi_has_discard(in<int8_t, 1>(h_a, "h", {34}), t, lo, used1, used2, swap_ok);
+}
+
 int64_t b_next_asked(const AnyArray& g_a, const AnyArray& p_a, int64_t after) {
     return next_asked(in<int64_t, 1>(g_a, "g", {NG}), in<int64_t, 2>(p_a, "p", {4, NP}), after);
 }
@@ -298,6 +317,29 @@ void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
     check_batch_index(b, s.batch());
     check_script_index(s, b);
     fill_wall(s, b, opts_of(opts_a));
+}
+
+// draw_tile reads the wall between head and tail (the dead wall never below 0), and a flower win
+// found after the draw is scored from the seats' melds and the river.
+bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_t src, const AnyArray& opts_a,
+                 nb::handle prof_o) {
+    State s = state_of(S_o);
+    Prof prof = prof_of(prof_o);
+    Opts opts = opts_of(opts_a);
+    check_batch_index(b, s.batch());
+    check_range(seat, 0, 3, "seat");
+    check_range(s.g(b, St::G_HEAD), 0, WALL_SIZE, "S.g[b, G_HEAD]");
+    check_range(s.g(b, St::G_TAIL), -1, WALL_SIZE - 1, "S.g[b, G_TAIL]");
+    check_range(opts[R::OPT_DEAD_WALL], 0, WALL_SIZE, "opts[OPT_DEAD_WALL]");
+    if (opts[R::OPT_DEAD_WALL_PER_KONG]) check_range(s.g(b, St::G_NKONG), 0, WALL_SIZE, "S.g[b, G_NKONG]");
+    for (int64_t i = 0; i < WALL_SIZE; ++i)
+        if (s.wall(b, i) >= WALL_SIZE)
+            bad("S.wall[" + std::to_string(b) + ", " + std::to_string(i) + "]: expected a tile id 0..143, got " +
+                std::to_string(int(s.wall(b, i))));
+    check_range(s.g(b, St::G_DEALER), 0, 3, "S.g[b, G_DEALER]");
+    check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
+    check_game_hands(s.hands[b], s.p[b], "S.");
+    return draw_tile(s, b, seat, from_tail, src, opts, prof);
 }
 
 bool b_deal(nb::handle S_o, int64_t b, const AnyArray& opts_a, nb::handle prof_o) {
@@ -413,6 +455,8 @@ void bind_engine_parts(nb::module_& m) {
           arg("opts"), arg("cfg"), arg("p_opts"),
           "mask.mask_rows for every game of a batch: the legal actions of each game's seat to decide into "
           "mask (B, 76). Arrays as in envs.engine.state.State.");
+    m.def("held_all", &b_held_all, arg("h"), arg("ms"), arg("nm"), arg("k"));
+    m.def("is_concealed", &b_is_concealed, arg("ms"), arg("nm"));
     m.def("is_ready_hand", &b_is_ready_hand, arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
     m.def("ready_after_discard", &b_ready_after_discard, arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
     m.def("can_declare_ready", &b_can_declare_ready, arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"), arg("cfg"),
@@ -425,12 +469,16 @@ void bind_engine_parts(nb::module_& m) {
     m.def("kong_allowed", &b_kong_allowed, arg("g"), arg("opts"));
     m.def("claim_options", &b_claim_options, arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"), arg("opts"),
           arg("p_opts"));
+    m.def("chi_has_discard", &b_chi_has_discard, arg("h"), arg("t"), arg("lo"), arg("used1"), arg("used2"),
+          arg("swap_ok"));
     m.def("next_asked", &b_next_asked, arg("g"), arg("p"), arg("after"));
     m.def("open_claims", &b_open_claims, arg("g"), arg("p"), arg("hands"), arg("t"), arg("opts"), arg("p_opts"));
     m.def("open_rob", &b_open_rob, arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("p_opts"));
     m.def("clear_claims", &b_clear_claims, arg("p"));
     // wall.py (S: envs.engine.state.State; prof: the compiled profile tuple)
     m.def("fill_wall", &b_fill_wall, arg("S"), arg("b"), arg("opts"));
+    m.def("draw_tile", &b_draw_tile, arg("S"), arg("b"), arg("seat"), arg("from_tail"), arg("src"), arg("opts"),
+          arg("prof"));
     m.def("deal", &b_deal, arg("S"), arg("b"), arg("opts"), arg("prof"));
     // side.py
     m.def("base_chips", &b_base_chips, arg("opts"), arg("halves"));
