@@ -529,3 +529,49 @@ def test_totals_report(capsys):
     with capsys.disabled():
         print("\n[native engine differential]", TOTALS)
     assert TOTALS["differences"] == 0
+
+
+def test_fuzzed_states_never_crash():
+    """Random corruptions of live states (any value, any field): step_batch / step_some either refuse
+    them (ValueError) or step them; check_game either refuses or answers. Nothing crashes (the
+    sanitizer build runs this too)."""
+    rng = np.random.default_rng(2024)
+    for cid in ("hongkong-game-offer-dice", "standard-all-on", "strict16"):
+        _, profile, opts = CONFIGS[CONFIG_IDS.index(cid)]
+        eng = Engine(_rules(profile, opts), 6)
+        S = st.alloc(6)
+        _core.reset_batch(S, game_seeds(5, 6), eng.opts, eng.cfg, eng.prof)
+        refused = stepped = 0
+        for t in range(60 * SCALE):
+            T = st.State(*(a.copy() for a in S))
+            for _ in range(int(rng.integers(1, 3))):
+                name = FIELDS[int(rng.integers(len(FIELDS)))]
+                if name == "script":
+                    continue
+                arr = getattr(T, name)
+                idx = tuple(int(rng.integers(n)) for n in arr.shape)
+                if arr.dtype == np.bool_:
+                    arr[idx] = not arr[idx]
+                elif arr.dtype.kind == "f":
+                    arr[idx] = [np.nan, np.inf, -1.0, 3e38, float(rng.normal())][int(rng.integers(5))]
+                else:
+                    info = np.iinfo(arr.dtype)
+                    vals = [int(info.min), int(info.max), -1, 0, 1, 5, 35, 143, 144, int(arr[idx]) + 1]
+                    bits = 8 * arr.dtype.itemsize  # (stored wrapped, like a C store)
+                    u = vals[int(rng.integers(len(vals)))] % (1 << bits)
+                    arr[idx] = np.array([u], dtype=f"uint{bits}").view(arr.dtype)[0]
+            b = int(rng.integers(6))
+            try:
+                _core.check_game(T, b, eng.opts)
+            except ValueError:
+                pass
+            try:
+                _core.step_batch(T, T.mask.argmax(1).astype(np.int64), eng.opts, eng.cfg, eng.prof)
+                stepped += 1
+            except ValueError:
+                refused += 1
+            a = choose(rng, S)
+            _core.step_batch(S, a, eng.opts, eng.cfg, eng.prof)
+            if S.terminated.any():
+                _core.reset_some(S, game_seeds(100 + t, 6), S.terminated.copy(), eng.opts, eng.cfg, eng.prof)
+        assert refused > 0 and stepped > 0
