@@ -3,7 +3,9 @@
 // with the same seeds.
 #include "tw16/randplay.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include "tw16/hand.hpp"
@@ -20,15 +22,69 @@ namespace A = py::actions;
 namespace RP = py::randplay;
 }  // namespace
 
-int64_t random_action(View<bool, 1> mask, View<uint64_t, 1> arng, int64_t b, View<int64_t, 1> legal) {
-    // The r-th legal action, r uniform: one branch-free pass collects them into legal.
-    int64_t n = 0;
-    for (int64_t a = 0; a < mask.shape[0]; ++a) {
-        legal[n] = a;
-        n += mask[a];
+namespace {
+// Masks of 0/1 bytes, 8 at a time (the engine's own masks are contiguous).
+// Sum of the 8 bytes of x, each 0 or 1.
+inline int64_t byte_sum(uint64_t x) { return static_cast<int64_t>((x * 0x0101010101010101ULL) >> 56); }
+// The 8 bytes of x, each 0 or 1, as the bits of one byte (byte i -> bit i).
+inline unsigned byte_bits(uint64_t x) { return static_cast<unsigned>((x * 0x0102040810204080ULL) >> 56); }
+
+// NTH[v][r]: the position of the r-th set bit of the byte v (8 when there is none).
+struct NthBit {
+    uint8_t t[256][8];
+    constexpr NthBit() : t{} {
+        for (int v = 0; v < 256; ++v) {
+            int r = 0;
+            for (int i = 0; i < 8; ++i) t[v][i] = 8;
+            for (int i = 0; i < 8; ++i)
+                if ((v >> i) & 1) t[v][r++] = static_cast<uint8_t>(i);
+        }
     }
+};
+constexpr NthBit NTH{};
+}  // namespace
+
+int64_t random_action(View<bool, 1> mask, View<uint64_t, 1> arng, int64_t b, View<int64_t, 1> legal) {
+    // The r-th legal action, r uniform in 0..n-1 (n legal actions): randplay.py collects the legal
+    // actions into `legal` and indexes it; counting, drawing r, then finding the r-th gives the same
+    // action from the same draw. (legal is scratch, unused here.)
+    (void)legal;
+    const int64_t na = mask.shape[0];
+    if (mask.stride[0] == 1) {  // the engine's masks: branch-free, 8 entries at a time
+        const unsigned char* m = reinterpret_cast<const unsigned char*>(mask.data);
+        const int64_t full = na / 8;
+        auto word = [&](int64_t w) {  // entries 8w .. 8w+7 (zero past the end)
+            uint64_t x = 0;
+            if (w < full) {
+                std::memcpy(&x, m + 8 * w, 8);
+            } else {
+                for (int64_t a = na - 1; a >= 8 * w; --a) x = (x << 8) | m[a];
+            }
+            return x;
+        };
+        const int64_t nw = (na + 7) / 8;
+        int64_t n = 0;
+        for (int64_t w = 0; w < nw; ++w) n += byte_sum(word(w));
+        if (n == 0) return -1;
+        int64_t r = randint(arng, b, n);
+        int64_t at = -1;  // the word holding the r-th legal action; r becomes its rank there
+        uint64_t xa = 0;
+        for (int64_t w = 0; w < nw; ++w) {
+            const uint64_t x = word(w);
+            const int64_t c = byte_sum(x);
+            const bool here = at < 0 && r < c;
+            at = here ? w : at;
+            xa = here ? x : xa;
+            r -= (at < 0) ? c : 0;
+        }
+        return 8 * at + NTH.t[byte_bits(xa)][r];
+    }
+    int64_t n = 0;
+    for (int64_t a = 0; a < na; ++a) n += mask[a];
     if (n == 0) return -1;
-    return legal[randint(arng, b, n)];
+    int64_t r = randint(arng, b, n);
+    for (int64_t a = 0;; ++a)
+        if (mask[a] && r-- == 0) return a;
 }
 
 int64_t greedy_action(const State& S, int64_t b, View<uint64_t, 1> arng, View<int64_t, 1> sh, View<int64_t, 1> legal) {

@@ -77,7 +77,7 @@ int64_t wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, View<O, 1>
 
 // wait_mask into a new bool array of length 34.
 template <class C, class H>
-std::array<bool, 34> wait_array(View<C, 1> counts, int64_t n_sets, View<H, 1> held);
+std::array<bool, py::tiles::N_KINDS> wait_array(View<C, 1> counts, int64_t n_sets, View<H, 1> held);
 
 // ---------------------------------------------------------------------------------------------
 // Decompositions
@@ -398,9 +398,9 @@ int64_t wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, View<O, 1>
 }
 
 template <class C, class H>
-std::array<bool, 34> wait_array(View<C, 1> counts, int64_t n_sets, View<H, 1> held) {
-    std::array<bool, 34> out{};
-    wait_mask(counts, n_sets, held, View<bool, 1>::contiguous(out.data(), {34}));
+std::array<bool, py::tiles::N_KINDS> wait_array(View<C, 1> counts, int64_t n_sets, View<H, 1> held) {
+    std::array<bool, py::tiles::N_KINDS> out{};
+    wait_mask(counts, n_sets, held, View<bool, 1>::contiguous(out.data(), {py::tiles::N_KINDS}));
     return out;
 }
 

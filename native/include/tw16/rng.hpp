@@ -24,9 +24,13 @@ inline uint64_t next_u64(View<uint64_t, 1> rng, int64_t b) {
 }
 
 // Uniform in 0..n-1 (bias below 2**-31 for the small n used here). The top 31 bits are
-// non-negative, so C++ % equals Python's for n > 0; callers never pass n <= 0.
+// non-negative, so C++ % equals Python's for n > 0; callers never pass n <= 0 (Numba would raise
+// ZeroDivisionError for 0).
 inline int64_t randint(View<uint64_t, 1> rng, int64_t b, int64_t n) {
-    return static_cast<int64_t>(next_u64(rng, b) >> 33) % n;
+    const uint64_t x = next_u64(rng, b) >> 33;  // < 2**31
+    if (n > 0 && n <= 0xFFFFFFFFLL)  // the engine's n: a 32-bit division gives the same remainder
+        return static_cast<int64_t>(static_cast<uint32_t>(x) % static_cast<uint32_t>(n));
+    return pymod(static_cast<int64_t>(x), n);  // (Python's % for n < 0; n == 0 never happens)
 }
 
 // rng.py's Python-only helpers (mix64, game_seeds) stay in Python.
