@@ -6,7 +6,6 @@ import functools
 import hashlib
 import itertools
 import json
-import warnings
 
 import numpy as np
 import pytest
