@@ -378,7 +378,7 @@ def _profiles():
         for shapes in (0, 1, 7, 31):
             o = p_opts.copy()
             o[PO_SHAPES] = shapes
-            o.setflags(write=False)  # the read-only array type Numba has compiled for
+            o.setflags(write=False)  # a read-only p_opts: the bindings accept it
             out.append((p_tai, p_repl, o))
     return out
 
