@@ -250,7 +250,7 @@ def test_pack_never_lowers_a_hand(profile):
     """Every pack item only adds, and each base item it replaces is worth less than it (EXTRAS.md 3),
     so on random winning hands the pack's best reading scores at least the base profile's."""
     from envs.scoring.bench import random_winning_hands
-    from envs.scoring.core import score_hand
+    from envs._core import score_hand
 
     conc, mt, mk, nm, ctx = random_winning_hands(1500, seed=7)
     base = Rules.make(profile).profile_data.compiled()

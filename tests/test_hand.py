@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
-import shutil
-import warnings
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numba import njit
 
+from envs import _core
 from envs.hand import analysis as A
 from envs.hand import api, tables
 from envs.tiles import CHI, N_KINDS, PON, WIND0, NotationError, kind_name, parse_hand
@@ -196,13 +195,11 @@ def hands(draw, extra, n_max=5):
 # Tables
 
 
-def test_table_arrays_and_accessors():
+def test_table_arrays():
     assert tables.SUIT_DIST.shape == (5**9, 12) and tables.SUIT_DIST.dtype == np.uint8
     assert tables.HONOUR_DIST.shape == (5**7, 12)
     assert tables.SUIT_FLAGS.shape == (5**9,) and tables.HONOUR_FLAGS.shape == (5**7,)
-    # the compiled accessors see the same memory
-    assert tables.suit_dist().ctypes.data == tables.SUIT_DIST.ctypes.data
-    assert tables.honour_flags().ctypes.data == tables.HONOUR_FLAGS.ctypes.data
+    assert not tables.SUIT_DIST.flags.writeable and not tables.HONOUR_FLAGS.flags.writeable
     assert tables.SUIT_DIST.max() <= 17  # never the sentinel for m <= 5
     # code of a suit = sum(c_i * 5**i): 111m is code 3; 123m is 1 + 5 + 25
     assert list(tables.SUIT_DIST[3, :6]) == [0, 0, 0, 2, 3, 5]  # 111m: a set; set + pair: 2 more; 2 sets: 3
@@ -230,32 +227,16 @@ def test_tables_match_brute_force(data):
     assert bool(flags & 1) == exact
 
 
-def test_checksum_detects_corruption(tmp_path):
-    good = tables.table_path()
-    path = tmp_path / "t.bin"
-    shutil.copy(good, path)
-    assert tables.load_tables(path, regenerate=False).suit_dist.shape == (5**9, 12)
-    data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0xFF
-    path.write_bytes(bytes(data))
-    with pytest.raises(tables.TableError, match="checksum"):
-        tables.load_tables(path, regenerate=False)
-    path.write_bytes(bytes(data[:1000]))
-    with pytest.raises(tables.TableError, match="1000 bytes"):
-        tables.load_tables(path, regenerate=False)
-    with pytest.raises(tables.TableError, match="missing"):
-        tables.load_tables(tmp_path / "none.bin", regenerate=False)
-    # regenerate=True: a warning, then a good file
-    path.write_bytes(bytes(data))
-    with pytest.warns(RuntimeWarning, match="checksum"):
-        t = tables.load_tables(path)
-    assert np.array_equal(t.suit_dist, tables.SUIT_DIST) and np.array_equal(t.honour_flags, tables.HONOUR_FLAGS)
-    assert path.read_bytes() == good.read_bytes()
-
-
-def test_cache_dir_env(monkeypatch, tmp_path):
-    monkeypatch.setenv("TW16_CACHE", str(tmp_path))
-    assert tables.table_path() == tmp_path / tables.FILE_NAME
+def test_checksum():
+    """The bytes the native core hashes when it loads (MAGIC + the four arrays) hash to FILE_SHA256 with
+    hashlib too; a wrong digest fails the check loudly."""
+    data = tables.MAGIC + b"".join(a.tobytes() for a in (tables.SUIT_DIST, tables.SUIT_FLAGS, tables.HONOUR_DIST,
+                                                         tables.HONOUR_FLAGS))  # fmt: skip
+    assert len(data) == tables.FILE_SIZE
+    assert hashlib.sha256(data).hexdigest() == tables.FILE_SHA256 == _core.hand_tables_sha256()
+    _core.check_hand_tables(tables.FILE_SHA256)
+    with pytest.raises(_core.TableError, match="checksum"):
+        _core.check_hand_tables("0" * 64)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -286,35 +267,36 @@ def test_cache_dir_env(monkeypatch, tmp_path):
 )
 def test_is_complete_cases(text, n_sets, ok):
     c = H(text)
-    assert A.is_complete(c, n_sets) == ok
-    assert (A.shanten(c, n_sets) == -1) == ok if c.sum() == 3 * n_sets + 2 else True
+    assert _core.is_complete(c, n_sets) == ok
+    assert (_core.shanten(c, n_sets) == -1) == ok if c.sum() == 3 * n_sets + 2 else True
 
 
 def test_is_complete_any_dtype_and_views():
     c = H("123m 456m 789m 123p 55p EEE")
     for dt in (np.int8, np.int64):
-        assert A.is_complete(c.astype(dt), 5)
+        assert _core.is_complete(c.astype(dt), 5)
     batch = np.zeros((3, 40), np.int8)
     batch[1, :34] = c
-    assert A.is_complete(batch[1], 5) and not A.is_complete(batch[0], 5)
+    assert _core.is_complete(batch[1], 5) and not _core.is_complete(batch[0], 5)
+
+
+def test_invalid_counts_and_n_sets():
+    """The bindings refuse counts outside 0..4 and n_sets outside 0..5; the native functions themselves
+    (reached through _eval_batch without the checks) answer INVALID / False for them."""
+    c = H("123m 456m 789m 123p 55p EEE")
     bad = c.copy()
     bad[0] = 5
-    assert not A.is_complete(bad, 5) and A.shanten(bad, 5) == A.INVALID
-    assert A.shanten(c, 6) == A.INVALID and not A.is_complete(c, 6)
-
-
-def test_usable_in_compiled_code():
-    @njit
-    def count_wins(hands, n_sets):
-        out = np.zeros(N_KINDS, np.bool_)
-        n = 0
-        for i in range(hands.shape[0]):
-            n += A.is_complete(hands[i], n_sets)
-            n += A.wait_mask(hands[i], n_sets, hands[i], out)
-        return n
-
-    hs = np.stack([H("123m 456m 789m 123p 55p EEE"), H("123m 456m 789m 123p 55p EE")])
-    assert count_wins(hs, 5) == 1 + 2
+    with pytest.raises(ValueError, match="outside 0..4"):
+        _core.is_complete(bad, 5)
+    with pytest.raises(ValueError, match="n_sets = 6"):
+        _core.shanten(c, 6)
+    rows = np.stack([bad, c]).astype(np.int64)
+    n_sets = np.array([5, 6], np.int64)
+    for fn, want in (("is_complete", [0, 0]), ("shanten", [A.INVALID, A.INVALID])):
+        ret = np.zeros(2, np.int64)
+        out = np.zeros((2, _core.HAND_EVAL_WIDTH), np.int64)
+        _core._eval_batch(fn, rows, n_sets, rows, np.zeros(2, np.int64), out, ret, False)
+        assert ret.tolist() == want, fn
 
 
 # --------------------------------------------------------------------------------------------------
@@ -341,10 +323,10 @@ def test_usable_in_compiled_code():
 )
 def test_wait_cases(text, n_melds, expected):
     c = H(text)
-    assert names(A.wait_array(c, 5 - n_melds, c)) == expected
+    assert names(_core.wait_array(c, 5 - n_melds, c)) == expected
     if c.sum() == 3 * (5 - n_melds) + 1:
         assert api.waits(text, n_melds=n_melds) == expected
-        assert (A.shanten(c, 5 - n_melds) == 0) == bool(expected)
+        assert (_core.shanten(c, 5 - n_melds) == 0) == bool(expected)
 
 
 def test_waits_exclude_kinds_held_four_times():
@@ -355,7 +337,7 @@ def test_waits_exclude_kinds_held_four_times():
     assert api.waits("1111m 3m 567p 123s 456s 99s") == ["2m"]
     held = H("5m")
     held[4] = 4
-    assert names(A.wait_array(H("5m"), 5, held)) == []
+    assert names(_core.wait_array(H("5m"), 5, held)) == []
 
 
 # --------------------------------------------------------------------------------------------------
@@ -378,7 +360,7 @@ def test_waits_exclude_kinds_held_four_times():
 )
 def test_shanten_cases(text, n_melds, expected):
     c = H(text) if text else np.zeros(N_KINDS, np.int8)
-    assert A.shanten(c, 5 - n_melds) == expected
+    assert _core.shanten(c, 5 - n_melds) == expected
     assert py_shanten(c, 5 - n_melds) == expected if 5 - n_melds <= 1 else True
 
 
@@ -386,7 +368,7 @@ def test_shanten_cases(text, n_melds, expected):
 @given(st.data())
 def test_shanten_matches_brute_force(data):
     c, n = data.draw(hands(data.draw(st.sampled_from([1, 2])), n_max=3))
-    assert A.shanten(c, n) == py_shanten(c, n)
+    assert _core.shanten(c, n) == py_shanten(c, n)
 
 
 @SETTINGS
@@ -394,8 +376,8 @@ def test_shanten_matches_brute_force(data):
 def test_complete_iff_shanten_minus_one(hn):
     c, n = hn
     ref = py_complete(c, n)
-    assert A.is_complete(c, n) == ref
-    assert (A.shanten(c, n) == -1) == ref
+    assert _core.is_complete(c, n) == ref
+    assert (_core.shanten(c, n) == -1) == ref
 
 
 @SETTINGS
@@ -403,12 +385,12 @@ def test_complete_iff_shanten_minus_one(hn):
 def test_shanten_recurrence_3n1(hn):
     """A 3n+1 hand is one tile further than its best draw (the definition of the tables)."""
     c, n = hn
-    s = A.shanten(c, n)
+    s = _core.shanten(c, n)
     best = 99
     for k in range(N_KINDS):
         if c[k] < 4:
             c[k] += 1
-            best = min(best, A.shanten(c, n))
+            best = min(best, _core.shanten(c, n))
             c[k] -= 1
     assert s == best + 1
 
@@ -426,7 +408,7 @@ def test_wait_iff_adding_completes(hn, data):
         if held[k] < 4:
             held[k] += 1
     out = np.zeros(N_KINDS, np.int8)
-    nw = A.wait_mask(c, n, held, out)
+    nw = _core.wait_mask(c, n, held, out)
     for k in range(N_KINDS):
         ok = False
         if c[k] < 4 and held[k] < 4:
@@ -435,8 +417,8 @@ def test_wait_iff_adding_completes(hn, data):
             c[k] -= 1
         assert bool(out[k]) == ok, (kind_name(k), c, n)
     assert nw == out.sum()
-    full = A.wait_array(c, n, c)
-    assert full.any() == (A.shanten(c, n) == 0)
+    full = _core.wait_array(c, n, c)
+    assert full.any() == (_core.shanten(c, n) == 0)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -445,7 +427,7 @@ def test_wait_iff_adding_completes(hn, data):
 
 def decomps(c, n):
     out = np.full((A.MAX_DECOMPOSITIONS, A.DEC_WIDTH), -7, np.int64)
-    m = A.decompositions(c, n, out)
+    m = _core.decompositions(c, n, out)
     assert m <= len(out)
     rows = out[:m]
     assert (rows[:, 1 + 2 * n :] == -1).all()
@@ -498,13 +480,13 @@ def test_decompositions_recompose_and_are_all(hn):
         assert list(sets) == sorted(sets)
     assert len(set(ds)) == len(ds)
     assert set(ds) == py_decompositions(c, n)
-    assert bool(ds) == A.is_complete(c, n)
+    assert bool(ds) == _core.is_complete(c, n)
 
 
 def test_decompositions_capacity():
     c = H("11112222333344m")
     out = np.zeros((1, A.DEC_WIDTH), np.int64)
-    assert A.decompositions(c, 4, out) == 3  # the count, though only one row fits
+    assert _core.decompositions(c, 4, out) == 3  # the count, though only one row fits
 
 
 # --------------------------------------------------------------------------------------------------
@@ -516,18 +498,18 @@ def test_decompositions_capacity():
 def test_discard_shanten_consistent(hn):
     c, n = hn
     out = np.zeros(N_KINDS, np.int64)
-    best = A.discard_shanten(c, n, out)
+    best = _core.discard_shanten(c, n, out)
     for k in range(N_KINDS):
         if c[k] == 0:
             assert out[k] == A.NOT_HELD
         else:
             c[k] -= 1
-            assert out[k] == A.shanten(c, n)
+            assert out[k] == _core.shanten(c, n)
             c[k] += 1
-    if not A.is_complete(c, n):
-        assert best == A.shanten(c, n)
+    if not _core.is_complete(c, n):
+        assert best == _core.shanten(c, n)
     mask = np.zeros(N_KINDS, np.bool_)
-    assert A.best_discards(c, n, mask) == best
+    assert _core.best_discards(c, n, mask) == best
     assert np.array_equal(mask, (out == best) & (c > 0))
 
 
@@ -554,12 +536,12 @@ def test_suit_permutation_invariance(hn, perm, mirror, hperm):
     c, n = hn
     d = permute_suits(c, perm, mirror)
     d[27:34] = c[27:34][list(hperm)]
-    assert A.shanten(d, n) == A.shanten(c, n)
-    assert A.is_complete(d, n) == A.is_complete(c, n)
-    assert A.wait_array(d, n, d).sum() == A.wait_array(c, n, c).sum()
+    assert _core.shanten(d, n) == _core.shanten(c, n)
+    assert _core.is_complete(d, n) == _core.is_complete(c, n)
+    assert _core.wait_array(d, n, d).sum() == _core.wait_array(c, n, c).sum()
     out = np.zeros((A.MAX_DECOMPOSITIONS, A.DEC_WIDTH), np.int64)
-    assert A.decompositions(d, n, out) == A.decompositions(c, n, out)
-    assert A.eight_pairs_shanten(d) == A.eight_pairs_shanten(c)
+    assert _core.decompositions(d, n, out) == _core.decompositions(c, n, out)
+    assert _core.eight_pairs_shanten(d) == _core.eight_pairs_shanten(c)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -581,16 +563,16 @@ def test_suit_permutation_invariance(hn, perm, mirror, hperm):
 )
 def test_is_eight_pairs(text, ok):
     c = H(text)
-    assert A.is_eight_pairs(c) == ok
-    assert (A.eight_pairs_shanten(c) == -1) == ok if c.sum() == 17 else True
+    assert _core.is_eight_pairs(c) == ok
+    assert (_core.eight_pairs_shanten(c) == -1) == ok if c.sum() == 17 else True
 
 
 def test_eight_pairs_waits_extras_cases():
     # EX02: 16 tiles, eight pairs with 1111m as two: waits 3m 5m 7m 9m E C, not 1m (held four times)
     c = H("1111m 33m 55m 77m 99m EE CC")
-    assert A.eight_pairs_shanten(c) == 0 and A.shanten(c, 5) > 0
+    assert _core.eight_pairs_shanten(c) == 0 and _core.shanten(c, 5) > 0
     m = np.zeros(N_KINDS, np.bool_)
-    assert A.eight_pairs_wait_mask(c, c, m) == 6
+    assert _core.eight_pairs_wait_mask(c, c, m) == 6
     assert names(m) == ["3m", "5m", "7m", "9m", "E", "C"]
     assert api.waits("1111m 33m 55m 77m 99m EE CC", eight_pairs=True) == ["3m", "5m", "7m", "9m", "E", "C"]
     assert api.waits("1111m 33m 55m 77m 99m EE CC") == []
@@ -599,9 +581,9 @@ def test_eight_pairs_waits_extras_cases():
     assert api.waits(text) == ["F"]
     assert api.waits(text, eight_pairs=True) == ["6s", "8s", "F"]
     c = H(text)
-    assert A.win_shanten(c, 5, A.SHAPE_EIGHT_PAIRS) == 0
-    assert A.is_win(H(text + " 6s"), 5, A.SHAPE_EIGHT_PAIRS) and not A.is_win(H(text + " 6s"), 5, 0)
-    assert not A.is_win(H("22s 333s 44s 666s 888s FF"), 4, A.SHAPE_EIGHT_PAIRS)  # melds: no eight_pairs
+    assert _core.win_shanten(c, 5, A.SHAPE_EIGHT_PAIRS) == 0
+    assert _core.is_win(H(text + " 6s"), 5, A.SHAPE_EIGHT_PAIRS) and not _core.is_win(H(text + " 6s"), 5, 0)
+    assert not _core.is_win(H("22s 333s 44s 666s 888s FF"), 4, A.SHAPE_EIGHT_PAIRS)  # melds: no eight_pairs
     assert api.is_complete_hand(text + " 8s", eight_pairs=True) and not api.is_complete_hand(text + " 8s")
     assert api.shanten_of(text, eight_pairs=True) == 0
 
@@ -609,14 +591,14 @@ def test_eight_pairs_waits_extras_cases():
 @SETTINGS
 @given(st.sampled_from([16, 17]).flatmap(lambda n: random_counts(n)), st.data())
 def test_eight_pairs_properties(c, data):
-    assert A.is_eight_pairs(c) == py_eight_pairs(c)
-    assert A.eight_pairs_shanten(c) == py_eight_pairs_shanten(c)
+    assert _core.is_eight_pairs(c) == py_eight_pairs(c)
+    assert _core.eight_pairs_shanten(c) == py_eight_pairs_shanten(c)
     if c.sum() == 16:
         held = c.copy()
         for k in data.draw(st.lists(st.integers(0, N_KINDS - 1), max_size=4)):
             held[k] = min(4, held[k] + 1)
         m = np.zeros(N_KINDS, np.bool_)
-        A.eight_pairs_wait_mask(c, held, m)
+        _core.eight_pairs_wait_mask(c, held, m)
         for k in range(N_KINDS):
             ok = False
             if c[k] < 4 and held[k] < 4:
@@ -624,7 +606,7 @@ def test_eight_pairs_properties(c, data):
                 ok = py_eight_pairs(c)
                 c[k] -= 1
             assert m[k] == ok
-        if A.eight_pairs_shanten(c) != 0:
+        if _core.eight_pairs_shanten(c) != 0:
             assert not m.any()
 
 
@@ -638,8 +620,8 @@ def test_eight_pairs_built(pp):
     c[pon] += 3
     ok = c.max() <= 4
     if ok:
-        assert A.is_eight_pairs(c)
-        assert A.is_win(c, 5, A.SHAPE_EIGHT_PAIRS)
+        assert _core.is_eight_pairs(c)
+        assert _core.is_win(c, 5, A.SHAPE_EIGHT_PAIRS)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from envs import _core
 from envs.hand import analysis as A
 from envs.tiles import CHI, N_KINDS, PON, WIND0, kind_name, parse_hand
 
@@ -91,11 +92,11 @@ def ref_is(c, shapes):
 
 
 def shanten_of(c, shapes):
-    return A.thirteen_orphans_shanten(c, shapes) if shapes & A.SHAPE_THIRTEEN else A.sixteen_unrelated_shanten(c, shapes)
+    return _core.thirteen_orphans_shanten(c, shapes) if shapes & A.SHAPE_THIRTEEN else _core.sixteen_unrelated_shanten(c, shapes)
 
 
 def is_shape(c, shapes):
-    return A.is_thirteen_orphans(c, shapes) if shapes & A.SHAPE_THIRTEEN else A.is_sixteen_unrelated(c, shapes)
+    return _core.is_thirteen_orphans(c, shapes) if shapes & A.SHAPE_THIRTEEN else _core.is_sixteen_unrelated(c, shapes)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -154,14 +155,14 @@ SHAPE_KINDS = [PURE, MIXED, PURE | MIXED, SIXTEEN, SIXTEEN | GAP2]
 def test_thirteen_orphans_parts(text, code, eye, set_):
     c = H(text)
     parts = np.zeros(3, np.int64)
-    assert A.thirteen_orphans_parts(c, parts) == code
+    assert _core.thirteen_orphans_parts(c, parts) == code
     if code:
         assert kind_name(int(parts[0])) == eye
         assert (int(parts[1]), kind_name(int(parts[2]))) == (set_[0], set_[1])
-        assert A.is_thirteen_orphans(c, PURE if code == 1 else MIXED)
-        assert not A.is_thirteen_orphans(c, MIXED if code == 1 else PURE)
-        assert A.is_win(c, 5, PURE | MIXED) and not A.is_win(c, 5, A.SHAPE_EIGHT_PAIRS)
-        assert not A.is_win(c, 5, 0) and not A.is_win(c, 4, PURE | MIXED)
+        assert _core.is_thirteen_orphans(c, PURE if code == 1 else MIXED)
+        assert not _core.is_thirteen_orphans(c, MIXED if code == 1 else PURE)
+        assert _core.is_win(c, 5, PURE | MIXED) and not _core.is_win(c, 5, A.SHAPE_EIGHT_PAIRS)
+        assert not _core.is_win(c, 5, 0) and not _core.is_win(c, 4, PURE | MIXED)
 
 
 @pytest.mark.parametrize(
@@ -179,24 +180,24 @@ def test_thirteen_orphans_parts(text, code, eye, set_):
 )
 def test_sixteen_unrelated_examples(text, ok, ok_gap2):
     c = H(text)
-    assert A.is_sixteen_unrelated(c, SIXTEEN) == ok
-    assert A.is_sixteen_unrelated(c, SIXTEEN | GAP2) == ok_gap2
-    assert A.is_win(c, 5, SIXTEEN) == ok
-    assert A.is_win(c, 5, SIXTEEN | GAP2) == ok_gap2
-    assert A.is_win(c, 5, SIXTEEN | PURE | MIXED) == ok
-    assert not A.is_win(c, 5, A.SHAPE_EIGHT_PAIRS | PURE | MIXED)
+    assert _core.is_sixteen_unrelated(c, SIXTEEN) == ok
+    assert _core.is_sixteen_unrelated(c, SIXTEEN | GAP2) == ok_gap2
+    assert _core.is_win(c, 5, SIXTEEN) == ok
+    assert _core.is_win(c, 5, SIXTEEN | GAP2) == ok_gap2
+    assert _core.is_win(c, 5, SIXTEEN | PURE | MIXED) == ok
+    assert not _core.is_win(c, 5, A.SHAPE_EIGHT_PAIRS | PURE | MIXED)
     if ok:
         suits = np.zeros(3, np.int64)
-        assert A.sixteen_unrelated_suits(c, SIXTEEN, suits)
+        assert _core.sixteen_unrelated_suits(c, SIXTEEN, suits)
 
 
 def test_special_shape_codes():
-    assert A.special_shape(H("1111m 33m 55m 77m 99m EEE CC"), ALL) == A.SHAPE_EIGHT_PAIRS
-    assert A.special_shape(H("119m 19p 19s ESWNCFP 234m"), ALL) == MIXED
-    assert A.special_shape(H("19m 19p 19s ESWNCFP 111m 9m"), ALL) == PURE
-    assert A.special_shape(H("147m 258p 369s ESWNCFP 5p"), ALL) == SIXTEEN
-    assert A.special_shape(H("123m 456m 789m 123p 12s 33s"), ALL) == 0
-    assert A.special_shape(H("147m 258p 369s ESWNCFP 5p"), ALL & ~SIXTEEN) == 0
+    assert _core.special_shape(H("1111m 33m 55m 77m 99m EEE CC"), ALL) == A.SHAPE_EIGHT_PAIRS
+    assert _core.special_shape(H("119m 19p 19s ESWNCFP 234m"), ALL) == MIXED
+    assert _core.special_shape(H("19m 19p 19s ESWNCFP 111m 9m"), ALL) == PURE
+    assert _core.special_shape(H("147m 258p 369s ESWNCFP 5p"), ALL) == SIXTEEN
+    assert _core.special_shape(H("123m 456m 789m 123p 12s 33s"), ALL) == 0
+    assert _core.special_shape(H("147m 258p 369s ESWNCFP 5p"), ALL & ~SIXTEEN) == 0
 
 
 def test_waits_examples():
@@ -204,37 +205,37 @@ def test_waits_examples():
     out = np.zeros(N_KINDS, np.bool_)
     # EX03: only P is missing; the mixed shape with the eye already there waits on P alone
     c = H("119m 19p 19s ESWNCF 234m")
-    assert A.win_wait_mask(c, 5, c, ALL, out) == 1 and names(out) == ["P"]
-    assert A.win_wait_mask(c, 5, c, PURE, out) == 0
+    assert _core.win_wait_mask(c, 5, c, ALL, out) == 1 and names(out) == ["P"]
+    assert _core.win_wait_mask(c, 5, c, PURE, out) == 0
     # thirteen singles and a complete pon: the 13-sided wait (十三么十三飛)
     c = H("19m 19p 19s ESWNCFP 555m")
-    assert A.win_wait_mask(c, 5, c, MIXED, out) == 13
-    assert A.win_wait_mask(c, 5, c, PURE, out) == 0
+    assert _core.win_wait_mask(c, 5, c, MIXED, out) == 13
+    assert _core.win_wait_mask(c, 5, c, PURE, out) == 0
     c = H("19m 19p 19s ESWNCFP 111m")  # 1m is held four times: no wait on it
-    assert A.win_wait_mask(c, 5, c, PURE, out) == 12 and "1m" not in names(out)
+    assert _core.win_wait_mask(c, 5, c, PURE, out) == 12 and "1m" not in names(out)
     # EX06's 16 tiles wait on any of their 16 kinds
     c = H("147m 258p 369s ESWNCFP")
-    assert A.win_wait_mask(c, 5, c, SIXTEEN, out) == 16
+    assert _core.win_wait_mask(c, 5, c, SIXTEEN, out) == 16
     held[:] = c
     held[0] = 4  # the other three 1m are melded or otherwise held by the seat
-    assert A.win_wait_mask(c, 5, held, SIXTEEN, out) == 15 and "1m" not in names(out)
+    assert _core.win_wait_mask(c, 5, held, SIXTEEN, out) == 15 and "1m" not in names(out)
     # a wait the standard shape has too is counted once
     c = H("19m 19p 19s ESWNCFP 11m 9m")
-    n = A.win_wait_mask(c, 5, c, PURE | MIXED, out)
+    n = _core.win_wait_mask(c, 5, c, PURE | MIXED, out)
     assert names(out) == ["1m"] and n == 1
     # melds: no special shape
     c = H("19m 19p 19s ESWN 5m")
-    assert A.win_wait_mask(c, 2, c, ALL, out) == 0
+    assert _core.win_wait_mask(c, 2, c, ALL, out) == 0
 
 
 def test_only_special_shape_is_a_win():
     """A hand that can only win as 十六不搭 is a win under the shape bit and nothing else."""
     c = H("147m 258p 369s ESWNCFP")
-    assert A.shanten(c, 5) > 0
-    assert A.win_shanten(c, 5, SIXTEEN) == 0
+    assert _core.shanten(c, 5) > 0
+    assert _core.win_shanten(c, 5, SIXTEEN) == 0
     c2 = c.copy()
     c2[WIND0] += 1
-    assert A.is_win(c2, 5, SIXTEEN) and not A.is_win(c2, 5, ALL & ~SIXTEEN)
+    assert _core.is_win(c2, 5, SIXTEEN) and not _core.is_win(c2, 5, ALL & ~SIXTEEN)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -257,7 +258,7 @@ def test_complete_iff_shanten_minus_one(shapes, data):
     complete = is_shape(c, shapes)
     assert complete == ref_is(c, shapes)
     assert complete == (shanten_of(c, shapes) == -1)
-    assert complete == (A.special_shape(c, shapes) != 0)
+    assert complete == (_core.special_shape(c, shapes) != 0)
 
 
 @pytest.mark.parametrize("shapes", SHAPE_KINDS)
@@ -270,7 +271,7 @@ def test_wait_iff_adding_completes(shapes, data):
         k = data.draw(st.integers(0, N_KINDS - 1))
         held[k] = 4
     out = np.zeros(N_KINDS, np.bool_)
-    n = A.special_wait_mask(c, held, shapes, out)
+    n = _core.special_wait_mask(c, held, shapes, out)
     expect = []
     for k in range(N_KINDS):
         if c[k] < 4 and held[k] < 4:
@@ -281,14 +282,14 @@ def test_wait_iff_adding_completes(shapes, data):
     assert list(np.flatnonzero(out)) == expect and n == len(expect)
     # wired into win_wait_mask: the union with the standard waits
     std = np.zeros(N_KINDS, np.bool_)
-    A.wait_mask(c, 5, held, std)
+    _core.wait_mask(c, 5, held, std)
     win = np.zeros(N_KINDS, np.bool_)
-    assert A.win_wait_mask(c, 5, held, shapes, win) == int((std | out).sum())
+    assert _core.win_wait_mask(c, 5, held, shapes, win) == int((std | out).sum())
     assert (win == (std | out)).all()
     # ready (shanten 0) iff some tile completes the hand, by the shape or the standard form
     any_wait = np.zeros(N_KINDS, np.bool_)
-    A.win_wait_mask(c, 5, c, shapes, any_wait)
-    assert (A.win_shanten(c, 5, shapes) == 0) == bool(any_wait.any())
+    _core.win_wait_mask(c, 5, c, shapes, any_wait)
+    assert (_core.win_shanten(c, 5, shapes) == 0) == bool(any_wait.any())
 
 
 @pytest.mark.parametrize("shapes", [ALL, ALL | GAP2])
@@ -297,8 +298,8 @@ def test_wait_iff_adding_completes(shapes, data):
 def test_win_shanten_is_the_minimum(shapes, data):
     kind = data.draw(st.sampled_from([PURE, MIXED, SIXTEEN]))
     c = data.draw(shape_hands(kind | (shapes & GAP2) if kind == SIXTEEN else kind, data.draw(st.sampled_from([16, 17]))))
-    expect = min(A.shanten(c, 5), A.eight_pairs_shanten(c), A.thirteen_orphans_shanten(c, shapes),
-                 A.sixteen_unrelated_shanten(c, shapes))  # fmt: skip
-    assert A.win_shanten(c, 5, shapes) == expect
+    expect = min(_core.shanten(c, 5), _core.eight_pairs_shanten(c), _core.thirteen_orphans_shanten(c, shapes),
+                 _core.sixteen_unrelated_shanten(c, shapes))  # fmt: skip
+    assert _core.win_shanten(c, 5, shapes) == expect
     if c.sum() == 17:
-        assert A.is_win(c, 5, shapes) == (expect == -1)
+        assert _core.is_win(c, 5, shapes) == (expect == -1)

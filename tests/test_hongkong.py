@@ -14,13 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.hand.analysis import is_win, win_shanten, win_wait_mask
+from envs._core import hk_legs, hk_settle, is_win, score_hand, win_shanten, win_wait_mask
 from envs.rules import Rules
 from envs.scoring import codes as C
 from envs.scoring.api import score
 from envs.scoring.cases import CaseError, score_case
-from envs.scoring.core import score_hand
-from envs.scoring.hongkong import hk_legs, hk_settle
 from envs.scoring.profile import PO_COUNT_METHOD, PO_DUAL_READING, PO_HONGKONG, PO_SHAPES, load_profile
 from envs.tiles import parse_hand
 from training.score_cli import run_score

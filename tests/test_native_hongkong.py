@@ -1,20 +1,25 @@
-"""The C++ hongkong scorer (envs._core: hk_score, hk_legs, hk_settle) against the Numba one
-(envs.scoring.hongkong): identical hand tai, items and legs.
+"""The native hongkong scorer (envs._core: hk_score, hk_legs, hk_settle) against recorded results, and
+at its boundary.
 
+Until the Numba hongkong scorer was removed, this file compared it with the native one and found no
+difference; the digests in RECORDED are of the results both gave (hand tai, items, legs, settlements) on
 (a) every case of tests/data/hongkong.jsonl and tests/data/hongkong_items.jsonl, turned into arguments
     by envs.scoring.cases.parse_case (with envs.scoring.hk_cases for the hongkong fields), under every
-    combination of the hongkong options count_method (1, 2), dual_reading and dealer_pays_on_self_draw;
-(b) random hands: standard decompositions biased towards the families (般高, 相逢, 兄弟, 姊妹, 步步高, 龍,
-    老少, 四歸), the special shapes (嚦咕嚦咕, 十三么, 十六不搭), flower wins with and without a complete
-    hand, heavenly hands, near-misses that are no win, random flowers and flag words (the F_* bits, the
-    replacement chain and the context fields of codes.hk_context_flags), and random legs;
-(c) the bindings refuse bad input with an exception naming the argument.
-
-TW16_DIFF_N (default 3000) is the number of random scorings; each also settles random legs.
+    combination of the hongkong options count_method (1, 2), dual_reading and dealer_pays_on_self_draw,
+    each settled with the dealer at every seat (the cases' own results are also the files' `expected`,
+    checked by tests/test_hongkong.py and `tw16 score --check`);
+(b) 3000 random hands: standard decompositions biased towards the families (般高, 相逢, 兄弟, 姊妹,
+    步步高, 龍, 老少, 四歸), the special shapes (嚦咕嚦咕, 十三么, 十六不搭), flower wins with and without
+    a complete hand, heavenly hands, near-misses that are no win, random flowers and flag words (the F_*
+    bits, the replacement chain and the context fields of codes.hk_context_flags), and random legs.
+A digest names its inputs too: when they change (a case added) the test says so; check the new results
+and re-record with TW16_RECORD=1 (run with -s: the digests are printed). Also: score_hand hands a
+hongkong profile to hk_score, and (c) the bindings refuse bad input with an exception naming the argument.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -27,7 +32,6 @@ import pytest
 from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules
 from envs.scoring import codes as C
 from envs.scoring.cases import CaseError, parse_case
-from envs.scoring.hongkong import hk_legs, hk_score, hk_settle
 from envs.scoring.profile import PO_SHAPES
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0
 
@@ -35,53 +39,54 @@ _core = pytest.importorskip("envs._core")
 
 DATA = Path(__file__).resolve().parent / "data"
 CASE_FILES = (DATA / "hongkong.jsonl", DATA / "hongkong_items.jsonl")
-N_RANDOM = int(os.environ.get("TW16_DIFF_N", "3000"))
+N_RANDOM = 3000
 OPTION_COMBOS = [dict(count_method=cm, dual_reading=dr, dealer_pays_on_self_draw=dp)
                  for cm, dr, dp in itertools.product((1, 2), (True, False), (False, True))]  # fmt: skip
 ORPHANS = [k for k in range(N_KINDS) if k >= WIND0 or k % 9 in (0, 8)]
+RECORD = os.environ.get("TW16_RECORD") == "1"
+RECORDED = {}  # filled at the end of the file
+NEW = {}  # the digests of this run (printed in record mode)
+
+
+def digest(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def check(key: str, got: str, inputs_key: str | None = None) -> None:
+    NEW[key] = got
+    if RECORD:
+        return
+    if inputs_key is not None and NEW.get(inputs_key) != RECORDED.get(inputs_key):
+        pytest.fail(f"the inputs of {key} changed ({inputs_key}: {NEW.get(inputs_key)}, recorded "
+                    f"{RECORDED.get(inputs_key)}): check the new results, then re-record (TW16_RECORD=1)")
+    assert got == RECORDED.get(key), f"{key}: results differ from the recorded ones"
 
 
 def _cases() -> list[dict]:
     return [json.loads(line) for p in CASE_FILES for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _score_both(args, prof):
-    """hk_score of Numba and of C++ on the same arguments: (tai, items) of each."""
-    out_nb = np.zeros(C.N_ITEMS, np.int32)
-    out_cc = np.full(C.N_ITEMS, 7, np.int32)  # the port must clear it too
-    t_nb = hk_score(*args, *prof, out_nb)
-    t_cc = _core.hk_score(*args, *prof, out_cc)
-    return (int(t_nb), out_nb), (int(t_cc), out_cc)
+def _score(args, prof):
+    """hk_score: (tai, items as a list)."""
+    out = np.full(C.N_ITEMS, 7, np.int32)  # it clears it
+    tai = int(_core.hk_score(*args, *prof, out))
+    return tai, out.tolist()
 
 
-def _assert_same_score(args, prof, what):
-    (t_nb, o_nb), (t_cc, o_cc) = _score_both(args, prof)
-    assert t_cc == t_nb, f"{what}: tai C++ {t_cc} != Numba {t_nb}; args {args}"
-    if not np.array_equal(o_cc, o_nb):
-        diff = {C.ITEM_KEYS[i]: (int(o_cc[i]), int(o_nb[i])) for i in np.flatnonzero(o_cc != o_nb)}
-        raise AssertionError(f"{what}: items differ (C++, Numba) {diff}; args {args}")
-    return t_nb
-
-
-def _assert_same_legs(leg_args, opts, what):
-    t_nb, p_nb = np.zeros(4, np.int64), np.zeros(4, np.int64)
-    t_cc, p_cc = np.zeros(4, np.int64), np.zeros(4, np.int64)
-    n_nb = hk_legs(*leg_args, opts, t_nb, p_nb)
-    n_cc = _core.hk_legs(*leg_args, opts, t_cc, p_cc)
-    assert (n_cc, t_cc.tolist(), p_cc.tolist()) == (n_nb, t_nb.tolist(), p_nb.tolist()), f"{what}: legs {leg_args}"
-    d_nb = np.arange(4, dtype=np.int64) * 1000  # added to, not overwritten
-    d_cc = d_nb.copy()
-    s_nb = hk_settle(*leg_args, opts, d_nb)
-    s_cc = _core.hk_settle(*leg_args, opts, d_cc)
-    assert (s_cc, d_cc.tolist()) == (s_nb, d_nb.tolist()), f"{what}: settle {leg_args}"
+def _legs(leg_args, opts):
+    """hk_legs and hk_settle of one win: [n, leg tai, leg payers, settled, deltas]."""
+    t, p = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    n = int(_core.hk_legs(*leg_args, opts, t, p))
+    d = np.arange(4, dtype=np.int64) * 1000  # added to, not overwritten
+    s = int(_core.hk_settle(*leg_args, opts, d))
+    return [n, t.tolist(), p.tolist(), s, d.tolist()]
 
 
 # ---------------------------------------------------------------------------------------------
 # (a) the case files
-def test_case_files_every_option_combination():
+def case_file_records() -> list:
     cases = _cases()
-    assert len(cases) >= 180
-    scored = refused = 0
+    recs = []
     for case, combo in itertools.product(cases, OPTION_COMBOS):
         c2 = dict(case)
         c2["rules"] = {**(case.get("rules") or {}), **combo}
@@ -89,35 +94,37 @@ def test_case_files_every_option_combination():
             c = parse_case(c2)
         except CaseError:  # only a case that expects an error
             assert case["expected"].get("error"), case["id"]
-            refused += 1
+            recs.append([case["id"], "refused"])
             continue
         prof = c.rules.profile_data.compiled()
         args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
                 c.round_wind, c.flags)  # fmt: skip
-        tai = _assert_same_score(args, prof, case["id"])
+        tai, items = _score(args, prof)
         opts = c.rules.as_array()
-        for dealer in range(4):  # the cases' dealer is E; the engine's may be any seat
-            _assert_same_legs((tai, c.win_by, c.winner, c.payer, c.liable, dealer, c.streak), opts, case["id"])
-        scored += 1
-    print(f"hongkong cases: {scored} scorings x 4 dealers identical, {refused} refused by parse_case")
+        legs = [_legs((tai, c.win_by, c.winner, c.payer, c.liable, dealer, c.streak), opts) for dealer in range(4)]
+        recs.append([case["id"], tai, items, legs])
+    return recs
+
+
+def test_case_files_every_option_combination():
+    cases = _cases()
+    assert len(cases) >= 180
+    NEW["cases/inputs"] = digest(cases)
+    recs = case_file_records()
     n_ok = sum(not c["expected"].get("error") for c in cases)
-    assert scored >= len(OPTION_COMBOS) * n_ok
+    assert sum(r[1] != "refused" for r in recs) >= len(OPTION_COMBOS) * n_ok
+    check("cases/results", digest(recs), "cases/inputs")
 
 
 def test_score_hand_hands_hongkong_to_hk_score():
-    """The C++ score_hand (scoring port) hands a hongkong profile to the C++ hk_score, as core.score_hand does."""
-    if not hasattr(_core, "score_hand"):
-        pytest.skip("envs._core has no score_hand yet")
-    from envs.scoring.core import score_hand
-
+    """score_hand hands a hongkong profile to hk_score."""
     gen = Gen(seed=11)
     prof = Rules(profile="hongkong").profile_data.compiled()
     for i in range(300):
         args = gen.hand()
-        o_nb, o_cc = np.zeros(C.N_ITEMS, np.int32), np.zeros(C.N_ITEMS, np.int32)
-        t_nb = score_hand(*args, *prof, o_nb)
-        t_cc = _core.score_hand(*args, *prof, o_cc)
-        assert t_cc == t_nb and np.array_equal(o_cc, o_nb), (i, args)
+        o_hk, o = np.zeros(C.N_ITEMS, np.int32), np.zeros(C.N_ITEMS, np.int32)
+        t_hk = _core.hk_score(*args, *prof, o_hk)
+        assert _core.score_hand(*args, *prof, o) == t_hk and np.array_equal(o, o_hk), (i, args)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -371,7 +378,7 @@ def _profiles():
         for shapes in (0, 1, 7, 31):
             o = p_opts.copy()
             o[PO_SHAPES] = shapes
-            o.setflags(write=False)  # the read-only array type Numba has compiled for
+            o.setflags(write=False)  # a read-only p_opts: the bindings accept it
             out.append((p_tai, p_repl, o))
     return out
 
@@ -389,33 +396,39 @@ def _opts_variants():
     return out
 
 
-def test_random_hands_and_legs():
-    gen = Gen(seed=int(os.environ.get("TW16_DIFF_SEED", "20240611")))
+def random_records() -> tuple[list, dict]:
+    gen = Gen(seed=20240611)
     profs = _profiles()
     opts = _opts_variants()
-    n_win = n_nowin = n_flower_only = n_items = 0
-    per_item = np.zeros(C.N_ITEMS, np.int64)
+    recs = []
+    stats = {"win": 0, "nowin": 0, "flower_only": 0, "items": 0, "per_item": np.zeros(C.N_ITEMS, np.int64)}
     for i in range(N_RANDOM):
         args = gen.hand()
         prof = profs[0] if i % 8 == 0 else profs[gen.r.randrange(len(profs))]
-        (t_nb, o_nb), (t_cc, o_cc) = _score_both(args, prof)
-        if t_cc != t_nb or not np.array_equal(o_cc, o_nb):
-            diff = {C.ITEM_KEYS[j]: (int(o_cc[j]), int(o_nb[j])) for j in np.flatnonzero(o_cc != o_nb)}
-            raise AssertionError(f"random {i}: tai C++ {t_cc} Numba {t_nb}, items (C++, Numba) {diff}; args {args}")
-        if t_nb < 0:
-            n_nowin += 1
+        tai, items = _score(args, prof)
+        if tai < 0:
+            stats["nowin"] += 1
         else:
-            n_win += 1
-            n_items += int(np.count_nonzero(o_nb))
-            per_item += o_nb != 0
-            n_flower_only += args[6] == C.WIN_FLOWERS and int(args[0].sum()) % 3 == 1
-        _assert_same_legs(gen.legs(max(t_nb, 0), args[6]), opts[i % len(opts)], f"random {i}")
-    seen = int(np.count_nonzero(per_item))
-    print(f"random: {N_RANDOM} scorings identical ({n_win} wins, {n_nowin} no win, {n_flower_only} flower-only), "
-          f"{n_items} items, {seen} distinct items seen; {N_RANDOM} legs + settlements identical")
-    assert n_win > N_RANDOM // 2 and n_nowin > 0
-    if N_RANDOM >= 3000:  # the generator reaches nearly every hongkong item
-        assert seen >= 95, seen
+            o = np.array(items)
+            stats["win"] += 1
+            stats["items"] += int(np.count_nonzero(o))
+            stats["per_item"] += o != 0
+            stats["flower_only"] += args[6] == C.WIN_FLOWERS and int(args[0].sum()) % 3 == 1
+        leg_args = gen.legs(max(tai, 0), args[6])
+        recs.append([[a.tolist() if isinstance(a, np.ndarray) else int(a) for a in args], tai, items,
+                     _legs(leg_args, opts[i % len(opts)])])  # fmt: skip
+    return recs, stats
+
+
+def test_random_hands_and_legs():
+    recs, s = random_records()
+    NEW["random/inputs"] = digest([r[0] for r in recs])
+    check("random/results", digest(recs), "random/inputs")
+    seen = int(np.count_nonzero(s["per_item"]))
+    print(f"random: {N_RANDOM} scorings ({s['win']} wins, {s['nowin']} no win, {s['flower_only']} flower-only), "
+          f"{s['items']} items, {seen} distinct items seen")
+    assert s["win"] > N_RANDOM // 2 and s["nowin"] > 0
+    assert seen >= 95, seen  # the generator reaches nearly every hongkong item
 
 
 # ---------------------------------------------------------------------------------------------
@@ -428,9 +441,12 @@ def _good():
     return args, list(c.rules.profile_data.compiled()), np.zeros(C.N_ITEMS, np.int32)
 
 
+GOOD_HAND_TAI = 4  # what the Numba scorer gave too
+
+
 def test_good_input_scores():
     args, prof, out = _good()
-    assert _core.hk_score(*args, *prof, out) == hk_score(*args, *prof, np.zeros(C.N_ITEMS, np.int32)) > 0
+    assert _core.hk_score(*args, *prof, out) == GOOD_HAND_TAI
 
 
 @pytest.mark.parametrize("pos, value, match", [
@@ -523,3 +539,19 @@ def test_legs_refuse_bad_arrays():
         _core.hk_legs(*args, o, z, np.zeros(4, np.int32))
     with pytest.raises((ValueError, TypeError), match="out_deltas"):
         _core.hk_settle(*args, o, np.zeros(5, np.int64))
+
+
+def test_zz_recorded_digests(capsys):
+    """Record mode (TW16_RECORD=1, with -s): print the digests of this run for RECORDED."""
+    if not RECORD:
+        return
+    with capsys.disabled():
+        print("\nRECORDED.update(" + json.dumps(dict(sorted(NEW.items())), indent=4) + ")")
+
+
+RECORDED.update({  # the Numba hongkong scorer's results, which the native one matched (see the docstring)
+    "cases/inputs": "d480920380a06e499562",
+    "cases/results": "a252012bd151473ccadf",
+    "random/inputs": "d148a9913061440dffe3",
+    "random/results": "565418fa803a056d153e",
+})

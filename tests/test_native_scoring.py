@@ -1,22 +1,26 @@
-"""The native scoring core (envs._core: native/src/score.cpp, tally.cpp, extras.cpp) against the Numba one
-(envs/scoring/core.py, tally.py, extras.py, bench.py): identical hand tai, items and chip deltas.
+"""The native scoring core (envs._core: native/src/score.cpp, tally.cpp, extras.cpp) against recorded
+results, batch against single calls, and at its boundary.
 
-(a) every case of the scoring case files, parsed by envs.scoring.cases.parse_case and scored through
-    envs.scoring.api.score_parsed, under its own profile and under every other non-hongkong profile the
-    files name; (b) many random winning hands (random melds of every type, flowers, flags, winds, win_by,
-    the special shapes, flower wins without a hand, non-winning hands) under standard, strict16, casual,
-    the extras pack and the MCR test profile; (c) the bindings' boundary checks.
-
-TW16_DIFF_N (default 20000) is the number of random scorings per profile; a big run:
-    TW16_DIFF_N=1000000 PYTHONPATH=$PWD python -m pytest -q -s tests/test_native_scoring.py
-prints the counts and both cores' scorings per second.
+Until the Numba scoring core was removed, this file compared it with the native one and found no
+difference; the digests in RECORDED are of the results both gave (hand tai, items, chip deltas, dealer
+tai, and the whole result of envs.scoring.api.score_parsed) on
+(a) every case of the scoring case files, parsed by envs.scoring.cases.parse_case, under its own profile
+    and under every other non-hongkong profile the files name (their own-profile results are also the
+    files' `expected`, checked by tests/test_scoring.py and `tw16 score --check`);
+(b) 20000 random scorings per profile (random melds of every type, flowers, flags, winds, win_by, the
+    special shapes, flower wins without a hand, non-winning hands) under standard, strict16, casual,
+    the extras pack and the MCR test profile, each settled under two stake settings.
+A digest names its inputs too: when they change (a case added, another numpy random stream) the test
+says so; check the new results and re-record with TW16_RECORD=1 (run with -s: the digests are printed).
+Also: score_batch / settle_batch against score_hand / settle, threads, the hongkong dispatch, the bench
+loop score_all, winning_shape and dealer_tai against their definitions, and the bindings' boundary checks.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-import time
 import zlib
 from pathlib import Path
 
@@ -25,13 +29,12 @@ import pytest
 
 core = pytest.importorskip("envs._core")
 
-from envs.jit import njit  # noqa: E402
 from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules  # noqa: E402
 from envs.scoring import api  # noqa: E402
 from envs.scoring import codes as C  # noqa: E402
-from envs.scoring.bench import _score_all, random_winning_hands  # noqa: E402
+from envs.scoring.bench import random_winning_hands  # noqa: E402
 from envs.scoring.cases import CaseError, parse_case  # noqa: E402
-from envs.scoring.core import dealer_tai, score_hand, settle, winning_shape  # noqa: E402
+from envs.scoring.profile import PO_SHAPES  # noqa: E402
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,8 +42,10 @@ DATA = ROOT / "tests" / "data"
 CASE_FILES = ("standard.jsonl", "cases_profiles.jsonl", "cases_extras.jsonl", "cases_mcr.jsonl")
 MCR = "tests/data/profiles/mcr_fans.toml"
 N_ITEMS = C.N_ITEMS
-DIFF_N = int(os.environ.get("TW16_DIFF_N", "20000"))
-CHUNK = 100_000
+N_RANDOM = 20_000
+RECORD = os.environ.get("TW16_RECORD") == "1"
+RECORDED = {}  # filled at the end of the file
+NEW = {}  # the digests of this run (printed in record mode)
 
 # The random runs: name -> Rules.make arguments.
 RANDOM_PROFILES = {
@@ -51,6 +56,29 @@ RANDOM_PROFILES = {
     "extras_strict16_gap2": ("strict16", {"extras": True, "unrelated_gap": 2}),
     "mcr": (MCR, {}),
 }
+
+
+def digest(*parts) -> str:
+    """SHA-256 (20 hex digits) of arrays and JSON-able values."""
+    h = hashlib.sha256()
+    for p in parts:
+        if isinstance(p, np.ndarray):
+            p = np.ascontiguousarray(p)
+            h.update(f"{p.dtype.str}{p.shape}".encode())
+            h.update(p.tobytes())
+        else:
+            h.update(json.dumps(p, sort_keys=True, ensure_ascii=False).encode())
+    return h.hexdigest()[:20]
+
+
+def check(key: str, got: str, inputs_key: str | None = None) -> None:
+    NEW[key] = got
+    if RECORD:
+        return
+    if inputs_key is not None and NEW.get(inputs_key) != RECORDED.get(inputs_key):
+        pytest.fail(f"the inputs of {key} changed ({inputs_key}: {NEW.get(inputs_key)}, recorded "
+                    f"{RECORDED.get(inputs_key)}): check the new results, then re-record (TW16_RECORD=1)")
+    assert got == RECORDED.get(key), f"{key}: results differ from the recorded ones"
 
 
 def _cases(name: str) -> list[dict]:
@@ -64,13 +92,6 @@ def _is_hongkong(rules: Rules) -> bool:
 
 # --------------------------------------------------------------------------------------------------
 # (a) The case files
-
-
-def _native_api(monkeypatch):
-    """envs.scoring.api with its core calls switched to envs._core (score_parsed itself unchanged)."""
-    monkeypatch.setattr(api, "score_hand", core.score_hand)
-    monkeypatch.setattr(api, "settle", core.settle)
-    monkeypatch.setattr(api, "dealer_tai", core.dealer_tai)
 
 
 def _all_cases() -> list[dict]:
@@ -92,52 +113,47 @@ def _named_profiles(cases) -> list[str]:
     return names
 
 
-def _compare_case(case: dict, profile: str | None, monkeypatch) -> bool:
-    """Score one case with both cores; False when the case does not parse under ``profile``."""
+def _case_record(case: dict, profile: str | None):
+    """Everything the core gives for one case under ``profile``; None when it does not parse there."""
     try:
         c = parse_case(case, profile)
     except CaseError:
-        return False
+        return None
     if _is_hongkong(c.rules):
-        return False
+        return None
     p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
     opts = c.rules.as_array()
-    args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner, c.round_wind,
-            c.flags, p_tai, p_repl, p_opts)  # fmt: skip
-    out_nb = np.zeros(N_ITEMS, np.int32)
-    out_cc = np.full(N_ITEMS, 7, np.int32)  # score_hand clears it
-    tai_nb = score_hand(*args, out_nb)
-    tai_cc = core.score_hand(*args, out_cc)
-    assert tai_cc == tai_nb, (case.get("id"), profile)
-    assert np.array_equal(out_cc, out_nb), (case.get("id"), profile)
+    out = np.full(N_ITEMS, 7, np.int32)  # score_hand clears it
+    tai = int(core.score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
+                              c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out))  # fmt: skip
+    rec = {"id": case.get("id"), "profile": profile, "tai": tai, "items": out.tolist(), "settle": []}
     for streak in (0, c.streak, 3):
-        d_nb = np.zeros(4, np.int64)
-        d_cc = np.zeros(4, np.int64)
-        settle(tai_nb, c.win_by, c.winner, c.payer, 0, streak, opts, d_nb)
-        core.settle(tai_nb, c.win_by, c.winner, c.payer, 0, streak, opts, d_cc)
-        assert np.array_equal(d_cc, d_nb), (case.get("id"), profile, streak)
-        assert core.dealer_tai(streak, opts) == dealer_tai(streak, opts)
-    # the whole result of score_parsed (items, names, hand tai, dealer tai per leg, deltas)
-    if tai_nb >= 0:
-        want = api.score_parsed(c)
-        with monkeypatch.context() as m:
-            _native_api(m)
-            got = api.score_parsed(c)
-        assert got == want, (case.get("id"), profile)
-    return True
+        d = np.zeros(4, np.int64)
+        core.settle(tai, c.win_by, c.winner, c.payer, 0, streak, opts, d)
+        rec["settle"].append([d.tolist(), int(core.dealer_tai(streak, opts))])
+    if tai >= 0:  # the whole result of score_parsed (items, names, hand tai, dealer tai per leg, deltas)
+        rec["api"] = api.score_parsed(c)
+    return rec
 
 
-def test_case_files_every_named_profile(monkeypatch):
+def case_file_records() -> list[dict]:
     cases = _all_cases()
     profiles = _named_profiles(cases)
     assert {"standard", "strict16", "casual", MCR} <= set(profiles)
-    n = 0
+    recs = []
     for case in cases:
-        n += _compare_case(case, None, monkeypatch)  # its own profile (and rules: extras, options)
-        for p in profiles:
-            n += _compare_case(case, p, monkeypatch)
-    print(f"\ncase files: {len(cases)} cases x ({len(profiles)} profiles + own): {n} scorings compared")
-    assert n > 1500
+        for p in (None, *profiles):  # its own profile (and rules: extras, options), then every other
+            r = _case_record(case, p)
+            if r is not None:
+                recs.append(r)
+    return recs
+
+
+def test_case_files_every_named_profile():
+    NEW["cases/inputs"] = digest(_all_cases())
+    recs = case_file_records()
+    assert len(recs) > 1500
+    check("cases/results", digest(recs), "cases/inputs")
 
 
 def test_case_files_batch():
@@ -168,20 +184,18 @@ def test_case_files_batch():
                           np.zeros(n, np.int64), col["streak"], rules.as_array(), deltas)  # fmt: skip
         for i, c in enumerate(parsed):
             out = np.zeros(N_ITEMS, np.int32)
-            t = score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
-                           c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
+            t = core.score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
+                                c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
             assert tai[i] == t and np.array_equal(items[i], out), (c.id, profile)
             d = np.zeros(4, np.int64)
             if t >= 0:
-                settle(t, c.win_by, c.winner, c.payer, 0, c.streak, rules.as_array(), d)
+                core.settle(t, c.win_by, c.winner, c.payer, 0, c.streak, rules.as_array(), d)
             assert np.array_equal(deltas[i], d), (c.id, profile)
 
 
 def test_hongkong_dispatch():
-    """A hongkong profile goes to hk_score (native/src/hongkong.cpp, the hk port) through score_hand, and
-    settle_batch pays its legs through hk_settle, as in Numba (tests/test_native_hongkong.py tests them)."""
-    from envs.scoring.hongkong import hk_settle
-
+    """A hongkong profile goes to hk_score through score_hand, and settle_batch pays its legs through
+    hk_settle (tests/test_native_hongkong.py tests those)."""
     n = 0
     for case in _cases("hongkong.jsonl") + _cases("hongkong_items.jsonl"):
         try:
@@ -191,19 +205,19 @@ def test_hongkong_dispatch():
         p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
         args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
                 c.round_wind, c.flags, p_tai, p_repl, p_opts)  # fmt: skip
-        out_nb = np.zeros(N_ITEMS, np.int32)
-        out_cc = np.zeros(N_ITEMS, np.int32)
-        tai = score_hand(*args, out_nb)
-        assert core.score_hand(*args, out_cc) == tai and np.array_equal(out_cc, out_nb), case["id"]
+        out_hk = np.zeros(N_ITEMS, np.int32)
+        out = np.zeros(N_ITEMS, np.int32)
+        tai = core.hk_score(*args, out_hk)
+        assert core.score_hand(*args, out) == tai and np.array_equal(out, out_hk), case["id"]
         if tai >= 0:
             opts = c.rules.as_array()
-            d_nb = np.zeros(4, np.int64)
-            hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, d_nb)
-            d_cc = np.zeros((1, 4), np.int64)
+            d_hk = np.zeros(4, np.int64)
+            core.hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, d_hk)
+            d = np.zeros((1, 4), np.int64)
             one = lambda x: np.array([x], np.int64)  # noqa: E731
             core.settle_batch(one(tai), one(c.win_by), one(c.winner), one(c.payer), one(c.liable), one(0),
-                              one(c.streak), opts, d_cc)  # fmt: skip
-            assert np.array_equal(d_cc[0], d_nb), case["id"]
+                              one(c.streak), opts, d)  # fmt: skip
+            assert np.array_equal(d[0], d_hk), case["id"]
         n += 1
     assert n > 150
 
@@ -382,21 +396,6 @@ def random_hands(rng, n: int) -> dict:
             "payer": payer.astype(np.int64), "dealer": dealer, "streak": streak.astype(np.int64)}  # fmt: skip
 
 
-@njit(cache=True)
-def _numba_batch(conc, mt, mk, nm, flowers, win_tile, win_by, seat, rnd, flags, p_tai, p_repl, p_opts, out_tai,
-                 out_items):  # fmt: skip
-    for i in range(conc.shape[0]):
-        out_tai[i] = score_hand(conc[i], mt[i], mk[i], nm[i], flowers[i], win_tile[i], win_by[i], seat[i], rnd[i],
-                                flags[i], p_tai, p_repl, p_opts, out_items[i])  # fmt: skip
-
-
-@njit(cache=True)
-def _numba_settle(tai, win_by, winner, payer, dealer, streak, opts, out_deltas):
-    for i in range(tai.shape[0]):
-        if tai[i] >= 0:
-            settle(tai[i], win_by[i], winner[i], payer[i], dealer[i], streak[i], opts, out_deltas[i])
-
-
 def _opts_variants(rules: Rules) -> list[np.ndarray]:
     a = rules.as_array()
     b = a.copy()
@@ -406,98 +405,124 @@ def _opts_variants(rules: Rules) -> list[np.ndarray]:
     return [a, b]
 
 
-def _run_random(name: str, n_total: int, seed: int) -> dict:
+def _hand_args(h, rules):
+    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+    return (h["conc"], h["mt"], h["mk"], h["nm"], h["flowers"], h["win_tile"], h["win_by"], h["seat"], h["round"],
+            h["flags"], p_tai, p_repl, p_opts)  # fmt: skip
+
+
+def random_results(name: str, n: int = N_RANDOM):
+    """(inputs, tai, items, deltas under each stake setting) of the random run of profile ``name``."""
     profile, options = RANDOM_PROFILES[name]
     rules = Rules.make(profile, **options)
-    p_tai, p_repl, p_opts = rules.profile_data.compiled()
-    rng = np.random.default_rng(seed)
-    stats = {"n": 0, "wins": 0, "t_nb": 0.0, "t_cc": 0.0, "nonzero_items": np.zeros(N_ITEMS, np.int64)}
-    threads = core.num_threads()
-    core.set_num_threads(1)  # one core each, for the speed comparison
-    try:
-        done = 0
-        chunk_i = 0
-        while done < n_total:
-            n = min(CHUNK, n_total - done)
-            h = random_hands(rng, n)
-            hand_args = (h["conc"], h["mt"], h["mk"], h["nm"], h["flowers"], h["win_tile"], h["win_by"], h["seat"],
-                         h["round"], h["flags"], p_tai, p_repl, p_opts)  # fmt: skip
-            tai_nb = np.zeros(n, np.int64)
-            items_nb = np.zeros((n, N_ITEMS), np.int32)
-            t0 = time.perf_counter()
-            _numba_batch(*hand_args, tai_nb, items_nb)
-            t1 = time.perf_counter()
-            tai_cc = np.zeros(n, np.int64)
-            items_cc = np.zeros((n, N_ITEMS), np.int32)
-            core.score_batch(*hand_args, tai_cc, items_cc)
-            t2 = time.perf_counter()
-            stats["t_nb"] += t1 - t0
-            stats["t_cc"] += t2 - t1
-            bad = np.flatnonzero((tai_cc != tai_nb) | (items_cc != items_nb).any(axis=1))
-            assert len(bad) == 0, f"{name}: {len(bad)} differences, first row {bad[0]}: " + repr(
-                {k: v[bad[0]] for k, v in h.items()})
-            opts = _opts_variants(rules)[chunk_i % 2]
-            d_nb = np.zeros((n, 4), np.int64)
-            d_cc = np.zeros((n, 4), np.int64)
-            settle_args = (h["win_by"], h["winner"], h["payer"])
-            _numba_settle(tai_nb, *settle_args, h["dealer"], h["streak"], opts, d_nb)
-            core.settle_batch(tai_nb, *settle_args, np.full(n, -1, np.int64), h["dealer"], h["streak"], opts, d_cc)
-            assert np.array_equal(d_cc, d_nb), name
-            stats["n"] += n
-            stats["wins"] += int((tai_nb >= 0).sum())
-            stats["nonzero_items"] += (items_nb != 0).sum(axis=0)
-            done += n
-            chunk_i += 1
-    finally:
-        core.set_num_threads(threads)
-    return stats
+    h = random_hands(np.random.default_rng(zlib.crc32(name.encode())), n)
+    tai = np.zeros(n, np.int64)
+    items = np.zeros((n, N_ITEMS), np.int32)
+    core.score_batch(*_hand_args(h, rules), tai, items)
+    deltas = []
+    for opts in _opts_variants(rules):
+        d = np.zeros((n, 4), np.int64)
+        core.settle_batch(tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"],
+                          h["streak"], opts, d)  # fmt: skip
+        deltas.append(d)
+    return h, tai, items, deltas
 
 
 @pytest.mark.parametrize("name", list(RANDOM_PROFILES))
 def test_random_hands(name):
-    _run_random(name, min(DIFF_N, 2000), seed=99)  # warm-up (first calls compile the Numba loops)
-    s = _run_random(name, DIFF_N, seed=zlib.crc32(name.encode()))
+    h, tai, items, deltas = random_results(name)
+    NEW[f"random/{name}/inputs"] = digest(*(h[k] for k in sorted(h)))
+    check(f"random/{name}", digest(tai, items, *deltas), f"random/{name}/inputs")
     profile, options = RANDOM_PROFILES[name]
     keys = Rules.make(profile, **options).profile_data.keys
-    unseen = [k for k in keys if s["nonzero_items"][C.ITEM_KEYS.index(k)] == 0]
-    print(f"\n{name}: {s['n']} random scorings (+ settlements), {s['wins']} wins, 0 differences; "
-          f"Numba {s['n'] / s['t_nb']:,.0f}/s, C++ {s['n'] / s['t_cc']:,.0f}/s (one thread); "
-          f"{len(keys) - len(unseen)} of the profile's {len(keys)} items held; not held: {unseen}")  # fmt: skip
-    assert s["wins"] > 0.8 * s["n"]
-    if DIFF_N >= 20000:
-        assert len(unseen) <= 3  # the random hands reach (almost) every item of the profile
+    held = (items != 0).sum(axis=0)
+    unseen = [k for k in keys if held[C.ITEM_KEYS.index(k)] == 0]
+    assert (tai >= 0).sum() > 0.8 * len(tai)
+    assert len(unseen) <= 3, unseen  # the random hands reach (almost) every item of the profile
+
+
+@pytest.mark.parametrize("name", ["standard", "extras", "mcr"])
+def test_random_batch_equals_single_calls_and_threads(name):
+    """score_batch and settle_batch give row for row what score_hand and settle give, on any number of
+    threads."""
+    profile, options = RANDOM_PROFILES[name]
+    rules = Rules.make(profile, **options)
+    n = 3000
+    h = random_hands(np.random.default_rng(17), n)
+    args = _hand_args(h, rules)
+    old = core.num_threads()
+    runs = []
+    try:
+        for threads in (1, 4):
+            core.set_num_threads(threads)
+            tai = np.zeros(n, np.int64)
+            items = np.zeros((n, N_ITEMS), np.int32)
+            core.score_batch(*args, tai, items)
+            runs.append((tai, items))
+    finally:
+        core.set_num_threads(old)
+    tai, items = runs[0]
+    assert np.array_equal(runs[1][0], tai) and np.array_equal(runs[1][1], items)
+    opts = rules.as_array()
+    deltas = np.zeros((n, 4), np.int64)
+    core.settle_batch(tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"], h["streak"],
+                      opts, deltas)  # fmt: skip
+    for i in range(0, n, 7):
+        row = [a[i] for a in args[:10]]
+        out = np.full(N_ITEMS, 3, np.int32)
+        assert core.score_hand(*row, *args[10:], out) == tai[i] and np.array_equal(out, items[i]), i
+        d = np.zeros(4, np.int64)
+        if tai[i] >= 0:
+            core.settle(tai[i], h["win_by"][i], h["winner"][i], h["payer"][i], h["dealer"][i], h["streak"][i], opts, d)
+        assert np.array_equal(d, deltas[i]), i
 
 
 def test_bench_loop():
-    """bench.py's _score_all and envs._core.score_all give the same sum of hand tai (hongkong included)."""
+    """score_all (the loop of envs.scoring.bench) sums the hand tai that score_batch gives, per repetition."""
     for profile, options in [*RANDOM_PROFILES.values(), ("hongkong", {})]:
         rules = Rules.make(profile, **options)
         p_tai, p_repl, p_opts = rules.profile_data.compiled()
-        hands = random_winning_hands(1024, seed=5)
-        args = (*hands, p_tai, p_repl, p_opts, rules.as_array())
-        assert core.score_all(*args, 2) == _score_all(*args, 2)
+        conc, mt, mk, nm, ctx = random_winning_hands(1024, seed=5)
+        NEW["bench_loop/inputs"] = digest(conc, mt, mk, nm, ctx)
+        n = len(conc)
+        tai = np.zeros(n, np.int64)
+        items = np.zeros((n, N_ITEMS), np.int32)
+        # ctx columns: win_tile, win_by, seat, round, flowers; no flags
+        core.score_batch(conc, mt, mk, nm, ctx[:, 4].copy(), ctx[:, 0].copy(), ctx[:, 1].copy(), ctx[:, 2].copy(),
+                         ctx[:, 3].copy(), np.zeros(n, np.int64), p_tai, p_repl, p_opts, tai, items)  # fmt: skip
+        args = (conc, mt, mk, nm, ctx, p_tai, p_repl, p_opts, rules.as_array())
+        assert core.score_all(*args, 2) == 2 * tai.sum() and core.score_all(*args, 0) == 0
+        check(f"bench_loop/{profile}{'+extras' if options else ''}", digest(tai, items), "bench_loop/inputs")
 
 
 def test_winning_shape():
+    """winning_shape = is_win under the profile's shapes."""
     rng = np.random.default_rng(3)
     h = random_hands(rng, 3000)
     for profile, options in RANDOM_PROFILES.values():
         p_opts = Rules.make(profile, **options).profile_data.compiled()[2]
         for i in range(len(h["nm"])):
             n_sets = 5 - int(h["nm"][i])
-            assert core.winning_shape(h["conc"][i], n_sets, p_opts) == winning_shape(h["conc"][i], n_sets, p_opts)
+            want = core.is_win(h["conc"][i], n_sets, int(p_opts[PO_SHAPES]))
+            assert core.winning_shape(h["conc"][i], n_sets, p_opts) == want
 
 
 def test_dealer_tai():
+    """莊家 1 + 連莊拉莊 2N, N the streak capped by streak_cap (negative: no cap), in int64."""
     opts = Rules.make("standard").as_array()
     for cap in (-1, 0, 1, 3):
         opts[OPT_STREAK_CAP] = cap
         for streak in (0, 1, 2, 5, 10**6, 2**62):
-            assert core.dealer_tai(streak, opts) == dealer_tai(streak, opts)
+            n = streak if cap < 0 else min(streak, cap)
+            want = (1 + 2 * n + 2**63) % 2**64 - 2**63  # wraps as int64
+            assert core.dealer_tai(streak, opts) == want
 
 
 # --------------------------------------------------------------------------------------------------
 # (c) The boundary
+
+
+GOOD_HAND_TAI = 2  # the good hand: concealed 1 + single_wait 1 (what the Numba core gave too)
 
 
 def _good():
@@ -517,8 +542,8 @@ def _good():
 
 def test_bindings_accept_the_good_hand():
     args, _ = _good()
-    want = score_hand(*[v for v in args.values()])
-    assert core.score_hand(**args) == want >= 0
+    assert core.score_hand(**args) == GOOD_HAND_TAI
+    assert core.score_hand(*args.values()) == GOOD_HAND_TAI
 
 
 @pytest.mark.parametrize(
@@ -648,3 +673,37 @@ def test_batch_bad_input():
     bad_w[9] = -1
     with pytest.raises(ValueError, match=r"winner\[9\]"):
         core.settle_batch(tai, h["win_by"], bad_w, h["payer"], liable, h["dealer"], h["streak"], rules.as_array(), d)
+
+
+def test_zz_recorded_digests(capsys):
+    """Record mode (TW16_RECORD=1, with -s): print the digests of this run for RECORDED."""
+    if not RECORD:
+        return
+    with capsys.disabled():
+        print("\nRECORDED.update(" + json.dumps(dict(sorted(NEW.items())), indent=4) + ")")
+
+
+RECORDED.update({  # the Numba scoring core's results, which the native one matched (see the docstring)
+    "bench_loop/casual": "423dc1d02f007e8a4856",
+    "bench_loop/hongkong": "69dc6c858bcb4354bee7",
+    "bench_loop/inputs": "09008b17d8669738aee1",
+    "bench_loop/standard": "a74f405fd4c49b7e49ae",
+    "bench_loop/standard+extras": "52ec1948b97e3817fa83",
+    "bench_loop/strict16": "36f599c8189fcd411b41",
+    "bench_loop/strict16+extras": "9e3e47baa6dfa0d6f4b2",
+    "bench_loop/tests/data/profiles/mcr_fans.toml": "88769046946098e88af1",
+    "cases/inputs": "4949f76f7649ca4991ca",
+    "cases/results": "705558eaf53c0a657102",
+    "random/casual": "b20cdf186078dc7980a2",
+    "random/casual/inputs": "74a864f641d57374b029",
+    "random/extras": "58d93ca5bcd13408c220",
+    "random/extras/inputs": "9af5a37388fa53903973",
+    "random/extras_strict16_gap2": "0cc8e024017999124aae",
+    "random/extras_strict16_gap2/inputs": "2ab4944a89a93330131a",
+    "random/mcr": "05556a5fe18178099cb7",
+    "random/mcr/inputs": "28418c74df6a3314fda8",
+    "random/standard": "db7faccca7d457951e66",
+    "random/standard/inputs": "feefbcb375bb0ee9d26e",
+    "random/strict16": "6cc25602580c53f86fed",
+    "random/strict16/inputs": "6dd54bbf2092dd70c92a",
+})

@@ -2,7 +2,7 @@
 
 Random winning hands are drawn as a decomposition (0-5 melds of any type, concealed chis/pons, a
 pair), a winning tile among the concealed tiles and a random win context, then scored by the
-compiled core directly (``score_hand``) so that hundreds of examples run in well under a second.
+native core directly (``envs._core.score_hand``) so that hundreds of examples run in well under a second.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from envs._core import dealer_tai, score_hand, settle
 from envs.rules import Rules
 from envs.scoring import codes as C
 from envs.scoring.cases import score_case
-from envs.scoring.core import dealer_tai, score_hand, settle
 from envs.scoring.profile import load_profile
 from envs.tiles import (
     ADDKONG,

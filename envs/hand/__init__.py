@@ -1,8 +1,9 @@
-"""Hand analysis: completeness, shanten, waits, decompositions (tables + numba).
+"""Hand analysis: completeness, shanten, waits, decompositions (lookup tables, native code).
 
-Submodules: ``tables`` (generated lookup tables), ``analysis`` (``@njit`` functions for compiled code),
-``api`` (notation-level helpers), ``bench``. The helpers of ``api`` are re-exported here lazily, so
-that ``python -m envs.hand.tables`` does not load the tables before regenerating them.
+Submodules: ``tables`` (the lookup tables' layout and checksum; the tables are built by envs._core),
+``analysis`` (the constants of the native functions, which are bound in ``envs._core``), ``api``
+(notation-level helpers), ``bench``. The helpers of ``api`` are re-exported here lazily, so that the
+constants of ``analysis`` import without loading the native module.
 """
 
 _API = (

@@ -1,4 +1,5 @@
-"""Python helpers over :mod:`envs.hand.analysis` that take notation strings or count vectors.
+"""Python helpers over the native hand analysis (``envs._core``; constants in :mod:`envs.hand.analysis`)
+that take notation strings or count vectors.
 
 ``n_melds`` is the number of melds (kongs included); the concealed part then needs
 ``5 - n_melds`` sets and a pair. Passing ``melds=["pon EEE", ...]`` sets ``n_melds`` and also counts
@@ -17,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.hand import analysis as _a
+from envs._core import decompositions, discard_shanten, is_win, win_shanten, win_wait_mask
+from envs.hand.analysis import DEC_WIDTH, MAX_DECOMPOSITIONS, SHAPE_EIGHT_PAIRS
 from envs.tiles import CHI, N_KINDS, Meld, format_counts, format_tiles, kind_name, parse_hand, parse_meld
 
 __all__ = ["hand_counts", "is_complete_hand", "shanten_of", "waits", "decompose", "discards"]
@@ -76,7 +78,7 @@ def is_complete_hand(hand, n_melds: int | None = None, melds=(), eight_pairs: bo
     c = hand_counts(hand)
     n_melds, _ = _melds(n_melds, melds)
     n_sets = _check_size(c, n_melds, (2,), "is_complete_hand")
-    return bool(_a.is_win(c, n_sets, _a.SHAPE_EIGHT_PAIRS if eight_pairs else 0))
+    return bool(is_win(c, n_sets, SHAPE_EIGHT_PAIRS if eight_pairs else 0))
 
 
 def shanten_of(hand, n_melds: int | None = None, melds=(), eight_pairs: bool = False) -> int:
@@ -84,7 +86,7 @@ def shanten_of(hand, n_melds: int | None = None, melds=(), eight_pairs: bool = F
     c = hand_counts(hand)
     n_melds, _ = _melds(n_melds, melds)
     n_sets = _check_size(c, n_melds, (1, 2), "shanten_of")
-    return int(_a.win_shanten(c, n_sets, _a.SHAPE_EIGHT_PAIRS if eight_pairs else 0))
+    return int(win_shanten(c, n_sets, SHAPE_EIGHT_PAIRS if eight_pairs else 0))
 
 
 def waits(hand, n_melds: int | None = None, melds=(), eight_pairs: bool = False) -> list[str]:
@@ -93,7 +95,7 @@ def waits(hand, n_melds: int | None = None, melds=(), eight_pairs: bool = False)
     n_melds, ms = _melds(n_melds, melds)
     n_sets = _check_size(c, n_melds, (1,), "waits")
     out = np.zeros(N_KINDS, np.bool_)
-    _a.win_wait_mask(c, n_sets, _held(c, ms), _a.SHAPE_EIGHT_PAIRS if eight_pairs else 0, out)
+    win_wait_mask(c, n_sets, _held(c, ms), SHAPE_EIGHT_PAIRS if eight_pairs else 0, out)
     return [kind_name(int(k)) for k in np.flatnonzero(out)]
 
 
@@ -105,11 +107,11 @@ def decompose(hand, n_melds: int | None = None, melds=()) -> list[tuple[str, ...
     c = hand_counts(hand)
     n_melds, _ = _melds(n_melds, melds)
     n_sets = _check_size(c, n_melds, (2,), "decompose")
-    out = np.zeros((_a.MAX_DECOMPOSITIONS, _a.DEC_WIDTH), np.int64)
-    n = _a.decompositions(c, n_sets, out)
+    out = np.zeros((MAX_DECOMPOSITIONS, DEC_WIDTH), np.int64)
+    n = decompositions(c, n_sets, out)
     if n > len(out):  # pragma: no cover - never for 17 tiles
-        out = np.zeros((n, _a.DEC_WIDTH), np.int64)
-        n = _a.decompositions(c, n_sets, out)
+        out = np.zeros((n, DEC_WIDTH), np.int64)
+        n = decompositions(c, n_sets, out)
     res = []
     for row in out[:n]:
         items = [format_tiles([row[0]] * 2)]
@@ -126,5 +128,5 @@ def discards(hand, n_melds: int | None = None, melds=()) -> dict[str, int]:
     n_melds, _ = _melds(n_melds, melds)
     n_sets = _check_size(c, n_melds, (2,), "discards")
     out = np.zeros(N_KINDS, np.int64)
-    _a.discard_shanten(c, n_sets, out)
+    discard_shanten(c, n_sets, out)
     return {kind_name(k): int(out[k]) for k in range(N_KINDS) if c[k] > 0}

@@ -1,4 +1,4 @@
-"""Python front of the scoring core: score a parsed case, or a hand given in notation.
+"""Python front of the scoring core (``envs._core``): score a parsed case, or a hand given in notation.
 
     >>> from envs.scoring.api import score
     >>> r = score("456m 789m 234p 567s N", melds=["chi 123m"], win_tile="N", win_by="discard",
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs._core import dealer_tai, hk_legs, score_hand, settle
 from envs.rules import OPT_BASE, OPT_PER_TAI
 from envs.scoring.cases import Case, CaseError, describe_hand, parse_case
 from envs.scoring.codes import ITEM_KEYS, N_ITEMS, WIN_FLOWERS
-from envs.scoring.core import dealer_tai, score_hand, settle
-from envs.scoring.hongkong import hk_legs
 from envs.tiles import WIND_NAMES
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs._core import special_shape
+from envs.hand.analysis import SHAPE_THIRTEEN
 from envs.scoring import codes as C
 from envs.tiles import ADDKONG, CHI, KONG, PON, WIND_NAMES
 
@@ -76,8 +78,6 @@ def hk_case_context(case: dict, flags: int, chain: int, win_by: int, winner: int
         if win_by == C.WIN_DISCARD and floor == 0:
             _error("floor 0 on a win on a discard (the winning discard lies in the pools)")
     if flags & C.F_ROBBED_ANKONG:
-        from envs.hand.analysis import SHAPE_THIRTEEN, special_shape
-
         if melds or not special_shape(concealed, SHAPE_THIRTEEN):
             _error("robbed_ankong: only a hand that the robbed tile completes as 十三么 may rob an ankong")
     if chain == 1 and flags & C.F_KONG_REPLACEMENT and flags & C.F_FLOWER_REPLACEMENT:

@@ -1,15 +1,17 @@
-"""hongkong items (HONGKONG.md 3): their indices for compiled code, the items that do not depend on
-how the hand is read (hand state, flowers, tiles and suits, win events) and the chicken hands (3.9).
-Used by envs.scoring.hongkong (see its docstring for the interface)."""
+"""hongkong items (HONGKONG.md 3): their indices, the families' order and the hand-context slots.
+
+Native code (native/include/tw16/hk_items.hpp, native/src/hk_items.cpp) computes the items that do
+not depend on how the hand is read (hand state, flowers, tiles and suits, win events) and the
+chicken hands (3.9); these constants are the source of ``tw16::py::hk_items`` in constants.hpp. See
+envs.scoring.hongkong for the interface.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from envs.jit import njit
 
 from envs.scoring import codes as C
-from envs.scoring.tally import popcount
-from envs.tiles import ADDKONG, ANKONG, CHI, DRAGON0, KONG, N_KINDS, PON, WIND0
+from envs.tiles import ADDKONG, ANKONG, CHI, DRAGON0, KONG, N_KINDS, PON, WIND0  # noqa: F401 (into py::hk_items)
 
 N_ITEMS = C.N_ITEMS
 _I = C.ITEM_INDEX
@@ -90,145 +92,3 @@ M147, M258, M369 = 0b001001001, 0b010010010, 0b100100100  # number masks of 十�
 # hand-context slots (hc): waits before the winning tile (0: not judged), the two waits of 對碰 when
 # each is held as a pair, no honour, no flower, 十三么 waited on all 13, the 16 tiles were eight pairs
 H_NW, H_TP, H_WA, H_WB, H_NOHON, H_NOFL, H_ALL13, H_EP8 = 0, 1, 2, 3, 4, 5, 6, 7
-
-
-# ---------------------------------------------------------------------------------------------
-# Items that do not depend on the reading
-@njit(cache=True)
-def _flowers(v, flowers, seat_wind, win_by):
-    own = (1 << seat_wind) | (1 << (seat_wind + 4))
-    in_sets = 0
-    n_sets = 0
-    for s in range(2):
-        block = 0xF << (4 * s)
-        if flowers & block == block:
-            n_sets += 1
-            in_sets |= block
-    rest = flowers & ~in_sets  # 一臺花 replaces the flower items of its own set only
-    v[FLOWER_SET] = n_sets
-    v[SEAT_FLOWER] = popcount(rest & own)
-    v[OTHER_FLOWER] = popcount(rest & ~own)
-    v[NO_FLOWERS] = flowers == 0
-    nf = popcount(flowers)
-    v[EIGHT_FLOWERS] = nf == 8  # also a later win after passing the flower win (section 1)
-    v[SEVEN_ROB_ONE] = win_by == C.WIN_FLOWERS and nf == 7
-
-
-@njit(cache=True)
-def _hand_items(v, all_counts, meld_type, n_melds, flowers, win_by, seat_wind, flags, n_waits):
-    is_self = win_by == C.WIN_SELF_DRAW or win_by == C.WIN_FLOWERS
-    is_discard = win_by == C.WIN_DISCARD or win_by == C.WIN_ROB_KONG
-    repl = win_by == C.WIN_SELF_DRAW and (flags & (C.F_KONG_REPLACEMENT | C.F_FLOWER_REPLACEMENT)) != 0
-    chain = (flags >> C.CHAIN_SHIFT) & C.CHAIN_MASK
-    if repl and chain == 0:
-        chain = 1
-    chain_win = repl and chain >= 2
-    closed = True  # section 1: a kong claimed on a discard and an ankong keep the hand concealed
-    n_exposed = 0
-    n_ankong = 0
-    for m in range(n_melds):
-        t = meld_type[m]
-        closed = closed and not (t == CHI or t == PON or t == ADDKONG)
-        n_exposed += t == KONG or t == ADDKONG
-        n_ankong += t == ANKONG
-    sd = is_self and not chain_win  # 連續尾牌胡牌 has no 自摸 (section 8.10)
-    v[SELF_DRAW] = sd
-    v[CONCEALED] = closed
-    v[CONC_SELF_DRAW] = closed and sd
-    v[DECLARED_READY] = (flags & C.F_DECLARED_READY) != 0
-    v[IPPATSU] = (flags & C.F_IPPATSU) != 0
-    single = n_waits == 1
-    v[SINGLE_WAIT] = single
-    beggar = n_melds == 5 and n_ankong == 0 and single
-    v[HALF_BEGGAR] = beggar and is_self
-    v[FULL_BEGGAR] = beggar and is_discard
-    v[EXPOSED_KONG] = n_exposed
-    v[CONC_KONG] = n_ankong
-    # tile classes
-    n_suit = np.zeros(3, np.int64)
-    n_tiles = 0
-    n_wind = 0
-    n_drag = 0
-    n_term = 0
-    for k in range(N_KINDS):
-        c = np.int64(all_counts[k])
-        n_tiles += c
-        if k < WIND0:
-            n_suit[k // 9] += c
-            if k % 9 == 0 or k % 9 == 8:
-                n_term += c
-        elif k < DRAGON0:
-            n_wind += c
-        else:
-            n_drag += c
-    n_hon = n_wind + n_drag
-    suits = (n_suit[0] > 0) + (n_suit[1] > 0) + (n_suit[2] > 0)
-    v[ALL_HONOURS] = suits == 0
-    v[NO_HONOURS] = n_hon == 0
-    v[NO_HON_NO_FL] = n_hon == 0 and flowers == 0
-    v[MISSING_SUIT] = suits == 2
-    five = suits == 3 and n_wind > 0 and n_drag > 0
-    v[FIVE_GATES] = five
-    v[SEVEN_GATES] = five and (flowers & 0xF) != 0 and (flowers & 0xF0) != 0
-    v[HALF_FLUSH] = suits == 1 and n_hon > 0
-    v[FULL_FLUSH] = suits == 1 and n_hon == 0
-    v[ALL_SIMPLES] = n_hon == 0 and n_term == 0
-    v[MIXED_TERM] = n_term + n_hon == n_tiles and n_term > 0 and n_hon > 0
-    v[PURE_TERM] = n_term == n_tiles
-    # win events and timing (3.8)
-    v[FLOWER_REPL] = repl and chain == 1 and (flags & C.F_FLOWER_REPLACEMENT) != 0
-    v[KONG_REPL] = repl and chain == 1 and (flags & C.F_KONG_REPLACEMENT) != 0
-    v[CHAIN_WIN] = chain_win
-    v[LAST_DRAW] = is_self and (flags & C.F_LAST_TILE) != 0
-    v[ROB_KONG] = win_by == C.WIN_ROB_KONG
-    v[ROB_KONG_CHAIN] = win_by == C.WIN_ROB_KONG and (flags & C.F_ROB_KONG_CHAIN) != 0
-    co = (flags >> C.CO_WIN_SHIFT) & C.CO_WIN_MASK
-    v[DOUBLE_WIN] = co == 2
-    v[TRIPLE_WIN] = co == 3
-    floor = ((flags >> C.FLOOR_SHIFT) & C.COUNT_MASK) - 1  # -1: not known
-    v[TEN_WITHIN] = 0 <= floor <= 10
-    v[SEVEN_WITHIN] = 0 <= floor <= 7
-    discards = ((flags >> C.DISCARDS_SHIFT) & C.COUNT_MASK) - 1
-    v[HUMAN] = seat_wind != 0 and 0 <= discards <= 4
-    v[EARTHLY] = seat_wind != 0 and win_by == C.WIN_DISCARD and discards == 1
-    v[HEAVENLY] = (flags & C.F_HEAVENLY) != 0
-
-
-# ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def _chicken(v, out_items, kept, total, p_tai):
-    """3.9, on the best reading: the items kept are exactly no_flowers or one other_flower (大雞胡),
-    or that and self_draw (鴨胡); the chicken item then replaces them all. Returns the hand tai."""
-    n_kept = 0
-    flower = False
-    self_draw = False
-    other = False
-    for r in range(N_ITEMS):
-        i = p_tai[3, r]
-        if i < 0:
-            break
-        if not kept[i]:
-            continue
-        n_kept += 1
-        if i == NO_FLOWERS or (i == OTHER_FLOWER and v[OTHER_FLOWER] == 1):
-            flower = True
-        elif i == SELF_DRAW:
-            self_draw = True
-        else:
-            other = True
-    pick = -1
-    if flower and not other:
-        pick = BIG_CHICKEN if n_kept == 1 else (DUCK if self_draw else -1)
-    if pick < 0 or p_tai[0, pick] < 0:
-        return total
-    for r in range(N_ITEMS):
-        i = p_tai[3, r]
-        if i < 0:
-            break
-        out_items[i] = 0
-        kept[i] = False
-    out_items[pick] = p_tai[0, pick]
-    kept[pick] = True
-    return p_tai[0, pick]
-
-
