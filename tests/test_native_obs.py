@@ -482,3 +482,21 @@ def test_bad_agent_inputs_raise():
         _core.efficiency_kernel(f["hand"], f["n_melds"], f["unseen"], np.array([0, 1, 99, 2]), np.zeros((4, eff.N_EFFICIENCY, 34), np.float32))
     with pytest.raises(ValueError, match="out"):
         _core.efficiency_kernel(f["hand"], f["n_melds"], f["unseen"], f["claim_tile"], np.zeros((4, 8, 34), np.float32))
+
+
+def test_bad_ukeire_and_tile_danger_inputs_raise():
+    h, four, none = np.zeros(34, np.int8), np.full(34, 4, np.int8), np.zeros(34, np.int8)
+    with pytest.raises(ValueError, match=r"hand\[3\] = 5"):
+        _core.ukeire(np.where(np.arange(34) == 3, 5, 0).astype(np.int8), 5, 0, four)
+    with pytest.raises(ValueError, match="n_sets = 6"):
+        _core.ukeire(h, 6, 0, four)
+    with pytest.raises(TypeError, match="hand: expected dtype int8"):
+        _core.ukeire(h.astype(np.int16), 5, 0, four)
+    with pytest.raises(ValueError, match="unseen"):
+        _core.ukeire(h, 5, 0, four[:30])
+    with pytest.raises(ValueError, match="d = 34"):
+        _core._tile_danger(34, none, none, four)
+    with pytest.raises(ValueError, match="passed_by_threat"):
+        _core._tile_danger(0, none[:33], none, four)
+    with pytest.raises(ValueError, match="disc_by_threat"):
+        _core._tile_danger(0, none, np.full(34, -1, np.int8), four)

@@ -80,6 +80,7 @@ void act_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& u
     check_range(ct, "claim_tile", -1, 33);
     greedy::act_kernel(h, nm, un, om, orr, od, op, tl, ct, m, df, o);
 }
+
 // One 34-count row (hand or unseen) copied into a buffer the native code may change and restore.
 std::array<int8_t, 34> load_row(const AnyArray& a, const char* name) {
     View<int8_t, 1> v = view_of<int8_t, 1>(a, name, {34});
