@@ -108,7 +108,7 @@ class Digests:
     """One SHA-256 per output kind, fed every array that kind produced, in order."""
 
     def __init__(self):
-        self.h: dict[str, hashlib._Hash] = {}
+        self.h: dict = {}  # kind -> hashlib.sha256 object
 
     def add(self, kind, a):
         a = np.ascontiguousarray(a)
