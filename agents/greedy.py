@@ -55,18 +55,16 @@ All decisions are deterministic given the observation (the seed only matters for
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
-
-from envs.jit import njit
 
 from agents.base import check_batch
-from agents.efficiency import best_after_discard as _best_after_discard, ukeire as _ukeire
 from agents.features import decode
-from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN
-from envs.hand.analysis import shanten
+from envs._core import act_kernel
+# the actions the decisions name: native/tools/gen_constants.py writes them into constants.hpp
+# (py::greedy::...) for the C++ agents (native/src/agents.cpp)
+from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN  # noqa: F401
 
 BIG = 1 << 30  # "none yet" for sort keys
-# defence parameters, in the order act_kernel reads them (module docstring); risk 0 = Greedy
+# defence parameters, in the order act_kernel (envs._core) reads them (module docstring); risk 0 = Greedy
 DEFENCE_DEFAULTS = {"risk": 1.0, "win_value": 101.0, "deal_in_cost": 50.0, "margin": 3.0, "tie_eps": 0.1,
                     "danger_slope": 0.0012, "danger_cap": 0.13, "shanten_floor": 0.3}  # fmt: skip
 # Greedy's chance to win the hand after a discard, by the shanten it leaves (0..4+): logit = a + b*log1p(ukeire)
@@ -76,206 +74,6 @@ WIN_LOGIT = np.array([[-3.924, 1.336, 2.744], [-5.248, 0.749, 3.718], [-5.927, 0
 # P(an opponent is ready) by its melds (0..4+) and tiles_left // 16 (0..3+), same self-play
 READY_P = np.array([[0.56, 0.21, 0.04, 0.0], [0.53, 0.31, 0.1, 0.01], [0.68, 0.44, 0.23, 0.06],
                     [0.78, 0.68, 0.46, 0.25], [0.94, 0.93, 0.88, 0.85]])  # fmt: skip
-
-
-@njit(cache=True)
-def _neighbours(hand, d):
-    """How connected tile ``d`` is in hand (copies count double): low = a good discard."""
-    v = 2 * (hand[d] - 1)
-    if d < 27:
-        r = d % 9
-        for off in (-2, -1, 1, 2):
-            if 0 <= r + off < 9:
-                v += hand[d + off] * (2 if abs(off) == 1 else 1)
-    return v
-
-
-@njit(cache=True)
-def _u(unseen, d, off):
-    """Unseen copies of the kind ``off`` ranks from ``d`` in its suit (0 off the suit or for honours)."""
-    if d >= 27:
-        return 0
-    r = d % 9 + off
-    return unseen[d + off] if 0 <= r < 9 else 0
-
-
-@njit(cache=True)
-def _tile_danger(d, passed_by_threat, disc_by_threat, unseen):
-    """How many ways a hidden hand could wait on ``d``: two-sided and edge waits (the two tiles on
-    either side), closed waits (both neighbours), a pair waiting for its third copy and a single wait,
-    each counted with the unseen copies of the tiles it needs. No furiten in this game, so a tile the
-    threat discarded itself (現物) only halves it; a tile it let pass since its hand last changed is 0."""
-    if passed_by_threat[d] > 0:
-        return 0
-    u = unseen[d]
-    v = u * (u - 1) + u + 1  # pair + single (+1: nothing is certain)
-    v += 4 * (_u(unseen, d, -2) * _u(unseen, d, -1) + _u(unseen, d, 1) * _u(unseen, d, 2))
-    v += 2 * _u(unseen, d, -1) * _u(unseen, d, 1)
-    return v // 2 if disc_by_threat[d] > 0 else v
-
-
-@njit(cache=True)
-def _claim(hand, n_sets, t, mask):
-    """Pon / kong / chi on tile ``t`` only if it lowers the shanten; else pass."""
-    cur = shanten(hand, n_sets)
-    best_a = PASS
-    best_s = cur
-    if mask[PON]:
-        hand[t] -= 2
-        s = _best_after_discard(hand, n_sets - 1)
-        hand[t] += 2
-        if s < best_s:
-            best_s, best_a = s, PON
-    if mask[KONG]:
-        hand[t] -= 3
-        s = shanten(hand, n_sets - 1)
-        hand[t] += 3
-        if s < best_s:
-            best_s, best_a = s, KONG
-    for pos in range(3):
-        if not mask[CHI + pos]:
-            continue
-        a, b = (t + 1, t + 2) if pos == 0 else ((t - 1, t + 1) if pos == 1 else (t - 2, t - 1))
-        hand[a] -= 1
-        hand[b] -= 1
-        s = _best_after_discard(hand, n_sets - 1)
-        hand[a] += 1
-        hand[b] += 1
-        if s < best_s:
-            best_s, best_a = s, CHI + pos
-    return best_a
-
-
-@njit(cache=True)
-def _discard_key(hand, n_sets, unseen, d):
-    """Shanten and ukeire after discarding ``d``, and Greedy's sort key (shanten, -ukeire, neighbours)."""
-    hand[d] -= 1
-    s = shanten(hand, n_sets)
-    u = _ukeire(hand, n_sets, s, unseen) if s >= 0 else 0
-    hand[d] += 1
-    return s, u, (s, -u, _neighbours(hand, d))
-
-
-@njit(cache=True)
-def _discard(hand, n_sets, unseen, mask):
-    """Greedy's discard: (shanten, -ukeire, neighbours, kind) lexicographically; -1 if none is legal."""
-    best_a = -1
-    best_key = (BIG, BIG, BIG)
-    for d in range(34):
-        if not mask[DISCARD + d]:
-            continue
-        _, _, key = _discard_key(hand, n_sets, unseen, d)
-        if key < best_key:
-            best_key = key
-            best_a = DISCARD + d
-    return best_a
-
-
-@njit(cache=True)
-def _win_chance(s, u, tiles_left):
-    """Greedy's chance to win the hand after a discard that leaves shanten ``s`` with ``u`` ukeire."""
-    k = min(s, 4)
-    x = WIN_LOGIT[k, 0] + WIN_LOGIT[k, 1] * np.log1p(u) + WIN_LOGIT[k, 2] * tiles_left / 64.0
-    return 1.0 / (1.0 + np.exp(-x))
-
-
-@njit(cache=True)
-def _defend(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_left, defence):
-    """Defensive's discard: Greedy's tile unless another legal discard has a higher expected value
-    by more than the threshold (module docstring). -1 if no discard is legal."""
-    risk, g_win, l_deal, margin = defence[0], defence[1], defence[2], defence[3]
-    tie_eps, slope, cap, s_floor = defence[4], defence[5], defence[6], defence[7]
-    ready = np.zeros(3)
-    for o in range(3):
-        ready[o] = READY_P[min(opp_melds[o], 4), min(tiles_left // 16, 3)]
-    best_g = -1
-    best_key = (BIG, BIG, BIG)
-    s_of = np.zeros(34, np.int64)
-    u_of = np.zeros(34, np.int64)
-    w_of = np.zeros(34)
-    p_of = np.zeros(34)
-    for d in range(34):
-        if not mask[DISCARD + d]:
-            continue
-        s, u, key = _discard_key(hand, n_sets, unseen, d)
-        if key < best_key:
-            best_key = key
-            best_g = d
-        safe = 1.0
-        for o in range(3):
-            dg = _tile_danger(d, opp_passed[o], opp_disc[o], unseen)
-            hit = 0.0 if dg <= 4 else min(dg * slope, cap)  # P(it wins on d | it is ready)
-            safe *= 1.0 - ready[o] * hit
-        s_of[d], u_of[d] = s, u
-        w_of[d] = _win_chance(s, u, tiles_left) if s >= 0 else 0.0
-        p_of[d] = min(1.0, risk * (1.0 - safe))
-    if best_g < 0:
-        return -1
-    wg = w_of[best_g]
-    cost_g = p_of[best_g] * (l_deal + wg * g_win)
-    best_d = best_g
-    best_gain = 0.0
-    for d in range(34):
-        if not mask[DISCARD + d] or d == best_g:
-            continue
-        tie = s_of[d] == s_of[best_g] and u_of[d] >= u_of[best_g]
-        lost = max(0.0, wg - w_of[d])
-        if s_of[d] > s_of[best_g]:
-            lost = max(lost, s_floor * wg)  # a worse shanten always costs something
-        gain = cost_g - p_of[d] * (l_deal + w_of[d] * g_win) - lost * g_win - (tie_eps if tie else margin)
-        if gain > best_gain:
-            best_gain = gain
-            best_d = d
-    return DISCARD + best_d
-
-
-@njit(cache=True)
-def _turn(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_left, defence):
-    s0 = _best_after_discard(hand, n_sets) if hand.sum() % 3 == 2 else shanten(hand, n_sets)
-    for k in range(34):
-        if not mask[SELF_KONG + k]:
-            continue
-        if hand[k] == 4:  # concealed kong: the concealed part loses a set
-            hand[k] -= 4
-            s = shanten(hand, n_sets - 1)
-            hand[k] += 4
-        else:  # added kong: the pon was already a meld
-            hand[k] -= 1
-            s = shanten(hand, n_sets)
-            hand[k] += 1
-        if s <= s0:
-            return SELF_KONG + k
-    if defence[0] > 0:
-        a = _defend(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_left, defence)
-    else:
-        a = _discard(hand, n_sets, unseen, mask)
-    if a >= 0:
-        return a
-    for x in range(N_ACTIONS):  # nothing efficient is legal (e.g. a ready-pending phase): first legal
-        if mask[x]:
-            return x
-    return PASS
-
-
-@njit(cache=True, parallel=True)
-def act_kernel(hand, n_melds, unseen, opp_melds, opp_ready, opp_disc, opp_passed, tiles_left, claim_tile, mask,
-               defence, out):  # fmt: skip
-    """``defence`` float64 (8,): the DEFENCE_DEFAULTS values in order (risk 0 = Greedy). ``opp_ready``
-    is unused: no profile offers 報聽 by default, and a declared-ready seat shows no tiles."""
-    for b in prange(mask.shape[0]):
-        m = mask[b]
-        if m[WIN]:
-            out[b] = WIN
-            continue
-        if m[READY]:
-            out[b] = READY
-            continue
-        h = hand[b].copy()
-        n_sets = 5 - n_melds[b]
-        if claim_tile[b] >= 0 and (m[PASS] and not m[DISCARD:CHI].any()):
-            out[b] = _claim(h, n_sets, claim_tile[b], m)
-            continue
-        out[b] = _turn(h, n_sets, unseen[b], m, opp_melds[b], opp_disc[b], opp_passed[b], tiles_left[b], defence)
 
 
 class GreedyAgent:

@@ -36,15 +36,13 @@ import numpy as np
 import gymnasium
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
-from numba import prange
 
-from envs.jit import njit
-
+from envs._core import encode_rows
 from envs.engine import state as st
 from envs.engine.actions import N_ACTIONS, action_name
 from envs.engine.api import Engine
 from envs.engine.rng import game_seeds, mix64
-from envs.engine.step import reset_some, step_some_par, step_some_serial as step_some_ser
+from envs.engine.step import reset_some, step_some
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
 from envs.rules import Rules
@@ -54,27 +52,15 @@ DEFAULT_OPPONENT = "greedy"  # agents.GreedyAgent; "random": uniform random lega
 _ENV_OPTIONS = ("seat", "opponents", "opponent_factory", "reward", "derived", "illegal_action", "illegal_reward", "max_steps")
 
 
-# -- compiled drivers: stepping and dealing a subset of the games ---------------------------------
-@njit(cache=True)
-def encode_rows_ser(out, rows, seats, hands, melds, river, g, p, scores, opts, flags, shapes):
-    for i in range(rows.shape[0]):
-        pv.encode_one(out[i], hands, melds, river, g, p, scores, rows[i], seats[i], opts, flags, shapes)
-
-
-@njit(cache=True, parallel=True)
-def encode_rows_par(out, rows, seats, hands, melds, river, g, p, scores, opts, flags, shapes):
-    for i in prange(rows.shape[0]):
-        pv.encode_one(out[i], hands, melds, river, g, p, scores, rows[i], seats[i], opts, flags, shapes)
-
-
+# -- the driver: stepping, dealing and encoding a subset of the games --------------------------------
 class Driver:
     """The engine plus subset stepping, per-game seeds and encoding into given rows (the one place
-    that calls the engine's compiled step directly, so that batch 1 runs without thread launches)."""
+    that calls the engine's batch step directly; envs._core runs batches of PARALLEL_MIN_BATCH (256)
+    games and more over threads, smaller ones on the calling thread)."""
 
-    def __init__(self, rules: Rules, batch_size: int, parallel: bool | None = None):
+    def __init__(self, rules: Rules, batch_size: int):
         self.engine = Engine(rules, batch_size=batch_size)
         self.B = batch_size
-        self.parallel = batch_size >= pv.PARALLEL_MIN_BATCH if parallel is None else parallel
         self.seeds = np.zeros(batch_size, np.uint64)
         self.shapes = pv.engine_shapes(self.engine)
         self.rewards = np.zeros((batch_size, 4), np.float32)
@@ -99,15 +85,13 @@ class Driver:
     def step(self, actions, active) -> np.ndarray:
         """Step the games in ``active``; returns this step's (B, 4) tai rewards (0 elsewhere)."""
         e = self.engine
-        fn = step_some_par if self.parallel else step_some_ser
-        fn(e.s, actions, active, e.opts, e.cfg, e.prof)
+        step_some(e.s, actions, active, e.opts, e.cfg, e.prof)
         np.multiply(e.s.rewards, active[:, None], out=self.rewards)
         return self.rewards
 
     def encode(self, out, rows, seats, flags) -> None:
         s = self.engine.s
-        fn = encode_rows_par if self.parallel and rows.shape[0] >= pv.PARALLEL_MIN_BATCH else encode_rows_ser
-        fn(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.opts, flags, self.shapes)
+        encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.opts, flags, self.shapes)
 
     @property
     def current(self) -> np.ndarray:
@@ -182,7 +166,7 @@ def _reseed(policies, seed):
 # -- the single-learner core shared by the env and the vector env -----------------------------------
 class _Core:
     def __init__(self, num_envs, seat=0, opponents=None, opponent_factory=None, reward="tai", derived=False,
-                 illegal_action="terminate", illegal_reward=-1.0, max_steps=None, parallel=None, **rule_options):
+                 illegal_action="terminate", illegal_reward=-1.0, max_steps=None, **rule_options):
         from envs.tw16_v0 import reward_scale
 
         if seat is not None and seat not in (0, 1, 2, 3):
@@ -191,7 +175,7 @@ class _Core:
             raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
         self.rules = Rules.make(**rule_options)
         self.N = int(num_envs)
-        self.d = Driver(self.rules, self.N, parallel)
+        self.d = Driver(self.rules, self.N)
         self.enc = pv.PlanesV0(derived=derived)
         self.opp_enc = pv.PlanesV0()
         self.seat_opt = seat
@@ -315,7 +299,7 @@ class SingleAgentEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
-        self.core = _Core(1, parallel=False, **options)
+        self.core = _Core(1, **options)
         self.observation_space, self.action_space = _spaces(self.core.enc)
 
     def _obs(self):
@@ -429,13 +413,13 @@ class SelfPlayVecEnv:
     decision and bootstrap from its own next decision: :class:`SeatCredit` does this bookkeeping.
     """
 
-    def __init__(self, num_envs: int = 1, reward="tai", derived=False, copy=False, parallel=None, max_steps=None,
+    def __init__(self, num_envs: int = 1, reward="tai", derived=False, copy=False, max_steps=None,
                  **rule_options):
         from envs.tw16_v0 import reward_scale
 
         self.rules = Rules.make(**rule_options)
         self.num_envs = int(num_envs)
-        self.d = Driver(self.rules, self.num_envs, parallel)
+        self.d = Driver(self.rules, self.num_envs)
         self.enc = pv.PlanesV0(derived=derived)
         self.scale = reward_scale(self.rules, reward)
         self.copy, self.max_steps = copy, max_steps

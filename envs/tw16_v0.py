@@ -79,11 +79,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from envs._core import encode_one
 from envs.engine import state as st
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS, action_name
 from envs.engine.rng import mix64
-from envs.fastcall import entry
-from envs.gym_env import Driver, step_some_ser
+from envs.engine.step import step_some
+from envs.gym_env import Driver
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
 from envs.rules import Rules
@@ -162,7 +163,7 @@ class raw_env(AECEnv):
         self.reward = reward
         self._scale = reward_scale(self.rules, reward)
         self.max_steps = max_steps
-        self.driver = Driver(self.rules, 1, parallel=False)
+        self.driver = Driver(self.rules, 1)
         self.engine = self.driver.engine
         self._one = np.ones(1, np.bool_)
         self._act = np.zeros(1, np.int64)
@@ -180,12 +181,6 @@ class raw_env(AECEnv):
         self._opts, self._flags = self.engine.opts, self.encoder.flags
         self._valid = [False] * 4
         self.action_layout_version = ACTION_LAYOUT_VERSION
-        # compiled entry points resolved once: numba's per-call type dispatch on the state tuple
-        # would cost more than the batch-1 step itself (envs/fastcall.py)
-        e, s = self.engine, self.engine.s
-        self._step1 = entry(step_some_ser, s, self._act, self._one, e.opts, e.cfg, e.prof)
-        self._encode1 = entry(pv.encode_one, self._obs[0], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, 0,
-                              self._opts, self._flags, self._shapes)
 
     # PettingZoo requires the same space object on every call
     def observation_space(self, agent):
@@ -218,8 +213,8 @@ class raw_env(AECEnv):
     def _encode(self, i):
         if not self._valid[i]:
             s = self.engine.s  # the state arrays are updated in place, never replaced
-            self._encode1(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._opts, self._flags,
-                          self._shapes)
+            encode_one(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._opts, self._flags,
+                       self._shapes)
             self._valid[i] = True
         return self._obs[i]
 
@@ -257,7 +252,7 @@ class raw_env(AECEnv):
         self._act[0] = a
         e = self.engine
         s = e.s
-        self._step1(s, self._act, self._one, e.opts, e.cfg, e.prof)  # serial loop: no thread launch
+        step_some(s, self._act, self._one, e.opts, e.cfg, e.prof)  # one game: no thread launch
         r = s.rewards[0]
         done = bool(s.terminated[0])
         self._valid = [False] * 4

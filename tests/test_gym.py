@@ -69,19 +69,30 @@ def test_vector_env_batches_autoreset_and_torch():
     assert venv.observation_space.contains({"observation": obs["observation"], "action_mask": obs["action_mask"]})
 
 
-def test_vector_env_matches_single_env():
-    """Game i of a vector env plays like a single env reset with the same per-game seed."""
-    v = SingleAgentVecEnv(num_envs=3, seat=1)
-    s = SingleAgentVecEnv(num_envs=3, seat=1, parallel=False)
-    ov, _ = v.reset(seed=9)
-    os_, _ = s.reset(seed=9)
-    rng = np.random.default_rng(3)
-    for _ in range(100):
-        assert (ov["observation"] == os_["observation"]).all()
-        a = legal_random(rng, ov["action_mask"])
-        ov, rv, *_ = v.step(a)
-        os_, rs, *_ = s.step(a)
-        assert (rv == rs).all()
+def test_vector_env_does_not_depend_on_threads():
+    """From envs._core's PARALLEL_MIN_BATCH (256) games up, steps and encodings run over threads:
+    the games play exactly as on one thread."""
+    from envs import _core
+
+    v = SingleAgentVecEnv(num_envs=300, seat=1)
+    s = SingleAgentVecEnv(num_envs=300, seat=1)
+    before = _core.num_threads()
+    try:
+        _core.set_num_threads(4)
+        ov, _ = v.reset(seed=9)
+        _core.set_num_threads(1)
+        os_, _ = s.reset(seed=9)
+        rng = np.random.default_rng(3)
+        for _ in range(30):
+            assert (ov["observation"] == os_["observation"]).all()
+            a = legal_random(rng, ov["action_mask"])
+            _core.set_num_threads(4)
+            ov, rv, *_ = v.step(a)
+            _core.set_num_threads(1)
+            os_, rs, *_ = s.step(a)
+            assert (rv == rs).all()
+    finally:
+        _core.set_num_threads(before)
 
 
 def test_opponents_and_illegal_actions():

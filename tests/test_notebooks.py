@@ -24,13 +24,13 @@ def test_notebook_is_stored_without_outputs(name):
     for c in code:
         assert c.outputs == [] and c.execution_count is None, f"{name}: clear the outputs before committing"
     assert "TW16_NB_SMALL" in code[0].source  # the parameter cell comes first
+    assert not any("numba" in c.source for c in code), f"{name}: the notebooks use envs._core, never Numba"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_notebook_runs(name, monkeypatch):
     monkeypatch.setenv("TW16_NB_SMALL", "1")  # the kernel inherits the environment
-    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")  # tiny batches: thread launches cost more than they give
     nb = nbformat.read(NB_DIR / name, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NB_DIR)}})
     client.execute()  # raises CellExecutionError naming the cell that failed

@@ -110,8 +110,11 @@ def test_acting_seat_default_and_done_rows():
                 assert (o[b] == enc.encode(eng, seats=np.full(4, cur[b]))[b]).all()
 
 
-def test_parallel_matches_serial_and_out_buffer():
-    eng = Engine(Rules(), batch_size=pv.PARALLEL_MIN_BATCH)
+def test_threads_match_one_thread_and_out_buffer():
+    """A batch big enough for envs._core's threads encodes as on one thread, into the given buffer."""
+    from envs import _core
+
+    eng = Engine(Rules(), batch_size=300)
     eng.reset(5)
     rng = np.random.default_rng(5)
     for _ in range(60):
@@ -119,15 +122,20 @@ def test_parallel_matches_serial_and_out_buffer():
         eng.step((rng.random(m.shape) + m).argmax(1))
     enc = PlanesV0(derived=True)
     out = enc.alloc(eng.batch_size)
-    par = enc.encode(eng, out=out)
+    before = _core.num_threads()
+    try:
+        _core.set_num_threads(4)
+        par = enc.encode(eng, out=out)
+        _core.set_num_threads(1)
+        ser = enc.encode(eng)
+    finally:
+        _core.set_num_threads(before)
     assert par is out and out.dtype == np.float32 and out.flags.c_contiguous
-    s = eng.s
-    ser = enc.alloc(eng.batch_size)
-    pv._encode_ser(ser, s.hands, s.melds, s.river, s.g, s.p, s.scores, s.g[:, st.G_CUR].astype(np.int64),
-                   eng.opts, enc.flags, pv.engine_shapes(eng))
-    assert (ser == par).all()
+    assert (ser == par).all() and par.any()
     with pytest.raises(ValueError):
         enc.encode(eng, out=np.zeros((2, 3), np.float32))
+    with pytest.raises(ValueError, match="seats"):
+        enc.encode(eng, seats=-2)
 
 
 def test_derived_features_match_hand_analysis():
@@ -146,15 +154,22 @@ def test_derived_features_match_hand_analysis():
                 n += 1
     assert n > 0
     # a ready 16-tile hand: waits 1m 4m; as a 17-tile hand, discarding 9s leaves it ready
-    o = np.zeros((pv.N_CHANNELS_DERIVED, 34), np.float32)
     h = parse_hand("23m 567m 123p 456p 789p 99s")
-    pv._derived(o, h.copy(), h.copy(), 5, h.copy(), 0)
+    o = _own_planes(h)
     assert [kind_name(k) for k in np.flatnonzero(o[pv.CH_WAITS])] == waits("23m 567m 123p 456p 789p 99s")
     assert o[pv.CH_SHANTEN, 0] == 1 / 8
-    o[:] = 0
-    h = parse_hand("23m 567m 123p 456p 789p 99s 1s")
-    pv._derived(o, h.copy(), h.copy(), 5, h.copy(), 0)
+    o = _own_planes(parse_hand("23m 567m 123p 456p 789p 99s 1s"))
     assert o[pv.CH_DISCARD_SHANTEN, 18] == 1 / 8 and [kind_name(k) for k in np.flatnonzero(o[pv.CH_WAITS])] == ["1m", "4m"]
+
+
+def _own_planes(hand):
+    """The derived planes of seat 0 holding ``hand`` (no melds) in a freshly dealt game."""
+    eng = Engine(Rules(flowers=False), batch_size=1)
+    eng.reset(1)
+    s = eng.s
+    s.hands[0, 0] = hand
+    s.p[0, 0, st.P_NMELDS] = 0
+    return PlanesV0(derived=True).encode(eng, seats=0)[0]
 
 
 def _melds(eng, b, seat):

@@ -73,12 +73,10 @@ def test_plot_labels_are_short_and_unique():
     assert short_labels(["neural:runs/x.pt", "greedy"]) == ["neural", "greedy"]
 
 
-def test_cold_compile_notice(tmp_path, monkeypatch):
-    from envs._jitcache import DEPS_DIGEST
-    from training.pipeline import cold_compile_notice
+def test_core_threads_keeps_the_old_name():
+    """``numba_threads`` (configs and command lines from before the native core) sets core_threads."""
+    from dataclasses import asdict
 
-    monkeypatch.setenv("TW16_JIT_CACHE_DIR", str(tmp_path))
-    assert "compiling" in cold_compile_notice()  # nothing cached: say what the wait is
-    (tmp_path / f"deps-{DEPS_DIGEST}").mkdir()
-    (tmp_path / f"deps-{DEPS_DIGEST}" / "step.step_game-474.py311.nbi").write_bytes(b"")
-    assert cold_compile_notice() is None
+    assert TrainConfig(numba_threads=3).core_threads == 3 and TrainConfig().core_threads == 1
+    assert TrainConfig(core_threads=2).core_threads == 2
+    assert "numba_threads" not in asdict(TrainConfig(numba_threads=3))

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 from agents.neural import NetConfig
 
@@ -36,9 +36,14 @@ class TrainConfig:
     resume: str | None = None  # a training state (train_state.pt) to continue
     out_dir: str = "runs/ppo"
     checkpoint_every: int = 10
-    torch_threads: int = 1  # one thread each for torch and numba: on 2 busy cores, more threads
-    numba_threads: int = 1  # thrash (measured 147 vs 2,782 decisions/s); raise them on a quiet many-core box
+    torch_threads: int = 1  # one thread each for torch and the native core: on 2 busy cores, more threads
+    core_threads: int = 1  # thrash (measured 147 vs 2,782 decisions/s); raise them on a quiet many-core box (0: all)
     net: NetConfig = field(default_factory=NetConfig)
     progress: bool = True
     workers: int = 0  # rollout workers as Ray actors (0: roll out in this process); needs the `ray` extra
     ray: str | None = None  # Ray cluster address ("auto", "ray://host:10001"); None with workers > 0: a local Ray
+    numba_threads: InitVar[int | None] = None  # the old name of core_threads (configs and command lines from before)
+
+    def __post_init__(self, numba_threads: int | None) -> None:
+        if numba_threads is not None:
+            self.core_threads = numba_threads

@@ -18,39 +18,42 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from envs.jit import njit
 
-from agents.efficiency import ukeire
 from agents.features import decode
-from agents.greedy import GreedyAgent, _tile_danger
+from agents.greedy import GreedyAgent
+from envs._core import _tile_danger, is_complete_batch, shanten_batch, ukeire
 from envs.engine import state as st
 from envs.engine.actions import DISCARD
 from envs.engine.api import Engine
-from envs.hand.analysis import is_complete, shanten
 from envs.rules import Rules
 from training.arena import hand_outcomes, run_games
 
 
-@njit(cache=True)
 def _log_rows(hands_all, nmelds_all, cur, dtile, hand, n_melds, unseen, opp_disc, opp_passed, s_out, u_out, win_out,
               dang_out, ready_out):  # fmt: skip
-    for i in range(hand.shape[0]):
-        h = hand[i].copy()
-        ns = 5 - n_melds[i]
-        d = dtile[i]
-        h[d] -= 1
-        s = shanten(h, ns)
-        s_out[i] = s
-        u_out[i] = ukeire(h, ns, s, unseen[i]) if s >= 0 else 0
-        for o in range(3):
-            seat = (cur[i] + 1 + o) % 4
-            oh = hands_all[i, seat].copy()
-            ons = 5 - nmelds_all[i, seat]
-            ready_out[i, o] = shanten(oh, ons) == 0
-            dang_out[i, o] = _tile_danger(d, opp_passed[i, o], opp_disc[i, o], unseen[i])
-            if oh[d] < 4:
-                oh[d] += 1
-                win_out[i, o] = is_complete(oh, ons)
+    """Per logged discard i (tile dtile[i] from hand[i]): the shanten and ukeire it leaves, and per
+    opponent o (relative seats 1..3, true hands from hands_all): ready, the danger of the tile, and
+    whether it completes that hand. Fills the *_out arrays."""
+    n = hand.shape[0]
+    if n == 0:
+        return
+    rows = np.arange(n)
+    h = hand.astype(np.int8)  # a copy
+    h[rows, dtile] -= 1
+    ns = (5 - n_melds).astype(np.int64)
+    s_out[:] = shanten_batch(h, ns)
+    for i in range(n):
+        u_out[i] = ukeire(h[i], int(ns[i]), int(s_out[i]), unseen[i]) if s_out[i] >= 0 else 0
+    for o in range(3):
+        seat = (cur + 1 + o) % 4
+        oh = hands_all[rows, seat].astype(np.int8)
+        ons = (5 - nmelds_all[rows, seat]).astype(np.int64)
+        ready_out[:, o] = shanten_batch(oh, ons) == 0
+        for i in range(n):
+            dang_out[i, o] = _tile_danger(int(dtile[i]), opp_passed[i, o], opp_disc[i, o], unseen[i])
+        room = oh[rows, dtile] < 4
+        oh[rows[room], dtile[room]] += 1
+        win_out[room, o] = is_complete_batch(oh[room], ons[room])
 
 
 def collect(n_walls: int, seed: int) -> dict:

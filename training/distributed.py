@@ -28,8 +28,11 @@ import warnings
 
 import numpy as np
 
-# threads per worker: one core each (Ray sets OMP_NUM_THREADS=1 for a 1-CPU actor; Numba and torch too)
-_WORKER_ENV = {"env_vars": {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}}
+from envs import _core
+
+# threads per worker: one core each (Ray sets OMP_NUM_THREADS=1 for a 1-CPU actor; torch and the
+# native core's batch loops are set to one thread in each actor)
+_WORKER_ENV = {"env_vars": {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}}
 MAX_REPLACEMENTS_PER_WORKER = 3
 
 
@@ -85,6 +88,7 @@ class RolloutWorker:
         from training.rollout import Opponents, Rollout
 
         torch.set_num_threads(1)
+        _core.set_num_threads(1)
         torch.manual_seed(seed)
         self.net = PolicyValueNet(cfg.net)
         self.opponents = Opponents(cfg)
@@ -187,6 +191,7 @@ class EvalWorker:
         from agents import make_agent
 
         torch.set_num_threads(1)
+        _core.set_num_threads(1)
         self.dir = tempfile.TemporaryDirectory(prefix="tw16-eval-")
         self.agents = []
         for k, (spec, name) in enumerate(zip(specs, names)):

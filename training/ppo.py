@@ -23,12 +23,12 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-import numba
 import numpy as np
 import torch
 from torch import nn
 
 from agents.neural import CheckpointError, PolicyValueNet, load_checkpoint, masked_logits, save_checkpoint
+from envs import _core
 from envs.rules import Rules
 from training.config import TrainConfig
 from training.rollout import Opponents, Rollout, gae  # noqa: F401 (gae: part of the trainer's API)
@@ -55,8 +55,8 @@ def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
 
 def train(cfg: TrainConfig) -> Path:
     torch.set_num_threads(cfg.torch_threads)
-    prev_threads = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(cfg.numba_threads, numba.config.NUMBA_NUM_THREADS)))
+    prev_threads = _core.num_threads()
+    _core.set_num_threads(cfg.core_threads)
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
     out = Path(cfg.out_dir)
@@ -176,7 +176,7 @@ def train(cfg: TrainConfig) -> Path:
                 save_state()
     finally:
         rollout.close()
-        numba.set_num_threads(prev_threads)
+        _core.set_num_threads(prev_threads)
         if bar is not None:
             bar.close()
         log_f.close()

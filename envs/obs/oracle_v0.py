@@ -20,13 +20,10 @@ Rows past the end of the wall are empty; the number of drawable tiles is planes 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from envs.jit import njit
-
-from envs.engine import state as st
+from envs._core import oracle_v0_encode
 from envs.obs import planes_v0 as pv
-from envs.tiles import ANKONG
+from envs.tiles import ANKONG  # noqa: F401 (constants.hpp py::oracle_v0::ANKONG, native/tools/gen_constants.py)
 
 OBS_VERSION = "oracle_v0"
 O_HANDS = 0
@@ -57,65 +54,6 @@ def channel_names(derived: bool = False) -> list[str]:
     return n
 
 
-@njit(cache=True)
-def _oracle_one(o, base, hands, melds, wall, g, p, b, me):
-    if me < 0:
-        return
-    for r in range(1, 4):
-        s = (me + r) % 4
-        for k in range(34):
-            c = hands[b, s, k]
-            for i in range(4):
-                if c > i:
-                    o[base + O_HANDS + 4 * (r - 1) + i, k] = 1.0
-        for i in range(p[b, s, st.P_NMELDS]):
-            if melds[b, s, i, 0] == ANKONG:
-                o[base + O_ANKONG + r - 1, melds[b, s, i, 1]] = 1.0
-    head = g[b, st.G_HEAD]
-    tail = g[b, st.G_TAIL]
-    wc = np.zeros(34, np.int8)
-    for i in range(head, tail + 1):
-        t = wall[b, i]
-        if t < FLOWER_ID0:
-            wc[t >> 2] += 1
-    for k in range(34):
-        for i in range(4):
-            if wc[k] > i:
-                o[base + O_WALL + i, k] = 1.0
-    for j in range(N_FRONT):
-        i = head + j
-        if i > tail:
-            break
-        t = wall[b, i]
-        if t < FLOWER_ID0:
-            o[base + O_FRONT + j, t >> 2] = 1.0
-        else:
-            o[base + O_WALL_META, j] = 1.0
-    for j in range(N_TAIL):
-        i = tail - j
-        if i < head:
-            break
-        t = wall[b, i]
-        if t < FLOWER_ID0:
-            o[base + O_TAIL + j, t >> 2] = 1.0
-        else:
-            o[base + O_WALL_META, N_FRONT + j] = 1.0
-
-
-@njit(cache=True, parallel=True)
-def _encode_par(out, hands, melds, river, wall, g, p, scores, seats, opts, flags, shapes, base):
-    for b in prange(out.shape[0]):
-        pv.encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes)
-        _oracle_one(out[b], base, hands, melds, wall, g, p, b, seats[b])
-
-
-@njit(cache=True)
-def _encode_ser(out, hands, melds, river, wall, g, p, scores, seats, opts, flags, shapes, base):
-    for b in range(out.shape[0]):
-        pv.encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes)
-        _oracle_one(out[b], base, hands, melds, wall, g, p, b, seats[b])
-
-
 class OracleV0(pv.PlanesV0):
     """Like :class:`PlanesV0` with the hidden channels appended (opponent concealed kongs stay
     hidden in the planes part, as the acting seat sees them)."""
@@ -139,7 +77,6 @@ class OracleV0(pv.PlanesV0):
             out = self.alloc(B)
         elif out.shape != (B,) + self.shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be C-contiguous float32 {(B,) + self.shape}, got {out.dtype} {out.shape}")
-        fn = _encode_par if B >= pv.PARALLEL_MIN_BATCH else _encode_ser
-        fn(out, s.hands, s.melds, s.river, s.wall, s.g, s.p, s.scores, seats, engine.opts, self.flags,
-           pv.engine_shapes(engine), self.n_planes)
+        oracle_v0_encode(out, s.hands, s.melds, s.river, s.wall, s.g, s.p, s.scores, seats, engine.opts, self.flags,
+                         pv.engine_shapes(engine), self.n_planes)
         return out

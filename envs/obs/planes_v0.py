@@ -48,14 +48,13 @@ scalars[SC_DRAWABLE] * 128; tile under claim = argmax of CH_QUESTION.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from envs.jit import njit
-
+from envs._core import planes_v0_encode, tiles_left
 from envs.engine import state as st
-from envs.hand.analysis import win_shanten, win_wait_mask
-from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, OPT_NO_CALLS_LAST3, OPT_PER_TAI
-from envs.tiles import ANKONG, CHI as M_CHI, PON as M_PON, WIND0
+# the encoder's rule options and tile codes: native/tools/gen_constants.py writes them into
+# constants.hpp (py::planes_v0::...) for the C++ encoder (native/src/obs.cpp)
+from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, OPT_NO_CALLS_LAST3, OPT_PER_TAI  # noqa: F401
+from envs.tiles import ANKONG, CHI as M_CHI, PON as M_PON, WIND0  # noqa: F401
 
 OBS_VERSION = "planes_v0"
 
@@ -135,184 +134,9 @@ def scalar_names() -> list[str]:
     return n
 
 
-@njit(cache=True)
-def meld_add(counts, mtype, mk):
-    """Add a meld's tiles to a count row (chi: three kinds from mk; pon 3; kongs 4)."""
-    if mtype == M_CHI:
-        counts[mk] += 1
-        counts[mk + 1] += 1
-        counts[mk + 2] += 1
-    elif mtype == M_PON:
-        counts[mk] += 3
-    else:
-        counts[mk] += 4
-
-
-@njit(cache=True)
-def drawable_of(g, opts):
-    dead = opts[OPT_DEAD_WALL]
-    if opts[OPT_DEAD_WALL_PER_KONG]:
-        dead += g[st.G_NKONG]
-    return g[st.G_TAIL] - g[st.G_HEAD] + 1 - dead
-
-
-@njit(cache=True)
-def _thresholds(o, ch, counts):
-    for k in range(34):
-        c = counts[k]
-        for i in range(4):
-            if c > i:
-                o[ch + i, k] = 1.0
-
-
-@njit(cache=True)
-def _derived(o, hand, held, n_sets, visible, shapes):
-    sz = 0
-    for k in range(34):
-        sz += hand[k]
-    s = win_shanten(hand, n_sets, shapes)
-    v = min(s + 1, 8) / 8.0
-    for k in range(34):
-        o[CH_SHANTEN, k] = v
-    waits = np.zeros(34, np.bool_)
-    if sz % 3 == 1:
-        win_wait_mask(hand, n_sets, held, shapes, waits)
-        for k in range(34):
-            if waits[k]:
-                o[CH_WAITS, k] = 1.0
-    elif sz % 3 == 2:
-        for k in range(34):
-            if hand[k] == 0:
-                continue
-            hand[k] -= 1
-            d = win_shanten(hand, n_sets, shapes)
-            o[CH_DISCARD_SHANTEN, k] = min(d + 1, 8) / 8.0
-            if d == 0:
-                win_wait_mask(hand, n_sets, held, shapes, waits)
-                for j in range(34):
-                    if waits[j]:
-                        o[CH_WAITS, j] = 1.0
-            hand[k] += 1
-    unseen = np.zeros(34, np.int8)
-    for k in range(34):
-        unseen[k] = max(0, 4 - visible[k])
-    _thresholds(o, CH_UNSEEN, unseen)
-
-
-@njit(cache=True)
-def encode_one(o, hands, melds, river, g, p, scores, b, me, opts, flags, shapes):
-    """Write the planes of game ``b`` seen by seat ``me`` into ``o`` (C, 34), zeroing it first."""
-    o[:, :] = 0.0
-    if me < 0:
-        return
-    reveal = (flags & F_REVEAL_ANKONG) != 0
-    hand = np.empty(34, np.int8)
-    held = np.zeros(34, np.int8)  # own tiles in hand and melds (waits need it)
-    visible = np.zeros(34, np.int8)
-    for k in range(34):
-        hand[k] = hands[b, me, k]
-        held[k] = hand[k]
-        visible[k] = hand[k]
-    _thresholds(o, CH_HAND, hand)
-    phase = g[b, st.G_PHASE]
-    turn = g[b, st.G_TURN]
-    if phase == st.PH_TURN and turn == me and g[b, st.G_LAST_DRAWN] >= 0:
-        o[CH_DRAWN, g[b, st.G_LAST_DRAWN]] = 1.0
-    sc = o[CH_SCALARS]
-    mc = np.zeros(34, np.int8)
-    for r in range(4):
-        s = (me + r) % 4
-        mc[:] = 0
-        nm = p[b, s, st.P_NMELDS]
-        for i in range(nm):
-            mt = melds[b, s, i, 0]
-            mk = melds[b, s, i, 1]
-            frm = melds[b, s, i, 2]
-            if mt == ANKONG:
-                o[CH_MELD_FROM, 4 * r] += 0.25
-                if r == 0:
-                    meld_add(held, mt, mk)
-                if r == 0 or reveal:
-                    o[CH_ANKONG + r, mk] = 1.0
-                    meld_add(mc, mt, mk)
-            else:
-                o[CH_MELD_FROM, 4 * r + (frm - s) % 4] += 0.25
-                meld_add(mc, mt, mk)
-                if r == 0:
-                    meld_add(held, mt, mk)
-        _thresholds(o, CH_MELD + 4 * r, mc)
-        for k in range(34):
-            visible[k] += mc[k]
-        fl = p[b, s, st.P_FLOWERS]
-        for f in range(8):
-            if (fl >> f) & 1:
-                o[CH_FLOWERS + r, f] = 1.0
-        sc[SC_READY + r] = 1.0 if p[b, s, st.P_READY] != 0 else 0.0
-        hs = 0
-        for k in range(34):
-            hs += hands[b, s, k]
-        sc[SC_HAND_SIZE + r] = hs / 16.0
-        sc[SC_SCORE + r] = min(max(scores[b, s] / (opts[OPT_PER_TAI] * 64.0), -SCORE_CLIP), SCORE_CLIP)
-    # the river: counts, claims, recent discards (newest first)
-    n = g[b, st.G_NRIVER]
-    dc = np.zeros((4, 34), np.int8)
-    seen = np.zeros(4, np.int64)
-    for i in range(n - 1, -1, -1):
-        k = river[b, i, 0]
-        r = (river[b, i, 1] - me) % 4
-        dc[r, k] += 1
-        if seen[r] < N_RECENT:
-            o[CH_RECENT + 4 * r + seen[r], k] = 1.0
-            seen[r] += 1
-        cb = river[b, i, 2]
-        if cb >= 0:
-            o[CH_CLAIMED + r, k] += 1.0
-            o[CH_TAKEN + (cb - me) % 4, k] += 1.0
-        else:
-            visible[k] += 1
-    for r in range(4):
-        _thresholds(o, CH_DISCARD + 4 * r, dc[r])
-    if n > 0:
-        o[CH_LAST, river[b, n - 1, 0]] = 1.0
-    if phase == st.PH_CLAIM or phase == st.PH_ROB:
-        t = g[b, st.G_TILE]
-        if t >= 0:
-            o[CH_QUESTION, t] = 1.0
-    dealer = g[b, st.G_DEALER]
-    o[CH_SEAT_WIND, WIND0 + (me - dealer) % 4] = 1.0
-    o[CH_ROUND_WIND, WIND0 + (g[b, st.G_ROT] // 4) % 4] = 1.0
-    dr = drawable_of(g[b], opts)
-    sc[SC_DRAWABLE] = max(dr, 0) / 128.0
-    sc[SC_LAST3] = 1.0 if (opts[OPT_NO_CALLS_LAST3] and dr <= 3) else 0.0
-    sc[SC_STREAK] = g[b, st.G_STREAK] / 8.0
-    sc[SC_ROT] = g[b, st.G_ROT] / 16.0
-    sc[SC_NRIVER] = n / 128.0
-    sc[SC_AFTER_CLAIM] = 1.0 if g[b, st.G_AFTER_CLAIM] else 0.0
-    sc[SC_PASS_WIN] = 1.0 if p[b, me, st.P_PASS_WIN] else 0.0
-    if phase == st.PH_TURN and turn == me and g[b, st.G_LAST_DRAWN] >= 0:
-        sc[SC_REPLACEMENT] = 1.0 if g[b, st.G_DRAWSRC] != st.SRC_FRONT else 0.0
-    sc[SC_DEALER + (dealer - me) % 4] = 1.0
-    if turn >= 0:
-        sc[SC_TURN + (turn - me) % 4] = 1.0
-    if phase <= st.PH_READY0:
-        o[CH_PHASE + phase, :] = 1.0
-    if flags & F_DERIVED:
-        _derived(o, hand, held, 5 - p[b, me, st.P_NMELDS], visible, shapes)
-
-
-@njit(cache=True, parallel=True)
-def _encode_par(out, hands, melds, river, g, p, scores, seats, opts, flags, shapes):
-    for b in prange(out.shape[0]):
-        encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes)
-
-
-@njit(cache=True)
-def _encode_ser(out, hands, melds, river, g, p, scores, seats, opts, flags, shapes):
-    for b in range(out.shape[0]):
-        encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes)
-
-
-PARALLEL_MIN_BATCH = 64
+# drawable_of(g, opts): tiles that may still be drawn in the game of scalar row g (the rest of the
+# wall minus the dead wall), as the encoder computes SC_DRAWABLE
+drawable_of = tiles_left
 
 
 def engine_shapes(engine) -> int:
@@ -351,8 +175,8 @@ class PlanesV0:
             out = self.alloc(B)
         elif out.shape != (B,) + self.shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be C-contiguous float32 {(B,) + self.shape}, got {out.dtype} {out.shape}")
-        fn = _encode_par if B >= PARALLEL_MIN_BATCH else _encode_ser
-        fn(out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, engine.opts, self.flags, engine_shapes(engine))
+        planes_v0_encode(out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, engine.opts, self.flags,
+                         engine_shapes(engine))
         return out
 
 
@@ -362,6 +186,6 @@ def _seats(s, seats, B) -> np.ndarray:
     a = np.asarray(seats, dtype=np.int64)
     if a.ndim == 0:
         a = np.full(B, int(a), np.int64)
-    if a.shape != (B,) or (a > 3).any():
+    if a.shape != (B,) or (a < -1).any() or (a > 3).any():
         raise ValueError(f"seats must be an int or a ({B},) array of seats 0..3 (-1: none)")
     return a

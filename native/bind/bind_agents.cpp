@@ -1,8 +1,10 @@
 // Bindings of the agents' batch helpers: the efficiency planes (agents.efficiency._kernel) and the
-// Greedy / Defensive decisions (agents.greedy.act_kernel). Inputs are the features that
+// Greedy / Defensive decisions (agents.greedy.act_kernel), plus the two per-tile measures that
+// training/defence_tables.py logs (ukeire, _tile_danger). Inputs are the features that
 // agents.features.decode reads from planes_v0 observations; every array and every value used as an
 // index is checked here (a bad value raises instead of reading out of bounds), then the batch runs
 // without the GIL, big batches over threads.
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -78,6 +80,32 @@ void act_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& u
     check_range(ct, "claim_tile", -1, 33);
     greedy::act_kernel(h, nm, un, om, orr, od, op, tl, ct, m, df, o);
 }
+
+// One 34-count row (hand or unseen) copied into a buffer the native code may change and restore.
+std::array<int8_t, 34> load_row(const AnyArray& a, const char* name) {
+    View<int8_t, 1> v = view_of<int8_t, 1>(a, name, {34});
+    check_range(v, name, 0, 4);
+    std::array<int8_t, 34> row{};
+    for (int64_t k = 0; k < 34; ++k) row[static_cast<size_t>(k)] = v[k];
+    return row;
+}
+
+View<int8_t, 1> row_view(std::array<int8_t, 34>& row) { return View<int8_t, 1>::contiguous(row.data(), {34}); }
+
+int64_t ukeire(const AnyArray& hand, int64_t n_sets, int64_t s, const AnyArray& unseen) {
+    std::array<int8_t, 34> h = load_row(hand, "hand"), u = load_row(unseen, "unseen");
+    if (n_sets < 0 || n_sets > py::state::MAX_MELDS)
+        bad("n_sets = " + std::to_string(n_sets) + " outside 0.." + std::to_string(py::state::MAX_MELDS));
+    return efficiency::ukeire(row_view(h), n_sets, s, row_view(u));
+}
+
+int64_t tile_danger(int64_t d, const AnyArray& passed_by_threat, const AnyArray& disc_by_threat,
+                    const AnyArray& unseen) {
+    if (d < 0 || d > 33) bad("d = " + std::to_string(d) + " is not a tile kind (0..33)");
+    std::array<int8_t, 34> p = load_row(passed_by_threat, "passed_by_threat"),
+                           c = load_row(disc_by_threat, "disc_by_threat"), u = load_row(unseen, "unseen");
+    return greedy::_tile_danger(d, row_view(p), row_view(c), row_view(u));
+}
 }  // namespace
 
 void bind_agents(nb::module_& m) {
@@ -88,6 +116,11 @@ void bind_agents(nb::module_& m) {
     m.def("act_kernel", &act_kernel, "hand"_a, "n_melds"_a, "unseen"_a, "opp_melds"_a, "opp_ready"_a, "opp_disc"_a,
           "opp_passed"_a, "tiles_left"_a, "claim_tile"_a, "mask"_a, "defence"_a, "out"_a,
           "Greedy (defence[0] == 0) / Defensive decisions (agents.greedy.act_kernel) into out (B,) int64.");
+    m.def("ukeire", &ukeire, "hand"_a, "n_sets"_a, "s"_a, "unseen"_a,
+          "Unseen tiles that would lower the shanten of hand (3n+1 tiles, int8 (34,)) below s "
+          "(agents.efficiency.ukeire).");
+    m.def("_tile_danger", &tile_danger, "d"_a, "passed_by_threat"_a, "disc_by_threat"_a, "unseen"_a,
+          "How many ways a hidden hand could wait on tile kind d (agents.greedy._tile_danger; int8 (34,) rows).");
     m.attr("EFFICIENCY_FAR") = efficiency::FAR;
 }
 

@@ -967,7 +967,6 @@ inline constexpr int64_t N_RECENT = 4LL;
 inline constexpr double SCORE_CLIP = 4.0;
 inline constexpr int64_t F_DERIVED = 1LL;
 inline constexpr int64_t F_REVEAL_ANKONG = 2LL;
-inline constexpr int64_t PARALLEL_MIN_BATCH = 64LL;
 }  // namespace planes_v0
 namespace oracle_v0 {  // envs.obs.oracle_v0
 inline constexpr int64_t ANKONG = 4LL;
