@@ -27,7 +27,7 @@ from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN_EARTH, READY_HK, READY_NONE
 from envs.engine.rng import game_seeds, mix64
-from envs.engine.step import batch_fn, reset_batch, reset_batch_serial, reset_some, step_batch, step_batch_serial
+from envs.engine.step import reset_batch, reset_some, step_batch
 from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules, is_hongkong
 
 
@@ -86,14 +86,15 @@ class Engine:
                 w = w[None]
             if w.ndim == 2:
                 w = np.broadcast_to(w, (B,) + w.shape)
-            if w.shape[0] != B or w.shape[2] != 144:
+            if w.ndim != 3 or w.shape[0] != B or w.shape[2] != 144:
                 raise ValueError(f"walls must be (B, K, 144), got {w.shape}")
-            s = self.s._replace(script=np.ascontiguousarray(w))
+            # The core only reads the scripted walls: a read-only or broadcast array is used as it is.
+            s = self.s._replace(script=w)
         else:
             s = self.s._replace(script=np.zeros((B, 0, 144), np.uint8))
         self.s = s
         self.truncated[:] = False
-        batch_fn(reset_batch, reset_batch_serial, B)(self.s, sd, self.opts, self.cfg, self.prof)
+        reset_batch(self.s, sd, self.opts, self.cfg, self.prof)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
 
@@ -111,7 +112,7 @@ class Engine:
             raise ValueError(
                 f"illegal action {A.action_name(a[b])!r} in game {b} for seat {self.current_player[b]}; legal: {legal}"
             )
-        batch_fn(step_batch, step_batch_serial, self.batch_size)(self.s, a, self.opts, self.cfg, self.prof)
+        step_batch(self.s, a, self.opts, self.cfg, self.prof)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
         if self.auto_reset and self._terminated.any():
