@@ -71,14 +71,3 @@ def test_plot_labels_are_short_and_unique():
     names = ["neural:runs/train/ppo/policy.pt", "greedy", "neural:agents/checkpoints/ppo_v1.pt", "random"]
     assert short_labels(names) == ["neural 1", "greedy", "neural 2", "random"]
     assert short_labels(["neural:runs/x.pt", "greedy"]) == ["neural", "greedy"]
-
-
-def test_cold_compile_notice(tmp_path, monkeypatch):
-    from envs._jitcache import DEPS_DIGEST
-    from training.pipeline import cold_compile_notice
-
-    monkeypatch.setenv("TW16_JIT_CACHE_DIR", str(tmp_path))
-    assert "compiling" in cold_compile_notice()  # nothing cached: say what the wait is
-    (tmp_path / f"deps-{DEPS_DIGEST}").mkdir()
-    (tmp_path / f"deps-{DEPS_DIGEST}" / "step.step_game-474.py311.nbi").write_bytes(b"")
-    assert cold_compile_notice() is None
