@@ -231,3 +231,36 @@ def test_may_win_never_rejects_a_win():
             h, t = hands[rows[i]], int(kinds[i])
             assert may_win(h, t, shapes), (h, t, shapes)
             assert may_win(plus[i], -1, shapes), (plus[i], shapes)  # the same hand judged on turn
+
+
+def test_read_only_and_broadcast_walls_are_used_as_they_are():
+    from envs.engine.scripted import scripted_wall
+
+    junk = "159m 159p 159s ESWNCFP"
+    wall = scripted_wall([junk] * 4, draws="2p 3p", flowers=False)
+    ref = Engine(Rules.make(flowers=False), 2)
+    ref.reset(0, walls=np.stack([wall, wall])[:, None].copy())
+    ro = np.stack([wall, wall])[:, None]
+    ro.setflags(write=False)
+    for walls in (ro, wall, wall[None]):  # read-only (B, K, 144); (144,) and (K, 144) broadcast to B games
+        eng = Engine(Rules.make(flowers=False), 2)
+        eng.reset(0, walls=walls)
+        assert np.shares_memory(eng.s.script, walls)  # not copied
+        np.testing.assert_array_equal(eng.hands, ref.hands)
+        np.testing.assert_array_equal(eng.s.wall, ref.s.wall)
+    bad = wall.copy()
+    bad[0] = bad[1]  # not a permutation
+    with pytest.raises(ValueError, match="permutation"):
+        Engine(Rules.make(flowers=False), 1).reset(0, walls=bad)
+    with pytest.raises(ValueError, match="walls must be"):
+        Engine(Rules(), 2).reset(0, walls=np.zeros((2, 1, 1, 144), np.uint8))
+
+
+def test_bench_engine_smoke():
+    from envs.engine.bench import bench_engine
+
+    r = bench_engine(batch_sizes=(1, _core.PARALLEL_MIN_BATCH), threads=(1, None), seconds=0.05)
+    assert r["import_seconds"] > 0 and r["state_bytes_per_game"] < 4096
+    assert [(x["threads_used"], x["batch"]) for x in r["runs"][:2]] == [(1, 1), (1, _core.PARALLEL_MIN_BATCH)]
+    assert r["runs"][3]["threads_used"] == min(_core.num_threads(), _core.PARALLEL_MIN_BATCH)
+    assert all(x["hands_per_s"] > 0 and x["decisions_per_hand"] > 10 for x in r["runs"])
