@@ -1,8 +1,6 @@
 """tw16 environments: tiles, rules, hand analysis, scoring, the batch engine, observations and the
 PettingZoo / Gymnasium environments."""
 
-from envs import _jitcache  # noqa: F401  (must run before any compiled function is defined)
-
 
 def _register_gymnasium() -> None:
     """``tw16/SingleAgent-v0`` for ``gymnasium.make`` / ``gymnasium.make_vec`` (see envs.gym_env)."""

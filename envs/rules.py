@@ -47,7 +47,7 @@ SETTLEMENTS = ("immediate", "la")
 LA_CUT_POLICIES = ("always", "ask")
 LA_DRAWS = ("keep", "settle")
 FLOWER_WINS = ("auto", "offer")
-# Bounds that keep every settlement amount well inside int64 (compiled code does not check overflow).
+# Bounds that keep every settlement amount well inside int64 (the native core does not check overflow).
 MAX_STAKE = 10**9
 MAX_STREAK = 10**6
 

@@ -112,7 +112,7 @@ def engine_walls(walls, batch_size: int, flowers: bool) -> np.ndarray:
         pos = np.flatnonzero(out[b, k])
         raise ValueError(f"{where(b, k)} holds ids outside 0..{WALL_IDS - 1}: {ranges(w3[b, k, pos])} "
                          f"(at positions {ranges(pos)})")  # fmt: skip
-    w8 = w3.astype(np.uint8)
+    w8 = w3 if w3.dtype == np.uint8 else w3.astype(np.uint8)  # a uint8 wall (read-only too) is not copied
     if w8.shape[1]:
         seen = np.zeros(w8.shape, np.bool_)
         np.put_along_axis(seen, w8.astype(np.intp), True, axis=2)
@@ -136,8 +136,8 @@ def engine_walls(walls, batch_size: int, flowers: bool) -> np.ndarray:
                     f"{ranges(w8[b, k, pos])} at positions {ranges(pos)}"
                 )
     if nd < 3:
-        w8 = np.broadcast_to(w8, (batch_size,) + w8.shape[1:])
-    return np.ascontiguousarray(w8)
+        w8 = np.broadcast_to(w8, (batch_size,) + w8.shape[1:])  # the core reads strided walls as they are
+    return w8
 
 
 def engine_actions(actions, batch_size: int, n_actions: int) -> np.ndarray:

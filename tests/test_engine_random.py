@@ -1,12 +1,12 @@
-"""Random play with the invariant checker after every step (compiled), determinism across batch
-sizes and thread counts, and the public API's contract."""
+"""Random play with the invariant checker after every step (in the native core), determinism across
+batch sizes and thread counts, and the public API's contract."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
+from envs import _core
 from envs.engine import state as st
 from envs.engine.actions import ACTION_NAMES, N_ACTIONS, PASS, action_from_name, action_name
 from envs.engine.api import Engine
@@ -77,15 +77,16 @@ def test_same_trajectory_at_batch_1_and_1024():
 
 def test_same_trajectory_whatever_the_thread_count():
     rules = Rules()
-    old = numba.get_num_threads()
+    batch = max(256, _core.PARALLEL_MIN_BATCH)  # big enough to be split over threads
+    old = _core.num_threads()
     try:
-        numba.set_num_threads(1)
-        o1 = random_play(Engine(rules, 256), seed=4, policy=POLICY_GREEDY)
-        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        o2 = random_play(Engine(rules, 256), seed=4, policy=POLICY_GREEDY)
+        _core.set_num_threads(1)
+        o1 = random_play(Engine(rules, batch), seed=4, policy=POLICY_GREEDY)
+        _core.set_num_threads(3)  # more threads than cores: still the same games
+        o3 = random_play(Engine(rules, batch), seed=4, policy=POLICY_GREEDY)
     finally:
-        numba.set_num_threads(old)
-    np.testing.assert_array_equal(o1, o2)
+        _core.set_num_threads(old)
+    np.testing.assert_array_equal(o1, o3)
 
 
 def test_two_engines_same_seeds_and_actions_agree():
@@ -106,22 +107,27 @@ def test_two_engines_same_seeds_and_actions_agree():
 
 
 def test_api_serial_and_parallel_loops_agree():
-    """Below PARALLEL_MIN_BATCH games the API steps with the serial twin of the batch loop, from it
-    the parallel one: game 0 of both, given the same actions, stays identical."""
-    from envs.engine.views import PARALLEL_MIN_BATCH
-
-    seeds = np.arange(PARALLEL_MIN_BATCH, dtype=np.uint64) + 3
-    big = Engine(Rules(), PARALLEL_MIN_BATCH)
+    """Below PARALLEL_MIN_BATCH games a batch call runs on the calling thread, from it on several:
+    game 0 of both, given the same actions, stays identical."""
+    n = _core.PARALLEL_MIN_BATCH
+    seeds = np.arange(n, dtype=np.uint64) + 3
+    big = Engine(Rules(), n)
     one = Engine(Rules(), 1)
     big.reset(seeds)
     one.reset(seeds[:1])
     rng = np.random.default_rng(7)
-    for _ in range(400):
-        acts = np.array([rng.choice(np.flatnonzero(r)) for r in big.legal_action_mask])
-        big.step(acts)
-        one.step(acts[:1])
-        for a, b in zip(one.s, big.s):
-            np.testing.assert_array_equal(a[0], b[0])
+    old = _core.num_threads()
+    try:
+        _core.set_num_threads(2)
+        for _ in range(400):
+            m = big.legal_action_mask
+            acts = np.argmax(np.where(m, rng.random(m.shape), -1.0), axis=1)  # uniform over the legal ones
+            big.step(acts)
+            one.step(acts[:1])
+            for a, b in zip(one.s, big.s):
+                np.testing.assert_array_equal(a[0], b[0])
+    finally:
+        _core.set_num_threads(old)
 
 
 # -- API contract --------------------------------------------------------------------------------
@@ -197,41 +203,64 @@ def test_memory_per_game_is_small():
 
 def test_may_win_never_rejects_a_win():
     """The engine's cheap pre-check agrees with the full winning-shape check on random hands."""
-    from numba import njit
-
     from envs.engine.claims import may_win
-    from envs.engine.rng import randint
-    from envs.hand.analysis import SHAPE_EIGHT_PAIRS, is_win
+    from envs.hand.analysis import SHAPE_EIGHT_PAIRS
 
-    @njit
-    def run(n, shapes):
-        rng = np.ones(1, np.uint64)
-        h = np.zeros(34, np.int8)
-        wins = 0
-        k = 0
-        for it in range(n):
-            h[:] = 0
-            size = 16 - 3 * randint(rng, 0, 6)
-            m = 0
+    rng = np.random.default_rng(1)
+    n = 4000
+    for shapes in (0, SHAPE_EIGHT_PAIRS):
+        hands = np.zeros((n, 34), np.int8)
+        sizes = 16 - 3 * rng.integers(0, 6, n)
+        for h, size in zip(hands, sizes):
+            m = k = 0
             while m < size:  # biased towards pairs and runs so that wins occur
-                k = randint(rng, 0, 34) if m % 3 == 0 else min(33, k + randint(rng, 0, 2))
+                k = int(rng.integers(34)) if m % 3 == 0 else min(33, k + int(rng.integers(2)))
                 if h[k] < 4:
                     h[k] += 1
                     m += 1
                 else:
-                    k = randint(rng, 0, 34)
-            for t in range(34):
-                if h[t] >= 4:
-                    continue
-                h[t] += 1
-                full = is_win(h, 5 - (16 - size) // 3, shapes)
-                ok_17 = may_win(h, -1, shapes)  # the same hand judged on turn (17 - 3m tiles)
-                h[t] -= 1
-                if full:
-                    wins += 1
-                    if not may_win(h, t, shapes) or not ok_17:
-                        return -1
-        return wins
+                    k = int(rng.integers(34))
+        # every hand plus each kind it holds fewer than four of: the full check, batched
+        rows, kinds = np.nonzero(hands < 4)
+        plus = hands[rows].copy()
+        plus[np.arange(rows.size), kinds] += 1
+        full = _core.is_win_batch(plus, (5 - (16 - sizes[rows]) // 3).astype(np.int64), shapes)
+        wins = np.flatnonzero(full)
+        assert wins.size > 50
+        for i in wins:
+            h, t = hands[rows[i]], int(kinds[i])
+            assert may_win(h, t, shapes), (h, t, shapes)
+            assert may_win(plus[i], -1, shapes), (plus[i], shapes)  # the same hand judged on turn
 
-    for shapes in (0, SHAPE_EIGHT_PAIRS):
-        assert run(20000, shapes) > 50
+
+def test_read_only_and_broadcast_walls_are_used_as_they_are():
+    from envs.engine.scripted import scripted_wall
+
+    junk = "159m 159p 159s ESWNCFP"
+    wall = scripted_wall([junk] * 4, draws="2p 3p", flowers=False)
+    ref = Engine(Rules.make(flowers=False), 2)
+    ref.reset(0, walls=np.stack([wall, wall])[:, None].copy())
+    ro = np.stack([wall, wall])[:, None]
+    ro.setflags(write=False)
+    for walls in (ro, wall, wall[None]):  # read-only (B, K, 144); (144,) and (K, 144) broadcast to B games
+        eng = Engine(Rules.make(flowers=False), 2)
+        eng.reset(0, walls=walls)
+        assert np.shares_memory(eng.s.script, walls)  # not copied
+        np.testing.assert_array_equal(eng.hands, ref.hands)
+        np.testing.assert_array_equal(eng.s.wall, ref.s.wall)
+    bad = wall.copy()
+    bad[0] = bad[1]  # not a permutation
+    with pytest.raises(ValueError, match="permutation"):
+        Engine(Rules.make(flowers=False), 1).reset(0, walls=bad)
+    with pytest.raises(ValueError, match="walls must be"):
+        Engine(Rules(), 2).reset(0, walls=np.zeros((2, 1, 1, 144), np.uint8))
+
+
+def test_bench_engine_smoke():
+    from envs.engine.bench import bench_engine
+
+    r = bench_engine(batch_sizes=(1, _core.PARALLEL_MIN_BATCH), threads=(1, None), seconds=0.05)
+    assert r["import_seconds"] > 0 and r["state_bytes_per_game"] < 4096
+    assert [(x["threads_used"], x["batch"]) for x in r["runs"][:2]] == [(1, 1), (1, _core.PARALLEL_MIN_BATCH)]
+    assert r["runs"][3]["threads_used"] == min(_core.num_threads(), _core.PARALLEL_MIN_BATCH)
+    assert all(x["hands_per_s"] > 0 and x["decisions_per_hand"] > 10 for x in r["runs"])

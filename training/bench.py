@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import platform
 
-import numba
 import numpy as np
+
+from envs import _core
 
 
 def _git_commit() -> str | None:
@@ -43,20 +44,15 @@ def _machine() -> dict:
         "git_commit": _git_commit(),
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "numba": numba.__version__,
         "cpu": _cpu_model(),
         "os": platform.platform(terse=True),
         "cores": os.cpu_count(),
-        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "core_threads": _core.num_threads(),  # threads of the native core's batch calls (envs._core)
         "load_avg_1_5_15": [round(x, 2) for x in os.getloadavg()],  # other jobs share the cores
     }
 
 
-def run_bench(what: str, seconds: float = 1.0, cold: bool | None = None) -> dict:
-    """``cold``: the engine benchmark also times a compile from an empty cache (minutes); default on,
-    off with the environment variable ``TW16_BENCH_COLD=0``."""
-    if cold is None:
-        cold = os.environ.get("TW16_BENCH_COLD", "1") != "0"
+def run_bench(what: str, seconds: float = 1.0) -> dict:
     machine = _machine()
     if what == "scoring":
         from envs.hand.bench import bench_hand
@@ -70,7 +66,7 @@ def run_bench(what: str, seconds: float = 1.0, cold: bool | None = None) -> dict
     elif what == "engine":
         from envs.engine.bench import bench_engine
 
-        result = bench_engine(seconds=seconds, cold=cold)
+        result = bench_engine(seconds=seconds)
     elif what == "env":
         from envs.bench_env import bench_env
 

@@ -36,25 +36,8 @@ class Pipeline:
     seed: int = 0
 
 
-def cold_compile_notice() -> str | None:
-    """What to tell the user before the first compiled call when the Numba cache is cold: the first
-    progress bar otherwise sits at 0% for minutes with no word of why."""
-    import os
-
-    from envs._jitcache import DEPS_DIGEST, ROOT
-
-    roots = [Path(os.environ["TW16_JIT_CACHE_DIR"])] if os.environ.get("TW16_JIT_CACHE_DIR") else [ROOT / "envs" / "engine" / "__pycache__"]
-    if any(any((r / f"deps-{DEPS_DIGEST}").glob("*.nbi")) for r in roots):
-        return None
-    return ("tw16: first run of this version: compiling the engine's Numba kernels before the first hand "
-            "(about 10 minutes on 2 cores, once; cached under envs/*/__pycache__/deps-" + DEPS_DIGEST + ")")
-
-
 def run_pipeline(p: Pipeline, argv: list[str] | None = None) -> dict:
     """Run the pipeline; ``argv`` (the ``tw16 train`` options) is quoted in the report."""
-    notice = cold_compile_notice()
-    if notice:
-        print(notice, flush=True)
     out = Path(p.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     p.bc.seed = p.ppo.seed = p.seed

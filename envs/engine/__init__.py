@@ -1,5 +1,6 @@
 """The vectorised game engine (RULES.md section 2). Public API: ``envs.engine.api.Engine``.
 
-Compiled code caches through ``envs._jitcache`` (one cache folder per version of every compiled
-source the engine may inline), imported by the ``envs`` package before this module.
+The state is the numpy struct-of-arrays of ``envs.engine.state``; the transitions run in the native
+core ``envs._core`` (native/src: step, wall, claims, mask, handend, side, ledger, randplay,
+invariants), which these modules name for Python callers.
 """

@@ -27,7 +27,7 @@ from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN_EARTH, READY_HK, READY_NONE
 from envs.engine.rng import game_seeds, mix64
-from envs.engine.step import batch_fn, reset_batch, reset_batch_serial, reset_some, step_batch, step_batch_serial
+from envs.engine.step import reset_batch, reset_some, step_batch
 from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules, is_hongkong
 from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
 
@@ -86,12 +86,13 @@ class Engine:
         w = None if walls is None else engine_walls(walls, B, self.rules.flowers)
         self._seeds = sd.copy()
         if w is not None:
+            # The core only reads the scripted walls: a read-only or broadcast array is used as it is.
             s = self.s._replace(script=w)
         else:
             s = self.s._replace(script=np.zeros((B, 0, 144), np.uint8))
         self.s = s
         self.truncated[:] = False
-        batch_fn(reset_batch, reset_batch_serial, B)(self.s, sd, self.opts, self.cfg, self.prof)
+        reset_batch(self.s, sd, self.opts, self.cfg, self.prof)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
 
@@ -105,7 +106,7 @@ class Engine:
             raise ValueError(
                 f"illegal action {A.action_name(a[b])!r} in game {b} for seat {self.current_player[b]}; legal: {legal}"
             )
-        batch_fn(step_batch, step_batch_serial, self.batch_size)(self.s, a, self.opts, self.cfg, self.prof)
+        step_batch(self.s, a, self.opts, self.cfg, self.prof)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
         if self.auto_reset and self._terminated.any():

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from envs._core import discard_shanten
 from envs.engine import state as st
 from envs.engine.actions import ACTION_LAYOUT_VERSION, CHI, PASS, PON, KONG, READY, SELF_KONG, WIN, action_from_name, action_name
 from envs.engine.api import Engine
-from envs.hand.analysis import discard_shanten
 from envs.rules import Rules
 from envs.scoring.codes import ITEM_KEYS, WIN_BY_NAMES
 from envs.tiles import MELD_NAMES, format_counts, format_tiles, kind_name

@@ -151,8 +151,7 @@ def alloc(batch_size: int, n_script: int = 0) -> State:
         hands=np.zeros((B, 4, 34), np.int8),
         melds=np.zeros((B, 4, MAX_MELDS, 3), np.int8),
         river=np.full((B, MAX_RIVER, 4), -1, np.int8),
-        # int64 scalars: one integer type at every call site, so each compiled function has one
-        # specialisation (mixed int32/int64 arguments multiplied compile time).
+        # int64 scalars: the native core reads g and p as int64 rows (native/include/tw16/state.hpp).
         g=np.zeros((B, NG), np.int64),
         p=np.zeros((B, 4, NP), np.int64),
         scores=np.zeros((B, 4), np.int64),

@@ -380,6 +380,8 @@ void check_steps(const State& S, View<const int64_t, 1> actions, const View<cons
 }  // namespace
 
 void bind_engine(nb::module_& m) {
+    // Below this many games a batch call runs on the calling thread (parallel.hpp).
+    m.attr("PARALLEL_MIN_BATCH") = PARALLEL_MIN_BATCH;
     m.def(
         "reset_batch",
         [](nb::handle state, const AnyArray& seeds, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {

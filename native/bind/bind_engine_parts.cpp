@@ -1,4 +1,4 @@
-// Bindings of the engine's parts (claims, mask, wall, side, ledger): thin wrappers named as the
+// Bindings of the engine's parts (claims, mask, wall, side, ledger, handend's hk_flags): thin wrappers named as the
 // Python functions, for the differential test (tests/test_native_engine_parts.py) and Python
 // callers. Every array is checked here (dtype, rank, shape) and every value the native code uses
 // as an index (seats, tile kinds, meld counts, wall positions): bad input is a ValueError /
@@ -11,6 +11,7 @@
 
 #include "common.hpp"
 #include "tw16/claims.hpp"
+#include "tw16/handend.hpp"
 #include "tw16/ledger.hpp"
 #include "tw16/mask.hpp"
 #include "tw16/parallel.hpp"
@@ -446,6 +447,15 @@ int64_t b_la_hand(const RwArray& la_a, const RwArray& lak_a, const AnyArray& leg
     return la_hand(la, la_k, legs, cut_every, ask, paid);
 }
 
+// ----------------------------------------------------------------------------------- handend
+int64_t b_hk_flags(nb::handle S_o, int64_t b, int64_t w, int64_t win_by) {
+    State s = state_of(S_o);
+    check_batch_index(b, s.batch());
+    check_range(w, 0, 3, "w");
+    check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
+    return hk_flags(s, b, w, win_by);
+}
+
 }  // namespace
 
 void bind_engine_parts(nb::module_& m) {
@@ -492,6 +502,9 @@ void bind_engine_parts(nb::module_& m) {
     m.def("la_close_all", &b_la_close_all, arg("la"), arg("la_k"), arg("paid"));
     m.def("la_pair", &b_la_pair, arg("la"), arg("la_k"), arg("x"), arg("y"), arg("v"), arg("paid"));
     m.def("la_hand", &b_la_hand, arg("la"), arg("la_k"), arg("legs"), arg("cut_every"), arg("ask"), arg("paid"));
+    // handend.py
+    m.def("hk_flags", &b_hk_flags, arg("S"), arg("b"), arg("w"), arg("win_by"),
+          "handend.hk_flags: the hongkong context flags (HONGKONG.md 6) of seat w winning game b by win_by.");
 }
 
 }  // namespace tw16::bind
