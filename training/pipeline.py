@@ -125,7 +125,7 @@ def check_pipeline(p: Pipeline) -> None:
         check_agents(p.bc.teachers)
     c = p.ppo
     ints("ppo", c, 1, "num_envs", "rollout_steps", "total_decisions", "update_epochs", "minibatch_size", "pool_every",
-         "pool_size", "checkpoint_every", "numba_threads")  # fmt: skip
+         "pool_size", "checkpoint_every", "core_threads")  # fmt: skip
     ints("ppo", c, 0, "workers")
     reals("ppo", c, 0, 1, "gamma", "gae_lambda", "selfplay_frac")
     reals("ppo", c, 0, 1e6, "clip_coef", "ent_coef", "vf_coef", "max_grad_norm")

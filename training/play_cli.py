@@ -35,7 +35,7 @@ from envs.engine.api import Engine
 from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, PlanesV0, drawable_of
 from envs.rules import Rules, RulesError
 from envs.scoring.codes import ITEM_KEYS, WIN_BY_NAMES
-from envs.scoring.core import dealer_tai
+from envs._core import dealer_tai
 from envs.tiles import (
     ANKONG,
     FLOWER0,
