@@ -1,0 +1,42 @@
+"""native/include/tw16/constants.hpp is generated from the Python modules that define the constants
+(native/tools/gen_constants.py): the Python modules are the one source of truth, and the header the
+core is compiled with must say the same."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_constants", ROOT / "native" / "tools" / "gen_constants.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_constants_header_is_up_to_date():
+    gen = _generator()
+    assert gen.OUT.read_text(encoding="utf-8") == gen.render(), (
+        "native/include/tw16/constants.hpp is stale: run python native/tools/gen_constants.py and rebuild")
+
+
+def test_core_sees_the_same_constants():
+    # a few values the compiled core exposes, against the Python source of truth
+    from envs import _core
+    from envs.engine import state as st
+
+    assert _core.PARALLEL_MIN_BATCH > 0
+    assert st.NG == 38 and st.NP == 14  # the state layout the bindings check shapes against
+    S = st.alloc(2)
+    import numpy as np
+
+    from envs.engine.api import Engine
+    from envs.rules import Rules
+
+    eng = Engine(Rules(), 2)
+    eng.reset(0)
+    assert eng.s.g.shape[1] == st.NG and np.all(eng.current_player >= 0)
+    del S
