@@ -1,50 +1,65 @@
 """The native batch engine (envs._core: reset_batch, reset_some, step_batch, step_some, random_play,
-check_game) against the Numba engine (envs.engine.step / randplay / invariants), decision by decision.
+check_game) against recorded expectations, across thread counts and batch sizes, and at its boundary.
 
-Both engines run on the same seeds and take the same actions, chosen by a seeded policy over the
-legal mask (uniform, taking most wins so scoring runs, and discarding towards the lowest shanten most
-of the time so that many hands are won); after every reset and every step, all 17 state arrays must
-be equal (the mask, the rewards and terminated flags, res_tai / res_items / res_delta included).
-Every profile (standard, strict16, casual, hongkong; the extras pack) and every rule option that
-changes the engine are covered, with hand and game episodes, auto-reset through reset_some, step_some
-on random subsets, scripted walls, batch 1 and a batch big enough for threads, 1 and 2 threads. Then
-random_play's tables and final states, the invariant checker on valid and corrupted states, and the
-bindings' checks of bad input.
+Until the Numba engine was removed this file drove both engines decision by decision and compared all
+17 state arrays after every call; they never differed. tests/data/engine_digests.json now holds what
+the Numba engine did along the same runs, recorded from it (``python tests/test_native_engine.py
+--numba`` run with PYTHONPATH on a checkout that still has it, e.g. commit 78b00f1), the native
+engine reproducing every digest:
 
-Default size well under a minute; TW16_DIFF_N=k multiplies the number of decisions by k.
+- "drive": a seeded policy over the legal mask (uniform, taking most wins so scoring runs, and
+  discarding towards the lowest shanten most of the time so that many hands are won) plays a batch
+  with auto-reset of finished games through reset_some; a rolling SHA-256 over all 17 state arrays
+  (the mask, rewards, terminated flags, res_tai / res_items / res_delta and the scripted walls
+  included) is fed after the reset and after every step and redeal, and read every CHECKPOINT steps.
+  Every configuration of CONFIGS (every profile: standard, strict16, casual, hongkong, the extras
+  pack; every rule option that changes the engine, on and off; hand and game episodes) at batch 1
+  (400 steps) and batch 64 (200 steps, step_some on random subsets every third step); five of them at
+  batch 300 (above the core's PARALLEL_MIN_BATCH, 60 steps), checked at 1 and 2 threads; scripted
+  walls for the first hands (read-only on the native side; batch 1 and 70) and one scripted wall
+  broadcast to every game (a zero-stride view).
+- "random_play": the (B, N_OUT) table (episodes, hands, decisions, wins, errors, action hash) and the
+  final state of random_play, uniform and greedy, with the invariant checker on, at 1 and 2 threads.
+- "check_game": the invariant checker's code on every state of a run and on small corruptions of
+  them (-1 where the binding refuses a state that Numba would have read out of bounds).
+
+Also: random_play's games give the same results alone at batch 1 as in a batch of 300 at 1 and 2
+threads, check_game answers 0 on every valid state, random_play keeps the agent seeds, fuzzed states
+are refused or stepped (never a crash), and the bindings refuse bad arrays, bad actions and bad state
+content before changing anything. On a mismatch the test names the run and the checkpoint after which
+the states first differ; if a change of the engine is meant, check it and re-record from the native
+engine with TW16_RECORD=1 (the runs selected are rewritten in the file). TW16_DIFF_N=k multiplies the
+size of the fuzz test (the recorded runs have a fixed size).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import os
+import sys
+from pathlib import Path
+from types import SimpleNamespace
 
-import numba
 import numpy as np
 import pytest
 
 from envs import _core
 from envs.engine import state as st
-from envs.engine.actions import N_ACTIONS, PASS, WIN
+from envs.engine.actions import N_ACTIONS, WIN
 from envs.engine.api import Engine
-from envs.engine.invariants import check_game as nb_check_game
-from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM, random_play
+from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 from envs.engine.rng import game_seeds, mix64
-from envs.engine.step import (
-    batch_fn,
-    reset_batch,
-    reset_batch_serial,
-    reset_some,
-    step_batch,
-    step_batch_serial,
-    step_some_par,
-    step_some_serial,
-)
-from envs.hand.analysis import discard_shanten
 from envs.rules import Rules
 
-SCALE = int(os.environ.get("TW16_DIFF_N", "1"))
+DIGESTS = Path(__file__).parent / "data" / "engine_digests.json"
+RECORD = os.environ.get("TW16_RECORD") == "1"
+SCALE = max(1, int(os.environ.get("TW16_DIFF_N", "1")))
 FIELDS = st.State._fields
-TOTALS = {"hands": 0, "decisions": 0, "steps": 0, "differences": 0, "random_play_hands": 0, "random_play_decisions": 0,
+CHECKPOINT = 50  # steps between two readings of a run's rolling digest
+BIG = 300  # a batch above the core's thread threshold (PARALLEL_MIN_BATCH, 256)
+TOTALS = {"hands": 0, "decisions": 0, "steps": 0, "random_play_hands": 0, "random_play_decisions": 0,
           "check_states": 0}
 
 HK_OFF = {"multi_win": False, "strict_pass": False, "swap_call": True, "declare_ready": False, "flower_win": "auto",
@@ -81,76 +96,82 @@ CONFIGS = [
 CONFIG_IDS = [c[0] for c in CONFIGS]
 
 
-def _rules(profile, opts):
+def _rules(cid):
+    _, profile, opts = CONFIGS[CONFIG_IDS.index(cid)]
     return Rules.make(profile, **opts)
 
 
-class Threads:
-    """The core's and Numba's thread counts for a block (restored after). Numba's parallel loops
-    cost milliseconds per call on a busy machine, so most tests give Numba one thread: its results
-    do not depend on the count either."""
+def _args(rules):
+    eng = Engine(rules, 1)
+    return eng.opts, eng.cfg, eng.prof
 
-    def __init__(self, core, numba_threads=1):
-        self.core = core
-        self.numba = numba_threads
+
+def _check_code(S, b, opts):
+    """check_game's code for game b; -1 where the binding refuses the state (pointers out of range)."""
+    try:
+        return int(_core.check_game(S, b, opts))
+    except ValueError:
+        return -1
+
+
+# The engine under test. The Numba recording (_record_from_numba, at the end) put the Numba engine's
+# functions here and ran the same code.
+ENGINE = SimpleNamespace(reset_batch=_core.reset_batch, reset_some=_core.reset_some, step_batch=_core.step_batch,
+                         step_some=_core.step_some, random_play=_core.random_play, check_code=_check_code,
+                         script=lambda w: w)  # the scripted walls as given (read-only, broadcast)
+
+
+class Threads:
+    """The core's thread count for a block (restored after)."""
+
+    def __init__(self, n):
+        self.n = n
 
     def __enter__(self):
-        self.old = (numba.get_num_threads(), _core.num_threads())
-        numba.set_num_threads(min(self.numba, numba.config.NUMBA_NUM_THREADS))
-        _core.set_num_threads(self.core)
+        self.old = _core.num_threads()
+        _core.set_num_threads(self.n)
 
     def __exit__(self, *exc):
-        numba.set_num_threads(self.old[0])
-        _core.set_num_threads(self.old[1])
+        _core.set_num_threads(self.old)
 
 
-# -- the two engines side by side -------------------------------------------------------------
-class Pair:
-    """A Numba engine state and a native one, driven together and compared after every change."""
-
-    def __init__(self, rules, B, script=None):
-        self.eng = Engine(rules, B)
-        self.B = B
-        self.opts, self.cfg, self.prof = self.eng.opts, self.eng.cfg, self.eng.prof
-        self.sn = st.alloc(B)
-        self.sc = st.alloc(B)
-        if script is not None:
-            self.sn = self.sn._replace(script=script)
-            ro = script.view()
-            ro.setflags(write=False)  # the native engine takes the scripted walls read-only
-            self.sc = self.sc._replace(script=ro)
-        self.where = ""
-
-    def same(self, what):
-        for name, a, b in zip(FIELDS, self.sn, self.sc):
-            if not np.array_equal(a, b):
-                TOTALS["differences"] += 1
-                idx = np.argwhere(a != b)[0]
-                raise AssertionError(
-                    f"{what}: state.{name} differs at {tuple(int(i) for i in idx)}: numba {a[tuple(idx)]!r}, "
-                    f"native {b[tuple(idx)]!r} (game {int(idx[0])}, phase {int(self.sn.g[idx[0], st.G_PHASE])})"
-                )
-
-    def reset(self, seeds):
-        batch_fn(reset_batch, reset_batch_serial, self.B)(self.sn, seeds, self.opts, self.cfg, self.prof)
-        _core.reset_batch(self.sc, seeds, self.opts, self.cfg, self.prof)
-        self.same("reset_batch")
-
-    def reset_some(self, seeds, which):
-        reset_some(self.sn, seeds, which, self.opts, self.cfg, self.prof)
-        _core.reset_some(self.sc, seeds, which, self.opts, self.cfg, self.prof)
-        self.same("reset_some")
-
-    def step(self, actions, active=None):
-        if active is None:
-            batch_fn(step_batch, step_batch_serial, self.B)(self.sn, actions, self.opts, self.cfg, self.prof)
-            _core.step_batch(self.sc, actions, self.opts, self.cfg, self.prof)
-        else:
-            batch_fn(step_some_par, step_some_serial, self.B)(self.sn, actions, active, self.opts, self.cfg, self.prof)
-            _core.step_some(self.sc, actions, active, self.opts, self.cfg, self.prof)
-        self.same("step")
+# -- digests --------------------------------------------------------------------------------------
+def _feed(h, arrays):
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
 
 
+def _sha(*arrays) -> str:
+    h = hashlib.sha256()
+    _feed(h, arrays)
+    return h.hexdigest()
+
+
+NEW: dict = {}  # this run's results, per section (written to DIGESTS in record mode)
+
+
+@functools.cache
+def _recorded() -> dict:
+    return json.loads(DIGESTS.read_text(encoding="utf-8")) if DIGESTS.exists() else {}
+
+
+def expect(section, key, got):
+    """``got`` must equal the recorded value (in record mode it is kept for the file instead)."""
+    NEW.setdefault(section, {})[key] = got
+    if RECORD:
+        return
+    want = _recorded().get(section, {}).get(key)
+    assert want is not None, f"{section} {key!r}: nothing recorded in {DIGESTS.name} (TW16_RECORD=1 records it)"
+    if section == "drive" and got != want:
+        i = next((i for i, (x, y) in enumerate(zip(got, want)) if x != y), min(len(got), len(want)))
+        pytest.fail(f"drive {key!r}: the states first differ from the recorded ones between step {i * CHECKPOINT} "
+                    f"(0: the reset) and step {min((i + 1) * CHECKPOINT, RUNS[key][3])} (digest {i} of {len(want)})")
+    assert got == want, f"{section} {key!r}: differs from the recording"
+
+
+# -- the seeded policy and the drive ------------------------------------------------------------------
 def choose(rng, S, greedy=0.7, take_win=0.85):
     """A seeded policy over the legal mask: uniform; WIN most of the time when legal (a coin flip to
     a flower win or a 拉 cut); on a turn, a discard of lowest shanten with probability ``greedy``."""
@@ -165,7 +186,7 @@ def choose(rng, S, greedy=0.7, take_win=0.85):
     sh = np.zeros(34, np.int64)
     for b in np.flatnonzero((ph == st.PH_TURN) & ~S.terminated & (a != WIN) & (rng.random(B) < greedy)):
         seat = S.g[b, st.G_CUR]
-        discard_shanten(S.hands[b, seat], 5 - S.p[b, seat, st.P_NMELDS], sh)
+        _core.discard_shanten(S.hands[b, seat], 5 - S.p[b, seat, st.P_NMELDS], sh)
         legal = m[b, :34]
         if not legal.any():
             continue
@@ -176,6 +197,7 @@ def choose(rng, S, greedy=0.7, take_win=0.85):
 
 
 def random_script(rng, B, K, flowers):
+    """B x K shuffled walls (without flowers: 136 tiles, then 255)."""
     n = 144 if flowers else 136
     w = np.full((B, K, 144), 255, np.uint8)
     for b in range(B):
@@ -184,81 +206,156 @@ def random_script(rng, B, K, flowers):
     return w
 
 
-def drive(pair, seed, steps, some=False):
-    """Reset, then ``steps`` batch steps with auto-reset of finished games (reset_some, fresh seeds
-    derived like Engine's), comparing everything after each call."""
-    B = pair.B
+def walls_of(kind, cid, B, flowers):
+    """The scripted walls of a run: 'read-only' (B, 3, 144), each game its own; 'broadcast': one set of
+    2 walls for every game, a zero-stride read-only view (B, 2, 144)."""
+    rng = np.random.default_rng([5, B, len(cid)])
+    if kind == "read-only":
+        w = random_script(rng, B, 3, flowers)
+        w.setflags(write=False)
+        return w
+    assert kind == "broadcast"
+    return np.broadcast_to(random_script(rng, 1, 2, flowers), (B, 2, 144))
+
+
+def drive(rules, B, seed, steps, some=False, walls=None):
+    """Reset, then ``steps`` batch steps (step_some on a random 60% every third step when ``some``)
+    with auto-reset of finished games (reset_some, fresh seeds derived like Engine's). Returns the
+    rolling digest of the states, read every CHECKPOINT steps and after the last, and the state."""
+    args = _args(rules)
+    S = st.alloc(B)
+    if walls is not None:
+        S = S._replace(script=ENGINE.script(walls))
     rng = np.random.default_rng(seed)
     seeds = game_seeds(seed, B)
-    pair.reset(seeds)
+    h = hashlib.sha256()
+    ENGINE.reset_batch(S, seeds, *args)
+    _feed(h, S)
+    marks = []
     for t in range(steps):
-        a = choose(rng, pair.sn)
-        h0 = pair.sn.g[:, st.G_HANDS].copy()
-        live = ~pair.sn.terminated
+        a = choose(rng, S)
+        h0 = S.g[:, st.G_HANDS].copy()
+        live = ~S.terminated
         if some and t % 3 == 1:
             active = rng.random(B) < 0.6
-            pair.step(a, active)
+            ENGINE.step_some(S, a, active, *args)
             live &= active
         else:
-            pair.step(a)
+            ENGINE.step_batch(S, a, *args)
+        _feed(h, S)
         TOTALS["steps"] += 1
         TOTALS["decisions"] += int(live.sum())
-        TOTALS["hands"] += int(np.clip(pair.sn.g[:, st.G_HANDS] - h0, 0, None).sum())
-        term = pair.sn.terminated.copy()
+        TOTALS["hands"] += int(np.clip(S.g[:, st.G_HANDS] - h0, 0, None).sum())
+        term = S.terminated.copy()
         if term.any():
             for b in np.flatnonzero(term):
                 seeds[b] = np.uint64(mix64(int(seeds[b]) ^ 0x5EED))
-            pair.reset_some(seeds, term)
+            ENGINE.reset_some(S, seeds, term, *args)
+            _feed(h, S)
+        if (t + 1) % CHECKPOINT == 0 or t + 1 == steps:
+            marks.append(h.copy().hexdigest())
+    return marks, S
 
 
-def _steps(n):
-    return max(1, n * SCALE)
+BIG_CIDS = ["standard", "hongkong-game-offer-dice", "extras", "strict16", "hongkong-game-ask"]
+SCRIPT_CIDS = ["standard", "hongkong", "hongkong-game-ask", "casual-noflowers"]
+BROADCAST_CIDS = ["standard-noflowers", "hongkong-game-settle"]
 
 
-# -- decision by decision ----------------------------------------------------------------------
-@pytest.mark.parametrize("cid,profile,opts", CONFIGS, ids=CONFIG_IDS)
-def test_batch_1_every_decision(cid, profile, opts):
-    """One game, two episodes' worth of decisions or more, serial on both sides."""
+def _runs():
+    """Every recorded drive: name -> (config id, batch, seed, steps, step_some, scripted walls)."""
+    runs = {}
+    for cid in CONFIG_IDS:
+        runs[f"b1 {cid}"] = (cid, 1, 100 + len(cid), 400, False, None)
+    for cid in CONFIG_IDS:
+        runs[f"b64 {cid}"] = (cid, 64, 7 + len(cid), 200, True, None)
+    for cid in BIG_CIDS:
+        runs[f"b{BIG} {cid}"] = (cid, BIG, 31, 60, True, None)
+    for cid in SCRIPT_CIDS:
+        for B in (1, 70):
+            runs[f"read-only walls b{B} {cid}"] = (cid, B, 9 + B, 120 if B == 1 else 50, False, "read-only")
+    for cid in BROADCAST_CIDS:
+        runs[f"broadcast walls b40 {cid}"] = (cid, 40, 21, 100, True, "broadcast")
+    return runs
+
+
+RUNS = _runs()
+
+
+def run_drive(name):
+    cid, B, seed, steps, some, kind = RUNS[name]
+    rules = _rules(cid)
+    walls = None if kind is None else walls_of(kind, cid, B, rules.flowers)
+    return drive(rules, B, seed, steps, some, walls)
+
+
+# -- recorded drives ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("cid", CONFIG_IDS)
+def test_batch_1_matches_the_recording(cid):
+    """One game, two episodes' worth of decisions or more, on the calling thread."""
     with Threads(1):
-        drive(Pair(_rules(profile, opts), 1), seed=100 + len(cid), steps=_steps(400))
+        expect("drive", f"b1 {cid}", run_drive(f"b1 {cid}")[0])
 
 
-@pytest.mark.parametrize("cid,profile,opts", CONFIGS, ids=CONFIG_IDS)
-def test_batch_64_step_some(cid, profile, opts):
-    """64 games (Numba's parallel loops; the core's serial path) with step_some on random subsets."""
+@pytest.mark.parametrize("cid", CONFIG_IDS)
+def test_batch_64_step_some_matches_the_recording(cid):
+    """64 games (below the thread threshold: serial whatever the thread count) with step_some."""
     with Threads(2):
-        drive(Pair(_rules(profile, opts), 64), seed=7 + len(cid), steps=_steps(200), some=True)
+        expect("drive", f"b64 {cid}", run_drive(f"b64 {cid}")[0])
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("cid", ["standard", "hongkong-game-offer-dice", "extras", "strict16", "hongkong-game-ask"])
-def test_big_batch_threads(cid, threads):
-    """A batch above the core's thread threshold (PARALLEL_MIN_BATCH 256), at 1 and 2 threads."""
-    _, profile, opts = CONFIGS[CONFIG_IDS.index(cid)]
+@pytest.mark.parametrize("cid", BIG_CIDS)
+def test_big_batch_matches_the_recording_at_1_and_2_threads(cid, threads):
+    """A batch above the core's thread threshold: the same states, step by step, at 1 and 2 threads."""
+    assert BIG >= _core.PARALLEL_MIN_BATCH
     with Threads(threads):
-        drive(Pair(_rules(profile, opts), 300), seed=31 * threads, steps=_steps(60), some=True)
+        expect("drive", f"b{BIG} {cid}", run_drive(f"b{BIG} {cid}")[0])
 
 
-def test_big_batch_both_parallel():
-    """Both engines' parallel loops at 2 threads."""
-    _, profile, opts = CONFIGS[CONFIG_IDS.index("hongkong-game-offer-dice")]
-    with Threads(2, 2):
-        drive(Pair(_rules(profile, opts), 300), seed=3, steps=_steps(12), some=True)
-
-
-@pytest.mark.parametrize("cid", ["standard", "hongkong", "hongkong-game-ask", "casual-noflowers"])
-def test_scripted_walls(cid):
-    """Scripted walls (read-only on the native side) for the first hands, then shuffled ones."""
-    _, profile, opts = CONFIGS[CONFIG_IDS.index(cid)]
-    rules = _rules(profile, opts)
-    rng = np.random.default_rng(5)
+@pytest.mark.parametrize("cid", SCRIPT_CIDS)
+def test_read_only_scripted_walls_match_the_recording(cid):
+    """Scripted walls, read-only (the core only reads them), for the first hands, then shuffled ones."""
     for B in (1, 70):
-        script = random_script(rng, B, 3, rules.flowers)
         with Threads(2):
-            drive(Pair(rules, B, script=script), seed=9 + B, steps=_steps(120 if B == 1 else 50))
+            marks, S = run_drive(f"read-only walls b{B} {cid}")
+        assert not S.script.flags.writeable
+        expect("drive", f"read-only walls b{B} {cid}", marks)
 
 
-# -- random play -------------------------------------------------------------------------------
+@pytest.mark.parametrize("cid", BROADCAST_CIDS)
+def test_broadcast_walls_match_the_recording(cid):
+    """One set of scripted walls broadcast to every game (zero stride), used as it is."""
+    with Threads(2):
+        marks, S = run_drive(f"broadcast walls b40 {cid}")
+    assert S.script.strides[0] == 0
+    expect("drive", f"broadcast walls b40 {cid}", marks)
+
+
+def test_step_some_equals_step_batch_on_the_active_games():
+    """step_some moves the active games exactly as step_batch does and leaves the others as they were."""
+    rules = _rules("hongkong-game-offer-dice")
+    args = _args(rules)
+    rng = np.random.default_rng(8)
+    for B in (40, BIG):
+        S = st.alloc(B)
+        _core.reset_batch(S, game_seeds(6, B), *args)
+        with Threads(2):
+            for t in range(40):
+                a = choose(rng, S)
+                active = rng.random(B) < 0.5
+                T = st.State(*(x.copy() for x in S))
+                before = st.State(*(x.copy() for x in S))
+                _core.step_some(S, a, active, *args)
+                _core.step_batch(T, a, *args)
+                for name, x, y, z in zip(FIELDS, S, T, before):
+                    np.testing.assert_array_equal(x[active], y[active], err_msg=f"active games' state.{name}")
+                    np.testing.assert_array_equal(x[~active], z[~active], err_msg=f"inactive games' state.{name}")
+                if S.terminated.any():
+                    _core.reset_some(S, game_seeds(100 + t, B), S.terminated.copy(), *args)
+
+
+# -- random play -------------------------------------------------------------------------------------
 RP_CASES = [
     ("standard", POLICY_UNIFORM, 1, 64),
     ("standard-all-on", POLICY_GREEDY, 1, 64),
@@ -272,46 +369,64 @@ RP_CASES = [
     ("hongkong-game-offer-dice", POLICY_GREEDY, 1, 4),
     ("hongkong-game-settle", POLICY_GREEDY, 1, 3),
 ]
+POLICY_NAMES = {POLICY_UNIFORM: "uniform", POLICY_GREEDY: "greedy"}
+RP_IDS = [f"{c}-{POLICY_NAMES[p]}-b{B}-ep{e}" for c, p, e, B in RP_CASES]
+RP_SEEDS = ((1, 3), (2, 4))  # (threads, seed)
+BIG_RP = f"hongkong-ask-greedy-b{BIG}-ep1 seed=12"  # la_cut_policy="ask", no checker
 
 
-@pytest.mark.parametrize("cid,policy,episodes,B", RP_CASES, ids=[f"{c[0]}-{c[1]}-{c[3]}" for c in RP_CASES])
-def test_random_play_tables(cid, policy, episodes, B):
-    """random_play: the same (B, N_OUT) table (episodes, hands, decisions, wins, errors, action hash)
-    and the same final state, at 1 and 2 threads; no invariant error."""
-    _, profile, opts = CONFIGS[CONFIG_IDS.index(cid)]
-    rules = _rules(profile, opts)
-    B = B * SCALE
-    for threads, seed in ((1, 3), (2, 4)):
-        with Threads(threads, threads if B >= 256 else 1):
-            eng = Engine(rules, B)
-            out_n = random_play(eng, seed=seed, episodes=episodes, check=True, policy=policy)
-            sc = st.alloc(B)
-            out_c = _core.random_play(sc, game_seeds(seed, B), game_seeds(seed ^ 0xA6E27, B), episodes, True, policy,
-                                      eng.opts, eng.cfg, eng.prof)
-        np.testing.assert_array_equal(out_c, out_n)
-        assert (out_c[:, 4] == 0).all()
-        for name, a, b in zip(FIELDS, eng.s, sc):
-            np.testing.assert_array_equal(b, a, err_msg=f"random_play final state.{name}")
-        TOTALS["random_play_hands"] += int(out_c[:, 1].sum())
-        TOTALS["random_play_decisions"] += int(out_c[:, 2].sum())
+def random_play(rules, B, seed, episodes, check, policy, games=None):
+    """random_play on a fresh state: (the (B, N_OUT) table, the final state). Game b plays the streams
+    of game ``games[b]`` (default b) of ``seed``, like envs.engine.randplay.random_play."""
+    idx = np.arange(B) if games is None else np.asarray(games)
+    n = int(idx.max()) + 1
+    S = st.alloc(B)
+    out = ENGINE.random_play(S, game_seeds(seed, n)[idx], game_seeds(seed ^ 0xA6E27, n)[idx], episodes, check, policy,
+                             *_args(rules))
+    return out, S
 
 
-def test_random_play_big_batch_and_thread_count():
-    """A batch over the thread threshold: the same table at 1 and 2 native threads and as Numba's."""
-    rules = _rules("hongkong", {"la_cut_policy": "ask"})
-    B = 300 * SCALE
-    seeds, agent = game_seeds(12, B), game_seeds(12 ^ 0xA6E27, B)
+def rp_summary(out, S):
+    return {"table": _sha(out), "state": _sha(*S), "hands": int(out[:, 1].sum()), "decisions": int(out[:, 2].sum()),
+            "wins": int(out[:, 3].sum()), "errors": int((out[:, 4] != 0).sum())}
+
+
+def run_random_play(case_id, seed):
+    cid, policy, episodes, B = RP_CASES[RP_IDS.index(case_id)]
+    return rp_summary(*random_play(_rules(cid), B, seed, episodes, True, policy))
+
+
+@pytest.mark.parametrize("case_id", RP_IDS)
+def test_random_play_tables_match_the_recording(case_id):
+    """random_play's (B, N_OUT) table (episodes, hands, decisions, wins, errors, action hash) and final
+    state, at 1 and 2 threads; no invariant error."""
+    for threads, seed in RP_SEEDS:
+        with Threads(threads):
+            got = run_random_play(case_id, seed)
+        assert got["errors"] == 0
+        expect("random_play", f"{case_id} seed={seed}", got)
+        TOTALS["random_play_hands"] += got["hands"]
+        TOTALS["random_play_decisions"] += got["decisions"]
+
+
+def test_random_play_big_batch_threads_and_batch_1():
+    """A batch over the thread threshold: the recorded table at 1 and 2 threads, and each game played
+    alone at batch 1 gives its row of the table and its final state."""
+    rules = Rules.make("hongkong", la_cut_policy="ask")
     outs = []
     for threads in (1, 2):
         with Threads(threads):
-            eng = Engine(rules, B)
-            outs.append(_core.random_play(st.alloc(B), seeds, agent, 1, False, POLICY_GREEDY, eng.opts, eng.cfg,
-                                          eng.prof))
-    with Threads(2):
-        out_n = random_play(Engine(rules, B), seed=12, episodes=1, check=False, policy=POLICY_GREEDY)
+            out, S = random_play(rules, BIG, 12, 1, False, POLICY_GREEDY)
+        expect("random_play", BIG_RP, rp_summary(out, S))
+        outs.append(out)
     np.testing.assert_array_equal(outs[0], outs[1])
-    np.testing.assert_array_equal(outs[0], out_n)
-    TOTALS["random_play_hands"] += int(out_n[:, 1].sum())
+    for b in (0, 1, 137, 256, BIG - 1):
+        one, S1 = random_play(rules, 1, 12, 1, False, POLICY_GREEDY, games=[b])
+        np.testing.assert_array_equal(one[0], out[b], err_msg=f"game {b} alone")
+        for name, x, y in zip(FIELDS, S1, S):
+            if name != "script":
+                np.testing.assert_array_equal(x[0], y[b], err_msg=f"game {b} alone: state.{name}")
+    TOTALS["random_play_hands"] += int(out[:, 1].sum())
 
 
 def test_random_play_keeps_agent_seeds():
@@ -322,7 +437,7 @@ def test_random_play_keeps_agent_seeds():
     np.testing.assert_array_equal(agent, before)
 
 
-# -- the invariant checker -----------------------------------------------------------------------
+# -- the invariant checker ----------------------------------------------------------------------------
 def _corruptions(rng, S, b):
     """Small in-bounds corruptions of game b (each one a function of a copy of the state)."""
     g = S.g[b]
@@ -363,37 +478,45 @@ def _corruptions(rng, S, b):
     return out
 
 
-@pytest.mark.parametrize("cid", ["standard", "hongkong-game-offer-dice", "strict16", "casual-noflowers"])
-def test_check_game_valid_and_corrupted(cid):
-    """check_game returns Numba's code on every state of a run and on small corruptions of them
-    (states whose pointers the binding refuses are skipped: Numba would read out of bounds)."""
-    _, profile, opts = CONFIGS[CONFIG_IDS.index(cid)]
-    pair = Pair(_rules(profile, opts), 8)
+CHECK_CIDS = ["standard", "hongkong-game-offer-dice", "strict16", "casual-noflowers"]
+
+
+def run_check_game(cid):
+    """check_game on every state of an 8-game run (each must be valid) and on 26 corruptions of each:
+    the codes' digest and histogram (-1: refused by the binding)."""
+    rules = _rules(cid)
+    args = _args(rules)
+    opts = args[0]
+    S = st.alloc(8)
     rng = np.random.default_rng(77)
-    pair.reset(game_seeds(3, 8))
-    codes = set()
-    for t in range(_steps(120)):
+    ENGINE.reset_batch(S, game_seeds(3, 8), *args)
+    codes = []
+    for t in range(120):
         for b in range(8):
-            assert _core.check_game(pair.sc, b, pair.opts) == nb_check_game(pair.sn, b, pair.opts) == 0
-            for fn in _corruptions(rng, pair.sn, b):
-                T = st.State(*(a.copy() for a in pair.sn))
+            assert ENGINE.check_code(S, b, opts) == 0, (cid, t, b)
+            for fn in _corruptions(rng, S, b):
+                T = st.State(*(a.copy() for a in S))
                 fn(T)
-                try:
-                    got = _core.check_game(T, b, pair.opts)
-                except ValueError:
-                    continue
-                want = nb_check_game(T, b, pair.opts)
-                assert got == want, (cid, t, b)
-                codes.add(int(want))
-                TOTALS["check_states"] += 1
-        pair.step(choose(rng, pair.sn))
-        term = pair.sn.terminated.copy()
+                codes.append(ENGINE.check_code(T, b, opts))
+        ENGINE.step_batch(S, choose(rng, S), *args)
+        term = S.terminated.copy()
         if term.any():
-            pair.reset_some(game_seeds(1000 + t, 8), term)
-    assert len(codes) >= 6, codes
+            ENGINE.reset_some(S, game_seeds(1000 + t, 8), term, *args)
+    codes = np.array(codes, np.int64)
+    values, counts = np.unique(codes, return_counts=True)
+    return {"codes": _sha(codes), "histogram": {str(int(v)): int(c) for v, c in zip(values, counts)}}
 
 
-# -- bad input -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("cid", CHECK_CIDS)
+def test_check_game_valid_and_corrupted(cid):
+    """check_game answers 0 on every state of a run and the recorded code on small corruptions of them."""
+    got = run_check_game(cid)
+    TOTALS["check_states"] += sum(got["histogram"].values())
+    assert len([c for c in got["histogram"] if c != "-1"]) >= 6, got["histogram"]  # many kinds of error
+    expect("check_game", cid, got)
+
+
+# -- bad input ------------------------------------------------------------------------------------------
 @pytest.fixture
 def live():
     eng = Engine(Rules.make("hongkong", episode="game"), 4)
@@ -524,21 +647,12 @@ def test_terminated_games_step_as_noop(live):
     assert (S.rewards[0] == 0).all()
 
 
-def test_totals_report(capsys):
-    """Counts of this run (printed with -s)."""
-    with capsys.disabled():
-        print("\n[native engine differential]", TOTALS)
-    assert TOTALS["differences"] == 0
-
-
 def test_fuzzed_states_never_crash():
-    """Random corruptions of live states (any value, any field): step_batch / step_some either refuse
-    them (ValueError) or step them; check_game either refuses or answers. Nothing crashes (the
-    sanitizer build runs this too)."""
+    """Random corruptions of live states (any value, any field): step_batch either refuses
+    them (ValueError) or steps them; check_game either refuses or answers. Nothing crashes."""
     rng = np.random.default_rng(2024)
     for cid in ("hongkong-game-offer-dice", "standard-all-on", "strict16"):
-        _, profile, opts = CONFIGS[CONFIG_IDS.index(cid)]
-        eng = Engine(_rules(profile, opts), 6)
+        eng = Engine(_rules(cid), 6)
         S = st.alloc(6)
         _core.reset_batch(S, game_seeds(5, 6), eng.opts, eng.cfg, eng.prof)
         refused = stepped = 0
@@ -575,3 +689,67 @@ def test_fuzzed_states_never_crash():
             if S.terminated.any():
                 _core.reset_some(S, game_seeds(100 + t, 6), S.terminated.copy(), eng.opts, eng.cfg, eng.prof)
         assert refused > 0 and stepped > 0
+
+
+def test_zz_totals_and_recording(capsys):
+    """Counts of this run (printed with -s). Record mode (TW16_RECORD=1): the results of the runs of
+    this session replace theirs in DIGESTS."""
+    with capsys.disabled():
+        print("\n[native engine]", TOTALS)
+    if RECORD and NEW:
+        _write(NEW)
+
+
+def _write(new):
+    data = json.loads(DIGESTS.read_text(encoding="utf-8")) if DIGESTS.exists() else {}
+    for section, entries in new.items():
+        data.setdefault(section, {}).update(entries)
+    data = {s: dict(sorted(e.items())) for s, e in sorted(data.items())}
+    DIGESTS.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def all_results() -> dict:
+    """Every recorded result, computed by ENGINE (the thread count does not matter)."""
+    out = {"drive": {name: run_drive(name)[0] for name in RUNS}}
+    out["random_play"] = {f"{c} seed={seed}": run_random_play(c, seed) for c in RP_IDS for _t, seed in RP_SEEDS}
+    out["random_play"][BIG_RP] = rp_summary(
+        *random_play(Rules.make("hongkong", la_cut_policy="ask"), BIG, 12, 1, False, POLICY_GREEDY))
+    out["check_game"] = {cid: run_check_game(cid) for cid in CHECK_CIDS}
+    return out
+
+
+def _record_from_numba():
+    """How DIGESTS was recorded: this file run as a script with PYTHONPATH on a checkout that still has
+    the Numba engine (``--numba``; commit 78b00f1). ENGINE becomes the Numba engine (its parallel loops
+    from PARALLEL_MIN_BATCH games, its serial twins below, as Engine called them); the scripted walls
+    are given to it as contiguous copies; check_game's code is Numba's where the binding takes the
+    state, -1 where it refuses it (the native engine matched the Numba one on every such state)."""
+    from envs.engine import invariants as inv
+    from envs.engine import randplay as rp
+    from envs.engine import step as es
+
+    def pick(par, ser, B):
+        return es.batch_fn(par, ser, B)
+
+    def nb_random_play(S, seeds, agent, episodes, check, policy, opts, cfg, prof):
+        out = np.zeros((seeds.shape[0], rp.N_OUT), np.int64)
+        pick(rp.play_batch, rp.play_batch_serial, seeds.shape[0])(S, seeds, agent, episodes, check, policy, opts, cfg,
+                                                                  prof, out)
+        return out
+
+    def nb_check_code(S, b, opts):
+        code = _check_code(S, b, opts)
+        return code if code == -1 else int(inv.check_game(S, b, opts))
+
+    ENGINE.__dict__.update(
+        reset_batch=lambda S, sd, *a: pick(es.reset_batch, es.reset_batch_serial, sd.shape[0])(S, sd, *a),
+        reset_some=es.reset_some,
+        step_batch=lambda S, x, *a: pick(es.step_batch, es.step_batch_serial, x.shape[0])(S, x, *a),
+        step_some=lambda S, x, act, *a: pick(es.step_some_par, es.step_some_serial, x.shape[0])(S, x, act, *a),
+        random_play=nb_random_play, check_code=nb_check_code, script=lambda w: np.array(w, np.uint8, order="C"))
+    _write(all_results())
+    print(f"recorded from the Numba engine into {DIGESTS}")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--numba"]:
+    _record_from_numba()
