@@ -252,15 +252,20 @@ def test_read_only_and_broadcast_walls_are_used_as_they_are():
     bad[0] = bad[1]  # not a permutation
     with pytest.raises(ValueError, match="permutation"):
         Engine(Rules.make(flowers=False), 1).reset(0, walls=bad)
-    with pytest.raises(ValueError, match="walls must be"):
+    with pytest.raises(ValueError, match="walls must have shape"):
         Engine(Rules(), 2).reset(0, walls=np.zeros((2, 1, 1, 144), np.uint8))
 
 
 def test_bench_engine_smoke():
     from envs.engine.bench import bench_engine
 
+    old = _core.num_threads()
+    _core.set_num_threads(0)  # "all cores", what threads=None asks for
+    all_cores = _core.num_threads()
+    _core.set_num_threads(old)
     r = bench_engine(batch_sizes=(1, _core.PARALLEL_MIN_BATCH), threads=(1, None), seconds=0.05)
+    assert _core.num_threads() == old  # the bench restores the thread count
     assert r["import_seconds"] > 0 and r["state_bytes_per_game"] < 4096
     assert [(x["threads_used"], x["batch"]) for x in r["runs"][:2]] == [(1, 1), (1, _core.PARALLEL_MIN_BATCH)]
-    assert r["runs"][3]["threads_used"] == min(_core.num_threads(), _core.PARALLEL_MIN_BATCH)
+    assert r["runs"][3]["threads_used"] == min(all_cores, _core.PARALLEL_MIN_BATCH)
     assert all(x["hands_per_s"] > 0 and x["decisions_per_hand"] > 10 for x in r["runs"])
