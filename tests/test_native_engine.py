@@ -47,7 +47,7 @@ import pytest
 
 from envs import _core
 from envs.engine import state as st
-from envs.engine.actions import N_ACTIONS, WIN
+from envs.engine.actions import N_ACTIONS, PASS, WIN
 from envs.engine.api import Engine
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 from envs.engine.rng import game_seeds, mix64
@@ -607,30 +607,50 @@ def test_bad_actions_change_nothing(live):
 
 
 def test_bad_state_content(live):
-    """A state the engine could not have made is refused before anything changes (the engine would
-    otherwise index out of bounds)."""
+    """A state whose values would take the engine out of bounds is refused: that game is left as it
+    was (the others of the batch are stepped) and the call raises ValueError naming it."""
     eng, S = live
     args = (eng.opts, eng.cfg, eng.prof)
+    turn = int(np.flatnonzero(S.g[:, st.G_PHASE] == st.PH_TURN)[0])
+    other = (int(S.g[turn, st.G_CUR]) + 1) % 4
     cases = [
-        ("hands", (0, 0, 0), 9, "hands"),
-        ("g", (0, st.G_CUR), 7, "G_CUR"),
-        ("g", (1, st.G_NRIVER), 500, "G_NRIVER"),
-        ("g", (1, st.G_HEAD), -3, "G_HEAD"),
-        ("g", (2, st.G_LA_ASK), 1 << 20, "G_LA_ASK"),
-        ("g", (2, st.G_PHASE), 5, "G_PHASE"),
-        ("p", (3, 1, st.P_NMELDS), 9, "P_NMELDS"),
-        ("wall", (0, 100), 200, "wall"),
-        ("mask", (0, slice(None)), True, "mask"),
-        ("p", (0, 1, st.P_CLAIM), st.C_PON, "claim"),
+        ("hands", (turn, 0, 0), 9, "hands"),
+        ("hands", (turn, 1, 3), -1, "hands"),
+        ("g", (turn, st.G_CUR), 7, "G_CUR"),
+        ("g", (turn, st.G_NRIVER), 500, "G_NRIVER"),
+        ("g", (turn, st.G_HEAD), -3, "G_HEAD"),
+        ("g", (turn, st.G_TAIL), 144, "G_TAIL"),
+        ("g", (turn, st.G_LA_ASK), 1 << 20, "G_LA_ASK"),
+        ("g", (turn, st.G_PHASE), 5, "G_PHASE"),
+        ("g", (turn, st.G_LAST_DRAWN), 40, "G_LAST_DRAWN"),
+        ("p", (turn, 1, st.P_NMELDS), 9, "P_NMELDS"),
+        ("p", (turn, 2, st.P_FLOWERS), 256, "flower bits"),
+        ("melds", (turn, 0, 0, 1), 40, "melds"),
+        ("wall", (turn, int(S.g[turn, st.G_HEAD])), 200, "wall"),
+        ("p", (turn, other, st.P_CLAIM), st.C_PON, "no claim is open"),
+        ("p", (turn, other, st.P_ANSWER), 37, "no claim is open"),
     ]
     for field, idx, v, msg in cases:
         T = st.State(*(a.copy() for a in S))
         getattr(T, field)[idx] = v
+        if field == "p" and idx[2] == st.P_NMELDS:
+            T.melds[turn, 1] = 0  # (valid chows of 1m, so only the count is wrong)
+        if field == "melds":
+            T.p[turn, 0, st.P_NMELDS] = 1  # (a meld that counts)
         snap = [a.copy() for a in T]
         with pytest.raises(ValueError, match=msg):
             _core.step_batch(T, _legal(S), *args)
-        for x, y in zip(snap, T):
-            np.testing.assert_array_equal(x, y)
+        for name, x, y in zip(FIELDS, snap, T):  # the refused game was not touched
+            np.testing.assert_array_equal(x[turn], y[turn], err_msg=name)
+    # a forged mask lets an action through only if the step can take it from that phase
+    empty = int(np.flatnonzero(S.hands[turn, int(S.g[turn, st.G_CUR])] == 0)[0])  # a kind the seat does not hold
+    for bad_action in (PASS, 35, empty):  # (35: chi low)
+        T = st.State(*(a.copy() for a in S))
+        T.mask[turn] = True
+        a = _legal(S)
+        a[turn] = bad_action
+        with pytest.raises(ValueError, match="cannot be taken on a turn"):
+            _core.step_batch(T, a, *args)
     bad = np.zeros((4, 1, 144), np.uint8)  # not a permutation
     with pytest.raises(ValueError, match="state.script"):
         _core.reset_batch(S._replace(script=bad), game_seeds(0, 4), *args)
@@ -753,3 +773,50 @@ def _record_from_numba():
 
 if __name__ == "__main__" and sys.argv[1:] == ["--numba"]:
     _record_from_numba()
+
+
+def test_tiles_that_do_not_add_up_never_crash():
+    """A live wall of random tile ids (fifth copies of a kind) passes the bounds check and is played
+    on: hands reach counts of 5 (such a game is refused at its next step), hands and melds together
+    hold more than four of a kind (a win on one counts as a scorer refusal, G_SCORE_ERR), and nothing
+    crashes (the sanitizer build runs this too)."""
+    rng = np.random.default_rng(99)
+    refused = 0
+    for cid in ("hongkong-game-offer-dice", "standard-all-on", "casual"):
+        B = 32
+        eng = Engine(_rules(cid), B)
+        S = st.alloc(B)
+        _core.reset_batch(S, game_seeds(8, B), eng.opts, eng.cfg, eng.prof)
+        n = 144 if eng.opts[0] else 136
+        for b in range(B):
+            head, tail = S.g[b, st.G_HEAD], S.g[b, st.G_TAIL]
+            S.wall[b, head:tail + 1] = rng.integers(0, n, tail + 1 - head) // 8 * 8  # kinds 0, 2, 4, ...
+        alive = np.ones(B, bool)
+        for t in range(300 * SCALE):
+            a = choose(rng, S, greedy=0.0, take_win=1.0)
+            try:
+                _core.step_some(S, a, alive, eng.opts, eng.cfg, eng.prof)
+            except ValueError as e:
+                msg = str(e)
+                assert msg.startswith("state: game ") or "illegal" in msg, msg
+                alive[int(msg.split()[2].rstrip(":"))] = False
+                refused += 1
+            alive &= ~S.terminated
+            if not alive.any():
+                break
+    assert refused > 0
+    # A win on a hand that, with its melds, holds six of a kind: counted as a scorer refusal.
+    eng = Engine(_rules("hongkong"), 1)
+    S = st.alloc(1)
+    _core.reset_batch(S, game_seeds(1, 1), eng.opts, eng.cfg, eng.prof)
+    while S.g[0, st.G_PHASE] != st.PH_TURN:
+        _core.step_batch(S, np.array([PASS if S.mask[0, PASS] else int(S.mask[0].argmax())]), eng.opts, eng.cfg,
+                         eng.prof)
+    seat = int(S.g[0, st.G_CUR])
+    S.hands[0, seat] = 0
+    S.hands[0, seat, :5] = [3, 3, 3, 3, 2]  # 111 222 333 444 55m
+    S.melds[0, seat, 0] = (1, 0, (seat + 2) % 4)  # and a pon of 1m
+    S.p[0, seat, st.P_NMELDS] = 1
+    S.mask[0, WIN] = True
+    _core.step_batch(S, np.array([WIN]), eng.opts, eng.cfg, eng.prof)
+    assert S.g[0, st.G_SCORE_ERR] == 1 and S.res_tai[0, seat] == 0

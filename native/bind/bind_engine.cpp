@@ -4,21 +4,23 @@
 // (parallel.hpp) and the results never depend on the thread count.
 //
 // The state is the 17 arrays of envs.engine.state.State, passed as the namedtuple (or any tuple /
-// list of its fields in order). Everything is checked before anything changes: every array's dtype,
-// rank and shape, that the batch sizes agree, the rules arrays, the profile, each game's state
-// (bounds and consistency, see game_error) and each action (0..75, legal under the current mask).
-// Bad input raises ValueError (TypeError for a wrong dtype, as everywhere in envs._core) naming the
-// argument. The GIL is released around the batch loop.
+// list of its fields in order). Checked before anything changes: every array's dtype, rank and
+// shape, that the batch sizes agree, the rules arrays, the profile, scripted walls, and each action
+// (0..75, legal under the game's stored mask). Each game's state is checked just before that game is
+// stepped (game_ok: the bounds the engine relies on); a game refused there is left as it was and the
+// call raises after the others are stepped. Bad input raises ValueError (TypeError for a wrong dtype,
+// as everywhere in envs._core) naming the argument. The GIL is released around the batch loops.
 #include <nanobind/ndarray.h>
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/invariants.hpp"
-#include "tw16/mask.hpp"
 #include "tw16/parallel.hpp"
 #include "tw16/randplay.hpp"
 #include "tw16/state.hpp"
@@ -140,11 +142,15 @@ View<const T, 1> batch_vec(const AnyArray& a, const char* name, int64_t B) {
 }
 
 // -- the state of one game --------------------------------------------------------------------
-// What must hold before a game is stepped, so that the engine stays in bounds: every value used as
-// an index in range, each kind's four tiles (and each flower) accounted for exactly once, hand sizes
-// that fit the phase, claim bits and stored answers that the hands allow, and the stored mask equal
-// to the mask of the state (the action is checked against it). A state made by the engine always
-// passes; anything else is refused, naming the game and the reason. No allocation unless it fails.
+// What must hold before a game is stepped so that the engine stays in bounds: every value used as an
+// index in range (scalars, counts 0..4, melds, the live wall's tile ids), claim bits and stored
+// answers that the hands allow, and an action the step can take from that phase (a discard of a held
+// kind, a kong of four or beside a pon with room for a meld, an answer the claim bits allow...); the
+// action must also be legal under the stored mask, as in Numba, which trusts the mask. Whether the
+// tiles add up (four of each kind) is check_game's business: a state whose tiles do not is stepped,
+// and if a hand it scores holds a fifth tile, finish_win counts a scorer refusal (G_SCORE_ERR) instead
+// of scoring it. A state made by the engine always passes. This runs before every step, so it reads
+// only the rows the step reads anyway and builds no message unless it fails.
 std::string in(int64_t v, int64_t lo, int64_t hi) {
     return std::to_string(v) + ", expected " + std::to_string(lo) + ".." + std::to_string(hi);
 }
@@ -153,20 +159,57 @@ std::string str(int64_t v) { return std::to_string(v); }
 constexpr int64_t READY_BITS = py::codes::F_HEAVENLY_READY | py::codes::F_EARTHLY_READY |
                                py::codes::F_DECLARED_READY | py::codes::F_SHOWN_READY;
 
-// True when game b may be stepped; else false, and *why (when given) says why.
-bool game_ok(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof, std::string* why) {
-#define TW16_FAIL(msg)          \
-    do {                        \
-        if (why) *why = (msg);  \
-        return false;           \
+// n elements from a strided row into a local array (one memcpy for the engine's own rows).
+template <class T>
+inline void load_row(T* dst, const T* src, int64_t n, int64_t stride) {
+    if (stride == 1) {
+        std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(T));
+    } else {
+        for (int64_t i = 0; i < n; ++i) dst[i] = src[i * stride];
+    }
+}
+
+// Does a claim answer (or the action of an asked seat) fit the claim bits?
+inline bool answer_fits(int64_t a, int64_t bits) {
+    return a == A::PASS || (a == A::WIN && (bits & St::C_WIN)) || (a == A::CHI && (bits & St::C_CHI_LOW)) ||
+           (a == A::CHI + 1 && (bits & St::C_CHI_MID)) || (a == A::CHI + 2 && (bits & St::C_CHI_HIGH)) ||
+           (a == A::PON && (bits & St::C_PON)) || (a == A::KONG && (bits & St::C_KONG)) ||
+           (a == A::READY && (bits & St::C_READY));
+}
+
+// True when game b may take action a; else false, and with Explain, *why says why. (Two
+// instantiations: the one that runs before every step builds no message.)
+template <bool Explain>
+bool game_ok(const State& S, int64_t b, int64_t a, Opts opts, std::string* why) {
+#define TW16_FAIL(msg)                       \
+    do {                                     \
+        if constexpr (Explain) *why = (msg); \
+        return false;                        \
     } while (0)
 #define TW16_RANGE(idx, lo, hi)                                                   \
     do {                                                                          \
         const int64_t v_ = g[St::idx], lo_ = (lo), hi_ = (hi);                    \
         if (v_ < lo_ || v_ > hi_) TW16_FAIL("g[" #idx "] = " + in(v_, lo_, hi_)); \
     } while (0)
-    auto g = S.g[b];
-    auto p = S.p[b];
+    constexpr int64_t HW = 5;  // words of 8 counts per seat (34 kinds, zero-padded to 40)
+    int64_t g[St::NG];
+    int64_t p[4][St::NP];
+    alignas(8) int8_t h[4][8 * HW] = {};
+    int8_t ms[4][St::MAX_MELDS][3];
+    load_row(g, S.g.data + b * S.g.stride[0], St::NG, S.g.stride[1]);
+    {
+        const int64_t* p0 = S.p.data + b * S.p.stride[0];
+        const int8_t* h0 = S.hands.data + b * S.hands.stride[0];
+        const int8_t* m0 = S.melds.data + b * S.melds.stride[0];
+        const int64_t m1 = S.melds.stride[1], m2 = S.melds.stride[2], m3 = S.melds.stride[3];
+        for (int64_t s = 0; s < 4; ++s) {
+            load_row(p[s], p0 + s * S.p.stride[1], St::NP, S.p.stride[2]);
+            load_row(h[s], h0 + s * S.hands.stride[1], T::N_KINDS, S.hands.stride[2]);
+            const int64_t nm = std::min<int64_t>(std::max<int64_t>(p[s][St::P_NMELDS], 0), St::MAX_MELDS);
+            for (int64_t i = 0; i < nm; ++i)
+                for (int64_t j = 0; j < 3; ++j) ms[s][i][j] = m0[s * m1 + i * m2 + j * m3];
+        }
+    }
     const int64_t ph = g[St::G_PHASE];
     if (ph != St::PH_TURN && ph != St::PH_CLAIM && ph != St::PH_ROB && ph != St::PH_READY0 && ph != St::PH_FLOWER &&
         ph != St::PH_LA_CUT)
@@ -193,106 +236,95 @@ bool game_ok(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof, st
     TW16_RANGE(G_OFFER_PAYER, -1, 3);
     TW16_RANGE(G_LIABLE, -1, 3);
     TW16_RANGE(G_LA_ASK, ph == St::PH_LA_CUT ? 1 : 0, 0xFFFF);
-    // Every tile exactly once: live wall + hands + melds + unclaimed discards (+ flowers).
-    std::array<int32_t, T::N_ALL_KINDS> cnt{};
-    for (int64_t i = g[St::G_HEAD]; i <= g[St::G_TAIL]; ++i) {
-        const int64_t t = S.wall(b, i);
-        if (t >= n) TW16_FAIL("wall[" + str(i) + "] = " + in(t, 0, n - 1));
-        cnt[t >= T::N_TILES_NO_FLOWERS ? T::FLOWER0 + t - T::N_TILES_NO_FLOWERS : t >> 2] += 1;
+    // Counts 0..4, eight at a time: a byte > 4 (or negative: top bit set) sets its top bit here.
+    uint64_t hw[4][HW];
+    std::memcpy(hw, h, sizeof hw);
+    uint64_t over = 0;
+    for (int64_t s = 0; s < 4; ++s)
+        for (int64_t w = 0; w < HW; ++w) over |= ((hw[s][w] + 0x7B7B7B7B7B7B7B7BULL) | hw[s][w]) & 0x8080808080808080ULL;
+    if (over)
+        for (int64_t s = 0; s < 4; ++s)
+            for (int64_t k = 0; k < T::N_KINDS; ++k)
+                if (h[s][k] < 0 || h[s][k] > 4) TW16_FAIL("hands[" + str(s) + ", " + str(k) + "] = " + in(h[s][k], 0, 4));
+    // The live wall's tile ids (drawn tiles index the hands and the flower bits).
+    {
+        const uint8_t* w = S.wall.data + b * S.wall.stride[0];
+        const int64_t ws = S.wall.stride[1];
+        int64_t i = g[St::G_HEAD];
+        const int64_t end = g[St::G_TAIL] + 1;
+        uint64_t high = 0;  // top bit of a byte >= 144 (= 0x90: the top bit and one of bits 4..6)
+        if (ws == 1)
+            for (; i + 8 <= end; i += 8) {
+                uint64_t x;
+                std::memcpy(&x, w + i, 8);
+                high |= x & (((x & 0x7070707070707070ULL) + 0x7070707070707070ULL) & 0x8080808080808080ULL);
+            }
+        int64_t top = 0;
+        for (; i < end; ++i) top = std::max<int64_t>(top, w[i * ws]);
+        if (high || top >= T::N_TILES) TW16_FAIL("wall: a tile id out of 0..143 between head and tail");
     }
-    int64_t plus = -1;  // the seat holding 17 - 3m tiles
-    if (ph == St::PH_TURN || ph == St::PH_ROB) plus = g[St::G_TURN];
-    if (ph == St::PH_READY0) plus = g[St::G_DEALER];
-    if (ph == St::PH_FLOWER) plus = g[St::G_OFFER_DRAWN] ? -1 : g[St::G_TURN];
     for (int64_t s = 0; s < 4; ++s) {
-        const int64_t nm = p(s, St::P_NMELDS);
+        const int64_t nm = p[s][St::P_NMELDS];
         if (nm < 0 || nm > St::MAX_MELDS) TW16_FAIL("p[" + str(s) + ", P_NMELDS] = " + in(nm, 0, St::MAX_MELDS));
-        if (p(s, St::P_FLOWERS) < 0 || p(s, St::P_FLOWERS) > 255 || p(s, St::P_HELD_FLOWERS) < 0 ||
-            p(s, St::P_HELD_FLOWERS) > 255)
-            TW16_FAIL("p[" + str(s) + "]: flower bits out of 0..255");
-        if (p(s, St::P_READY) & ~READY_BITS) TW16_FAIL("p[" + str(s) + ", P_READY] = " + str(p(s, St::P_READY)) + ": not ready flags");
-        int64_t tot = 0;
-        for (int64_t k = 0; k < T::N_KINDS; ++k) {
-            const int64_t c = S.hands(b, s, k);
-            if (c < 0 || c > 4) TW16_FAIL("hands[" + str(s) + ", " + str(k) + "] = " + in(c, 0, 4));
-            cnt[k] += static_cast<int32_t>(c);
-            tot += c;
-        }
-        const int64_t lo = 16 - 3 * nm + (s == plus ? 1 : 0);
-        const int64_t hi = ph == St::PH_LA_CUT ? lo + 1 : lo;  // (between hands: as the last hand ended)
-        if (tot < lo || tot > hi)
-            TW16_FAIL("seat " + str(s) + " holds " + str(tot) + " tiles with " + str(nm) + " melds in phase " + str(ph));
-        const int64_t fl = p(s, St::P_FLOWERS) | p(s, St::P_HELD_FLOWERS);
-        for (int f = 0; f < 8; ++f) cnt[T::FLOWER0 + f] += static_cast<int32_t>((fl >> f) & 1);
+        const int64_t f1 = p[s][St::P_FLOWERS], f2 = p[s][St::P_HELD_FLOWERS];
+        if (f1 < 0 || f1 > 255 || f2 < 0 || f2 > 255) TW16_FAIL("p[" + str(s) + "]: flower bits out of 0..255");
+        if (p[s][St::P_READY] & ~READY_BITS)
+            TW16_FAIL("p[" + str(s) + ", P_READY] = " + str(p[s][St::P_READY]) + ": not ready flags");
         for (int64_t i = 0; i < nm; ++i) {
-            const int64_t mt = S.melds(b, s, i, 0), mk = S.melds(b, s, i, 1), fr = S.melds(b, s, i, 2);
+            const int64_t mt = ms[s][i][0], mk = ms[s][i][1], fr = ms[s][i][2];
             const bool chi_ok = mt != T::CHI || (mk < T::WIND0 && mk % 9 <= 6);
             if (mt < T::CHI || mt > T::ANKONG || mk < 0 || mk >= T::N_KINDS || fr < 0 || fr > 3 || !chi_ok)
                 TW16_FAIL("melds[" + str(s) + ", " + str(i) + "] = (" + str(mt) + ", " + str(mk) + ", " + str(fr) +
                           "): not a meld (type CHI..ANKONG, kind 0..33, a chow from a suited 1-7, seat 0..3)");
-            if (mt == T::CHI) {
-                for (int d = 0; d < 3; ++d) cnt[mk + d] += 1;
-            } else {
-                cnt[mk] += mt == T::PON ? 3 : 4;
-            }
         }
     }
-    for (int64_t i = 0; i < g[St::G_NRIVER]; ++i) {
-        const int64_t k = S.river(b, i, 0), s = S.river(b, i, 1), c = S.river(b, i, 2);
-        if (k < 0 || k >= T::N_KINDS || s < 0 || s > 3 || c < -1 || c > 3)
-            TW16_FAIL("river[" + str(i) + "] = (" + str(k) + ", " + str(s) + ", " + str(c) +
-                      ", ...): expected a kind 0..33, a seat 0..3, claimed by -1..3");
-        if (c < 0) cnt[k] += 1;
-    }
-    for (int64_t k = 0; k < T::N_KINDS; ++k)
-        if (cnt[k] != 4) TW16_FAIL(str(cnt[k]) + " tiles of kind " + str(k) + " in the game, expected 4");
-    for (int64_t f = 0; f < 8; ++f)
-        if (cnt[T::FLOWER0 + f] != (n == T::N_TILES ? 1 : 0)) TW16_FAIL("flower " + str(f) + " is not accounted for once");
     // Claim bits and stored answers: only what the hands allow (the step trusts them).
     const int64_t t = g[St::G_TILE];
     const bool claiming = ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0;
     for (int64_t s = 0; s < 4; ++s) {
-        const int64_t bits = p(s, St::P_CLAIM), ans = p(s, St::P_ANSWER);
+        const int64_t bits = p[s][St::P_CLAIM], ans = p[s][St::P_ANSWER];
         if (bits == 0 && ans == -1) continue;
-        const std::string w = "p[" + str(s) + "]: claim bits " + str(bits) + ", answer " + str(ans);
-        auto h = S.hands[b][s];
-        const int64_t nm = p(s, St::P_NMELDS);
-        if (!claiming || s == g[St::G_TURN] || bits < 0 || bits > 127) TW16_FAIL(w + ": no claim is open for this seat");
-        if ((bits & ~St::C_READY) && t < 0) TW16_FAIL(w + " without a tile in question");
-        if ((bits & St::C_PON) && (h[t] < 2 || nm >= St::MAX_MELDS)) TW16_FAIL(w + ": impossible pon");
-        if ((bits & St::C_KONG) && (h[t] < 3 || nm >= St::MAX_MELDS)) TW16_FAIL(w + ": impossible kong");
+        auto w = [&] { return "p[" + str(s) + "]: claim bits " + str(bits) + ", answer " + str(ans); };
+        const int8_t* hs = h[s];
+        const int64_t nm = p[s][St::P_NMELDS];
+        if (!claiming || s == g[St::G_TURN] || bits <= 0 || bits > 127) TW16_FAIL(w() + ": no claim is open for this seat");
+        if ((bits & ~St::C_READY) && t < 0) TW16_FAIL(w() + " without a tile in question");
+        if ((bits & St::C_WIN) && hs[t] >= 4) TW16_FAIL(w() + ": a win on a fifth tile");
+        if ((bits & St::C_PON) && (hs[t] < 2 || nm >= St::MAX_MELDS)) TW16_FAIL(w() + ": impossible pon");
+        if ((bits & St::C_KONG) && (hs[t] < 3 || nm >= St::MAX_MELDS)) TW16_FAIL(w() + ": impossible kong");
         if (bits & (St::C_CHI_LOW | St::C_CHI_MID | St::C_CHI_HIGH)) {
             const int64_t r = t % 9;
             if (t >= T::WIND0 || s != (g[St::G_TURN] + 1) % 4 || nm >= St::MAX_MELDS ||
-                ((bits & St::C_CHI_LOW) && !(r <= 6 && h[t + 1] > 0 && h[t + 2] > 0)) ||
-                ((bits & St::C_CHI_MID) && !(r >= 1 && r <= 7 && h[t - 1] > 0 && h[t + 1] > 0)) ||
-                ((bits & St::C_CHI_HIGH) && !(r >= 2 && h[t - 2] > 0 && h[t - 1] > 0)))
-                TW16_FAIL(w + ": impossible chow");
+                ((bits & St::C_CHI_LOW) && !(r <= 6 && hs[t + 1] > 0 && hs[t + 2] > 0)) ||
+                ((bits & St::C_CHI_MID) && !(r >= 1 && r <= 7 && hs[t - 1] > 0 && hs[t + 1] > 0)) ||
+                ((bits & St::C_CHI_HIGH) && !(r >= 2 && hs[t - 2] > 0 && hs[t - 1] > 0)))
+                TW16_FAIL(w() + ": impossible chow");
         }
-        const bool ans_ok = ans == -1 || ans == A::PASS || (ans == A::WIN && (bits & St::C_WIN)) ||
-                            (ans == A::CHI && (bits & St::C_CHI_LOW)) || (ans == A::CHI + 1 && (bits & St::C_CHI_MID)) ||
-                            (ans == A::CHI + 2 && (bits & St::C_CHI_HIGH)) || (ans == A::PON && (bits & St::C_PON)) ||
-                            (ans == A::KONG && (bits & St::C_KONG)) || (ans == A::READY && (bits & St::C_READY));
-        if (!ans_ok || (bits == 0 && ans != -1)) TW16_FAIL(w + ": an answer the claim bits do not allow");
+        if (ans != -1 && !answer_fits(ans, bits)) TW16_FAIL(w() + ": an answer the claim bits do not allow");
     }
     if (ph == St::PH_ROB) {  // the konger's tile: four concealed (ankong) or one beside its pon
-        auto h = S.hands[b][g[St::G_TURN]];
-        if (t < 0 || (g[St::G_ROB_ANKONG] ? h[t] != 4 : h[t] < 1) ||
-            (g[St::G_ROB_ANKONG] && p(g[St::G_TURN], St::P_NMELDS) >= St::MAX_MELDS))
+        const int8_t* hs = h[g[St::G_TURN]];
+        if (t < 0 || (g[St::G_ROB_ANKONG] ? hs[t] != 4 : hs[t] < 1) ||
+            (g[St::G_ROB_ANKONG] && p[g[St::G_TURN]][St::P_NMELDS] >= St::MAX_MELDS))
             TW16_FAIL("the robbed kong (kind " + str(t) + ") is not in the konger's hand");
     }
-    for (int64_t d = 0; d < 4; ++d)
-        for (int64_t c = 0; c < 4; ++c) {
-            const double v = S.la(b, d, c);
-            if (!(v >= 0.0 && v < 9.0e15) || S.la_k(b, d, c) < 0)
-                TW16_FAIL("la[" + str(d) + ", " + str(c) + "] / la_k: not an open debt (0 <= R < 9e15, k >= 0)");
+    // The action: one the step can take from this phase (the mask is checked by the caller).
+    const int64_t cur = g[St::G_CUR];
+    if (ph == St::PH_TURN) {
+        const int8_t* hs = h[cur];
+        bool ok = a == A::WIN || a == A::READY || (a < A::CHI && hs[a] > 0);
+        if (a >= A::SELF_KONG && a < A::WIN) {
+            const int64_t k = a - A::SELF_KONG;
+            bool pon = false;
+            for (int64_t i = 0; i < p[cur][St::P_NMELDS]; ++i) pon |= ms[cur][i][0] == T::PON && ms[cur][i][1] == k;
+            ok = (hs[k] == 4 && p[cur][St::P_NMELDS] < St::MAX_MELDS) || (pon && hs[k] >= 1);
         }
-    // The stored mask must be the state's (the actions are checked against it).
-    std::array<bool, A::N_ACTIONS> m{};
-    mask_rows(View<bool, 1>::contiguous(m.data(), {A::N_ACTIONS}), g, p, S.hands[b], S.melds[b], false, opts, cfg,
-              prof.p_opts);
-    for (int64_t a = 0; a < A::N_ACTIONS; ++a)
-        if (m[a] != S.mask(b, a)) TW16_FAIL("the mask is not the mask of the state (action " + str(a) + ")");
+        if (!ok) TW16_FAIL("action " + str(a) + " cannot be taken on a turn with this hand");
+    } else if (ph == St::PH_FLOWER || ph == St::PH_LA_CUT) {
+        if (a != A::WIN && a != A::PASS) TW16_FAIL("action " + str(a) + ": only WIN or PASS answer this question");
+    } else if (!answer_fits(a, p[cur][St::P_CLAIM])) {
+        TW16_FAIL("action " + str(a) + " is not an answer the claim bits of seat " + str(cur) + " allow");
+    }
     return true;
 #undef TW16_RANGE
 #undef TW16_FAIL
@@ -338,42 +370,56 @@ void check_script(const State& S, Opts opts) {
         }
 }
 
-// The games that will be stepped (active null: all): a valid state and a legal action each, checked
-// before anything changes (on the batch's threads, without the GIL; the message is made after).
-void check_steps(const State& S, View<const int64_t, 1> actions, const View<const bool, 1>* active, Opts opts,
-                 Cfg cfg, const Prof& prof) {
+// Ask for the rows of game b that every step reads (a batch walks the games in order; the rows of a
+// big batch are not in cache).
+inline void prefetch_rows(const void* p, int64_t bytes) {
+    const char* c = static_cast<const char*>(p);
+    for (int64_t i = 0; i < bytes; i += 64) __builtin_prefetch(c + i);
+}
+void prefetch_game(const State& S, int64_t b) {
+    prefetch_rows(S.g.data + b * S.g.stride[0], St::NG * 8);
+    prefetch_rows(S.p.data + b * S.p.stride[0], 4 * St::NP * 8);
+    prefetch_rows(S.hands.data + b * S.hands.stride[0], 4 * T::N_KINDS);
+    prefetch_rows(S.melds.data + b * S.melds.stride[0], 4 * St::MAX_MELDS * 3);
+    prefetch_rows(S.wall.data + b * S.wall.stride[0], St::WALL_SIZE);
+    prefetch_rows(S.mask.data + b * S.mask.stride[0], A::N_ACTIONS);
+}
+
+// Step the games (active null: all). Every action is checked first, before anything changes: in
+// 0..75 and legal under the game's stored mask. Each game's state (game_ok) is then checked just
+// before the game is stepped, on the batch's threads (its rows are then in cache for the step): a
+// game whose state is refused is left as it was, the others are stepped, and the call raises
+// ValueError naming the first refused game. (A state the engine made is never refused.)
+void run_steps(const State& S, View<const int64_t, 1> actions, const View<const bool, 1>* active, Opts opts,
+               Cfg cfg, const Prof& prof) {
     check_script(S, opts);
     const int64_t B = S.batch();
-    std::vector<uint8_t> ok(static_cast<size_t>(B), 1);
-    auto ok_game = [&](int64_t b, std::string* why) {
-        if (active && !(*active)[b]) return true;
+    for (int64_t b = 0; b < B; ++b) {
+        if (active && !(*active)[b]) continue;
         const int64_t a = actions[b];
-        if (a < 0 || a >= A::N_ACTIONS) {
-            if (why) *why = "actions[" + str(b) + "] = " + in(a, 0, A::N_ACTIONS - 1);
-            return false;
-        }
-        if (S.terminated[b]) return true;  // a finished game's step is a no-op
-        if (!game_ok(S, b, opts, cfg, prof, why)) {
-            if (why) *why = "state: game " + str(b) + ": " + *why;
-            return false;
-        }
-        if (!S.mask(b, a)) {
-            if (why)
-                *why = "actions[" + str(b) + "] = " + str(a) + " is illegal in game " + str(b) + " for seat " +
-                       str(S.g(b, St::G_CUR));
-            return false;
-        }
-        return true;
-    };
+        if (a < 0 || a >= A::N_ACTIONS) bad("actions[" + str(b) + "] = " + in(a, 0, A::N_ACTIONS - 1));
+        if (!S.terminated[b] && !S.mask(b, a))  // (a finished game's step is a no-op: its mask is all ones)
+            bad("actions[" + str(b) + "] = " + str(a) + " is illegal in game " + str(b) + " for seat " +
+                str(S.g(b, St::G_CUR)));
+    }
+    std::vector<uint8_t> refused(static_cast<size_t>(B), 0);
     {
         nb::gil_scoped_release nogil;
-        parallel_for(B, [&](int64_t b) { ok[b] = ok_game(b, nullptr); });
+        parallel_for(B, [&](int64_t b) {
+            if (b + 2 < B) prefetch_game(S, b + 2);
+            if (active && !(*active)[b]) return;
+            if (!S.terminated[b] && !game_ok<false>(S, b, actions[b], opts, nullptr)) {
+                refused[b] = 1;
+                return;
+            }
+            step_game(S, b, actions[b], opts, cfg, prof);
+        });
     }
     for (int64_t b = 0; b < B; ++b)
-        if (!ok[b]) {
+        if (refused[b]) {
             std::string why;
-            ok_game(b, &why);
-            bad(why);
+            game_ok<true>(S, b, actions[b], opts, &why);
+            bad("state: game " + str(b) + ": " + why + " (game " + str(b) + " was not stepped)");
         }
 }
 
@@ -419,9 +465,7 @@ void bind_engine(nb::module_& m) {
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
             const auto ac = batch_vec<int64_t>(actions, "actions", S.batch());
-            check_steps(S, ac, nullptr, opts, cfg, prof);
-            nb::gil_scoped_release nogil;
-            step_batch(S, ac, opts, cfg, prof);
+            run_steps(S, ac, nullptr, opts, cfg, prof);
         },
         nb::arg("state"), nb::arg("actions"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
         "Apply one action (int64 (B,), legal under the current mask) per game; a finished game is not changed "
@@ -436,9 +480,7 @@ void bind_engine(nb::module_& m) {
             const Prof prof = prof_of(prof_h);
             const auto ac = batch_vec<int64_t>(actions, "actions", S.batch());
             const auto act = batch_vec<bool>(active, "active", S.batch());
-            check_steps(S, ac, &act, opts, cfg, prof);
-            nb::gil_scoped_release nogil;
-            step_some(S, ac, act, opts, cfg, prof);
+            run_steps(S, ac, &act, opts, cfg, prof);
         },
         nb::arg("state"), nb::arg("actions"), nb::arg("active"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
         "step_batch for the games in active (bool (B,)) only; the others are not touched.");

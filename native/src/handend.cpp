@@ -23,6 +23,30 @@ View<T, 1> view1(std::array<T, N>& a) {
     return View<T, 1>::contiguous(a.data(), {static_cast<int64_t>(N)});
 }
 View<int64_t, 2> view44(std::array<int64_t, 16>& a) { return View<int64_t, 2>::contiguous(a.data(), {4, 4}); }
+
+// Does the hand to score hold at most four tiles of each kind, melds included? Always, in a game the
+// engine dealt; the bindings check a state's bounds but not that its tiles add up (check_game does),
+// and the scorers rely on it, so finish_win counts such a hand as a scorer refusal instead.
+bool tiles_fit(View<int8_t, 1> conc, View<int8_t, 1> mt, View<int8_t, 1> mk, int64_t nm) {
+    int64_t total[py::tiles::N_KINDS];
+    for (int64_t k = 0; k < py::tiles::N_KINDS; ++k) {
+        if (conc[k] < 0) return false;
+        total[k] = conc[k];
+    }
+    for (int64_t i = 0; i < nm; ++i) {
+        const int64_t k = mk[i];
+        if (mt[i] == py::tiles::CHI) {
+            total[k] += 1;
+            total[k + 1] += 1;
+            total[k + 2] += 1;
+        } else {
+            total[k] += mt[i] == py::tiles::PON ? 3 : 4;
+        }
+    }
+    for (int64_t k = 0; k < py::tiles::N_KINDS; ++k)
+        if (total[k] > 4) return false;
+    return true;
+}
 }  // namespace
 
 int64_t popcount8(int64_t x) {
@@ -182,8 +206,10 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
             win_tile = g[St::G_LAST_DRAWN];
         }
         items_b.fill(0);
-        int64_t tai = score_hand(conc, mt, mk, nm, S.p(b, w, St::P_FLOWERS), win_tile, win_by, pymod(w - dealer, 4), rw,
-                                 flags, prof, items);
+        int64_t tai = -1;
+        if (tiles_fit(conc, mt, mk, nm))
+            tai = score_hand(conc, mt, mk, nm, S.p(b, w, St::P_FLOWERS), win_tile, win_by, pymod(w - dealer, 4), rw,
+                             flags, prof, items);
         if (tai < 0) {  // the engine offered a win the scorer refuses: counted, checked by the invariants
             g[St::G_SCORE_ERR] += 1;
             tai = 0;
