@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +33,7 @@ C = pytest.importorskip("envs._core")
 from envs.hand import analysis as A  # noqa: E402
 from envs.hand import tables  # noqa: E402
 from envs.tiles import N_KINDS, WIND0, parse_hand, parse_meld  # noqa: E402
+from recorded import Digests  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 W = C.HAND_EVAL_WIDTH  # out columns of C._eval_batch
@@ -42,9 +42,10 @@ SHAPE_SETS = (0, 1, 2, 4, 6, 7, 8, 9, 14, 15, 24, 31)
 SENTINEL = -7  # what the out arrays hold before a call: unwritten entries must keep it
 N_RANDOM = 20_000
 N_INVALID = 5_000
-RECORD = os.environ.get("TW16_RECORD") == "1"
-RECORDED = {}  # filled below
-NEW = {}  # the digests of this run (printed in record mode)
+DIGESTS = Digests()
+RECORDED = DIGESTS.recorded  # filled at the end of the file
+NEW = DIGESTS.new  # the digests of this run (printed in record mode)
+check = DIGESTS.check
 
 
 def digest(*arrays) -> str:
@@ -56,14 +57,6 @@ def digest(*arrays) -> str:
     return h.hexdigest()[:20]
 
 
-def check(key: str, got: str, inputs_key: str | None = None) -> None:
-    NEW[key] = got
-    if RECORD:
-        return
-    if inputs_key is not None and NEW.get(inputs_key) != RECORDED.get(inputs_key):
-        pytest.fail(f"the inputs of {key} changed ({inputs_key}: {NEW.get(inputs_key)}, recorded "
-                    f"{RECORDED.get(inputs_key)}): check the new results, then re-record (TW16_RECORD=1)")
-    assert got == RECORDED.get(key), f"{key}: results differ from the recorded ones"
 
 
 def run(name, hands, n_sets, held, shapes, strict=True):
@@ -634,10 +627,7 @@ def test_bad_input():
 
 def test_zz_recorded_digests(capsys):
     """Record mode (TW16_RECORD=1, with -s): print the digests of this run for RECORDED."""
-    if not RECORD:
-        return
-    with capsys.disabled():
-        print("\nRECORDED.update(" + json.dumps(dict(sorted(NEW.items())), indent=4) + ")")
+    DIGESTS.print_for_recording(capsys)
 
 
 RECORDED.update({  # the Numba hand analysis' results, which the native one matched (see the docstring)

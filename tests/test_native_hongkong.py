@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import os
 import random
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from envs.scoring import codes as C
 from envs.scoring.cases import CaseError, parse_case
 from envs.scoring.profile import PO_SHAPES
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0
+from recorded import Digests  # noqa: E402
 
 _core = pytest.importorskip("envs._core")
 
@@ -43,23 +43,16 @@ N_RANDOM = 3000
 OPTION_COMBOS = [dict(count_method=cm, dual_reading=dr, dealer_pays_on_self_draw=dp)
                  for cm, dr, dp in itertools.product((1, 2), (True, False), (False, True))]  # fmt: skip
 ORPHANS = [k for k in range(N_KINDS) if k >= WIND0 or k % 9 in (0, 8)]
-RECORD = os.environ.get("TW16_RECORD") == "1"
-RECORDED = {}  # filled at the end of the file
-NEW = {}  # the digests of this run (printed in record mode)
+DIGESTS = Digests()
+RECORDED = DIGESTS.recorded  # filled at the end of the file
+NEW = DIGESTS.new  # the digests of this run (printed in record mode)
+check = DIGESTS.check
 
 
 def digest(value) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:20]
 
 
-def check(key: str, got: str, inputs_key: str | None = None) -> None:
-    NEW[key] = got
-    if RECORD:
-        return
-    if inputs_key is not None and NEW.get(inputs_key) != RECORDED.get(inputs_key):
-        pytest.fail(f"the inputs of {key} changed ({inputs_key}: {NEW.get(inputs_key)}, recorded "
-                    f"{RECORDED.get(inputs_key)}): check the new results, then re-record (TW16_RECORD=1)")
-    assert got == RECORDED.get(key), f"{key}: results differ from the recorded ones"
 
 
 def _cases() -> list[dict]:
@@ -543,10 +536,7 @@ def test_legs_refuse_bad_arrays():
 
 def test_zz_recorded_digests(capsys):
     """Record mode (TW16_RECORD=1, with -s): print the digests of this run for RECORDED."""
-    if not RECORD:
-        return
-    with capsys.disabled():
-        print("\nRECORDED.update(" + json.dumps(dict(sorted(NEW.items())), indent=4) + ")")
+    DIGESTS.print_for_recording(capsys)
 
 
 RECORDED.update({  # the Numba hongkong scorer's results, which the native one matched (see the docstring)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import zlib
 from pathlib import Path
 
@@ -36,6 +35,7 @@ from envs.scoring.bench import random_winning_hands  # noqa: E402
 from envs.scoring.cases import CaseError, parse_case  # noqa: E402
 from envs.scoring.profile import PO_SHAPES  # noqa: E402
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0  # noqa: E402
+from recorded import Digests  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -43,9 +43,10 @@ CASE_FILES = ("standard.jsonl", "cases_profiles.jsonl", "cases_extras.jsonl", "c
 MCR = "tests/data/profiles/mcr_fans.toml"
 N_ITEMS = C.N_ITEMS
 N_RANDOM = 20_000
-RECORD = os.environ.get("TW16_RECORD") == "1"
-RECORDED = {}  # filled at the end of the file
-NEW = {}  # the digests of this run (printed in record mode)
+DIGESTS = Digests()
+RECORDED = DIGESTS.recorded  # filled at the end of the file
+NEW = DIGESTS.new  # the digests of this run (printed in record mode)
+check = DIGESTS.check
 
 # The random runs: name -> Rules.make arguments.
 RANDOM_PROFILES = {
@@ -71,14 +72,6 @@ def digest(*parts) -> str:
     return h.hexdigest()[:20]
 
 
-def check(key: str, got: str, inputs_key: str | None = None) -> None:
-    NEW[key] = got
-    if RECORD:
-        return
-    if inputs_key is not None and NEW.get(inputs_key) != RECORDED.get(inputs_key):
-        pytest.fail(f"the inputs of {key} changed ({inputs_key}: {NEW.get(inputs_key)}, recorded "
-                    f"{RECORDED.get(inputs_key)}): check the new results, then re-record (TW16_RECORD=1)")
-    assert got == RECORDED.get(key), f"{key}: results differ from the recorded ones"
 
 
 def _cases(name: str) -> list[dict]:
@@ -677,10 +670,7 @@ def test_batch_bad_input():
 
 def test_zz_recorded_digests(capsys):
     """Record mode (TW16_RECORD=1, with -s): print the digests of this run for RECORDED."""
-    if not RECORD:
-        return
-    with capsys.disabled():
-        print("\nRECORDED.update(" + json.dumps(dict(sorted(NEW.items())), indent=4) + ")")
+    DIGESTS.print_for_recording(capsys)
 
 
 RECORDED.update({  # the Numba scoring core's results, which the native one matched (see the docstring)
