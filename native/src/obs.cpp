@@ -36,8 +36,8 @@ void meld_add(View<int8_t, 1> counts, int64_t mtype, int64_t mk) {
 
 int64_t drawable_of(View<int64_t, 1> g, Opts opts) {
     int64_t dead = opts[pv::OPT_DEAD_WALL];
-    if (opts[pv::OPT_DEAD_WALL_PER_KONG]) dead += g[ps::G_NKONG];
-    return g[ps::G_TAIL] - g[ps::G_HEAD] + 1 - dead;
+    if (opts[pv::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[ps::G_NKONG]);
+    return sub_wrap(add_wrap(sub_wrap(g[ps::G_TAIL], g[ps::G_HEAD]), 1), dead);
 }
 
 void _thresholds(View<float, 2> o, int64_t ch, View<int8_t, 1> counts) {
