@@ -1,0 +1,82 @@
+// libFuzzer harness: the boundary checks of the engine bindings. A game is played a fuzz-chosen
+// number of decisions into a hand, then its state is edited (fuzz-chosen arrays, elements and values:
+// what a caller could pass to step_batch / step_some), and then, as the bindings do, each step is taken
+// only if game_ok (state_checks.hpp, the check bind_engine.cpp runs before every step) accepts the
+// state and the action is legal under its stored mask. Whatever game_ok lets through must never make
+// the engine read or write out of bounds or hit undefined behaviour (ASan / UBSan reports).
+//
+// Input: config, seed, decisions before the edits, number of edits, the edits (array, element,
+// value: a small signed value or any 64 bits), then one byte per step choosing the action.
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "common.hpp"
+#include "state_checks.hpp"
+#include "tw16/step.hpp"
+
+using namespace tw16;
+using namespace tw16::fuzz;
+
+namespace {
+
+template <class T, size_t N>
+void edit(std::array<T, N>& a, Reader& r, int64_t v) {
+    T& x = a[static_cast<size_t>(r.below(static_cast<int64_t>(N)))];
+    if constexpr (std::is_same_v<T, bool>) {
+        x = v & 1;
+    } else if constexpr (std::is_floating_point_v<T>) {
+        const double vals[] = {-1.0, 0.0, 0.5, 1.0, 3.0, 9.0e15, 1e300, -0.0, static_cast<double>(v)};
+        x = static_cast<T>(vals[static_cast<uint64_t>(v) % 9]);
+    } else {
+        x = static_cast<T>(v);
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    Reader r(data, size);
+    Rules R(r.u8());
+    Game G;
+    std::array<uint64_t, 1> seed{r.u64()};
+    std::array<int64_t, 1> action{};
+    const auto sv = View<const uint64_t, 1>::contiguous(seed.data(), {1});
+    const auto av = View<const int64_t, 1>::contiguous(action.data(), {1});
+    reset_batch(G.S, sv, R.o(), R.c(), R.prof);
+    const int64_t before = r.u8();
+    for (int64_t i = 0; i < before && !G.terminated[0]; ++i) {
+        action[0] = G.legal(r.u8());
+        step_batch(G.S, av, R.o(), R.c(), R.prof);
+    }
+    const int64_t edits = 1 + r.u8() % 4;
+    for (int64_t e = 0; e < edits; ++e) {
+        const uint8_t sel = r.u8();
+        const int64_t v = (sel & 0x80) ? static_cast<int64_t>(r.u64()) : static_cast<int8_t>(r.u8());
+        switch (sel % 16) {
+            case 0: edit(G.wall, r, v); break;
+            case 1: edit(G.hands, r, v); break;
+            case 2: edit(G.melds, r, v); break;
+            case 3: edit(G.river, r, v); break;
+            case 4: case 5: case 6: edit(G.g, r, v); break;  // (most fields, most often)
+            case 7: case 8: edit(G.p, r, v); break;
+            case 9: edit(G.scores, r, v); break;
+            case 10: edit(G.rewards, r, v); break;
+            case 11: edit(G.terminated, r, v); break;
+            case 12: edit(G.mask, r, v); break;
+            case 13: edit(G.la, r, v); break;
+            case 14: edit(G.la_k, r, v); break;
+            default: edit(G.rng, r, v); break;
+        }
+    }
+    // Steps as step_batch takes them: only on a state game_ok accepts, with a legal action.
+    for (int64_t step = 0; step < 400; ++step) {
+        if (G.terminated[0]) break;  // (a finished game's step is a no-op)
+        if (!bind::game_ok(G.S, 0, R.o(), R.c(), R.prof, nullptr)) break;  // the binding raises
+        action[0] = G.legal(r.u8());
+        if (action[0] < 0) break;
+        step_batch(G.S, av, R.o(), R.c(), R.prof);
+    }
+    return 0;
+}
