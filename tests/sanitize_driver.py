@@ -453,6 +453,14 @@ def garbage_arrays(rng, a):
         idx = rng.random(flat.size) < (0.05 if j else 0.5)
         flat[idx] = rng.choice(np.array(vals, dtype=a.dtype), int(idx.sum()))
         out.append((f"sprinkle {j}", b))
+    # rows of scalars (g, p, opts, or game 1's rows of a batch): each element at the extremes
+    if a.dtype == np.int64 and (a.size <= 64 or (a.ndim >= 2 and a.shape[0] > 1 and a[1].size <= 64)):
+        row = a.size > 64
+        for k in range(a[1].size if row else a.size):
+            for v in EXTREME_INT64:
+                b = a.copy()
+                (b[1] if row else b).reshape(-1)[k] = v
+                out.append((f"{'[1]' if row else ''}[{k}] = {v}", b))
     return out
 
 
@@ -483,6 +491,7 @@ def structural(a, writable):
     return out
 
 
+EXTREME_INT64 = [-(1 << 63), (1 << 63) - 1, -1, 200]
 INTS = [-1, -2, 0, 1, 2, 3, 4, 5, 33, 34, 35, 143, 144, 1 << 31, -(1 << 31), (1 << 63) - 1, -(1 << 63)]
 # integer arguments that size the work: only small values (a huge one is a legal long loop)
 INT_LIMITS = {
@@ -667,6 +676,10 @@ def valid_calls(core, ctx, S):
         # threads
         "set_num_threads": [0],
         "num_threads": [],
+        # bindings of other branches (used when the module has them)
+        "hk_flags": [S, 1, 0, 1],
+        "ukeire": [c16, 5, 1, (4 - c16).astype(np.int8)],
+        "_tile_danger": [5, np.zeros(34, np.int8), np.zeros(34, np.int8), (4 - c16).astype(np.int8)],
     }, A
 
 
@@ -695,6 +708,18 @@ def fuzz_state(fz, name, args, i, rng, n_corrupt):
             run(s2, f"state.{field}: {label}", must)
         for label, v in garbage_arrays(rng, arr):
             run(_copy_arg(S)._replace(**{field: v}), f"state.{field}: {label}", False)
+    # each scalar of game 1 (the game the part bindings are given) and of its seats at the extremes
+    for col in range(S.g.shape[1]):
+        for v in EXTREME_INT64:
+            s2 = _copy_arg(S)
+            s2.g[1, col] = v
+            run(s2, f"state.g[1, {col}] = {v}", False)
+    for seat in range(4):
+        for col in range(S.p.shape[2]):
+            for v in EXTREME_INT64:
+                s2 = _copy_arg(S)
+                s2.p[1, seat, col] = v
+                run(s2, f"state.p[1, {seat}, {col}] = {v}", False)
     # single values of one game (the rest valid): what a bad state of a live game must not do
     fields = [f for f in S._fields if f not in ("script",)]
     for _ in range(n_corrupt):
@@ -758,6 +783,7 @@ def phase_fuzz(core, scale, summary):
             S = new_state(core, ctx, 4, 78)
         core.set_num_threads(0)
         calls, A = valid_calls(core, ctx, S)
+        calls = {k: v for k, v in calls.items() if hasattr(core, k)}
         missing = sorted(names - set(calls))
         assert not missing, f"bindings the fuzz does not know (add them to valid_calls): {missing}"
         for name in sorted(calls):

@@ -21,6 +21,17 @@ using namespace tw16::fuzz;
 
 namespace {
 
+// TW16_FUZZ_STATS=1: print at exit how many edited states game_ok let through and how many steps
+// were taken on them (to see that the harness gets past the checks).
+struct Stats {
+    long long inputs = 0, accepted = 0, steps = 0;
+    ~Stats() {
+        if (std::getenv("TW16_FUZZ_STATS"))
+            std::fprintf(stderr, "boundary: %lld inputs, %lld edited states accepted by game_ok, %lld steps on them\n",
+                         inputs, accepted, steps);
+    }
+} stats;
+
 template <class T, size_t N>
 void edit(std::array<T, N>& a, Reader& r, int64_t v) {
     T& x = a[static_cast<size_t>(r.below(static_cast<int64_t>(N)))];
@@ -71,12 +82,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
     }
     // Steps as step_batch takes them: only on a state game_ok accepts, with a legal action.
+    ++stats.inputs;
     for (int64_t step = 0; step < 400; ++step) {
         if (G.terminated[0]) break;  // (a finished game's step is a no-op)
         if (!bind::game_ok(G.S, 0, R.o(), R.c(), R.prof, nullptr)) break;  // the binding raises
+        stats.accepted += step == 0;
         action[0] = G.legal(r.u8());
         if (action[0] < 0) break;
         step_batch(G.S, av, R.o(), R.c(), R.prof);
+        ++stats.steps;
     }
     return 0;
 }

@@ -45,7 +45,7 @@ int64_t claim_options(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h
         bits |= St::C_PON;
         if (h[t] == 3 && kong_allowed(g, opts)) bits |= St::C_KONG;
     }
-    if (s == pymod(d + 1, 4) && t < 27) {
+    if (s == pymod(add_wrap(d, 1), 4) && t < 27) {  // (open_claims' G_TURN is not checked: wraps)
         const int64_t r = t % 9;
         const bool swap_ok = opts[R::OPT_SWAP_CALL] != 0;
         if (r <= 6 && h[t + 1] > 0 && h[t + 2] > 0 && chi_has_discard(h, t, t, t + 1, t + 2, swap_ok))
