@@ -6,7 +6,8 @@
 // the engine read or write out of bounds or hit undefined behaviour (ASan / UBSan reports).
 //
 // Input: config, seed, decisions before the edits, number of edits, the edits (array, element,
-// value: a small signed value or any 64 bits), then one byte per step choosing the action.
+// value: a small signed value, a boundary value or any 64 bits; the rule options too, within what
+// the bindings accept), then one byte per step choosing the action.
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -45,6 +46,10 @@ void edit(std::array<T, N>& a, Reader& r, int64_t v) {
     }
 }
 
+constexpr int64_t EXTREMES[] = {INT64_MIN, INT64_MAX, INT64_MIN + 1, INT64_MAX - 1, -1, 0, 1, 2, 3, 4, 5, 6, 7,
+                                 8, 16, 33, 34, 35, 41, 42, 127, 128, 135, 136, 143, 144, 255, 256, 1 << 16,
+                                 int64_t{1} << 31, int64_t{1} << 40, -(int64_t{1} << 31)};
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -64,8 +69,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int64_t edits = 1 + r.u8() % 4;
     for (int64_t e = 0; e < edits; ++e) {
         const uint8_t sel = r.u8();
-        const int64_t v = (sel & 0x80) ? static_cast<int64_t>(r.u64()) : static_cast<int8_t>(r.u8());
-        switch (sel % 16) {
+        const int64_t v = (sel & 0x80)   ? EXTREMES[r.u8() % (sizeof EXTREMES / sizeof EXTREMES[0])]
+                          : (sel & 0x40) ? static_cast<int64_t>(r.u64())
+                                         : static_cast<int8_t>(r.u8());
+        switch (sel % 17) {
             case 0: edit(G.wall, r, v); break;
             case 1: edit(G.hands, r, v); break;
             case 2: edit(G.melds, r, v); break;
@@ -78,7 +85,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             case 12: edit(G.mask, r, v); break;
             case 13: edit(G.la, r, v); break;
             case 14: edit(G.la_k, r, v); break;
-            default: edit(G.rng, r, v); break;
+            case 15: edit(G.rng, r, v); break;
+            default: {  // a rule option, as bind_engine.cpp's opts_of lets it through
+                const int64_t i = r.below(py::rules::N_OPTS), old = R.opts[i];
+                R.opts[i] = v;
+                const int64_t dw = R.opts[py::rules::OPT_DEAD_WALL];
+                if (dw < 0 || dw > St::WALL_SIZE || R.opts[py::rules::OPT_PER_TAI] == 0) R.opts[i] = old;
+            }
         }
     }
     // Steps as step_batch takes them: only on a state game_ok accepts, with a legal action.
