@@ -379,7 +379,13 @@ void bind_hand(nb::module_& m) {
             throw nb::value_error(("n = " + std::to_string(n) + " is outside 0..len(ks)").c_str());
         std::array<int64_t, 34> cc, nn;
         std::vector<int64_t> kk(static_cast<size_t>(n));
+        // (counts in the analysis; bounded so that the differences and their sum cannot overflow)
+        constexpr int64_t LIM = int64_t{1} << 40;
         for (int64_t k = 0; k < NK; ++k) {
+            if (cv_[k] < -LIM || cv_[k] > LIM || nv[k] < -LIM || nv[k] > LIM)
+                throw nb::value_error(("c[" + std::to_string(k) + "] = " + std::to_string(cv_[k]) + ", need[" +
+                                       std::to_string(k) + "] = " + std::to_string(nv[k]) +
+                                       ": expected values in -2**40..2**40").c_str());
             cc[k] = cv_[k];
             nn[k] = nv[k];
         }

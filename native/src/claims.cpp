@@ -45,7 +45,7 @@ int64_t claim_options(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h
         bits |= St::C_PON;
         if (h[t] == 3 && kong_allowed(g, opts)) bits |= St::C_KONG;
     }
-    if (s == pymod(d + 1, 4) && t < 27) {
+    if (s == pymod(add_wrap(d, 1), 4) && t < 27) {  // (open_claims' G_TURN is not checked: wraps)
         const int64_t r = t % 9;
         const bool swap_ok = opts[R::OPT_SWAP_CALL] != 0;
         if (r <= 6 && h[t + 1] > 0 && h[t + 2] > 0 && chi_has_discard(h, t, t, t + 1, t + 2, swap_ok))
@@ -60,8 +60,8 @@ int64_t claim_options(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h
 
 int64_t next_asked(View<int64_t, 1> g, View<int64_t, 2> p, int64_t after) {
     const int64_t turn = g[St::G_TURN];
-    for (int64_t i = pymod(after - turn, 4) + 1; i <= 3; ++i) {
-        const int64_t s = pymod(turn + i, 4);
+    for (int64_t i = pymod(sub_wrap(after, turn), 4) + 1; i <= 3; ++i) {
+        const int64_t s = pymod(add_wrap(turn, i), 4);
         if (p(s, St::P_CLAIM) != 0 && p(s, St::P_ANSWER) < 0) return s;
     }
     return -1;
@@ -71,7 +71,7 @@ bool open_claims(View<int64_t, 1> g, View<int64_t, 2> p, View<int8_t, 2> hands, 
                  View<int64_t, 1> p_opts) {
     const int64_t d = g[St::G_TURN];
     for (int64_t i = 1; i < 4; ++i) {
-        const int64_t s = pymod(d + i, 4);
+        const int64_t s = pymod(add_wrap(d, i), 4);
         p(s, St::P_CLAIM) = claim_options(g, p[s], hands[s], s, d, t, opts, p_opts);
         p(s, St::P_ANSWER) = -1;
     }
@@ -94,7 +94,7 @@ bool open_rob(View<int64_t, 1> g, View<int64_t, 2> p, View<int8_t, 2> hands, int
               View<int64_t, 1> p_opts) {
     const int64_t d = g[St::G_TURN];
     for (int64_t i = 1; i < 4; ++i) {
-        const int64_t s = pymod(d + i, 4);
+        const int64_t s = pymod(add_wrap(d, i), 4);
         int64_t bits = 0;
         if (p(s, St::P_PASS_WIN) == 0 && wins_with(hands[s], p(s, St::P_NMELDS), k, p_opts)) {
             if (!ankong || robs_as_thirteen(hands[s], p(s, St::P_NMELDS), k, p_opts)) bits = St::C_WIN;

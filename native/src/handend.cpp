@@ -66,8 +66,9 @@ void _clear_result(const State& S, int64_t b) {
 void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts) {
     const int64_t per_tai = opts[R::OPT_PER_TAI];
     for (int s = 0; s < 4; ++s) {
-        S.res_delta(b, s) += deltas[s];
-        S.scores(b, s) += deltas[s];
+        // (int64 sums wrap as in numba: scores, side payments and rule options are the caller's values)
+        S.res_delta(b, s) = add_wrap(S.res_delta(b, s), deltas[s]);
+        S.scores(b, s) = add_wrap(S.scores(b, s), deltas[s]);
         // Numba: float64 true division, rounded to float32, then a float32 addition.
         const float r = static_cast<float>(static_cast<double>(deltas[s]) / static_cast<double>(per_tai));
         S.rewards(b, s) = S.rewards(b, s) + r;
@@ -85,12 +86,12 @@ void pay_hand(const State& S, int64_t b, View<int64_t, 2> legs, bool drawn, Opts
     } else {
         for (int x = 0; x < 4; ++x)
             for (int y = 0; y < 4; ++y) {
-                deltas[x] -= legs(x, y);
-                deltas[y] += legs(x, y);
+                deltas[x] = sub_wrap(deltas[x], legs(x, y));
+                deltas[y] = add_wrap(deltas[y], legs(x, y));
             }
     }
     for (int s = 0; s < 4; ++s) {
-        deltas[s] += S.p(b, s, St::P_SIDE);
+        deltas[s] = add_wrap(deltas[s], S.p(b, s, St::P_SIDE));
         S.p(b, s, St::P_SIDE) = 0;
     }
     _apply_deltas(S, b, deltas, opts);
@@ -153,19 +154,22 @@ int64_t hk_flags(const State& S, int64_t b, int64_t w, int64_t win_by) {
     return fl;
 }
 
+// One leg's chips: base + per_tai x tai (int64, wrapping as in numba on absurd options).
+static int64_t chips(Opts opts, int64_t tai) { return add_wrap(opts[R::OPT_BASE], mul_wrap(opts[R::OPT_PER_TAI], tai)); }
+
 void win_legs(int64_t tai, int64_t win_by, int64_t w, int64_t payer, int64_t liable, int64_t dealer, int64_t streak,
               Opts opts, View<int64_t, 2> legs) {
     if (opts[R::OPT_HK]) {
         std::array<int64_t, 4> lt{}, lp{};
         hk_legs(tai, win_by, w, payer, liable, dealer, streak, opts, view1(lt), view1(lp));
         for (int p = 0; p < 4; ++p)
-            if (lt[p] >= 0) legs(lp[p], w) += opts[R::OPT_BASE] + opts[R::OPT_PER_TAI] * lt[p];
+            if (lt[p] >= 0) legs(lp[p], w) = add_wrap(legs(lp[p], w), chips(opts, lt[p]));
         return;
     }
     const int64_t dt = dealer_tai(streak, opts);
     for (int64_t p = 0; p < 4; ++p) {
         if (p == w || (payer >= 0 && p != payer)) continue;
-        legs(p, w) += opts[R::OPT_BASE] + opts[R::OPT_PER_TAI] * (tai + ((p == dealer || w == dealer) ? dt : 0));
+        legs(p, w) = add_wrap(legs(p, w), chips(opts, add_wrap(tai, (p == dealer || w == dealer) ? dt : 0)));
     }
 }
 
@@ -211,7 +215,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
             tai = score_hand(conc, mt, mk, nm, S.p(b, w, St::P_FLOWERS), win_tile, win_by, pymod(w - dealer, 4), rw,
                              flags, prof, items);
         if (tai < 0) {  // the engine offered a win the scorer refuses: counted, checked by the invariants
-            g[St::G_SCORE_ERR] += 1;
+            g[St::G_SCORE_ERR] = add_wrap(g[St::G_SCORE_ERR], 1);
             tai = 0;
         }
         S.res_tai(b, w) = static_cast<int32_t>(tai);

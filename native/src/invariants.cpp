@@ -21,7 +21,7 @@ int64_t check_game(const State& S, int64_t b, Opts opts) {
     int64_t ss = 0;
     for (int s = 0; s < 4; ++s) {
         rs += static_cast<double>(S.rewards(b, s));
-        ss += S.scores(b, s);
+        ss = add_wrap(ss, S.scores(b, s));  // (numpy's sum wraps)
     }
     if (std::fabs(rs) > 1e-3 || ss != 0) return E::E_ZERO_SUM;
     if (g[St::G_SCORE_ERR] != 0) return E::E_SCORER;

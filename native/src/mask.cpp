@@ -88,7 +88,10 @@ void mask_rows(View<bool, 1> m, View<int64_t, 1> g, View<int64_t, 2> p, View<int
         return;
     }
     fill(m, false);
-    const int64_t seat = g[St::G_CUR];
+    // The seat's rows are read in the seated phases only (the bindings check G_CUR there); in the
+    // others G_CUR may hold anything, and no view may be formed from it.
+    const bool seated = ph == St::PH_TURN || ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0;
+    const int64_t seat = seated ? g[St::G_CUR] : 0;
     const View<int8_t, 1> h = hands[seat];
     const View<int64_t, 1> ps = p[seat];
     const View<int8_t, 2> ms = melds[seat];

@@ -36,8 +36,8 @@ void meld_add(View<int8_t, 1> counts, int64_t mtype, int64_t mk) {
 
 int64_t drawable_of(View<int64_t, 1> g, Opts opts) {
     int64_t dead = opts[pv::OPT_DEAD_WALL];
-    if (opts[pv::OPT_DEAD_WALL_PER_KONG]) dead += g[ps::G_NKONG];
-    return g[ps::G_TAIL] - g[ps::G_HEAD] + 1 - dead;
+    if (opts[pv::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[ps::G_NKONG]);
+    return sub_wrap(add_wrap(sub_wrap(g[ps::G_TAIL], g[ps::G_HEAD]), 1), dead);
 }
 
 void _thresholds(View<float, 2> o, int64_t ch, View<int8_t, 1> counts) {
@@ -176,7 +176,7 @@ void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, 
         if (t >= 0) o(pv::CH_QUESTION, t) = 1.0f;
     }
     const int64_t dealer = g(b, ps::G_DEALER);
-    o(pv::CH_SEAT_WIND, pv::WIND0 + pymod(me - dealer, 4)) = 1.0f;
+    o(pv::CH_SEAT_WIND, pv::WIND0 + pymod(sub_wrap(me, dealer), 4)) = 1.0f;  // (G_DEALER is not checked: wraps)
     o(pv::CH_ROUND_WIND, pv::WIND0 + pymod(floordiv(g(b, ps::G_ROT), 4), 4)) = 1.0f;
     const int64_t dr = drawable_of(g[b], opts);
     sc[pv::SC_DRAWABLE] = static_cast<float>(std::max<int64_t>(dr, 0) / 128.0);
@@ -187,7 +187,7 @@ void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, 
     sc[pv::SC_AFTER_CLAIM] = g(b, ps::G_AFTER_CLAIM) ? 1.0f : 0.0f;
     sc[pv::SC_PASS_WIN] = p(b, me, ps::P_PASS_WIN) ? 1.0f : 0.0f;
     if (own_draw) sc[pv::SC_REPLACEMENT] = g(b, ps::G_DRAWSRC) != ps::SRC_FRONT ? 1.0f : 0.0f;
-    sc[pv::SC_DEALER + pymod(dealer - me, 4)] = 1.0f;
+    sc[pv::SC_DEALER + pymod(sub_wrap(dealer, me), 4)] = 1.0f;
     if (turn >= 0) sc[pv::SC_TURN + pymod(turn - me, 4)] = 1.0f;
     if (phase <= ps::PH_READY0)
         for (int64_t k = 0; k < 34; ++k) o(pv::CH_PHASE + phase, k) = 1.0f;

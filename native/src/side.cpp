@@ -13,8 +13,8 @@ namespace R = py::rules;
 void all_pay(View<int64_t, 2> p, int64_t seat, int64_t chips) {
     for (int64_t s = 0; s < 4; ++s) {
         if (s != seat) {
-            p(s, St::P_SIDE) -= chips;
-            p(seat, St::P_SIDE) += chips;
+            p(s, St::P_SIDE) = sub_wrap(p(s, St::P_SIDE), chips);  // (int64 columns wrap, as in numba)
+            p(seat, St::P_SIDE) = add_wrap(p(seat, St::P_SIDE), chips);
         }
     }
 }

@@ -46,7 +46,7 @@ bool begin_turn(const State& S, int64_t b, int64_t seat, bool draw, Opts opts, c
     g[St::G_LAST_DRAWN] = -1;
     g[St::G_DRAWSRC] = St::SRC_FRONT;
     if (draw) {
-        S.p(b, seat, St::P_NDRAWS) += 1;
+        S.p(b, seat, St::P_NDRAWS) = add_wrap(S.p(b, seat, St::P_NDRAWS), 1);  // (counters wrap as in numba)
         if (!(opts[R::OPT_HK] && opts[R::OPT_STRICT_PASS]))
             S.p(b, seat, St::P_PASS_WIN) = 0;  // 過水 lasts until the seat's own next draw (hongkong: discard)
         return draw_tile(S, b, seat, false, St::SRC_FRONT, opts, prof);
@@ -86,7 +86,7 @@ void discard(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, Cfg 
     } else if (p(seat, St::P_READY) != 0 && k != g[St::G_LAST_DRAWN]) {
         p(seat, St::P_READY) = 0;  // the declared hand changed
     }
-    p(seat, St::P_NDISC) += 1;
+    p(seat, St::P_NDISC) = add_wrap(p(seat, St::P_NDISC), 1);
     p(seat, St::P_PASS_SELF) = 0;  // strict_pass: lasts until the seat's next discard
     if (opts[R::OPT_HK] && opts[R::OPT_STRICT_PASS])
         p(seat, St::P_PASS_WIN) = 0;  // hongkong 過水: every win, until this discard (after a chi/pon too)
@@ -336,7 +336,7 @@ void start_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof)
 void after_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof) {
     auto g = S.g[b];
     while (g[St::G_PHASE] == PH_HAND_OVER) {
-        g[St::G_HANDS] += 1;
+        g[St::G_HANDS] = add_wrap(g[St::G_HANDS], 1);
         const int64_t dealer = g[St::G_DEALER];
         if (g[St::G_RESULT] == St::RES_DRAWN || ((g[St::G_WINNERS] >> dealer) & 1)) {
             g[St::G_STREAK] += 1;
@@ -391,7 +391,7 @@ void step_game(const State& S, int64_t b, int64_t a, Opts opts, Cfg cfg, const P
     for (int s = 0; s < 4; ++s) S.rewards(b, s) = 0;
     if (S.terminated[b]) return;
     auto g = S.g[b];
-    g[St::G_DECISIONS] += 1;
+    g[St::G_DECISIONS] = add_wrap(g[St::G_DECISIONS], 1);
     const int64_t ph = g[St::G_PHASE];
     if (ph == St::PH_TURN) {
         turn_action(S, b, a, opts, cfg, prof);

@@ -53,14 +53,14 @@ inline int64_t tiles_left(View<int64_t, 1> g, Opts opts) {
     namespace S = py::state;
     namespace R = py::rules;
     int64_t dead = opts[R::OPT_DEAD_WALL];
-    if (opts[R::OPT_DEAD_WALL_PER_KONG]) dead += g[S::G_NKONG];
-    return g[S::G_TAIL] - g[S::G_HEAD] + 1 - dead;
+    if (opts[R::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[S::G_NKONG]);
+    return sub_wrap(add_wrap(sub_wrap(g[S::G_TAIL], g[S::G_HEAD]), 1), dead);  // (wraps on garbage, as numba)
 }
 
 // A kong needs a drawable tile for its replacement (after the dead wall grows, if it does).
 inline bool kong_allowed(View<int64_t, 1> g, Opts opts) {
     const int64_t extra = opts[py::rules::OPT_DEAD_WALL_PER_KONG] ? 1 : 0;
-    return tiles_left(g, opts) - extra >= 1;
+    return sub_wrap(tiles_left(g, opts), extra) >= 1;
 }
 
 // After a chi using used1/used2, is some discard left? With swap_call off the claimed kind and the

@@ -15,8 +15,8 @@ namespace tw16 {
 // (Inline: on every discard and draw.)
 inline int64_t drawable(const State& S, int64_t b, Opts opts) {
     int64_t dead = opts[py::rules::OPT_DEAD_WALL];
-    if (opts[py::rules::OPT_DEAD_WALL_PER_KONG]) dead += S.g(b, py::state::G_NKONG);
-    return S.g(b, py::state::G_TAIL) - S.g(b, py::state::G_HEAD) + 1 - dead;
+    if (opts[py::rules::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, S.g(b, py::state::G_NKONG));
+    return sub_wrap(add_wrap(sub_wrap(S.g(b, py::state::G_TAIL), S.g(b, py::state::G_HEAD)), 1), dead);
 }
 
 // Bits set among the low 8 of x (flower bits).

@@ -75,4 +75,17 @@ inline int64_t pymod(int64_t a, int64_t b) {
     return r;
 }
 
+// int64 arithmetic that wraps as numpy's and Numba's does. For sums of values the core takes from
+// a caller's arrays unchecked (state scalars, chip accumulators, rule options): a garbage value then
+// gives the wrapped result the Numba code gave, instead of signed-overflow undefined behaviour.
+inline int64_t add_wrap(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+inline int64_t sub_wrap(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+inline int64_t mul_wrap(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
 }  // namespace tw16

@@ -1,0 +1,884 @@
+"""The work that tests/test_sanitize.py runs under the sanitizer build of envs._core (ASan + UBSan).
+
+    python tests/sanitize_driver.py PHASE [--core PATH] [--scale N]
+
+``--core PATH`` loads that build as ``envs._core`` before anything imports it (without it, the
+normal envs._core is used: the same checks, no sanitizer). PHASE is one of
+
+- ``proof``: the sanitizer is live in this process and in the core: ASan's runtime is loaded, and a
+  read by the core of memory poisoned with ASan's own API is reported (the process must die with
+  "ERROR: AddressSanitizer: use-after-poison"; the test checks that it does).
+- ``play``: random and greedy play with the invariant checker (``random_play``, check on) on every
+  profile and option set; batch steps through ``step_batch`` / ``step_some`` / ``reset_some`` with
+  the invariant checker, the mask, the encoders and the agents' kernels at every decision.
+- ``score``: scoring of random hands (complete and not) on every profile: ``score_batch``,
+  ``score_hand``, ``hk_score``, ``settle_batch``, ``settle``, ``hk_legs``, ``hk_settle``,
+  ``winning_shape``; the hand analysis on random counts (``_eval_batch`` on every function,
+  strict and not).
+- ``fuzz``: every binding of envs._core (the test fails on a new one the fuzz does not know) called
+  with a valid argument list, then with each argument replaced by a wrong dtype, rank, shape,
+  stride, read-only array, non-array, out-of-range and garbage values; the engine's state and
+  profile tuples field by field. A wrong dtype, rank, non-array or read-only output must raise a
+  Python exception; everything must return or raise, never crash.
+- ``all``: play, score and fuzz.
+
+The last line printed is a JSON summary (counts per phase) for the test to report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import importlib.util
+import json
+import os
+import re
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+def load_core(path: str | None):
+    """envs._core from path (the sanitizer build), put in sys.modules before envs imports it."""
+    if path:
+        spec = importlib.util.spec_from_file_location("envs._core", path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["envs._core"] = mod
+        spec.loader.exec_module(mod)
+    import envs
+    from envs import _core
+
+    if path:
+        assert os.path.samefile(_core.__file__, path), (_core.__file__, path)
+    envs._core = _core
+    return _core
+
+
+# ------------------------------------------------------------------------------------ context
+HK_ALL_OFF = {"multi_win": False, "strict_pass": False, "swap_call": True, "declare_ready": False,
+              "flower_win": "auto", "dice_payments": False, "settlement": "immediate", "la_cut": "none"}
+# (profile, options): every profile, the hongkong options, the extras pack (as the engine tests)
+CONFIGS = [
+    ("standard", {}),
+    ("standard", {"flowers": False, "dead_wall": 0}),
+    ("standard", {"multi_win": True, "strict_pass": True, "no_calls_last3": False, "no_kong_after_claim": False,
+                  "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True,
+                  "streak_cap": 1}),
+    ("standard", {"dead_wall": 60}),
+    ("standard", {"episode": "game"}),
+    ("strict16", {}),
+    ("strict16", {"swap_call": False, "declare_ready": True}),
+    ("casual", {}),
+    ("casual", {"flowers": False, "west_draw": True}),
+    ("hongkong", {}),
+    ("hongkong", HK_ALL_OFF),
+    ("hongkong", {"dead_wall": 60, "flower_win": "offer"}),
+    ("hongkong", {"episode": "game", "la_cut_policy": "ask", "dice_payments": True, "strict_pass": True}),
+    ("hongkong", {"dealer_pays_on_self_draw": True, "flowers": False, "count_method": 2}),
+    ("standard", {"extras": True}),
+    ("strict16", {"extras": True}),
+    ("casual", {"extras": True, "unrelated_gap": 2}),
+]
+
+
+class Ctx:
+    """One rules set as the engine hands it to the core: opts, cfg, prof, shapes."""
+
+    def __init__(self, profile, options):
+        from envs.engine.api import engine_config
+        from envs.rules import Rules
+        from envs.scoring.profile import PO_SHAPES
+
+        self.name = f"{profile} {options}" if options else profile
+        self.rules = Rules(profile=profile, **options)
+        self.opts = self.rules.as_array()
+        self.cfg = engine_config(self.rules)
+        self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
+        self.shapes = int(self.prof[2][PO_SHAPES])
+
+
+def new_state(core, ctx, B, seed):
+    from envs.engine import state as st
+
+    S = st.alloc(B)
+    core.reset_batch(S, np.arange(seed, seed + B, dtype=np.uint64), ctx.opts, ctx.cfg, ctx.prof)
+    return S
+
+
+def pick_actions(rng, S):
+    """A legal action per game: wins, claims and kongs often (so melds, kongs, robs and ready
+    declarations occur), else uniform; 0 for a finished game (a no-op)."""
+    from envs.engine import actions as A
+
+    B = S.mask.shape[0]
+    acts = np.zeros(B, np.int64)
+    for b in range(B):
+        if S.terminated[b]:
+            continue
+        legal = np.flatnonzero(S.mask[b])
+        pref = [a for a in legal if a >= A.CHI and a != A.PASS]
+        if pref and rng.random() < 0.7:
+            acts[b] = int(rng.choice(pref))
+        else:
+            acts[b] = int(rng.choice(legal))
+    return acts
+
+
+# ------------------------------------------------------------------------------------ proof
+def phase_proof(core):
+    """ASan's runtime is in the process, the core calls into it, and a read by the core of
+    poisoned memory is reported: this process must die here with an ASan report."""
+    proc = ctypes.CDLL(None)
+    for sym in ("__asan_init", "__asan_poison_memory_region", "__asan_address_is_poisoned"):
+        assert hasattr(proc, sym), f"{sym}: ASan's runtime is not loaded"
+    counts = np.zeros(64, np.int8)  # (64 bytes: aligned and a whole number of shadow granules)
+    counts[:34] = [3, 1, 1, 1] + [0] * 30
+    assert core.shanten(counts[:34], 5) >= 0  # the call works on clean memory
+    addr = counts.ctypes.data
+    proc.__asan_poison_memory_region(ctypes.c_void_p(addr), ctypes.c_size_t(64))
+    assert proc.__asan_address_is_poisoned(ctypes.c_void_p(addr)) == 1
+    print("SANITIZER-PROOF: calling the core on poisoned memory", flush=True)
+    core.shanten(counts[:34], 5)  # the core's read of counts must be reported
+    print("SANITIZER-PROOF: NOT REPORTED", flush=True)
+    sys.exit(3)
+
+
+# ------------------------------------------------------------------------------------ play
+def phase_play(core, scale, summary):
+    from agents.features import decode
+    from agents.greedy import DEFENCE_DEFAULTS
+    from envs.engine import randplay as rp
+    from envs.engine import state as st
+    from envs.obs import oracle_v0 as ov
+    from envs.obs import planes_v0 as pv
+    from envs.engine.mask import N_CFG  # noqa: F401  (the cfg layout the engine uses)
+
+    rng = np.random.default_rng(16)
+    n_games = n_dec = n_hands = n_steps = 0
+    for i, (profile, options) in enumerate(CONFIGS):
+        ctx = Ctx(profile, options)
+        # compiled random / greedy play with the invariant checker after every step
+        # (whole games with the greedy policy only: uniform play rarely wins, so a game lasts long)
+        policies = (rp.POLICY_GREEDY,) if options.get("episode") == "game" else (rp.POLICY_UNIFORM, rp.POLICY_GREEDY)
+        for policy in policies:
+            B = 3
+            S = st.alloc(B)
+            seeds = np.arange(100 * i, 100 * i + B, dtype=np.uint64)
+            out = core.random_play(S, seeds, seeds + 7, scale, True, policy, ctx.opts, ctx.cfg, ctx.prof)
+            err = out[:, rp.O_ERROR]
+            assert not err.any(), f"{ctx.name}: invariant error {err.max()} at step {out[err.argmax(), rp.O_ERROR_STEP]}"
+            n_games += B
+            n_hands += int(out[:, rp.O_HANDS].sum())
+            n_dec += int(out[:, rp.O_DECISIONS].sum())
+        # batch steps from Python: the checker, the mask and the encoders at every decision
+        B = 4
+        S = new_state(core, ctx, B, 1000 + i)
+        flags_all = (0, pv.F_DERIVED, pv.F_DERIVED | pv.F_REVEAL_ANKONG)
+        defence = np.array(list(DEFENCE_DEFAULTS.values()), np.float64)
+        for t in range(60 * scale):
+            for b in range(B):
+                e = core.check_game(S, b, ctx.opts)
+                assert e == 0, f"{ctx.name}: check_game {e} in game {b} at step {t}"
+            mask = np.zeros_like(S.mask)
+            hands = S.hands.copy()
+            core.mask_rows(mask, S.g, S.p, hands, S.melds, S.terminated, ctx.opts, ctx.cfg, ctx.prof[2])
+            live = ~S.terminated
+            assert (mask[live] == S.mask[live]).all(), f"{ctx.name}: mask_rows differs from the state's mask"
+            seats = np.where(live, S.g[:, st.G_CUR], -1).astype(np.int64)
+            flags = flags_all[t % 3]
+            C = pv.n_channels(bool(flags & pv.F_DERIVED))
+            obs = np.zeros((B, C, 34), np.float32)
+            core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes)
+            orc = np.zeros((B, C + ov.N_EXTRA, 34), np.float32)
+            core.oracle_v0_encode(orc, S.hands, S.melds, S.river, S.wall, S.g, S.p, S.scores, seats, ctx.opts, flags,
+                                  ctx.shapes, C)
+            one = np.zeros((C, 34), np.float32)
+            core.encode_one(one, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]), ctx.opts, flags, ctx.shapes)
+            rows = np.arange(B, dtype=np.int64)[::-1].copy()
+            enc = np.zeros((B + 1, C, 34), np.float32)
+            core.encode_rows(enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes)
+            if live.any():
+                f = decode(obs[live])
+                from agents import efficiency
+
+                eff = np.zeros((int(live.sum()), efficiency.N_EFFICIENCY, 34), np.float32)
+                core.efficiency_kernel(f.hand, f.n_melds.astype(np.int64), f.unseen, f.claim_tile, eff)
+                act = np.zeros(int(live.sum()), np.int64)
+                d = defence.copy()
+                d[0] = t % 2  # Greedy and Defensive
+                core.act_kernel(f.hand, f.n_melds.astype(np.int64), f.unseen, f.opp_melds.astype(np.int64), f.opp_ready,
+                                f.opp_disc, f.opp_passed, f.tiles_left.astype(np.int64), f.claim_tile.astype(np.int64),
+                                S.mask[live], d, act)
+                assert S.mask[live][np.arange(act.size), act].all(), f"{ctx.name}: act_kernel chose an illegal action"
+            acts = pick_actions(rng, S)
+            if t % 2:
+                core.step_batch(S, acts, ctx.opts, ctx.cfg, ctx.prof)
+            else:
+                active = rng.random(B) < 0.75
+                core.step_some(S, acts, active, ctx.opts, ctx.cfg, ctx.prof)
+            n_steps += 1
+            if S.terminated.any():
+                n_hands += int(S.terminated.sum())
+                core.reset_some(S, np.arange(B, dtype=np.uint64) + np.uint64(7 * t), S.terminated.copy(), ctx.opts,
+                                ctx.cfg, ctx.prof)
+    summary["play"] = {"configs": len(CONFIGS), "random_play games": n_games, "random_play hands": n_hands,
+                       "random_play decisions": n_dec, "batch steps (B=4)": n_steps}
+
+
+# ------------------------------------------------------------------------------------ score
+def random_hands(core, rng, n, ctx):
+    """n hands for score_batch: random melds from a shuffled set of tiles, then concealed tiles
+    (a complete shape half of the time, else random), a winning tile among them, random context."""
+    from envs.scoring import codes as C
+    from envs import tiles as T
+
+    M = 5
+    conc = np.zeros((n, 34), np.int8)
+    mt = np.zeros((n, M), np.int8)
+    mk = np.zeros((n, M), np.int8)
+    nm = np.zeros(n, np.int64)
+    complete = np.zeros((1, 34), np.int8)
+    for i in range(n):
+        left = np.full(34, 4, np.int64)
+        m = int(rng.integers(0, 6))
+        k = 0
+        for _ in range(m):
+            t = int(rng.integers(T.CHI, T.ANKONG + 1))
+            kind = int(rng.integers(0, 34))
+            if t == T.CHI:
+                if kind >= T.WIND0 or kind % 9 > 6 or (left[kind:kind + 3] < 1).any():
+                    continue
+                left[kind:kind + 3] -= 1
+            else:
+                need = 3 if t == T.PON else 4
+                if left[kind] < need:
+                    continue
+                left[kind] -= need
+            mt[i, k], mk[i, k] = t, kind
+            k += 1
+        nm[i] = k
+        if rng.random() < 0.5:
+            core._random_complete(complete, 5 - k, int(rng.integers(1 << 62)))
+            if (complete[0] <= left).all():
+                conc[i] = complete[0]
+                continue
+        pool = np.repeat(np.arange(34), left)
+        take = rng.choice(pool, size=3 * (5 - k) + 2, replace=False)
+        conc[i] = np.bincount(take, minlength=34)
+    held = [np.flatnonzero(c) for c in conc]
+    win_tile = np.array([int(rng.choice(h)) if rng.random() < 0.95 else -1 for h in held], np.int64)
+    win_by = rng.integers(C.WIN_DISCARD, C.WIN_FLOWERS + 1, n).astype(np.int64)
+    return dict(concealed=conc, meld_type=mt, meld_kind=mk, n_melds=nm,
+                flowers=rng.integers(0, 256, n).astype(np.int64), win_tile=win_tile, win_by=win_by,
+                seat_wind=rng.integers(0, 4, n).astype(np.int64), round_wind=rng.integers(0, 4, n).astype(np.int64),
+                flags=rng.integers(0, 1 << 13, n).astype(np.int64))
+
+
+def phase_score(core, scale, summary):
+    from envs.scoring.codes import N_ITEMS
+    from envs.scoring.profile import PO_HONGKONG
+
+    rng = np.random.default_rng(19)
+    n_scored = n_wins = n_settled = 0
+    for profile, options in CONFIGS:
+        ctx = Ctx(profile, options)
+        n = 150 * scale
+        h = random_hands(core, rng, n, ctx)
+        out_tai = np.zeros(n, np.int64)
+        out_items = np.zeros((n, N_ITEMS), np.int32)
+        core.score_batch(*h.values(), *ctx.prof, out_tai, out_items)
+        n_scored += n
+        n_wins += int((out_tai >= 0).sum())
+        one = np.zeros(N_ITEMS, np.int32)
+        hk = bool(ctx.prof[2][PO_HONGKONG])
+        for i in range(0, n, 5):
+            args = [h[k][i] for k in h]
+            tai = core.score_hand(*[int(a) if np.ndim(a) == 0 else a for a in args], *ctx.prof, one)
+            assert tai == out_tai[i], f"{ctx.name}: score_hand {tai} != score_batch {out_tai[i]} (hand {i})"
+            if hk:
+                core.hk_score(*[int(a) if np.ndim(a) == 0 else a for a in args], *ctx.prof, one)
+            core.winning_shape(h["concealed"][i], 5 - int(h["n_melds"][i]), ctx.prof[2])
+        # settlement of every win (hand tai from the scorer, random seats)
+        won = np.flatnonzero(out_tai >= 0)
+        k = won.size
+        if k:
+            winner = rng.integers(0, 4, k).astype(np.int64)
+            payer = np.where(h["win_by"][won] == 0, (winner + rng.integers(1, 4, k)) % 4, -1).astype(np.int64)
+            liable = np.where(rng.random(k) < 0.2, rng.integers(0, 4, k), -1).astype(np.int64)
+            dealer = rng.integers(0, 4, k).astype(np.int64)
+            streak = rng.integers(0, 6, k).astype(np.int64)
+            deltas = np.zeros((k, 4), np.int64)
+            core.settle_batch(out_tai[won], h["win_by"][won], winner, payer, liable, dealer, streak, ctx.opts, deltas)
+            n_settled += k
+            legs_t, legs_p, d4 = np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
+            for j in range(min(k, 20)):
+                a = (int(out_tai[won[j]]), int(h["win_by"][won[j]]), int(winner[j]), int(payer[j]))
+                core.settle(*a, int(dealer[j]), int(streak[j]), ctx.opts, d4)
+                core.hk_legs(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.opts, legs_t, legs_p)
+                core.hk_settle(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.opts, d4)
+                core.dealer_tai(int(streak[j]), ctx.opts)
+        ctx_cols = np.stack([h["win_tile"], h["win_by"], h["seat_wind"], h["round_wind"], h["flowers"]], 1)
+        core.score_all(h["concealed"], h["meld_type"], h["meld_kind"], h["n_melds"], ctx_cols, *ctx.prof, ctx.opts, 1)
+    # the hand analysis on random counts: every function, strict (0..4) and not (any int8 / int64)
+    n_rows = 0
+    for strict in (True, False):
+        for dt in (np.int8, np.int64):
+            R = 64 * scale
+            if strict:
+                hands = rng.integers(0, 5, (R, 34)).astype(dt)
+                held = np.minimum(hands + rng.integers(0, 2, (R, 34)), 4).astype(dt)
+                ns = rng.integers(0, 6, R).astype(np.int64)
+            else:
+                lo, hi = (-128, 128) if dt == np.int8 else (-(1 << 40), 1 << 40)
+                hands = np.where(rng.random((R, 34)) < 0.2, rng.integers(lo, hi, (R, 34)),
+                                 rng.integers(0, 5, (R, 34))).astype(dt)
+                held = np.where(rng.random((R, 34)) < 0.2, rng.integers(lo, hi, (R, 34)), hands).astype(dt)
+                ns = rng.integers(-3, 9, R).astype(np.int64)
+            shapes = rng.integers(0, 1 << 8, R).astype(np.int64)
+            for fn in core.HAND_EVAL_FNS:
+                out = np.zeros((R, core.HAND_EVAL_WIDTH), np.int64)
+                ret = np.zeros(R, np.int64)
+                try:
+                    core._eval_batch(fn, hands, ns, held, shapes, out, ret, strict)
+                except ValueError:
+                    assert not strict or fn in ("decompositions", "_combine4")
+                    # (decompositions and _combine4 refuse n_sets outside 0..5 even when not strict)
+                    ok = (ns >= 0) & (ns <= 5)
+                    core._eval_batch(fn, hands[ok], ns[ok], held[ok], shapes[ok], out[ok], ret[ok], strict)
+                n_rows += R
+    summary["score"] = {"hands scored (score_batch)": n_scored, "wins": n_wins, "wins settled": n_settled,
+                        "hand-analysis rows (_eval_batch)": n_rows}
+
+
+# ------------------------------------------------------------------------------------ fuzz
+def parse_signature(fn):
+    """[(name, kind, default?)] from nanobind's signature line; kind: ro / rw (arrays), int, bool,
+    float, str, bytes, object."""
+    line = (fn.__doc__ or "").split("\n")[0]
+    m = re.match(r"^\w+\((.*)\) -> .*$", line)
+    assert m, f"{fn.__name__}: no signature in {line!r}"
+    params, depth, cur = [], 0, ""
+    for ch in m.group(1):
+        if ch == "," and depth == 0:
+            params.append(cur.strip())
+            cur = ""
+            continue
+        depth += 1 if ch in "[(" else -1 if ch in "])" else 0
+        cur += ch
+    if cur.strip():
+        params.append(cur.strip())
+    out = []
+    for p in params:
+        name, _, typ = p.partition(": ")
+        typ, _, default = typ.partition(" = ")
+        if typ.startswith("ndarray"):
+            kind = "ro" if "writable=False" in typ else "rw"
+        elif typ in ("int", "bool", "float", "str", "bytes"):
+            kind = typ
+        else:
+            kind = "object"
+        out.append((name, kind, default or None))
+    return out
+
+
+class Fuzz:
+    def __init__(self, core, seed=19):
+        self.core = core
+        self.rng = np.random.default_rng(seed)
+        self.calls = 0
+        self.raised = 0
+        self.failures: list[str] = []
+        self.per_fn: dict[str, int] = {}
+
+    def call(self, name, args, expect_raise, what):
+        """expect_raise: True (must raise), False (may raise), None (must not raise: a valid call)."""
+        fn = getattr(self.core, name)
+        self.calls += 1
+        self.per_fn[name] = self.per_fn.get(name, 0) + 1
+        try:
+            fn(*args)
+        except (TypeError, ValueError, OverflowError, RuntimeError) as e:  # (TableError is a RuntimeError)
+            self.raised += 1
+            if not str(e):
+                self.failures.append(f"{name} [{what}]: {type(e).__name__} without a message")
+            if expect_raise is None:
+                self.failures.append(f"{name} [{what}]: a valid call raised {type(e).__name__}: {e}")
+            return True
+        except Exception as e:  # noqa: BLE001
+            self.failures.append(f"{name} [{what}]: unexpected {type(e).__name__}: {e}")
+            return True
+        if expect_raise:
+            self.failures.append(f"{name} [{what}]: accepted, expected an exception")
+        return False
+
+
+def _copy_arg(a):
+    if isinstance(a, np.ndarray):
+        return a.copy()
+    if hasattr(a, "_fields"):
+        return type(a)(*[x.copy() for x in a])
+    if isinstance(a, tuple):
+        return tuple(_copy_arg(x) for x in a)
+    return a
+
+
+def _extremes(dt):
+    if dt == np.bool_:
+        return [False, True]
+    if np.issubdtype(dt, np.integer):
+        i = np.iinfo(dt)
+        vals = [i.min, i.max, 0, 1, 4, 5, 33, 34, 35, 127, 143, 144]
+        if i.min < 0:
+            vals += [-1, -2]
+        return [v for v in vals if i.min <= v <= i.max]
+    return [np.nan, np.inf, -np.inf, 1e300, -1e300, -0.0, 0.5, 9.1e15]
+
+
+def garbage_arrays(rng, a):
+    """Value mutations of a (same dtype and shape): all extremes, and random sprinkles."""
+    vals = _extremes(a.dtype)
+    out = []
+    if a.size == 0:
+        return out
+    for v in vals[:4]:
+        out.append(("fill %r" % (v,), np.full_like(a, v)))
+    for j in range(3):
+        b = a.copy()
+        flat = b.reshape(-1)
+        idx = rng.random(flat.size) < (0.05 if j else 0.5)
+        flat[idx] = rng.choice(np.array(vals, dtype=a.dtype), int(idx.sum()))
+        out.append((f"sprinkle {j}", b))
+    # rows of scalars (g, p, opts, or game 1's rows of a batch): each element at the extremes
+    if a.dtype == np.int64 and (a.size <= 64 or (a.ndim >= 2 and a.shape[0] > 1 and a[1].size <= 64)):
+        row = a.size > 64
+        for k in range(a[1].size if row else a.size):
+            for v in EXTREME_INT64:
+                b = a.copy()
+                (b[1] if row else b).reshape(-1)[k] = v
+                out.append((f"{'[1]' if row else ''}[{k}] = {v}", b))
+    return out
+
+
+def structural(a, writable):
+    """Shape / dtype / layout mutations of an array: (label, value, must_raise). Views of a private
+    copy (the calls write into them)."""
+    a = a.copy()
+    out = []
+    if a.dtype == np.bool_ or np.issubdtype(a.dtype, np.integer):
+        out.append(("dtype float64", a.astype(np.float64), True))
+    else:
+        out.append(("dtype int64", a.astype(np.int64), True))
+    out.append(("rank + 1", a[None], True))
+    if a.ndim >= 1:
+        out.append(("rank - 1", a[0] if a.shape[0] else a.reshape(a.shape[1:] + (0,))[..., 0], True))
+        out.append(("empty axis 0", a[:0], False))
+        out.append(("short last axis", a[..., :-1], False))
+        out.append(("long last axis", np.concatenate([a, a[..., :1]], axis=-1), False))
+        out.append(("reversed", a[::-1], False))
+        out.append(("strided", np.repeat(a, 2, axis=0)[::2], False))
+        if a.ndim >= 2:
+            out.append(("transposed", np.swapaxes(a, 0, -1), False))
+    ro = a.copy()
+    ro.setflags(write=False)
+    out.append(("read-only", ro, writable))
+    for v in (None, [1, 2, 3], "x", 1.5, {"a": 1}):
+        out.append((f"not an array {v!r}", v, True))
+    return out
+
+
+EXTREME_INT64 = [-(1 << 63), (1 << 63) - 1, -1, 200]
+INTS = [-1, -2, 0, 1, 2, 3, 4, 5, 33, 34, 35, 143, 144, 1 << 31, -(1 << 31), (1 << 63) - 1, -(1 << 63)]
+# integer arguments that size the work: only small values (a huge one is a legal long loop)
+INT_LIMITS = {
+    ("random_play", "episodes"): [-1, -(1 << 63), 0, 1, 2],
+    ("score_all", "reps"): [-1, -(1 << 63), 0, 1, 2],
+    ("gen_group", "nk"): [-1, 0, 2, 3, 4, 5, 10, 34, (1 << 63) - 1, -(1 << 63)],
+    ("set_num_threads", "n"): [-1, 0, 1, 2, 3, -(1 << 31)],
+}
+
+
+def valid_calls(core, ctx, S):
+    """A valid argument list for every binding (the base of each mutation)."""
+    from envs.engine import actions as A
+    from envs.engine import state as st
+    from envs.obs import oracle_v0 as ov
+    from envs.obs import planes_v0 as pv
+    from envs.scoring.codes import N_ITEMS
+
+    rng = np.random.default_rng(5)
+    c = np.bincount([0, 1, 2, 9, 9, 9, 18, 19, 20, 27, 27, 27, 31, 31, 32, 32, 33], minlength=34).astype(np.int8)
+    c16 = c.copy()
+    c16[33] = 0
+    held = c.copy()
+    H = np.stack([c, c16, c, c16]).astype(np.int8)
+    B = S.wall.shape[0]
+    b = 0
+    # a game at a turn decision (seat G_CUR to discard) for the per-seat helpers
+    seat = int(S.g[b, st.G_CUR])
+    g, ps, h = S.g[b], S.p[b, seat], S.hands[b, seat]
+    ms = S.melds[b, seat]
+    nm = int(S.p[b, seat, st.P_NMELDS])
+    po = ctx.prof[2]
+    tabs = core.hand_tables()
+    w = core.HAND_EVAL_WIDTH
+    flags = pv.F_DERIVED
+    C = pv.n_channels(True)
+    seats = np.where(S.terminated, -1, S.g[:, st.G_CUR]).astype(np.int64)
+    ex = {  # a winning hand for the scorers: 4 sets + pair concealed, one chow meld
+        "concealed": np.bincount([0, 1, 2, 9, 9, 9, 18, 19, 20, 27, 27, 27, 33, 33], minlength=34).astype(np.int8),
+        "meld_type": np.array([0, 0, 0, 0, 0], np.int8), "meld_kind": np.array([3, 0, 0, 0, 0], np.int8),
+    }
+    hand14 = (ex["concealed"], ex["meld_type"], ex["meld_kind"], 1, 5, 33, 0, 1, 0, 0)
+    n = 3
+    hb = [np.stack([ex["concealed"]] * n), np.stack([ex["meld_type"]] * n), np.stack([ex["meld_kind"]] * n),
+          np.ones(n, np.int64), np.full(n, 5, np.int64), np.full(n, 33, np.int64), np.zeros(n, np.int64),
+          np.ones(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)]
+    ctx5 = np.array([[33, 0, 1, 0, 5]] * n, np.int64)
+    la = np.zeros((4, 4), np.float64)
+    la[0, 1] = 6.0
+    la_k = np.zeros((4, 4), np.int32)
+    la_k[0, 1] = 2
+    legs = np.zeros((4, 4), np.int64)
+    legs[2, 0] = 8
+    obs = np.zeros((B, pv.n_channels(False), 34), np.float32)
+    core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, 0, ctx.shapes)
+    from agents.features import decode
+    from agents import efficiency
+    from agents.greedy import DEFENCE_DEFAULTS
+
+    f = decode(obs)
+    defence = np.array(list(DEFENCE_DEFAULTS.values()), np.float64)
+    i64 = lambda x: np.asarray(x).astype(np.int64)  # noqa: E731
+    return {
+        "_codes": [c],
+        "_combine4": [tabs[0][5], tabs[0][7], tabs[0][0], tabs[2][3], 4],
+        "_drop_one": [H.copy(), 3],
+        "_eval_batch": ["win_wait_mask", H, np.full(4, 5, np.int64), H, np.full(4, 255, np.int64),
+                        np.zeros((4, w), np.int64), np.zeros(4, np.int64), True],
+        "_extra_cost": [c.astype(np.int64), np.ones(34, np.int64), np.array([0, 5, 9], np.int64), 3],
+        "_is_orphan": [8],
+        "_loop_complete": [H, 5],
+        "_loop_decompositions": [H, 5],
+        "_loop_discard_shanten": [H, 5],
+        "_loop_shanten": [H, 5],
+        "_loop_waits": [H, 5],
+        "_perturb": [H.copy(), 3, 0.5],
+        "_random_complete": [np.zeros((3, 34), np.int8), 5, 7],
+        "_random_wall_hands": [np.zeros((3, 34), np.int8), 16, 7],
+        "_sha256_hex": [b"tw16"],
+        "_thirteen_code_ok": [5, 255],
+        "gen_group": [4, True],
+        "hand_tables": [],
+        "hand_tables_sha256": [],
+        "check_hand_tables": [core.HAND_TABLES_SHA256],
+        "is_complete": [c, 5],
+        "shanten": [c16, 5],
+        "discard_shanten": [c, 5, np.zeros(34, np.int64)],
+        "best_discards": [c, 5, np.zeros(34, np.bool_)],
+        "wait_mask": [c16, 5, held, np.zeros(34, np.bool_)],
+        "wait_array": [c16, 5, held],
+        "decompositions": [c, 5, np.zeros((64, 11), np.int64)],
+        "is_eight_pairs": [c],
+        "eight_pairs_shanten": [c],
+        "eight_pairs_wait_mask": [c16, held, np.zeros(34, np.int8)],
+        "thirteen_orphans_parts": [c, np.zeros(3, np.int64)],
+        "is_thirteen_orphans": [c, 255],
+        "thirteen_orphans_shanten": [c, 255],
+        "sixteen_unrelated_suits": [c, 255, np.zeros(3, np.int64)],
+        "is_sixteen_unrelated": [c, 255],
+        "sixteen_unrelated_shanten": [c, 255],
+        "special_shape": [c, 255],
+        "special_wait_mask": [c16, held, 255, np.zeros(34, np.bool_)],
+        "is_win": [c, 5, 255],
+        "win_shanten": [c, 5, 255],
+        "win_wait_mask": [c16, 5, held, 255, np.zeros(34, np.bool_)],
+        "is_complete_batch": [H, 5],
+        "shanten_batch": [H, np.full(4, 5, np.int64)],
+        "is_win_batch": [H, 5, 255],
+        "win_shanten_batch": [H, 5, 255],
+        "discard_shanten_batch": [H, 5],
+        "wait_mask_batch": [H, 5, H],
+        "win_wait_mask_batch": [H, 5, H, 255],
+        # scoring
+        "score_hand": [*hand14, *ctx.prof, np.zeros(N_ITEMS, np.int32)],
+        "hk_score": [*hand14, *ctx.prof, np.zeros(N_ITEMS, np.int32)],
+        "settle": [6, 0, 1, 2, 0, 1, ctx.opts, np.zeros(4, np.int64)],
+        "dealer_tai": [2, ctx.opts],
+        "winning_shape": [ex["concealed"], 4, po],
+        "score_batch": [*hb, *ctx.prof, np.zeros(n, np.int64), np.zeros((n, N_ITEMS), np.int32)],
+        "settle_batch": [np.full(n, 6, np.int64), np.zeros(n, np.int64), np.ones(n, np.int64), np.full(n, 2, np.int64),
+                         np.full(n, -1, np.int64), np.zeros(n, np.int64), np.ones(n, np.int64), ctx.opts,
+                         np.zeros((n, 4), np.int64)],
+        "score_all": [hb[0], hb[1], hb[2], hb[3], ctx5, *ctx.prof, ctx.opts, 1],
+        "hk_legs": [6, 1, 1, -1, -1, 0, 1, ctx.opts, np.zeros(4, np.int64), np.zeros(4, np.int64)],
+        "hk_settle": [6, 0, 1, 2, -1, 0, 1, ctx.opts, np.zeros(4, np.int64)],
+        # engine parts
+        "mask_rows": [np.zeros_like(S.mask), S.g, S.p, S.hands.copy(), S.melds, S.terminated, ctx.opts, ctx.cfg, po],
+        "held_all": [h, ms, nm, 5],
+        "is_concealed": [ms, nm],
+        "is_ready_hand": [h, ms, nm, po],
+        "ready_after_discard": [h, ms, nm, int(np.flatnonzero(h)[0]), po],
+        "can_declare_ready": [g, ps, h, ms, ctx.opts, ctx.cfg, po],
+        "turn_win_ok": [g, ps, h, ctx.opts, po],
+        "may_win": [c16, 33, ctx.shapes],
+        "wins_with": [c16, 0, 33, po],
+        "tiles_left": [g, ctx.opts],
+        "kong_allowed": [g, ctx.opts],
+        "claim_options": [g, S.p[b, (seat + 1) % 4], S.hands[b, (seat + 1) % 4], (seat + 1) % 4, seat,
+                          int(np.flatnonzero(h)[0]), ctx.opts, po],
+        "chi_has_discard": [c, 3, 3, -1, -1, True],
+        "next_asked": [g, S.p[b], seat],
+        "open_claims": [S.g[b].copy(), S.p[b].copy(), S.hands[b].copy(), int(np.flatnonzero(h)[0]), ctx.opts, po],
+        "open_rob": [S.g[b].copy(), S.p[b].copy(), S.hands[b].copy(), int(np.flatnonzero(h)[0]), False, po],
+        "clear_claims": [S.p[b].copy()],
+        "fill_wall": [S, 1, ctx.opts],
+        "draw_tile": [S, 1, int(S.g[1, st.G_TURN]), False, st.SRC_FRONT, ctx.opts, ctx.prof],
+        "deal": [S, 1, ctx.opts, ctx.prof],
+        "base_chips": [ctx.opts, 3],
+        "all_pay": [S.p[b].copy(), 2, 5],
+        "flower_side": [S.p[b].copy(), 2, ctx.opts],
+        "roll_dice": [S, 1, ctx.opts],
+        "chase_side": [S, 1, ctx.opts],
+        "pay_rounded": [np.zeros(4, np.int64), 0, 1, 2.5],
+        "la_close": [la, la_k, 0, 1, np.zeros(4, np.int64)],
+        "la_close_all": [la, la_k, np.zeros(4, np.int64)],
+        "la_pair": [la, la_k, 0, 1, 4, np.zeros(4, np.int64)],
+        "la_hand": [la, la_k, legs, 3, 0, np.zeros(4, np.int64)],
+        # engine
+        "reset_batch": [S, np.arange(B, dtype=np.uint64), ctx.opts, ctx.cfg, ctx.prof],
+        "reset_some": [S, np.arange(B, dtype=np.uint64), np.array([True, False] * (B // 2)), ctx.opts, ctx.cfg,
+                       ctx.prof],
+        "step_batch": [S, pick_actions(rng, S), ctx.opts, ctx.cfg, ctx.prof],
+        "step_some": [S, pick_actions(rng, S), np.ones(B, np.bool_), ctx.opts, ctx.cfg, ctx.prof],
+        # (greedy: with garbage options a whole game may be played, and greedy play ends it sooner)
+        "random_play": [S, np.arange(B, dtype=np.uint64), np.arange(B, dtype=np.uint64), 1, True, 1, ctx.opts, ctx.cfg,
+                        ctx.prof],
+        "check_game": [S, 1, ctx.opts],
+        # encoders
+        "planes_v0_encode": [np.zeros((B, C, 34), np.float32), S.hands, S.melds, S.river, S.g, S.p, S.scores, seats,
+                             ctx.opts, flags, ctx.shapes],
+        "oracle_v0_encode": [np.zeros((B, C + ov.N_EXTRA, 34), np.float32), S.hands, S.melds, S.river, S.wall, S.g,
+                             S.p, S.scores, seats, ctx.opts, flags, ctx.shapes, C],
+        "encode_one": [np.zeros((C, 34), np.float32), S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]),
+                       ctx.opts, flags, ctx.shapes],
+        "encode_rows": [np.zeros((B, C, 34), np.float32), np.arange(B, dtype=np.int64), seats, S.hands, S.melds,
+                        S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes],
+        # agents
+        "efficiency_kernel": [f.hand, i64(f.n_melds), f.unseen, i64(f.claim_tile),
+                              np.zeros((B, efficiency.N_EFFICIENCY, 34), np.float32)],
+        "act_kernel": [f.hand, i64(f.n_melds), f.unseen, i64(f.opp_melds), f.opp_ready, f.opp_disc, f.opp_passed,
+                       i64(f.tiles_left), i64(f.claim_tile), S.mask.copy(), defence, np.zeros(B, np.int64)],
+        # threads
+        "set_num_threads": [0],
+        "num_threads": [],
+        # bindings of other branches (used when the module has them)
+        "hk_flags": [S, 1, 0, 1],
+        "ukeire": [c16, 5, 1, (4 - c16).astype(np.int8)],
+        "_tile_danger": [5, np.zeros(34, np.int8), np.zeros(34, np.int8), (4 - c16).astype(np.int8)],
+    }, A
+
+
+def fuzz_state(fz, name, args, i, rng, n_corrupt):
+    """Mutations of the state namedtuple at args[i]: the tuple itself, each field's structure and
+    values, and single-element corruptions of a game."""
+    S = args[i]
+    base = list(args)
+
+    def run(value, what, must):
+        a = [_copy_arg(x) for x in base]
+        a[i] = value
+        fz.call(name, a, must, what)
+
+    run(tuple(S)[:-1], "state: 16 fields", True)
+    run(None, "state: None", True)
+    run(list(_copy_arg(S)), "state: a list", False)
+    for j, field in enumerate(S._fields):
+        arr = S[j]
+        for label, v, must in structural(arr, field != "script"):
+            if label.startswith("rank - 1") and arr.ndim == 1:
+                must = True
+            if label in ("empty axis 0", "reversed", "strided", "transposed", "long last axis", "short last axis"):
+                must = False
+            s2 = _copy_arg(S)._replace(**{field: v})
+            run(s2, f"state.{field}: {label}", must)
+        for label, v in garbage_arrays(rng, arr):
+            run(_copy_arg(S)._replace(**{field: v}), f"state.{field}: {label}", False)
+    # each scalar of game 1 (the game the part bindings are given) and of its seats at the extremes
+    for col in range(S.g.shape[1]):
+        for v in EXTREME_INT64:
+            s2 = _copy_arg(S)
+            s2.g[1, col] = v
+            run(s2, f"state.g[1, {col}] = {v}", False)
+    for seat in range(4):
+        for col in range(S.p.shape[2]):
+            for v in EXTREME_INT64:
+                s2 = _copy_arg(S)
+                s2.p[1, seat, col] = v
+                run(s2, f"state.p[1, {seat}, {col}] = {v}", False)
+    # single values of one game (the rest valid): what a bad state of a live game must not do
+    fields = [f for f in S._fields if f not in ("script",)]
+    for _ in range(n_corrupt):
+        s2 = _copy_arg(S)
+        field = fields[int(rng.integers(len(fields)))]
+        arr = getattr(s2, field)
+        flat = arr.reshape(-1)
+        k = int(rng.integers(flat.size))
+        vals = _extremes(arr.dtype)
+        flat[k] = vals[int(rng.integers(len(vals)))] if rng.random() < 0.7 else flat[int(rng.integers(flat.size))]
+        run(s2, f"state.{field}[{np.unravel_index(k, arr.shape)}] = {flat[k]!r}", False)
+
+
+def fuzz_prof(fz, name, args, i, rng):
+    prof = args[i]
+    base = list(args)
+
+    def run(value, what, must):
+        a = [_copy_arg(x) for x in base]
+        a[i] = value
+        fz.call(name, a, must, what)
+
+    run(prof[:2], "prof: 2 arrays", True)
+    run(None, "prof: None", True)
+    for j in range(3):
+        for label, v, must in structural(prof[j], False):
+            if label in ("empty axis 0", "reversed", "strided", "transposed", "long last axis", "short last axis",
+                         "read-only"):
+                must = False
+            p2 = list(_copy_arg(prof))
+            p2[j] = v
+            run(tuple(p2), f"prof[{j}]: {label}", must)
+        for label, v in garbage_arrays(rng, prof[j]):
+            p2 = list(_copy_arg(prof))
+            p2[j] = v
+            run(tuple(p2), f"prof[{j}]: {label}", False)
+
+
+def phase_fuzz(core, scale, summary):
+    np.seterr(all="ignore")  # (the garbage values overflow numpy casts on purpose)
+    import warnings
+
+    warnings.simplefilter("ignore", RuntimeWarning)
+    fz = Fuzz(core)
+    rng = fz.rng
+    names = {n for n in dir(core) if not n.startswith("__") and callable(getattr(core, n))
+             and not isinstance(getattr(core, n), type)}
+    # (the second rules set only for the bindings that take rules, a profile or a state)
+    ctx_params = {"opts", "cfg", "prof", "p_opts", "p_tai", "state", "S"}
+    for first, (profile, options) in enumerate((("standard", {}),
+                                               ("hongkong", {"la_cut_policy": "ask", "dice_payments": True}))):
+        first = first == 0
+        ctx = Ctx(profile, options)
+        S = new_state(core, ctx, 4, 77)
+        for _ in range(25):  # into the hand: melds, a river, claims
+            live = ~S.terminated
+            if not live.all():
+                break
+            core.step_batch(S, pick_actions(rng, S), ctx.opts, ctx.cfg, ctx.prof)
+        if S.terminated.any():
+            S = new_state(core, ctx, 4, 78)
+        core.set_num_threads(0)
+        calls, A = valid_calls(core, ctx, S)
+        calls = {k: v for k, v in calls.items() if hasattr(core, k)}
+        missing = sorted(names - set(calls))
+        assert not missing, f"bindings the fuzz does not know (add them to valid_calls): {missing}"
+        for name in sorted(calls):
+            fn = getattr(core, name)
+            sig = parse_signature(fn)
+            if not first and not ctx_params & {p[0] for p in sig}:
+                continue
+            args = calls[name]
+            assert len(args) == len(sig), f"{name}: {len(args)} valid args for {len(sig)} parameters"
+            # the valid call itself
+            fz.call(name, [_copy_arg(a) for a in args], None, "valid")
+            for i, (pname, kind, default) in enumerate(sig):
+                def run(value, what, must, i=i, pname=pname):
+                    a = [_copy_arg(x) for x in args]
+                    a[i] = value
+                    fz.call(name, a, must, f"{pname}: {what}")
+
+                v = args[i]
+                if kind in ("ro", "rw") or (kind == "object" and isinstance(v, np.ndarray)):
+                    array_param = kind in ("ro", "rw")
+                    for label, m, must in structural(v, kind == "rw"):
+                        run(m, label, must and array_param)
+                    for label, m in garbage_arrays(rng, v):
+                        run(m, label, False)
+                elif kind == "object" and hasattr(v, "_fields"):
+                    fuzz_state(fz, name, args, i, rng, 40 * scale)
+                elif kind == "object" and isinstance(v, tuple):
+                    fuzz_prof(fz, name, args, i, rng)
+                elif kind == "int" or (kind == "object" and isinstance(v, int)):
+                    for x in INT_LIMITS.get((name, pname), INTS):
+                        run(x, f"= {x}", False)
+                    for x in (0.5, None, "1", 1 << 64, -(1 << 64) - 1):
+                        run(x, f"= {x!r}", kind == "int")
+                elif kind == "bool":
+                    run(not v, f"= {not v}", False)
+                    for x in (None, "yes", 2, 0.0):
+                        run(x, f"= {x!r}", True)
+                elif kind == "float":
+                    for x in (0.0, -0.0, -1.5, 1e300, -1e300, np.inf, -np.inf, np.nan, 4.5e18, -9.3e18):
+                        run(x, f"= {x!r}", False)
+                    for x in (None, "1.0"):
+                        run(x, f"= {x!r}", True)
+                elif kind == "str":
+                    for x in ("", "\udcff", "0" * 64, v.upper()):
+                        run(x, f"= {x!r}", False)
+                    run(None, "= None", True)
+                elif kind == "bytes":
+                    for x in (b"", bytes(range(256)) * 64):
+                        run(x, f"= {len(x)} bytes", False)
+                    run("str", "= str", True)
+            # a few calls with every argument garbled at once
+            for _ in range(3 * scale):
+                a = []
+                for (pname, kind, _), v in zip(sig, args):
+                    if isinstance(v, np.ndarray) and v.size:
+                        opts = garbage_arrays(rng, v)
+                        a.append(opts[int(rng.integers(len(opts)))][1])
+                    elif kind == "int" and (name, pname) not in INT_LIMITS:
+                        a.append(int(rng.choice(INTS)))
+                    else:
+                        a.append(_copy_arg(v))
+                fz.call(name, a, False, "all garbled")
+            # one argument too few (when the last has no default) and one too many
+            if sig and sig[-1][2] is None:
+                fz.call(name, [_copy_arg(a) for a in args[:-1]], True, "last argument missing")
+            fz.call(name, [_copy_arg(a) for a in args] + [0], True, "one argument too many")
+        core.set_num_threads(0)
+    summary["fuzz"] = {"bindings": len(names), "calls": fz.calls, "raised": fz.raised,
+                       "failures": len(fz.failures)}
+    if fz.failures:
+        print("\n".join(fz.failures[:200]))
+        raise AssertionError(f"{len(fz.failures)} fuzz expectations failed (first: {fz.failures[0]})")
+
+
+# ------------------------------------------------------------------------------------ main
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("phase", choices=["proof", "play", "score", "fuzz", "all"])
+    ap.add_argument("--core", default=None)
+    ap.add_argument("--scale", type=int, default=1)
+    a = ap.parse_args(argv)
+    core = load_core(a.core)
+    summary = {"core": core.__file__}
+    t0 = time.time()
+    if a.phase == "proof":
+        phase_proof(core)
+    if a.phase in ("play", "all"):
+        phase_play(core, a.scale, summary)
+    if a.phase in ("score", "all"):
+        phase_score(core, a.scale, summary)
+    if a.phase in ("fuzz", "all"):
+        phase_fuzz(core, a.scale, summary)
+    summary["seconds"] = round(time.time() - t0, 1)
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
