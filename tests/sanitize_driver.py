@@ -498,7 +498,7 @@ INT_LIMITS = {
     ("random_play", "episodes"): [-1, -(1 << 63), 0, 1, 2],
     ("score_all", "reps"): [-1, -(1 << 63), 0, 1, 2],
     ("gen_group", "nk"): [-1, 0, 2, 3, 4, 5, 10, 34, (1 << 63) - 1, -(1 << 63)],
-    ("set_num_threads", "n"): [-1, 0, 1, 2, 3, -(1 << 31)],
+    ("set_num_threads", "n"): [-1, 0, 1, 2, 3, 1024, 1025, -(1 << 31), (1 << 63) - 1],
 }
 
 
@@ -765,6 +765,20 @@ def phase_fuzz(core, scale, summary):
     warnings.simplefilter("ignore", RuntimeWarning)
     fz = Fuzz(core)
     rng = fz.rng
+    # threads: a count beyond MAX_THREADS is refused; the most threads give the serial results
+    # (before the fix, a huge count made thread creation fail and the process abort)
+    try:
+        core.set_num_threads(1 << 40)
+        raise AssertionError("set_num_threads(2**40) accepted")
+    except ValueError:
+        pass
+    hands = np.zeros((300, 34), np.int8)
+    hands[:, :17] = rng.integers(0, 2, (300, 17))
+    core.set_num_threads(1)
+    serial = core.shanten_batch(hands, 5)
+    core.set_num_threads(1024)
+    assert np.array_equal(core.shanten_batch(hands, 5), serial), "results depend on the thread count"
+    core.set_num_threads(0)
     names = {n for n in dir(core) if not n.startswith("__") and callable(getattr(core, n))
              and not isinstance(getattr(core, n), type)}
     # (the second rules set only for the bindings that take rules, a profile or a state)
@@ -850,6 +864,7 @@ def phase_fuzz(core, scale, summary):
             if sig and sig[-1][2] is None:
                 fz.call(name, [_copy_arg(a) for a in args[:-1]], True, "last argument missing")
             fz.call(name, [_copy_arg(a) for a in args] + [0], True, "one argument too many")
+            core.set_num_threads(0)  # (after set_num_threads' own fuzz)
         core.set_num_threads(0)
     summary["fuzz"] = {"bindings": len(names), "calls": fz.calls, "raised": fz.raised,
                        "failures": len(fz.failures)}

@@ -17,7 +17,8 @@ from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRST_PARTY = {"envs", "agents", "training", "tests", "conftest"}
+# the project's packages, and the tests' own helper modules (tests/recorded.py ...), imported by name
+FIRST_PARTY = {"envs", "agents", "training", "tests", "conftest"} | {f.stem for f in (ROOT / "tests").glob("*.py")}
 PACKAGE_DIRS = ("envs", "agents", "training")
 
 # Optional integrations: module -> the extra that declares it. The package imports them only inside

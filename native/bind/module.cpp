@@ -24,8 +24,15 @@ void bind_agents(nb::module_& m);
 
 NB_MODULE(_core, m) {
     m.doc() = "tw16 native core (C++17): hand analysis, scoring, the batch engine, encoders";
-    m.def("set_num_threads", &tw16::set_num_threads, nb::arg("n"),
-          "Threads for big batches (0: one per core). Results never depend on it.");
+    m.def(
+        "set_num_threads",
+        [](int64_t n) {
+            if (n < 0 || n > tw16::MAX_THREADS)
+                throw nb::value_error(("n = " + std::to_string(n) + ": expected 0.." + std::to_string(tw16::MAX_THREADS) +
+                                       " (0: one per core)").c_str());
+            tw16::set_num_threads(static_cast<int>(n));
+        },
+        nb::arg("n"), "Threads for big batches (0: one per core, at most MAX_THREADS). Results never depend on it.");
     m.def("num_threads", &tw16::num_threads);
     tw16::bind::bind_hand(m);
     tw16::bind::bind_scoring(m);

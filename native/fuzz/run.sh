@@ -28,7 +28,7 @@ command -v ninja >/dev/null && GEN=(-G Ninja)
 cmake --build "$OUT" --parallel "$(nproc 2>/dev/null || echo 2)"
 
 status=0
-printf '\n%-9s %10s %8s %6s %7s %7s %s\n' harness executions exec/s cov ft corpus findings
+printf '\n%-9s %10s %8s %11s %7s %7s %s\n' harness executions exec/s cov/edges ft corpus findings
 for h in "${HARNESSES[@]}"; do
   mkdir -p "$OUT/corpus/$h" "$OUT/artifacts/$h"
   log="$OUT/log_$h.txt"
@@ -43,6 +43,7 @@ for h in "${HARNESSES[@]}"; do
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
   rate=$(grep -o 'exec/s: [0-9]*' <<<"$last" | grep -o '[0-9]*$' || echo ?)
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*$' || echo ?)
+  edges=$(grep -m1 -o '[0-9]* inline 8-bit counters' "$log" | grep -o '^[0-9]*' || echo ?)
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*$' || echo ?)
   corp=$(grep -o 'corp: [0-9]*' <<<"$last" | grep -o '[0-9]*$' || echo ?)
   found=none
@@ -50,6 +51,6 @@ for h in "${HARNESSES[@]}"; do
     status=1
     found="rc=$rc: $(grep -m1 -E 'ERROR: AddressSanitizer|runtime error|FINDING|ERROR: libFuzzer' "$log" | cut -c1-160) (log: $log)"
   fi
-  printf '%-9s %10s %8s %6s %7s %7s %s\n' "$h" "$execs" "$rate" "$cov" "$ft" "$corp" "$found"
+  printf '%-9s %10s %8s %11s %7s %7s %s\n' "$h" "$execs" "$rate" "$cov/$edges" "$ft" "$corp" "$found"
 done
 exit $status

@@ -11,6 +11,8 @@ namespace tw16 {
 
 // Below this many games a batch runs on the calling thread (thread start-up costs more).
 constexpr int64_t PARALLEL_MIN_BATCH = 256;
+// At most this many threads per batch (set_num_threads refuses more).
+constexpr int MAX_THREADS = 1024;
 
 // Threads used for big batches: set by tw16._core.set_num_threads (0 = hardware concurrency).
 int num_threads();
@@ -23,20 +25,31 @@ void parallel_for(int64_t n, F&& body) {
         for (int64_t i = 0; i < n; ++i) body(i);
         return;
     }
-    nt = static_cast<int>(std::min<int64_t>(nt, n));
+    nt = static_cast<int>(std::min<int64_t>({nt, n, MAX_THREADS}));
     std::vector<std::thread> pool;
+    pool.reserve(static_cast<size_t>(nt));
     std::vector<std::exception_ptr> err(nt);
     const int64_t chunk = (n + nt - 1) / nt;
-    for (int t = 0; t < nt; ++t) {
-        pool.emplace_back([&, t] {
-            try {
-                const int64_t lo = t * chunk, hi = std::min(n, lo + chunk);
-                for (int64_t i = lo; i < hi; ++i) body(i);
-            } catch (...) {
-                err[t] = std::current_exception();
-            }
-        });
+    auto run = [&](int t) {
+        try {
+            const int64_t lo = t * chunk, hi = std::min(n, lo + chunk);
+            for (int64_t i = lo; i < hi; ++i) body(i);
+        } catch (...) {
+            err[t] = std::current_exception();
+        }
+    };
+    // Chunk 0 on the calling thread, the others on new threads; if the system refuses a thread
+    // (a process limit), the calling thread runs the chunks left (the results are the same).
+    int started = 1;
+    for (; started < nt; ++started) {
+        try {
+            pool.emplace_back(run, started);
+        } catch (...) {
+            break;
+        }
     }
+    run(0);
+    for (int t = started; t < nt; ++t) run(t);
     for (auto& th : pool) th.join();
     for (auto& e : err)
         if (e) std::rethrow_exception(e);
