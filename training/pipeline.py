@@ -3,7 +3,7 @@
 Every option is a field of ``Pipeline`` (nested: ``--bc.hands``, ``--ppo.total-decisions`` ...), read
 by tyro from the command line. The defaults are the README's main job: a run of a few minutes on 2
 CPU cores. ``agents/checkpoints/README.md`` gives the longer command that produced the shipped
-checkpoint. The command line (parsing, every option checked, the printout) is ``cli.train``.
+checkpoint.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+# the command line (tyro's parsing, every option checked, the printout) is cli/train.py
 from training.bc import BCConfig, train_bc
 from training.ppo import TrainConfig, train
 
