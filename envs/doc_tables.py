@@ -304,13 +304,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m envs.doc_tables", description=__doc__.split("\n")[0])
     ap.add_argument("--write", action="store_true", help="rewrite the generated regions in place")
     ap.add_argument("--check", action="store_true", help="exit 1 when a region is stale")
-    ap.add_argument("--print", dest="name", help="print one region's text, e.g. 'options'")
+    ap.add_argument("--print", dest="name", help="print the regions of that name, e.g. 'options'")
     a = ap.parse_args(argv)
     if a.name:
-        found = [body for (_, n), body in regions().items() if n == a.name]
+        found = [(p, body) for (p, n), body in regions().items() if n == a.name]
         if not found:
             ap.error(f"no region {a.name!r} (known: {sorted({n for _, n in regions()})})")
-        print(found[0])
+        for path, body in found:
+            print(f"{path}:\n{body}\n")
         return 0
     if a.write:
         for path, (old, new) in rendered().items():
