@@ -243,24 +243,27 @@ def _module_path(name: str) -> str:
 
 
 def regions() -> dict[tuple[str, str], str]:
-    """(file relative to the repository root, region name) -> its generated text."""
+    """(file relative to the repository root, region name) -> its generated text. Each table goes into
+    docs/environment.md and into one docstring: the card (``help(env)``) takes the actions, the options
+    and the env's own encoding; every other encoding module takes its own channels, and planes_v0 its
+    scalars."""
     out = {
         (DOC, "actions"): actions_md(),
         (DOC, "channel values"): values_md(),
         (DOC, "options"): options_md(),
-        ("envs/engine/actions.py", "actions"): actions_rst(),
         (CARD, "actions"): actions_rst(),
         (CARD, "options"): options_rst(),
+        (CARD, "channels"): channels_rst(encoding(ENCODINGS[0])),  # the env's observation
     }
     for name in ENCODINGS:
         mod = encoding(name)
         ver = mod.OBS_VERSION
         out[DOC, f"channels: {ver}"] = channels_md(mod)
-        out[_module_path(name), "channels"] = channels_rst(mod)
+        if name != ENCODINGS[0]:
+            out[_module_path(name), "channels"] = channels_rst(mod)
         if hasattr(mod, "SCALARS"):
             out[DOC, f"scalars: {ver}"] = scalars_md(mod)
             out[_module_path(name), "scalars"] = scalars_rst(mod)
-    out[CARD, "channels"] = channels_rst(encoding(ENCODINGS[0]))  # the env's observation
     return out
 
 

@@ -1,26 +1,8 @@
 """The action layout (versioned): one flat index space shared by every seat and every phase.
 
 ``LAYOUT`` lists the blocks of actions in order; the constants are their running offsets
-(``DISCARD + kind``, ``CHI + 0/1/2``, ``SELF_KONG + kind``, ...). The table below is written from it by
-``python -m envs.doc_tables --write``:
-
-.. BEGIN generated: actions
-=====  ==========================  ================  =============================================
-index  action                      中文              what
-=====  ==========================  ================  =============================================
-0-33   DISCARD + kind k (0..33)    打牌              discard one tile of kind k
-34-36  CHI + 0 / 1 / 2             吃                chi: the claimed tile is the low / middle /
-                                                     high tile
-37     PON                         碰                pon the discard
-38     KONG                        明槓              exposed kong on the discard
-39-72  SELF_KONG + kind k (0..33)  暗槓 / 加槓       concealed or added kong of kind k
-73     WIN                         胡 / 自摸 / 搶槓  self-draw, win on a discard, or rob an added
-                                                     kong
-74     PASS                        過                decline every claim (always legal when a seat
-                                                     is asked)
-75     READY                       報聽              declare ready
-=====  ==========================  ================  =============================================
-.. END generated: actions
+(``DISCARD + kind``, ``CHI + 0/1/2``, ``SELF_KONG + kind``, ...). ``python -m envs.doc_tables --write``
+writes it as the tables of the env card (``help(envs.tw16_v0)``) and docs/environment.md.
 
 Flowers are replaced automatically and are never an action. Bump ``ACTION_LAYOUT_VERSION`` on any
 change: saved policies and replays depend on it.

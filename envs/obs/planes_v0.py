@@ -3,40 +3,9 @@
 Columns are the 34 tile kinds. Seats are relative to the observing seat: 0 self, 1 next (下家),
 2 opposite, 3 previous (上家). Channel ``CH_X + 4*r + i`` is item ``i`` of relative seat ``r``.
 Thresholds ``>=1..>=4`` are four 0/1 channels (a count = their sum). ``channel_names()`` lists all.
-The tables below are written from ``CHANNELS``, ``DERIVED_CHANNELS`` and ``SCALARS`` by
-``python -m envs.doc_tables --write``.
-
-.. BEGIN generated: channels
-=====================  ==  =========================================================================
-channels               n   content
-=====================  ==  =========================================================================
-0-3 CH_HAND            4   own concealed count >= 1..4
-4 CH_DRAWN             1   the tile the observer just drew (its own turn only)
-5-20 CH_MELD           16  per seat r: tiles in r's visible melds, count >= 1..4 (an opponent's 暗槓
-                           is face down: not here unless reveal_ankong)
-21-24 CH_ANKONG        4   per seat r: kinds of r's concealed kongs (self; others only if revealed)
-25-28 CH_FLOWERS       4   per seat r: flowers f1..f8 in columns 0..7
-29-44 CH_DISCARD       16  per seat r: r's discards this hand (claimed ones included), count >= 1..4
-45-48 CH_CLAIMED       4   per seat r: how many of r's discards of that kind another seat claimed
-49-52 CH_TAKEN         4   per seat r: discards r claimed (the tile taken into a chi/pon/kong)
-53-68 CH_RECENT        16  per seat r: r's j-th most recent discard (j = 0 newest .. 3)
-69 CH_LAST             1   the last discard of the hand (any seat)
-70 CH_QUESTION         1   the tile being answered: discard under claim, or added kong that may be
-                           robbed
-71 CH_SEAT_WIND        1   own seat wind, at its wind column (E=27 .. N=30)
-72 CH_ROUND_WIND       1   prevailing wind, at its wind column
-73 CH_MELD_FROM        1   column 4*r + o: melds of seat r claimed from seat r+o (o = 1..3), o=0:
-                           r's concealed kongs; each count / 4
-74 CH_SCALARS          1   named columns SC_* (the scalar table)
-75-78 CH_PHASE         4   constant planes: turn / claim / rob / ready (天聽) (none when done)
-79 CH_SHANTEN          1   *derived*: min(shanten + 1, 8) / 8 of the own hand (0: complete)
-80 CH_DISCARD_SHANTEN  1   *derived*: (3n+2 hands) per held kind: (shanten after discarding it + 1)
-                           / 8, capped
-81 CH_WAITS            1   *derived*: waits of a 3n+1 hand; of a 3n+2 hand: the waits after any
-                           ready discard
-82-85 CH_UNSEEN        4   *derived*: tiles the observer cannot see, count >= 1..4
-=====================  ==  =========================================================================
-.. END generated: channels
+The channels are the rows of ``CHANNELS`` and ``DERIVED_CHANNELS`` below, the scalars those of
+``SCALARS``; ``python -m envs.doc_tables --write`` writes them as tables into the env card
+(``help(envs.tw16_v0)``: the channels), docs/environment.md (both) and here (the scalars).
 
 Scalars (``CH_SCALARS`` columns):
 
