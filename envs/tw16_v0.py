@@ -135,10 +135,11 @@ from envs.validate import as_int, env_seed, real_number
 
 ENV_VERSION = "tw16_v0"
 REWARDS = ("tai", "chips", "win_loss", "normalized")
-ILLEGAL_ACTIONS = ("raise", "terminate")
 NORMALIZED_TAI = 32.0
 RESULTS = {st.RES_NONE: "none", st.RES_WIN: "win", st.RES_DRAWN: "drawn"}
 OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
+
+ILLEGAL_ACTIONS = ("raise", "terminate")  # raw_env's illegal_action
 
 
 class IllegalActionError(ValueError):
