@@ -117,6 +117,7 @@ N_RECENT = len(_RECENT)
 SCORE_CLIP = 4.0  # every value lies in [-SCORE_CLIP, SCORE_CLIP] (only scores can be negative)
 F_DERIVED = 1
 F_REVEAL_ANKONG = 2
+_REL = REL  # the name planes_v1 (branch v1) reads
 
 
 def n_channels(derived: bool = False) -> int:
