@@ -140,13 +140,22 @@ def encoding(name: str):
     return importlib.import_module(name)
 
 
+def own_blocks(mod) -> tuple:
+    """The blocks an encoding module adds: ``CHANNELS`` (offsets from the channels it extends, if any),
+    then ``DERIVED_CHANNELS`` if it has them."""
+    return mod.CHANNELS + getattr(mod, "DERIVED_CHANNELS", ())
+
+
 def channel_rows(mod, with_values: bool = True) -> list[list[str]]:
-    """One row per block of the encoding's ``blocks(derived=True)`` (planes) or its own ``CHANNELS``."""
-    blocks = mod.blocks(derived=True) if hasattr(mod, "DERIVED_CHANNELS") else mod.CHANNELS
+    """One row per block; an encoding that ``EXTENDS`` another counts from P, the number of the other's
+    channels (the text around the table says so)."""
+    blocks = own_blocks(mod)
+    base = "P + " if hasattr(mod, "EXTENDS") else ""
     rows = []
     for b, at in zip(blocks, starts(blocks)):
         content = ("*derived*: " if b.derived else "") + b.content
-        rows.append([f"{_span(at, b.n)} `{b.const}`", str(b.n)] + ([b.values] if with_values else []) + [content])
+        rows.append([f"{base}{_span(at, b.n)} `{b.const}`", str(b.n)] + ([b.values] if with_values else [])
+                    + [content])  # fmt: skip
     return rows
 
 
@@ -199,7 +208,7 @@ def _default(name: str) -> tuple[str, str]:
     """(default, profiles that change it) as text."""
     if name == "profile":
         return show("standard"), ""
-    return show(DEFAULTS[name]), ", ".join(f"{p} {show(v)}" for p, v in profile_defaults(name).items())
+    return show(DEFAULTS[name]), ", ".join(f"{p} `{show(v)}`" for p, v in profile_defaults(name).items())
 
 
 def options_md() -> str:
@@ -231,7 +240,7 @@ def options_rst() -> str:
         d, by = _default(name)
         if name == "profile":
             by = " | ".join(BUILTIN) + " | a .toml path"
-        rule.append(f"{name} [{d}{'; ' + by if by else ''}]")
+        rule.append(f"{name} [{d}{'; ' + by.replace('`', '') if by else ''}]")
     text = ("Rule options (``envs.rules.Rules``, RULES.md 5; [default; profiles that change it]): " + ", ".join(rule)
             + ". Env options: " + ", ".join(_env_options()) + ".")
     return textwrap.fill(text, WIDTH, break_on_hyphens=False, break_long_words=False)

@@ -104,7 +104,7 @@ def test_docs_tables_name_every_option_and_constant():
         assert f"| `{name}` |" in doc, name
     for m in dt.ENCODINGS:
         mod = dt.encoding(m)
-        for b in mod.blocks(derived=True) if hasattr(mod, "DERIVED_CHANNELS") else mod.CHANNELS:
+        for b in dt.own_blocks(mod):
             assert f"`{b.const}`" in doc, b.const
     for b in actions.LAYOUT:
         assert f"`{b.const}" in doc

@@ -4,16 +4,16 @@ Channels ``0 .. P-1`` are exactly the planes_v0 channels (P = 79, or 86 with ``d
 at offsets from ``P`` (the table is written from ``CHANNELS`` by ``python -m envs.doc_tables --write``):
 
 .. BEGIN generated: channels
-==============  ==  ===========================================================================
-channels        n   content
-==============  ==  ===========================================================================
-0-11 O_HANDS    12  concealed hand of relative seat r = 1..3, count >= 1..4 at O_HANDS+4(r-1)+i
-12-14 O_ANKONG  3   kinds of the concealed kongs of seats r = 1..3
-15-18 O_WALL    4   tiles left in the wall (dead wall included), count >= 1..4
-19-34 O_FRONT   16  the next 16 front draws, one-hot (a flower: an empty row, see O_WALL_META)
-35-42 O_TAIL    8   the next 8 replacement draws from the tail, one-hot
-43 O_WALL_META  1   columns 0-15: front draw j is a flower; 16-23: tail draw j is a flower
-==============  ==  ===========================================================================
+==================  ==  ===========================================================================
+channels            n   content
+==================  ==  ===========================================================================
+P + 0-11 O_HANDS    12  concealed hand of relative seat r = 1..3, count >= 1..4 at O_HANDS+4(r-1)+i
+P + 12-14 O_ANKONG  3   kinds of the concealed kongs of seats r = 1..3
+P + 15-18 O_WALL    4   tiles left in the wall (dead wall included), count >= 1..4
+P + 19-34 O_FRONT   16  the next 16 front draws, one-hot (a flower: an empty row, see O_WALL_META)
+P + 35-42 O_TAIL    8   the next 8 replacement draws from the tail, one-hot
+P + 43 O_WALL_META  1   columns 0-15: front draw j is a flower; 16-23: tail draw j is a flower
+==================  ==  ===========================================================================
 .. END generated: channels
 
 Rows past the end of the wall are empty; the number of drawable tiles is planes SC_DRAWABLE.
@@ -29,6 +29,7 @@ from envs.obs.channels import REL, THRESHOLDS, Block, names, starts
 from envs.tiles import ANKONG  # noqa: F401 (constants.hpp py::oracle_v0::ANKONG, native/tools/gen_constants.py)
 
 OBS_VERSION = "oracle_v0"
+EXTENDS = pv.OBS_VERSION  # its channels follow those of planes_v0
 _FRONT = tuple(str(j) for j in range(16))  # the next front draws
 _TAIL = tuple(str(j) for j in range(8))  # the next replacement draws
 
