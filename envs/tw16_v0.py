@@ -175,7 +175,8 @@ def env(illegal_reward: float = -1.0, **kwargs):
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()`` asks the env directly once reset
-    (the inherited one reads five attributes through ``__getattr__``: half the cost of a step)."""
+    (the inherited one reads five attributes through ``__getattr__``: half the cost of a step).
+    ``help(env.unwrapped)`` shows the wrapped env's card (this class serves every tw16 env id)."""
 
     def last(self, observe=True):
         if not self._has_reset:
@@ -356,8 +357,9 @@ class raw_env(AECEnv):
         return self.encoder.channel_names()
 
 
-# help(tw16_v0.env()) and help(tw16_v0.raw_env) show the card (this module's docstring; its tables are
-# written by ``python -m envs.doc_tables --write`` and checked by tests/test_doc_tables.py)
+# help(tw16_v0), help(tw16_v0.env) and help(tw16_v0.raw_env) (so help(env.unwrapped)) show the card:
+# this module's docstring, whose tables ``python -m envs.doc_tables --write`` writes and
+# tests/test_doc_tables.py checks
 if __doc__:  # None under python -OO
     raw_env.__doc__ = __doc__
-    OrderEnforcing.__doc__ = f"{OrderEnforcing.__doc__}\n\n{__doc__}"
+    env.__doc__ = f"{env.__doc__}\n\n{__doc__}"

@@ -55,11 +55,13 @@ def _words(text: str) -> str:
     return " ".join(w for w in text.split() if w != "|")
 
 
-@pytest.mark.parametrize("thing", ["module", "env", "raw_env"])
+@pytest.mark.parametrize("thing", ["module", "env", "raw_env", "env().unwrapped"])
 def test_help_shows_the_card_with_every_option(thing):
-    """What ``help(tw16_v0)``, ``help(tw16_v0.env())`` and ``help(tw16_v0.raw_env)`` print: the card, whose
-    option list names every rule option (hongkong's included) with its default, and every env keyword."""
-    obj = {"module": tw16_v0, "env": tw16_v0.env(), "raw_env": tw16_v0.raw_env}[thing]
+    """What ``help(tw16_v0)``, ``help(tw16_v0.env)``, ``help(tw16_v0.raw_env)`` and ``help(env.unwrapped)``
+    print: the card, whose option list names every rule option (hongkong's included) with its default,
+    and every env keyword."""
+    things = {"module": tw16_v0, "env": tw16_v0.env, "raw_env": tw16_v0.raw_env}
+    obj = things[thing] if thing in things else tw16_v0.env().unwrapped
     text = pydoc.render_doc(obj, renderer=pydoc.plaintext)
     flat = _words(text)
     assert _words(dt.actions_rst()) in flat
