@@ -14,12 +14,25 @@ answers in turn (nearest counter-clockwise first) without seeing the others' ans
 engine resolves by priority; seats with no claim are never asked. ``agent_selection`` is always the
 engine's current player.
 
-Action space: ``Discrete(76)`` (layout ``ACTION_LAYOUT_VERSION`` 0)::
+Action space: ``Discrete(76)`` (layout ``ACTION_LAYOUT_VERSION`` 0; ``envs.engine.actions``):
 
-    0  + k   DISCARD kind k (0..33)          39 + k   SELF_KONG kind k: concealed / added kong
-    34 + i   CHI, claimed tile low/mid/high  73       WIN: self-draw, on a discard, robbing a kong
-    37       PON                              74       PASS (always legal when asked to claim)
-    38       KONG (exposed, on a discard)     75       READY (報聽, only with declare_ready)
+.. BEGIN generated: actions
+=====  ==========================  ================  =============================================
+index  action                      中文              what
+=====  ==========================  ================  =============================================
+0-33   DISCARD + kind k (0..33)    打牌              discard one tile of kind k
+34-36  CHI + 0 / 1 / 2             吃                chi: the claimed tile is the low / middle /
+                                                     high tile
+37     PON                         碰                pon the discard
+38     KONG                        明槓              exposed kong on the discard
+39-72  SELF_KONG + kind k (0..33)  暗槓 / 加槓       concealed or added kong of kind k
+73     WIN                         胡 / 自摸 / 搶槓  self-draw, win on a discard, or rob an added
+                                                     kong
+74     PASS                        過                decline every claim (always legal when a seat
+                                                     is asked)
+75     READY                       報聽              declare ready
+=====  ==========================  ================  =============================================
+.. END generated: actions
 
 Kinds: 1m-9m 0-8, 1p-9p 9-17, 1s-9s 18-26, E S W N 27-30, C F P 31-33. Flowers are automatic.
 
@@ -27,15 +40,37 @@ Observation: ``{"observation": float32 (C, 34), "action_mask": int8 (76,)}``, th
 encoding (``envs.obs.planes_v0``; C = 79, or 86 with ``derived=True``) from the observing seat:
 relative seats 0 self, 1 next (下家), 2 opposite, 3 previous (上家); ``CH + 4*r + i`` per seat:
 
-    0-3    own concealed counts >= 1..4          53-68  each seat's 4 most recent discards
-    4      tile just drawn                        69     last discard of the hand
-    5-20   visible meld tiles per seat >= 1..4    70     tile being answered (claim / rob)
-    21-24  concealed kong kinds (self only)       71,72  seat wind, prevailing wind (wind columns)
-    25-28  flowers per seat (columns 0-7)         73     meld sources (column 4r+o) / 4
-    29-44  discards per seat >= 1..4              74     scalars: tiles left/128, streak/8, dealer,
-    45-48  discards of each seat claimed away            turn seat, ready, hand sizes, scores ...
-    49-52  discards each seat claimed             75-78  phase planes: turn / claim / rob / ready
-    derived=True: 79 shanten, 80 shanten per discard, 81 waits, 82-85 unseen tiles >= 1..4
+.. BEGIN generated: channels
+=====================  ==  =========================================================================
+channels               n   content
+=====================  ==  =========================================================================
+0-3 CH_HAND            4   own concealed count >= 1..4
+4 CH_DRAWN             1   the tile the observer just drew (its own turn only)
+5-20 CH_MELD           16  per seat r: tiles in r's visible melds, count >= 1..4 (an opponent's 暗槓
+                           is face down: not here unless reveal_ankong)
+21-24 CH_ANKONG        4   per seat r: kinds of r's concealed kongs (self; others only if revealed)
+25-28 CH_FLOWERS       4   per seat r: flowers f1..f8 in columns 0..7
+29-44 CH_DISCARD       16  per seat r: r's discards this hand (claimed ones included), count >= 1..4
+45-48 CH_CLAIMED       4   per seat r: how many of r's discards of that kind another seat claimed
+49-52 CH_TAKEN         4   per seat r: discards r claimed (the tile taken into a chi/pon/kong)
+53-68 CH_RECENT        16  per seat r: r's j-th most recent discard (j = 0 newest .. 3)
+69 CH_LAST             1   the last discard of the hand (any seat)
+70 CH_QUESTION         1   the tile being answered: discard under claim, or added kong that may be
+                           robbed
+71 CH_SEAT_WIND        1   own seat wind, at its wind column (E=27 .. N=30)
+72 CH_ROUND_WIND       1   prevailing wind, at its wind column
+73 CH_MELD_FROM        1   column 4*r + o: melds of seat r claimed from seat r+o (o = 1..3), o=0:
+                           r's concealed kongs; each count / 4
+74 CH_SCALARS          1   named columns SC_* (the scalar table)
+75-78 CH_PHASE         4   constant planes: turn / claim / rob / ready (天聽) (none when done)
+79 CH_SHANTEN          1   *derived*: min(shanten + 1, 8) / 8 of the own hand (0: complete)
+80 CH_DISCARD_SHANTEN  1   *derived*: (3n+2 hands) per held kind: (shanten after discarding it + 1)
+                           / 8, capped
+81 CH_WAITS            1   *derived*: waits of a 3n+1 hand; of a 3n+2 hand: the waits after any
+                           ready discard
+82-85 CH_UNSEEN        4   *derived*: tiles the observer cannot see, count >= 1..4
+=====================  ==  =========================================================================
+.. END generated: channels
 
 ``action_mask`` is the seat's legal actions when it is ``agent_selection``, zeros otherwise
 (and after the episode ends). Illegal actions: with ``env()`` the offender gets ``illegal_reward``
@@ -52,12 +87,20 @@ each hand's delta (+1 / -1 / 0); ``"normalized"`` tai / 32. ``episode="game"`` p
 (一將: four prevailing winds, dealer rotation, streaks) and returns the cumulative result; the
 reward of each hand is paid when that hand ends. ``max_steps`` truncates after that many decisions.
 
-Rule options (``envs.rules.Rules``, RULES.md 5): profile [standard | strict16 | casual], flowers
-[True], dead_wall [16], dead_wall_per_kong, multi_win, strict_pass, no_calls_last3 [True],
-no_kong_after_claim [True], kong_replacement_self_draw [True], swap_call [True], declare_ready,
-west_draw, streak_cap, stakes ["30/10"], episode ["hand" | "game"]. Env options: render_mode
-["ansi" | "human"], reward, derived [False], max_steps, illegal_action ["raise" | "terminate"],
-illegal_reward [-1] (with "terminate"; ``env()`` uses "terminate").
+.. BEGIN generated: options
+Rule options (``envs.rules.Rules``, RULES.md 5; [default; profiles that change it]): profile
+["standard"; standard | strict16 | casual | hongkong | a .toml path], flowers [True], dead_wall
+[16], dead_wall_per_kong [False], multi_win [False; hongkong True], strict_pass [False; hongkong
+True], no_calls_last3 [True], no_kong_after_claim [True], kong_replacement_self_draw [True],
+swap_call [True; hongkong False], declare_ready [False; strict16 True, casual True, hongkong True],
+west_draw [False; casual True], streak_cap [None], stakes ["30/10"], episode ["hand"], extras
+[False], extras_off [()], unrelated_gap [3], count_method [1], dual_reading [True],
+dealer_pays_on_self_draw [False], settlement ["immediate"; hongkong "la"], la_cut [3], la_cut_policy
+["always"], la_draw ["keep"], flower_win ["auto"; hongkong "offer"], dice_payments [False; hongkong
+True]. Env options: render_mode ["ansi" | "human"; None], reward ["tai" | "chips" | "win_loss" |
+"normalized"; "tai"], derived [False], max_steps [None], illegal_action ["raise" | "terminate";
+"raise"], illegal_reward [-1.0].
+.. END generated: options
 
 Rendering: a table of hands, melds, flowers, discards (* = claimed), wall count, dealer, phase and
 whose turn; "ansi" returns it, "human" prints it. ``infos[agent]`` holds ``seat``; at the end also
@@ -96,6 +139,8 @@ NORMALIZED_TAI = 32.0
 RESULTS = {st.RES_NONE: "none", st.RES_WIN: "win", st.RES_DRAWN: "drawn"}
 OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
 
+ILLEGAL_ACTIONS = ("raise", "terminate")  # raw_env's illegal_action
+
 
 class IllegalActionError(ValueError):
     """``raw_env.step`` got an action that is not legal for the current seat."""
@@ -130,7 +175,8 @@ def env(illegal_reward: float = -1.0, **kwargs):
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()`` asks the env directly once reset
-    (the inherited one reads five attributes through ``__getattr__``: half the cost of a step)."""
+    (the inherited one reads five attributes through ``__getattr__``: half the cost of a step).
+    ``help(env.unwrapped)`` shows the wrapped env's card (this class serves every tw16 env id)."""
 
     def last(self, observe=True):
         if not self._has_reset:
@@ -144,8 +190,8 @@ class raw_env(AECEnv):
     def __init__(self, render_mode=None, reward="tai", derived=False, max_steps=None, illegal_action="raise",
                  illegal_reward=-1.0, **rule_options):
         super().__init__()
-        if not isinstance(illegal_action, str) or illegal_action not in ("raise", "terminate"):
-            raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.illegal_reward = real_number(illegal_reward, "illegal_reward")
         if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]):
@@ -309,3 +355,11 @@ class raw_env(AECEnv):
     @functools.cached_property
     def channel_names(self):
         return self.encoder.channel_names()
+
+
+# help(tw16_v0), help(tw16_v0.env) and help(tw16_v0.raw_env) (so help(env.unwrapped)) show the card:
+# this module's docstring, whose tables ``python -m envs.doc_tables --write`` writes and
+# tests/test_doc_tables.py checks
+if __doc__:  # None under python -OO
+    raw_env.__doc__ = __doc__
+    env.__doc__ = f"{env.__doc__}\n\n{__doc__}"

@@ -12,9 +12,10 @@ from envs.engine.actions import ACTION_NAMES, N_ACTIONS, PASS, action_from_name,
 from envs.engine.api import Engine
 from envs.engine.invariants import ERROR_NAMES, check
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM, random_play
-from envs.rules import Rules
+from envs.rules import DEFAULTS, Rules
 
-# (profile, options, policy, games): over 20,000 hands in all, every option on and off.
+# (profile, options, policy, games): over 20,000 hands in all; every rule option with two values or more
+# (test_configs_play_every_option_both_ways checks it against envs.rules)
 CONFIGS = [
     ("standard", {}, POLICY_UNIFORM, 3000),
     ("standard", {}, POLICY_GREEDY, 3000),
@@ -22,7 +23,8 @@ CONFIGS = [
     (
         "standard",
         {"multi_win": True, "strict_pass": True, "no_calls_last3": False, "no_kong_after_claim": False,
-         "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True, "streak_cap": 1},
+         "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True, "streak_cap": 1,
+         "stakes": "50/20"},
         POLICY_GREEDY,
         3000,
     ),
@@ -57,7 +59,30 @@ def test_random_play_game_episodes():
     assert (out[:, 1] >= 16).all()
 
 
-def test_total_random_hands_at_least_20000():
+# Options random play here leaves at one value, and where their other values are played instead.
+PLAYED_ELSEWHERE = {
+    "episode": "test_random_play_game_episodes",
+    "extras": "tests/test_extras_engine.py", "unrelated_gap": "tests/test_extras_engine.py",
+    "extras_off": "tests/test_extras.py (scoring)",
+    "count_method": "tests/test_hongkong.py (scoring)", "dual_reading": "tests/test_hongkong.py (scoring)",
+    "dealer_pays_on_self_draw": "tests/test_hk_engine_random.py", "dice_payments": "tests/test_hk_engine_random.py",
+    "settlement": "tests/test_hk_engine_random.py", "la_cut": "tests/test_hk_engine_random.py",
+    "la_cut_policy": "tests/test_hk_engine_random.py", "la_draw": "tests/test_hk_engine_random.py",
+    "flower_win": "tests/test_hk_engine_random.py",
+}  # fmt: skip
+
+
+def test_configs_play_every_option_both_ways():
+    """Over the CONFIGS (20,000 hands and more) every rule option of envs.rules, as the engine sees it
+    (the profile's defaults applied), takes two values or more, unless PLAYED_ELSEWHERE says where."""
+    values = {name: set() for name in DEFAULTS}
+    for profile, opts, _, _ in CONFIGS:
+        for name, v in _rules(profile, opts).to_dict().items():
+            if name in values:
+                values[name].add(repr(v))
+    once = sorted(n for n, vs in values.items() if len(vs) < 2 and n not in PLAYED_ELSEWHERE)
+    assert not once, f"options played with one value only: {once} (add a config or say where in PLAYED_ELSEWHERE)"
+    assert set(PLAYED_ELSEWHERE) <= set(DEFAULTS)
     assert sum(c[3] for c in CONFIGS) >= 20_000
 
 

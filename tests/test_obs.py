@@ -8,6 +8,7 @@ from envs.engine.api import Engine
 from envs.obs import OracleV0, PlanesV0, readable, render_table
 from envs.obs import oracle_v0 as ov
 from envs.obs import planes_v0 as pv
+from envs.obs.channels import starts
 from envs.rules import Rules
 from envs.tiles import ANKONG, CHI
 
@@ -178,13 +179,75 @@ def _melds(eng, b, seat):
     return [Meld(int(eng.melds[b, seat, i, 0]), int(eng.melds[b, seat, i, 1])) for i in range(eng.n_melds[b, seat])]
 
 
-def test_channel_tables():
+def test_channel_constants_are_the_offsets_of_the_table():
+    """Every CH_* / SC_* / O_* constant the C++ encoder reads (constants.hpp) is where the module's
+    table puts its block, and the encoders' shapes and names follow the same rows."""
+    for mod, tables in ((pv, (pv.CHANNELS + pv.DERIVED_CHANNELS, pv.SCALARS)), (ov, (ov.CHANNELS,))):
+        for blocks in tables:
+            at = 0
+            for b in blocks:
+                assert getattr(mod, b.const) == at, (mod.OBS_VERSION, b.const)
+                at += b.n
+    assert pv.N_CHANNELS == sum(b.n for b in pv.CHANNELS) and pv.N_SCALARS == sum(b.n for b in pv.SCALARS) <= 34
+    assert ov.N_EXTRA == sum(b.n for b in ov.CHANNELS)
     for d in (False, True):
-        names = pv.channel_names(d)
-        assert len(names) == PlanesV0(derived=d).n_channels == len(set(names))
-        assert len(ov.channel_names(d)) == OracleV0(derived=d).n_channels
-    assert pv.OBS_VERSION == "planes_v0" and len(pv.scalar_names()) == pv.N_SCALARS <= 34
-    assert pv.CH_PHASE + 4 == pv.N_CHANNELS and pv.CH_UNSEEN + 4 == pv.N_CHANNELS_DERIVED
+        for enc, mod in ((PlanesV0(derived=d), pv), (OracleV0(derived=d), ov)):
+            names = enc.channel_names()
+            assert len(names) == len(set(names)) == enc.n_channels == sum(b.n for b in mod.blocks(d))
+    assert pv.channel_names(True)[pv.CH_DISCARD + 4 * 1 + 1] == "discard next >=2"
+    assert pv.scalar_names()[pv.SC_SCORE + 3] == "score/(per_tai*64) previous"
+
+
+def _check_values(x, b, where):
+    """x: (N, channels, columns) of one block; it must hold what the block's ``values`` promises."""
+    v = b.values
+    assert not x[..., b.cols :].any(), f"{where}: columns past {b.cols} are written"
+    if v in ("thresholds", "one-hot", "0/1"):
+        assert np.isin(x, (0, 1)).all(), f"{where}: not 0/1"
+    if v == "thresholds":
+        g = x.reshape(x.shape[0], len(b.seats), 4, -1)
+        assert (np.diff(g, axis=2) <= 0).all(), f"{where}: count >= i+1 without count >= i"
+    elif v == "one-hot":
+        assert (x.sum(-1) <= 1).all(), f"{where}: more than one 1"
+    elif v == "0/1":
+        pass  # checked above
+    elif v == "count":
+        assert (x >= 0).all() and (x == np.round(x)).all(), f"{where}: not a count"
+    elif v == "plane":
+        assert (x == x[..., :1]).all() and (x >= 0).all() and (x <= 1).all(), f"{where}: not one value in [0, 1]"
+    elif v == "quarters":
+        assert (x >= 0).all() and (x * 4 == np.round(x * 4)).all(), f"{where}: not quarters"
+    elif v == "fraction":
+        assert (x >= 0).all() and (x <= 1).all(), f"{where}: outside [0, 1]"
+    elif v == "scaled":
+        assert (x >= 0).all(), f"{where}: negative"
+    elif v == "clipped":
+        assert (np.abs(x) <= pv.SCORE_CLIP).all(), f"{where}: outside +-SCORE_CLIP"
+    elif v == "scalars":
+        for s, at in zip(pv.SCALARS, starts(pv.SCALARS)):
+            _check_values(x[:, :, at : at + s.n], s, f"{where} {s.const}")  # a scalar block: one row
+    else:
+        raise AssertionError(f"{where}: no check for values {v!r}")
+
+
+@pytest.mark.parametrize("rules", [Rules(episode="game"), Rules.make("strict16", declare_ready=True),
+                                   Rules.make("hongkong", episode="game")], ids=["standard", "strict16", "hongkong"])
+def test_encoders_write_what_the_channel_table_says(rules):
+    """The documented ``values`` and ``cols`` of every block (planes_v0 with derived and revealed kongs,
+    oracle_v0) hold in every state of random games, for every seat."""
+    enc, orc = PlanesV0(derived=True, reveal_ankong=True), OracleV0(derived=True)
+    seen = []
+    for eng in _random_states(rules, B=6, seed=4, steps=300):
+        for seat in range(4):
+            seen.append(np.concatenate([enc.encode(eng, seats=seat), orc.encode(eng, seats=seat)[:, enc.n_channels :]], 1))
+    x = np.concatenate(seen)
+    blocks = pv.blocks(True) + ov.CHANNELS
+    at = starts(blocks)
+    assert at[-1] == x.shape[1]
+    for b, a in zip(blocks, at):
+        _check_values(x[:, a : a + b.n], b, b.const)
+    # the checks bite: each kind of block is written somewhere in these games
+    assert {b.values for b, a in zip(blocks, at) if x[:, a : a + b.n].any()} == {b.values for b in blocks}
 
 
 def test_readable_hides_other_hands():

@@ -392,11 +392,34 @@ GOOD = {"id": "j", "profile": "standard", "hand": "123m 456m 789m 234p 78s NN", 
         "flags": [], "rules": {}, "stakes": {"base": 30, "per_tai": 10}}  # fmt: skip
 
 
+CLEAN = score_case(GOOD)
+IGNORED = {"note", "expected"}  # read by the case tools, never by the scorer
+CLOSED = {"win_by": C.WIN_BY_NAMES, "seat": WIND_NAMES, "round": WIND_NAMES, "discarder": WIND_NAMES, "dealer": ("E",)}
+
+
+def test_the_junk_test_starts_from_a_scored_case():
+    assert "error" not in CLEAN and CLEAN["hand_tai"] > 0 and CLEAN["id"] == "j"
+
+
 @settings(SETTINGS, max_examples=300)
 @given(st.dictionaries(st.sampled_from(sorted(GOOD) + ["dealer", "expected", "note", "other"]), JUNK, min_size=1, max_size=3))
 def test_score_case_answers_junk_with_an_error(changes):
+    """Junk in any field is answered, never raised: ``{"id", "error"}`` with a message, or a full result
+    that settles to zero; an unknown field and a value outside a closed set are named; ignored fields
+    change nothing."""
     case = GOOD | changes
     r = score_case(case)
-    assert isinstance(r, dict)
-    assert "error" in r or r["hand_tai"] == sum(r["items"].values())
     json.dumps(r, ensure_ascii=False)
+    assert r["id"] is case["id"]  # the id comes back as given, whatever it is
+    if "error" in r:
+        assert set(r) == {"id", "error"} and isinstance(r["error"], str) and r["error"]
+    else:
+        assert r["hand_tai"] == sum(r["items"].values()) and all(v > 0 for v in r["items"].values())
+        assert sum(r["deltas"].values()) == 0 and len(r["deltas"]) == 4
+    if "other" in changes:
+        assert "other" in r.get("error", ""), r
+    if set(changes) <= IGNORED:
+        assert {k: v for k, v in r.items() if k != "id"} == {k: v for k, v in CLEAN.items() if k != "id"}
+    (name, value), *more = changes.items()
+    if not more and name in CLOSED and not (isinstance(value, str) and value in CLOSED[name]):
+        assert name in r.get("error", ""), (name, value, r)

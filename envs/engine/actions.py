@@ -1,16 +1,8 @@
 """The action layout (versioned): one flat index space shared by every seat and every phase.
 
-Layout, as arithmetic::
-
-    DISCARD   = 0          # + kind (0..33): discard one tile of that kind
-    CHI       = 34         # + 0/1/2: the claimed tile is the low / middle / high tile of the chi
-    PON       = 37         # pon the discard
-    KONG      = 38         # exposed kong (明槓) on the discard
-    SELF_KONG = 39         # + kind (0..33): concealed kong (暗槓) or added kong (加槓) of that kind
-    WIN       = 73         # self-draw, win on a discard, or rob an added kong
-    PASS      = 74         # decline every claim (always legal when a seat is asked)
-    READY     = 75         # declare ready (報聽), only with the rules' declare_ready
-    N_ACTIONS = 76
+``LAYOUT`` lists the blocks of actions in order; the constants are their running offsets
+(``DISCARD + kind``, ``CHI + 0/1/2``, ``SELF_KONG + kind``, ...). ``python -m envs.doc_tables --write``
+writes it as the tables of the env card (``help(envs.tw16_v0)``) and docs/environment.md.
 
 Flowers are replaced automatically and are never an action. Bump ``ACTION_LAYOUT_VERSION`` on any
 change: saved policies and replays depend on it.
@@ -18,19 +10,48 @@ change: saved policies and replays depend on it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from itertools import accumulate
+
 from envs.tiles import N_KINDS, kind_name, parse_tiles
 
 ACTION_LAYOUT_VERSION = 0
 
-DISCARD = 0
-CHI = DISCARD + N_KINDS  # 34
-PON = CHI + 3  # 37
-KONG = PON + 1  # 38
-SELF_KONG = KONG + 1  # 39
-WIN = SELF_KONG + N_KINDS  # 73
-PASS = WIN + 1  # 74
-READY = PASS + 1  # 75
-N_ACTIONS = READY + 1  # 76
+
+@dataclass(frozen=True)
+class ActionBlock:
+    """``size`` consecutive actions; the offset from the block's constant is ``arg``."""
+
+    const: str
+    size: int
+    arg: str  # what the offset selects ("" for a single action)
+    zh: str
+    what: str
+    legal: str  # when the mask allows it
+
+
+LAYOUT = (
+    ActionBlock("DISCARD", N_KINDS, "kind k (0..33)", "打牌", "discard one tile of kind k",
+                "own turn, the tile is in hand (and not forbidden: `swap_call=false` after a chi, a pending ready "
+                "declaration that must keep a ready hand)"),
+    ActionBlock("CHI", 3, "0 / 1 / 2", "吃", "chi: the claimed tile is the low / middle / high tile",
+                "the next seat (下家) on a suited discard; +0: discard 3m with 45m in hand, +1: with 24m, +2: with 12m"),
+    ActionBlock("PON", 1, "", "碰", "pon the discard", "two of the discard's kind in hand"),
+    ActionBlock("KONG", 1, "", "明槓", "exposed kong on the discard",
+                "three of the discard's kind in hand, a replacement tile drawable"),
+    ActionBlock("SELF_KONG", N_KINDS, "kind k (0..33)", "暗槓 / 加槓", "concealed or added kong of kind k",
+                "own turn: four of kind k in hand, or a pon of k and the fourth in hand (not in the turn of a chi/pon "
+                "with `no_kong_after_claim`)"),
+    ActionBlock("WIN", 1, "", "胡 / 自摸 / 搶槓", "self-draw, win on a discard, or rob an added kong",
+                "a winning hand with the drawn tile, the discard or the added-kong tile (not while 過水 blocks it); "
+                "hongkong's flower-win offer and 拉 cut answer yes"),
+    ActionBlock("PASS", 1, "", "過", "decline every claim (always legal when a seat is asked)",
+                "asked to claim, rob, declare 天聽, take a flower win or cut a 拉 debt"),
+    ActionBlock("READY", 1, "", "報聽", "declare ready",
+                "the profile scores ready declarations and `declare_ready` is on"),
+)
+
+DISCARD, CHI, PON, KONG, SELF_KONG, WIN, PASS, READY, N_ACTIONS = accumulate((b.size for b in LAYOUT), initial=0)
 
 CHI_NAMES = ("low", "mid", "high")
 

@@ -1,18 +1,20 @@
 """``oracle_v0``: planes_v0 plus the hidden information, for oracle guiding and analysis.
 
 Channels ``0 .. P-1`` are exactly the planes_v0 channels (P = 79, or 86 with ``derived``); then,
-at offsets from ``P``:
+at offsets from ``P`` (the table is written from ``CHANNELS`` by ``python -m envs.doc_tables --write``):
 
-==================  ===  ==========================================================================
-offset              n    content
-==================  ===  ==========================================================================
-O_HANDS             12   concealed hand of relative seat r = 1..3, count >= 1..4 at O_HANDS+4(r-1)+i
-O_ANKONG            3    kinds of the concealed kongs of seats r = 1..3
-O_WALL              4    tiles left in the wall (dead wall included), count >= 1..4
-O_FRONT             16   the next 16 front draws, one-hot (a flower: an empty row, see O_WALL_META)
-O_TAIL              8    the next 8 replacement draws from the tail, one-hot
-O_WALL_META         1    columns 0-15: front draw j is a flower; 16-23: tail draw j is a flower
-==================  ===  ==========================================================================
+.. BEGIN generated: channels
+==================  ==  ===========================================================================
+channels            n   content
+==================  ==  ===========================================================================
+P + 0-11 O_HANDS    12  concealed hand of relative seat r = 1..3, count >= 1..4 at O_HANDS+4(r-1)+i
+P + 12-14 O_ANKONG  3   kinds of the concealed kongs of seats r = 1..3
+P + 15-18 O_WALL    4   tiles left in the wall (dead wall included), count >= 1..4
+P + 19-34 O_FRONT   16  the next 16 front draws, one-hot (a flower: an empty row, see O_WALL_META)
+P + 35-42 O_TAIL    8   the next 8 replacement draws from the tail, one-hot
+P + 43 O_WALL_META  1   columns 0-15: front draw j is a flower; 16-23: tail draw j is a flower
+==================  ==  ===========================================================================
+.. END generated: channels
 
 Rows past the end of the wall are empty; the number of drawable tiles is planes SC_DRAWABLE.
 """
@@ -23,18 +25,31 @@ import numpy as np
 
 from envs._core import oracle_v0_encode
 from envs.obs import planes_v0 as pv
+from envs.obs.channels import REL, THRESHOLDS, Block, names, starts
 from envs.tiles import ANKONG  # noqa: F401 (constants.hpp py::oracle_v0::ANKONG, native/tools/gen_constants.py)
 
 OBS_VERSION = "oracle_v0"
-O_HANDS = 0
-O_ANKONG = 12
-O_WALL = 15
-O_FRONT = 19
-N_FRONT = 16
-O_TAIL = 35
-N_TAIL = 8
-O_WALL_META = 43
-N_EXTRA = 44
+EXTENDS = pv.OBS_VERSION  # its channels follow those of planes_v0
+_FRONT = tuple(str(j) for j in range(16))  # the next front draws
+_TAIL = tuple(str(j) for j in range(8))  # the next replacement draws
+
+# The hidden-information channels after the P planes_v0 ones, in order (O_* are their offsets from P).
+CHANNELS = (
+    Block("O_HANDS", "oracle hand {seat} {item}", "thresholds", "concealed hand of relative seat r = 1..3, "
+          "count >= 1..4 at O_HANDS+4(r-1)+i", REL[1:], THRESHOLDS),
+    Block("O_ANKONG", "oracle ankong {seat}", "0/1", "kinds of the concealed kongs of seats r = 1..3", REL[1:]),
+    Block("O_WALL", "oracle wall {item}", "thresholds", "tiles left in the wall (dead wall included), count >= 1..4",
+          items=THRESHOLDS),
+    Block("O_FRONT", "oracle front {item}", "one-hot", "the next 16 front draws, one-hot (a flower: an empty row, "
+          "see O_WALL_META)", items=_FRONT),
+    Block("O_TAIL", "oracle tail {item}", "one-hot", "the next 8 replacement draws from the tail, one-hot", items=_TAIL),
+    Block("O_WALL_META", "oracle wall flowers (front 0-15, tail 16-23)", "0/1",
+          "columns 0-15: front draw j is a flower; 16-23: tail draw j is a flower", cols=len(_FRONT) + len(_TAIL)),
+)
+
+O_HANDS, O_ANKONG, O_WALL, O_FRONT, O_TAIL, O_WALL_META, N_EXTRA = starts(CHANNELS)
+N_FRONT = len(_FRONT)
+N_TAIL = len(_TAIL)
 FLOWER_ID0 = 136
 
 
@@ -42,16 +57,13 @@ def n_channels(derived: bool = False) -> int:
     return pv.n_channels(derived) + N_EXTRA
 
 
+def blocks(derived: bool = False) -> tuple[Block, ...]:
+    """planes_v0's blocks, then the hidden ones."""
+    return pv.blocks(derived) + CHANNELS
+
+
 def channel_names(derived: bool = False) -> list[str]:
-    th = [f">={i}" for i in range(1, 5)]
-    n = pv.channel_names(derived)
-    n += [f"oracle hand {r} {t}" for r in pv._REL[1:] for t in th]
-    n += [f"oracle ankong {r}" for r in pv._REL[1:]]
-    n += [f"oracle wall {t}" for t in th]
-    n += [f"oracle front {j}" for j in range(N_FRONT)] + [f"oracle tail {j}" for j in range(N_TAIL)]
-    n += ["oracle wall flowers (front 0-15, tail 16-23)"]
-    assert len(n) == n_channels(derived)
-    return n
+    return names(blocks(derived))
 
 
 class OracleV0(pv.PlanesV0):

@@ -3,41 +3,31 @@
 Columns are the 34 tile kinds. Seats are relative to the observing seat: 0 self, 1 next (下家),
 2 opposite, 3 previous (上家). Channel ``CH_X + 4*r + i`` is item ``i`` of relative seat ``r``.
 Thresholds ``>=1..>=4`` are four 0/1 channels (a count = their sum). ``channel_names()`` lists all.
+The channels are the rows of ``CHANNELS`` and ``DERIVED_CHANNELS`` below, the scalars those of
+``SCALARS``; ``python -m envs.doc_tables --write`` writes them as tables into the env card
+(``help(envs.tw16_v0)``: the channels), docs/environment.md (both) and here (the scalars).
 
-==================  ===  ==========================================================================
-channels            n    content
-==================  ===  ==========================================================================
-CH_HAND             4    own concealed count >= 1..4
-CH_DRAWN            1    the tile the observer just drew (its own turn only)
-CH_MELD             16   per seat r: tiles in r's visible melds, count >= 1..4 (an opponent's 暗槓 is
-                         face down: not here unless ``reveal_ankong``)
-CH_ANKONG           4    per seat r: kinds of r's concealed kongs (self; others only if revealed)
-CH_FLOWERS          4    per seat r: flowers f1..f8 in columns 0..7
-CH_DISCARD          16   per seat r: r's discards this hand (claimed ones included), count >= 1..4
-CH_CLAIMED          4    per seat r: how many of r's discards of that kind another seat claimed
-CH_TAKEN            4    per seat r: discards r claimed (the tile taken into a chi/pon/kong)
-CH_RECENT           16   per seat r: r's j-th most recent discard (j = 0 newest .. 3), one-hot
-CH_LAST             1    the last discard of the hand (any seat), one-hot
-CH_QUESTION         1    the tile being answered: discard under claim, or added kong that may be robbed
-CH_SEAT_WIND        1    own seat wind, one-hot at its wind column (E=27 .. N=30)
-CH_ROUND_WIND       1    prevailing wind, one-hot at its wind column
-CH_MELD_FROM        1    column 4*r + o: melds of seat r claimed from seat r+o (o = 1..3), o=0:
-                         r's concealed kongs; each count / 4
-CH_SCALARS          1    named columns SC_* below
-CH_PHASE            4    constant planes: turn / claim / rob / ready (天聽) (none when done)
---- derived=True ---
-CH_SHANTEN          1    constant plane: min(shanten + 1, 8) / 8 of the own hand (0: complete)
-CH_DISCARD_SHANTEN  1    (3n+2 hands) per held kind: (shanten after discarding it + 1) / 8, capped
-CH_WAITS            1    waits of a 3n+1 hand; of a 3n+2 hand: the waits after any ready discard
-CH_UNSEEN           4    tiles the observer cannot see, count >= 1..4
-==================  ===  ==========================================================================
+Scalars (``CH_SCALARS`` columns):
 
-Scalars (``CH_SCALARS`` columns): SC_DRAWABLE tiles left to draw / 128 (exact), SC_LAST3 no calls
-(<= 3 left and the rule on), SC_STREAK dealer streak / 8, SC_ROT dealer passes this game / 16,
-SC_NRIVER discards this hand / 128, SC_AFTER_CLAIM the turn seat claimed this turn (must discard),
-SC_PASS_WIN own 過水 flag, SC_REPLACEMENT the drawn tile came from the tail, SC_DEALER+r dealer,
-SC_TURN+r seat on turn (the discarder / konger while others answer), SC_READY+r declared ready,
-SC_HAND_SIZE+r concealed tiles / 16, SC_SCORE+r cumulative chips / (per_tai * 64) clipped to +-4.
+.. BEGIN generated: scalars
+======  ==============  ================================================================
+column  scalar          content
+======  ==============  ================================================================
+0       SC_DRAWABLE     tiles left to draw / 128 (exact)
+1       SC_LAST3        no calls (<= 3 left and the rule on)
+2       SC_STREAK       dealer streak / 8
+3       SC_ROT          dealer passes this game / 16
+4       SC_NRIVER       discards this hand / 128
+5       SC_AFTER_CLAIM  the turn seat claimed this turn (must discard)
+6       SC_PASS_WIN     own 過水 flag
+7       SC_REPLACEMENT  the drawn tile came from the tail
+8-11    SC_DEALER       per seat r: the dealer
+12-15   SC_TURN         per seat r: on turn (the discarder / konger while others answer)
+16-19   SC_READY        per seat r: declared ready
+20-23   SC_HAND_SIZE    per seat r: concealed tiles / 16
+24-27   SC_SCORE        per seat r: cumulative chips / (per_tai * 64), clipped
+======  ==============  ================================================================
+.. END generated: scalars
 
 Recovering the game from an observation: own counts = sum of CH_HAND; visible tiles = own counts +
 sum_r (meld counts r) + sum_r (discards r - claimed r); unseen = 4 - visible (CH_UNSEEN with
@@ -51,6 +41,7 @@ import numpy as np
 
 from envs._core import planes_v0_encode, tiles_left
 from envs.engine import state as st
+from envs.obs.channels import REL, THRESHOLDS, Block, names, starts
 # the encoder's rule options and tile codes: native/tools/gen_constants.py writes them into
 # constants.hpp (py::planes_v0::...) for the C++ encoder (native/src/obs.cpp)
 from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, OPT_NO_CALLS_LAST3, OPT_PER_TAI  # noqa: F401
@@ -58,80 +49,92 @@ from envs.tiles import ANKONG, CHI as M_CHI, PON as M_PON, WIND0  # noqa: F401
 
 OBS_VERSION = "planes_v0"
 
-CH_HAND = 0
-CH_DRAWN = 4
-CH_MELD = 5
-CH_ANKONG = 21
-CH_FLOWERS = 25
-CH_DISCARD = 29
-CH_CLAIMED = 45
-CH_TAKEN = 49
-CH_RECENT = 53
-CH_LAST = 69
-CH_QUESTION = 70
-CH_SEAT_WIND = 71
-CH_ROUND_WIND = 72
-CH_MELD_FROM = 73
-CH_SCALARS = 74
-CH_PHASE = 75
-N_CHANNELS = 79  # without derived features
-CH_SHANTEN = 79
-CH_DISCARD_SHANTEN = 80
-CH_WAITS = 81
-CH_UNSEEN = 82
-N_CHANNELS_DERIVED = 86
+_PHASES = ("turn", "claim", "rob", "ready")
+_RECENT = ("0", "1", "2", "3")  # j-th most recent discard, 0 newest
 
-SC_DRAWABLE = 0
-SC_LAST3 = 1
-SC_STREAK = 2
-SC_ROT = 3
-SC_NRIVER = 4
-SC_AFTER_CLAIM = 5
-SC_PASS_WIN = 6
-SC_REPLACEMENT = 7
-SC_DEALER = 8
-SC_TURN = 12
-SC_READY = 16
-SC_HAND_SIZE = 20
-SC_SCORE = 24
-N_SCALARS = 28
+# The scalar columns of CH_SCALARS, in order (SC_* are their offsets).
+SCALARS = (
+    Block("SC_DRAWABLE", "drawable/128", "fraction", "tiles left to draw / 128 (exact)"),
+    Block("SC_LAST3", "last3", "0/1", "no calls (<= 3 left and the rule on)"),
+    Block("SC_STREAK", "streak/8", "scaled", "dealer streak / 8"),
+    Block("SC_ROT", "rot/16", "fraction", "dealer passes this game / 16"),
+    Block("SC_NRIVER", "nriver/128", "fraction", "discards this hand / 128"),
+    Block("SC_AFTER_CLAIM", "after_claim", "0/1", "the turn seat claimed this turn (must discard)"),
+    Block("SC_PASS_WIN", "pass_win", "0/1", "own 過水 flag"),
+    Block("SC_REPLACEMENT", "replacement", "0/1", "the drawn tile came from the tail"),
+    Block("SC_DEALER", "dealer {seat}", "one-hot", "per seat r: the dealer", REL),
+    Block("SC_TURN", "turn {seat}", "one-hot", "per seat r: on turn (the discarder / konger while others answer)", REL),
+    Block("SC_READY", "ready {seat}", "0/1", "per seat r: declared ready", REL),
+    Block("SC_HAND_SIZE", "hand_size/16 {seat}", "scaled", "per seat r: concealed tiles / 16", REL),
+    Block("SC_SCORE", "score/(per_tai*64) {seat}", "clipped", "per seat r: cumulative chips / (per_tai * 64), clipped", REL),
+)
 
-N_RECENT = 4
+# The channels, in order (CH_* are their offsets); then those added with ``derived=True``.
+CHANNELS = (
+    Block("CH_HAND", "hand {item}", "thresholds", "own concealed count >= 1..4", items=THRESHOLDS),
+    Block("CH_DRAWN", "drawn", "one-hot", "the tile the observer just drew (its own turn only)"),
+    Block("CH_MELD", "meld {seat} {item}", "thresholds", "per seat r: tiles in r's visible melds, count >= 1..4 "
+          "(an opponent's 暗槓 is face down: not here unless ``reveal_ankong``)", REL, THRESHOLDS),
+    Block("CH_ANKONG", "ankong {seat}", "0/1", "per seat r: kinds of r's concealed kongs (self; others only if revealed)",
+          REL),
+    Block("CH_FLOWERS", "flowers {seat} (cols 0-7)", "0/1", "per seat r: flowers f1..f8 in columns 0..7", REL, cols=8),
+    Block("CH_DISCARD", "discard {seat} {item}", "thresholds",
+          "per seat r: r's discards this hand (claimed ones included), count >= 1..4", REL, THRESHOLDS),
+    Block("CH_CLAIMED", "claimed {seat}", "count", "per seat r: how many of r's discards of that kind another seat claimed",
+          REL),
+    Block("CH_TAKEN", "taken {seat}", "count", "per seat r: discards r claimed (the tile taken into a chi/pon/kong)", REL),
+    Block("CH_RECENT", "recent {seat} {item}", "one-hot", "per seat r: r's j-th most recent discard (j = 0 newest .. 3)",
+          REL, _RECENT),
+    Block("CH_LAST", "last discard", "one-hot", "the last discard of the hand (any seat)"),
+    Block("CH_QUESTION", "question", "one-hot", "the tile being answered: discard under claim, or added kong that may be "
+          "robbed"),
+    Block("CH_SEAT_WIND", "seat wind", "one-hot", "own seat wind, at its wind column (E=27 .. N=30)"),
+    Block("CH_ROUND_WIND", "round wind", "one-hot", "prevailing wind, at its wind column"),
+    Block("CH_MELD_FROM", "meld from (cols 4r+o)", "quarters", "column 4*r + o: melds of seat r claimed from seat r+o "
+          "(o = 1..3), o=0: r's concealed kongs; each count / 4", cols=16),
+    Block("CH_SCALARS", "scalars", "scalars", "named columns SC_* (the scalar table)", cols=sum(b.n for b in SCALARS)),
+    Block("CH_PHASE", "phase {item}", "plane", "constant planes: turn / claim / rob / ready (天聽) (none when done)",
+          items=_PHASES),
+)
+DERIVED_CHANNELS = (
+    Block("CH_SHANTEN", "shanten", "plane", "min(shanten + 1, 8) / 8 of the own hand (0: complete)", derived=True),
+    Block("CH_DISCARD_SHANTEN", "discard shanten", "fraction",
+          "(3n+2 hands) per held kind: (shanten after discarding it + 1) / 8, capped", derived=True),
+    Block("CH_WAITS", "waits", "0/1", "waits of a 3n+1 hand; of a 3n+2 hand: the waits after any ready discard",
+          derived=True),
+    Block("CH_UNSEEN", "unseen {item}", "thresholds", "tiles the observer cannot see, count >= 1..4", items=THRESHOLDS,
+          derived=True),
+)
+
+(CH_HAND, CH_DRAWN, CH_MELD, CH_ANKONG, CH_FLOWERS, CH_DISCARD, CH_CLAIMED, CH_TAKEN, CH_RECENT, CH_LAST, CH_QUESTION,
+ CH_SEAT_WIND, CH_ROUND_WIND, CH_MELD_FROM, CH_SCALARS, CH_PHASE, N_CHANNELS) = starts(CHANNELS)  # N_: without derived
+CH_SHANTEN, CH_DISCARD_SHANTEN, CH_WAITS, CH_UNSEEN, N_CHANNELS_DERIVED = starts(DERIVED_CHANNELS, N_CHANNELS)
+
+(SC_DRAWABLE, SC_LAST3, SC_STREAK, SC_ROT, SC_NRIVER, SC_AFTER_CLAIM, SC_PASS_WIN, SC_REPLACEMENT, SC_DEALER, SC_TURN,
+ SC_READY, SC_HAND_SIZE, SC_SCORE, N_SCALARS) = starts(SCALARS)
+
+N_RECENT = len(_RECENT)
 SCORE_CLIP = 4.0  # every value lies in [-SCORE_CLIP, SCORE_CLIP] (only scores can be negative)
 F_DERIVED = 1
 F_REVEAL_ANKONG = 2
-
-_REL = ("self", "next", "opposite", "previous")
-_PHASES = ("turn", "claim", "rob", "ready")
+_REL = REL  # the name planes_v1 (branch v1) reads
 
 
 def n_channels(derived: bool = False) -> int:
     return N_CHANNELS_DERIVED if derived else N_CHANNELS
 
 
+def blocks(derived: bool = False) -> tuple[Block, ...]:
+    return CHANNELS + DERIVED_CHANNELS if derived else CHANNELS
+
+
 def channel_names(derived: bool = False) -> list[str]:
     """One readable name per channel, e.g. ``'discard next >=2'``."""
-    th = [f">={i}" for i in range(1, 5)]
-    n = [f"hand {t}" for t in th] + ["drawn"]
-    n += [f"meld {r} {t}" for r in _REL for t in th]
-    n += [f"ankong {r}" for r in _REL] + [f"flowers {r} (cols 0-7)" for r in _REL]
-    n += [f"discard {r} {t}" for r in _REL for t in th]
-    n += [f"claimed {r}" for r in _REL] + [f"taken {r}" for r in _REL]
-    n += [f"recent {r} {j}" for r in _REL for j in range(N_RECENT)]
-    n += ["last discard", "question", "seat wind", "round wind", "meld from (cols 4r+o)", "scalars"]
-    n += [f"phase {p}" for p in _PHASES]
-    if derived:
-        n += ["shanten", "discard shanten", "waits"] + [f"unseen {t}" for t in th]
-    assert len(n) == n_channels(derived)
-    return n
+    return names(blocks(derived))
 
 
 def scalar_names() -> list[str]:
-    n = ["drawable/128", "last3", "streak/8", "rot/16", "nriver/128", "after_claim", "pass_win", "replacement"]
-    for what in ("dealer", "turn", "ready", "hand_size/16", "score/(per_tai*64)"):
-        n += [f"{what} {r}" for r in _REL]
-    assert len(n) == N_SCALARS
-    return n
+    return names(SCALARS)
 
 
 # drawable_of(g, opts): tiles that may still be drawn in the game of scalar row g (the rest of the

@@ -707,11 +707,11 @@ inline constexpr int64_t O_HANDS = 0LL;
 inline constexpr int64_t O_ANKONG = 12LL;
 inline constexpr int64_t O_WALL = 15LL;
 inline constexpr int64_t O_FRONT = 19LL;
-inline constexpr int64_t N_FRONT = 16LL;
 inline constexpr int64_t O_TAIL = 35LL;
-inline constexpr int64_t N_TAIL = 8LL;
 inline constexpr int64_t O_WALL_META = 43LL;
 inline constexpr int64_t N_EXTRA = 44LL;
+inline constexpr int64_t N_FRONT = 16LL;
+inline constexpr int64_t N_TAIL = 8LL;
 inline constexpr int64_t FLOWER_ID0 = 136LL;
 }  // namespace oracle_v0
 namespace efficiency {  // agents.efficiency
