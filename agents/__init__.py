@@ -34,4 +34,15 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
     raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH)")
 
 
+def _register() -> None:
+    """Make every agent name a policy spec the envs resolve (``envs.policies``: envs never imports
+    agents, so agents register themselves when imported)."""
+    from envs.policies import register_policy
+
+    for name in AGENT_NAMES + ("sb3",):
+        register_policy(name, lambda spec, seed: make_agent(spec, seed=seed))
+
+
+_register()
+
 __all__ = ["Agent", "RandomAgent", "make_agent", "AGENT_NAMES"]

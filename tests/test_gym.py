@@ -7,9 +7,11 @@ import torch
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
+import agents  # noqa: F401  (registers the agent names the env's opponents are given by: envs.policies)
 import envs  # noqa: F401  (registers the env ids)
-from envs.gym_env import ENV_ID, SeatCredit, SelfPlayVecEnv, SingleAgentEnv, SingleAgentVecEnv
+from envs.gym_env import ENV_ID, SelfPlayVecEnv, SingleAgentEnv, SingleAgentVecEnv
 from envs.obs import planes_v0 as pv
+from training.credit import SeatCredit
 
 
 def legal_random(rng, mask):
