@@ -109,7 +109,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("dead_wall_per_kong", False, FLAG, "the dead wall grows by one per kong", (Slot("DEAD_WALL_PER_KONG", 2),)),
     Option("multi_win", False, FLAG, "several seats may win on one discard (一炮多響)", (Slot("MULTI_WIN", 3),)),
     Option("strict_pass", False, FLAG, "過水 also blocks self-drawn wins until the next discard", (Slot("STRICT_PASS", 4),)),
-    Option("no_calls_last3", True, FLAG, "no chi / pon / kong on the last three tiles", (Slot("NO_CALLS_LAST3", 5),)),
+    Option("no_calls_last3", True, FLAG, "3 or fewer drawable tiles: no chi, pon or exposed kong", (Slot("NO_CALLS_LAST3", 5),)),
     Option("no_kong_after_claim", True, FLAG, "after a chi or pon the seat must discard: no kong",
            (Slot("NO_KONG_AFTER_CLAIM", 6),)),
     Option("kong_replacement_self_draw", True, FLAG, "a self-draw win on the replacement after one's exposed kong",
