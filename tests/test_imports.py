@@ -132,6 +132,12 @@ def test_imports_follow_the_layers():
     assert not up, f"imports against the layering {' <- '.join(LAYERS)}: {up}"
 
 
+def test_every_package_has_a_layer():
+    # a new top-level package is checked only once it has its place in LAYERS
+    packages = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
+    assert set(packages) <= set(LAYERS), f"add {sorted(set(packages) - set(LAYERS))} to LAYERS in tests/test_imports.py"
+
+
 def test_the_graph_sees_the_project():
     graph = import_graph(ROOT, LAYERS)
     assert "envs.rules" in graph["envs.engine.api"]  # a top-level import
