@@ -2,7 +2,9 @@
 
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
 (the shipped checkpoint), ``neural:PATH`` (a checkpoint file) or ``sb3:PATH`` (a Stable-Baselines3
-model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra).
+model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra). Importing ``agents``
+registers these names with ``envs.policies``, so the envs take them as ``opponents`` (envs never
+imports agents).
 """
 
 from __future__ import annotations
