@@ -2,7 +2,9 @@
 
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
 (the shipped checkpoint), ``neural:PATH`` (a checkpoint file) or ``sb3:PATH`` (a Stable-Baselines3
-model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra).
+model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra). Importing ``agents``
+registers these names with ``envs.policies``, so the envs take them as ``opponents`` (envs never
+imports agents).
 
 Layering: envs <- agents <- evaluation <- training <- bench <- cli. Agents read observations of envs;
 the packages above play them.
@@ -36,5 +38,16 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
         return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}")
     raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH)")
 
+
+def _register() -> None:
+    """Make every agent name a policy spec the envs resolve (``envs.policies``: envs never imports
+    agents, so agents register themselves when imported)."""
+    from envs.policies import register_policy
+
+    for name in AGENT_NAMES + ("sb3",):
+        register_policy(name, lambda spec, seed: make_agent(spec, seed=seed))
+
+
+_register()
 
 __all__ = ["Agent", "RandomAgent", "make_agent", "AGENT_NAMES"]

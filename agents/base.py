@@ -13,6 +13,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from envs.policies import RandomLegal
+
 
 @runtime_checkable
 class Agent(Protocol):
@@ -53,18 +55,10 @@ def check_batch(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return obs, mask
 
 
-class RandomAgent:
-    """Uniform over the legal actions."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = 0):
-        self.reset(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+class RandomAgent(RandomLegal):
+    """Uniform over the legal actions: ``envs.policies.RandomLegal`` (the one random policy) behind the
+    agents' input checks."""
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs, mask = check_batch(obs, mask)
-        scores = self.rng.random(mask.shape) + mask  # legal actions score in [1, 2), illegal in [0, 1)
-        return scores.argmax(axis=1).astype(np.int64)
+        return super().act(obs, mask)

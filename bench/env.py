@@ -63,8 +63,9 @@ def bench_env(seconds: float = 1.0, num_envs: int = 4096) -> dict:
 
     from envs import tw16_v0
     from envs.engine.api import Engine
-    from envs.gym_env import RandomLegal, SelfPlayVecEnv, SingleAgentVecEnv
+    from envs.gym_env import SelfPlayVecEnv, SingleAgentVecEnv
     from envs.obs import OracleV0, PlanesV0
+    from envs.policies import RandomLegal
     from envs.rules import Rules
 
     out: dict = {"num_envs": num_envs, "cpus": os.cpu_count()}
@@ -121,7 +122,8 @@ def _bench_torch(seconds: float, num_envs: int) -> dict:
     """The vector env's batch handed to torch: shared memory vs a copy per step (and TorchRL's env)."""
     import torch
 
-    from envs.gym_env import RandomLegal, SingleAgentVecEnv
+    from envs.gym_env import SingleAgentVecEnv
+    from envs.policies import RandomLegal
     from envs.integrations.tensors import TorchVecEnv
 
     out: dict = {}

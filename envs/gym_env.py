@@ -11,9 +11,10 @@ Action: ``Discrete(76)``. Reward: chips won by the learner seat over its action 
 replies (reward option as in tw16_v0: tai | chips | win_loss | normalized).
 
 Options (both envs): rule options of ``envs.rules.Rules``; ``seat`` (0..3, or None: random per
-episode); ``opponents``: None (``opponent_factory(seed)``; the default factory gives
-``agents.GreedyAgent``, or uniform random legal with ``DEFAULT_OPPONENT = "random"``), an agent spec string
-("random", "greedy", "defensive"), an object with ``act(obs, mask)`` or a callable
+episode); ``opponents``: None (``opponent_factory(seed)``; the default factory gives the policy
+named ``envs.policies.DEFAULT_OPPONENT``, "greedy"), a spec string ("random", "greedy", "defensive",
+...: names other than "random" are registered by ``import agents``, see ``envs.policies``), an
+object with ``act(obs, mask)`` or a callable
 ``(obs (n, C, 34) float32, mask (n, 76) bool) -> actions (n,)``, or a list of three of those for
 the next / opposite / previous seat; ``reward``; ``derived`` (planes with derived features);
 ``illegal_action`` "terminate" (the episode ends with ``illegal_reward``, default -1) or "raise";
@@ -27,7 +28,7 @@ preallocated C-contiguous arrays overwritten by each step (``copy=False``, the d
 ``torch.from_numpy(obs["observation"])`` shares memory; copy what you keep, or pass ``copy=True``.
 
 Self-play: :class:`SelfPlayVecEnv` lets one policy act for every seat; see its docstring and
-:class:`SeatCredit` for crediting rewards to each seat's decisions (turn-based GAE).
+``training.credit.SeatCredit`` for crediting rewards to each seat's decisions (turn-based GAE).
 """
 
 from __future__ import annotations
@@ -37,138 +38,24 @@ import gymnasium
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from envs._core import encode_rows
-from envs.engine import state as st
+from envs.driver import Driver
 from envs.engine.actions import N_ACTIONS, action_name
-from envs.engine.api import Engine
-from envs.engine.rng import game_seeds, mix64
-from envs.engine.step import reset_some, step_some
+from envs.engine.rng import game_seeds
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
+from envs.policies import make_opponents, reseed
+from envs.rewards import reward_scale
 from envs.rules import Rules
+from envs.seats import act_by_seat
 
 ENV_ID = "tw16/SingleAgent-v0"
-DEFAULT_OPPONENT = "greedy"  # agents.GreedyAgent; "random": uniform random legal (RandomLegal)
 _ENV_OPTIONS = ("seat", "opponents", "opponent_factory", "reward", "derived", "illegal_action", "illegal_reward", "max_steps")
-
-
-# -- the driver: stepping, dealing and encoding a subset of the games --------------------------------
-class Driver:
-    """The engine plus subset stepping, per-game seeds and encoding into given rows (the one place
-    that calls the engine's batch step directly; envs._core runs batches of PARALLEL_MIN_BATCH (256)
-    games and more over threads, smaller ones on the calling thread)."""
-
-    def __init__(self, rules: Rules, batch_size: int):
-        self.engine = Engine(rules, batch_size=batch_size)
-        self.B = batch_size
-        self.seeds = np.zeros(batch_size, np.uint64)
-        self.shapes = pv.engine_shapes(self.engine)
-        self.rewards = np.zeros((batch_size, 4), np.float32)
-
-    @property
-    def s(self):
-        return self.engine.s
-
-    def deal(self, seeds, which) -> None:
-        """Deal new games in rows ``which`` (bool (B,)) from ``seeds`` (uint64 (B,))."""
-        self.seeds[which] = seeds[which]
-        e = self.engine
-        reset_some(e.s, self.seeds, which, e.opts, e.cfg, e.prof)
-
-    def redeal(self, which) -> None:
-        """Deal the games in ``which`` again, each from a seed derived from its previous one."""
-        for b in np.flatnonzero(which):
-            self.seeds[b] = np.uint64(mix64(int(self.seeds[b]) ^ 0x5EED))
-        e = self.engine
-        reset_some(e.s, self.seeds, which, e.opts, e.cfg, e.prof)
-
-    def step(self, actions, active) -> np.ndarray:
-        """Step the games in ``active``; returns this step's (B, 4) tai rewards (0 elsewhere)."""
-        e = self.engine
-        step_some(e.s, actions, active, e.opts, e.cfg, e.prof)
-        np.multiply(e.s.rewards, active[:, None], out=self.rewards)
-        return self.rewards
-
-    def encode(self, out, rows, seats, flags) -> None:
-        s = self.engine.s
-        encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.opts, flags, self.shapes)
-
-    @property
-    def current(self) -> np.ndarray:
-        return self.engine.s.g[:, st.G_CUR]
-
-
-# -- opponents ------------------------------------------------------------------------------------
-class RandomLegal:
-    """Uniform over the legal actions (seeded)."""
-
-    name = "random"
-
-    def __init__(self, seed=None):
-        self.reset(seed)
-
-    def reset(self, seed=None):
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, obs, mask):
-        return (self.rng.random(mask.shape, dtype=np.float32) + mask).argmax(1)
-
-
-def default_opponent(seed=None):
-    if DEFAULT_OPPONENT == "random":
-        return RandomLegal(seed)
-    from agents import make_agent  # the adapters may use agents; the engine never does
-
-    return make_agent(DEFAULT_OPPONENT, seed=seed)
-
-
-def _as_policy(x, factory, seed):
-    if x is None:
-        x = factory(seed)
-    elif isinstance(x, str):
-        from agents import make_agent
-
-        x = make_agent(x, seed=seed)
-    if hasattr(x, "act"):
-        return x
-    if callable(x):
-        return _Callable(x)
-    raise TypeError(f"an opponent is an agent spec string, an object with act(obs, mask) or a callable, got {x!r}")
-
-
-class _Callable:
-    def __init__(self, fn):
-        self.fn = fn
-
-    def act(self, obs, mask):
-        return self.fn(obs, mask)
-
-
-def make_opponents(opponents, factory=None, seed=0):
-    """Three policies for relative seats 1..3 (one shared object when a single one is given)."""
-    factory = factory or default_opponent
-    if isinstance(opponents, (list, tuple)):
-        if len(opponents) != 3:
-            raise ValueError(f"opponents: give one policy or three (next, opposite, previous), got {len(opponents)}")
-        return [_as_policy(o, factory, seed + i) for i, o in enumerate(opponents)]
-    p = _as_policy(opponents, factory, seed)
-    return [p, p, p]
-
-
-def _reseed(policies, seed):
-    done = set()
-    for i, p in enumerate(policies):
-        if id(p) not in done and hasattr(p, "reset"):
-            p.reset(int(seed) + i)
-            done.add(id(p))
 
 
 # -- the single-learner core shared by the env and the vector env -----------------------------------
 class _Core:
     def __init__(self, num_envs, seat=0, opponents=None, opponent_factory=None, reward="tai", derived=False,
                  illegal_action="terminate", illegal_reward=-1.0, max_steps=None, **rule_options):
-        from envs.tw16_v0 import reward_scale
-
         if seat is not None and seat not in (0, 1, 2, 3):
             raise ValueError(f"seat must be 0..3 or None (random per episode), got {seat!r}")
         if illegal_action not in ("terminate", "raise"):
@@ -196,7 +83,7 @@ class _Core:
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (1 << 63))
         self.rng = np.random.default_rng(seed)
-        _reseed(self.opponents, seed)
+        reseed(self.opponents, seed)
         allrows = np.ones(self.N, np.bool_)
         self._pick_seats(allrows)
         self.d.deal(game_seeds(int(seed), self.N), allrows)
@@ -233,15 +120,11 @@ class _Core:
             n = rows.shape[0]
             d.encode(self.opp_obs[:n], rows, seats, self.opp_enc.flags)
             mask = d.s.mask[rows]
-            rel = (seats - self.learner[rows]) % 4
+            rel = (seats - self.learner[rows]) % 4  # 1 next, 2 opposite, 3 previous
             acts = np.zeros(self.N, np.int64)
-            if self.opponents[0] is self.opponents[1] is self.opponents[2]:
-                acts[rows] = self.opponents[0].act(self.opp_obs[:n], mask)
-            else:
-                for o in (1, 2, 3):
-                    sel = np.flatnonzero(rel == o)
-                    if sel.size:
-                        acts[rows[sel]] = self.opponents[o - 1].act(self.opp_obs[sel], mask[sel])
+            sub = np.zeros(n, np.int64)
+            act_by_seat(self.opponents, rel - 1, self.opp_obs[:n], mask, sub)
+            acts[rows] = sub
             ok = mask[np.arange(n), acts[rows]]
             if not ok.all():
                 i = int(np.flatnonzero(~ok)[0])
@@ -410,13 +293,11 @@ class SelfPlayVecEnv:
     ``info["acted"]`` the seat that took the action just applied. ``rewards`` is (N, 4): what each
     seat was paid in this step (seats that did not act included). Autoreset SAME_STEP as in
     :class:`SingleAgentVecEnv`. For turn-based GAE, credit every seat's rewards to its own last
-    decision and bootstrap from its own next decision: :class:`SeatCredit` does this bookkeeping.
+    decision and bootstrap from its own next decision: ``training.credit.SeatCredit`` does this bookkeeping.
     """
 
     def __init__(self, num_envs: int = 1, reward="tai", derived=False, copy=False, max_steps=None,
                  **rule_options):
-        from envs.tw16_v0 import reward_scale
-
         self.rules = Rules.make(**rule_options)
         self.num_envs = int(num_envs)
         self.d = Driver(self.rules, self.num_envs)
@@ -471,40 +352,3 @@ class SelfPlayVecEnv:
         obs = self._observe()
         info["seat"] = self.d.current.astype(np.int64)
         return obs, rewards, term, trunc, info
-
-
-class SeatCredit:
-    """Turn-based bookkeeping for a rollout of ``T`` steps over ``N`` self-play games.
-
-    Call ``decide(t, seat)`` before stepping (``seat`` = ``info["seat"]``, who acts at step t), then
-    ``paid(rewards, done)`` with the step's (N, 4) rewards and ``terminated | truncated``. Every
-    reward a seat is paid, acting or not, is added to ``reward[t', n]`` of that seat's last decision
-    t' in game n. ``next_t[t, n]`` is the step of the same seat's next decision in that game, or -1
-    when the game ended first (``ended[t, n]``) or the rollout ended first (bootstrap from the
-    value at the last observation of that seat). Then GAE runs along these per-seat chains.
-    """
-
-    def __init__(self, T: int, N: int):
-        self.reward = np.zeros((T, N), np.float32)
-        self.next_t = np.full((T, N), -1, np.int64)
-        self.ended = np.zeros((T, N), np.bool_)
-        self.last = np.full((N, 4), -1, np.int64)  # step of each seat's last decision
-        self.rows = np.arange(N)
-
-    def decide(self, t: int, seat: np.ndarray) -> None:
-        prev = self.last[self.rows, seat]
-        has = prev >= 0
-        self.next_t[prev[has], self.rows[has]] = t
-        self.last[self.rows, seat] = t
-
-    def paid(self, rewards: np.ndarray, done: np.ndarray) -> None:
-        for s in range(4):
-            t = self.last[:, s]
-            has = t >= 0
-            np.add.at(self.reward, (t[has], self.rows[has]), rewards[has, s])
-        if done.any():
-            for s in range(4):
-                t = self.last[done, s]
-                has = t >= 0
-                self.ended[t[has], self.rows[done][has]] = True
-            self.last[done] = -1

@@ -1,7 +1,8 @@
 """The rules object: a profile plus the rule options of RULES.md section 5, validated and frozen.
 
 A ``Rules`` is part of every log, replay and benchmark record (``to_dict`` / ``from_dict``). Compiled
-code reads the options as an int64 array (``as_array``) indexed by the ``OPT_*`` constants below.
+code reads the options as an int64 array (``as_array``) indexed by the ``OPT_*`` constants, generated
+with the defaults and value checks from the option table of ``envs.options``.
 Options a profile sets in its ``[rules]`` table (for example ``declare_ready`` in ``strict16``) become
 that profile's defaults; options given explicitly win.
 """
@@ -15,111 +16,10 @@ from typing import Any
 
 import numpy as np
 
-# Index of each option in the compiled array (append only: the layout is versioned with the engine).
-OPT_FLOWERS = 0
-OPT_DEAD_WALL = 1
-OPT_DEAD_WALL_PER_KONG = 2
-OPT_MULTI_WIN = 3
-OPT_STRICT_PASS = 4
-OPT_NO_CALLS_LAST3 = 5
-OPT_NO_KONG_AFTER_CLAIM = 6
-OPT_KONG_REPLACEMENT_SELF_DRAW = 7
-OPT_SWAP_CALL = 8
-OPT_DECLARE_READY = 9
-OPT_STREAK_CAP = 10  # -1 = no cap
-OPT_BASE = 11
-OPT_PER_TAI = 12
-OPT_EPISODE_GAME = 13
-OPT_WEST_DRAW = 14
-OPT_DEALER_PAYS_ON_SELF_DRAW = 15  # hongkong: dealer tai on the dealer's leg of a non-dealer self-draw
-# hongkong settlement and engine rules (HONGKONG.md 1, 4, 5)
-OPT_HK = 16  # derived: the profile is a hongkong one: its engine rules (HONGKONG.md 1) and side payments (4)
-OPT_SETTLE_LA = 17  # settlement "la": legs enter the 拉 ledger (episode "game" only)
-OPT_LA_CUT = 18  # 三局斬拉 period (3), 0 = never
-OPT_LA_ASK = 19  # la_cut_policy "ask": the debtor chooses (PH_LA_CUT)
-OPT_LA_DRAW_SETTLE = 20  # la_draw "settle": a drawn hand closes every open debt
-OPT_FLOWER_OFFER = 21  # flower_win "offer": 八仙 / 七搶一 are asked (PH_FLOWER), not automatic
-OPT_DICE = 22  # dice_payments: 圍骰 / 一二三 side payments
-N_OPTS = 23
-
-EPISODES = ("hand", "game")
-SETTLEMENTS = ("immediate", "la")
-LA_CUT_POLICIES = ("always", "ask")
-LA_DRAWS = ("keep", "settle")
-FLOWER_WINS = ("auto", "offer")
-# Bounds that keep every settlement amount well inside int64 (the native core does not check overflow).
-MAX_STAKE = 10**9
-MAX_STREAK = 10**6
-
-
-class RulesError(ValueError):
-    """An unknown rule option or a bad value; the message names it."""
-
-
-@dataclass(frozen=True)
-class Stakes:
-    base: int = 30
-    per_tai: int = 10
-
-    def __post_init__(self):
-        for name in ("base", "per_tai"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_STAKE:
-                raise RulesError(f"stakes.{name} must be an integer in 0..{MAX_STAKE}, got {v!r}")
-        if self.per_tai == 0:
-            raise RulesError("stakes.per_tai must be positive (rewards are reported in tai units)")
-
-
-DEFAULTS: dict[str, Any] = {  # RULES.md 5
-    "flowers": True,
-    "dead_wall": 16,
-    "dead_wall_per_kong": False,
-    "multi_win": False,
-    "strict_pass": False,
-    "no_calls_last3": True,
-    "no_kong_after_claim": True,
-    "kong_replacement_self_draw": True,
-    "swap_call": True,
-    "declare_ready": False,
-    "west_draw": False,
-    "streak_cap": None,
-    "stakes": Stakes(),
-    "episode": "hand",
-    "extras": False,  # EXTRAS.md: the 特殊牌型 pack over standard / strict16 / casual
-    "extras_off": (),  # extras keys left out
-    "unrelated_gap": 3,  # 十六不搭: least distance of two tiles of one suit (EXTRAS.md 6.1)
-    # hongkong scoring (HONGKONG.md 1, 2.2, 2.3); refused with other profiles when not at the default
-    "count_method": 1,  # 計法 1 or 2
-    "dual_reading": True,  # n n n (n+1)x3 (n+2)x3 read as pons and as chows at once
-    "dealer_pays_on_self_draw": False,
-    # hongkong settlement (HONGKONG.md 1, 4, 5); the profile's [rules] sets la, offer and dice
-    "settlement": "immediate",  # "la": 拉 / 踢半 ledger across the hands of a game
-    "la_cut": 3,  # 三局斬拉: the debtor may pay in full when k reaches 3, 6, ...; "none": never (無限拉)
-    "la_cut_policy": "always",  # "ask": the env asks the debtor (WIN = cut, PASS = keep)
-    "la_draw": "keep",  # "settle": a drawn hand settles every open debt in full
-    "flower_win": "auto",  # "offer": 八仙過海 / 七搶一 are offered (WIN / PASS), not forced
-    "dice_payments": False,  # 圍骰 / 一二三 (hongkong only)
-}
-HK_OPTIONS = ("count_method", "dual_reading", "dealer_pays_on_self_draw", "dice_payments")
-
-_BOOL_OPTIONS = (
-    "flowers",
-    "dead_wall_per_kong",
-    "multi_win",
-    "strict_pass",
-    "no_calls_last3",
-    "no_kong_after_claim",
-    "kong_replacement_self_draw",
-    "swap_call",
-    "declare_ready",
-    "west_draw",
-    "extras",
-    "dual_reading",
-    "dice_payments",
-    "dealer_pays_on_self_draw",
-)
-_CHOICES = {"episode": EPISODES, "settlement": SETTLEMENTS, "la_cut_policy": LA_CUT_POLICIES, "la_draw": LA_DRAWS,
-            "flower_win": FLOWER_WINS}
+# The option table and what it generates (OPT_* slots, N_OPTS, DEFAULTS, HK_OPTIONS, RulesError, Stakes):
+# re-exported here, where the engine, the scorer and native/tools/gen_constants.py read them.
+from envs.options import *  # noqa: F403
+from envs.options import DEFAULTS, HK_OPTIONS, N_OPTS, OPT_HK, OPTIONS, RulesError, Stakes
 
 
 @dataclass(frozen=True)
@@ -167,29 +67,15 @@ class Rules:
                 object.__setattr__(self, name, prof.rule_defaults.get(name, default))
         if not isinstance(self.stakes, Stakes):
             object.__setattr__(self, "stakes", _parse_stakes(self.stakes))
-        for name in _BOOL_OPTIONS:
-            if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"rule option {name!r} must be true or false, got {getattr(self, name)!r}")
-        if isinstance(self.dead_wall, bool) or not isinstance(self.dead_wall, int) or not 0 <= self.dead_wall <= 60:
-            raise RulesError(f"rule option 'dead_wall' must be an integer in 0..60, got {self.dead_wall!r}")
-        if self.streak_cap is not None and (
-            isinstance(self.streak_cap, bool) or not isinstance(self.streak_cap, int) or not 0 <= self.streak_cap <= MAX_STREAK
-        ):
-            raise RulesError(f"rule option 'streak_cap' must be null or an integer in 0..{MAX_STREAK}, got {self.streak_cap!r}")
-        for name, choices in _CHOICES.items():
-            if getattr(self, name) not in choices:
-                raise RulesError(f"rule option {name!r} must be one of {choices}, got {getattr(self, name)!r}")
-        self._check_la()
+        for opt in OPTIONS:
+            v = getattr(self, opt.name)
+            if opt.values is not None and not opt.values.ok(v):
+                raise RulesError(f"rule option {opt.name!r} must be {opt.values.text}, got {v!r}")
         self._check_extras(prof, explicit_off)
         self._check_hongkong(prof)
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
-
-    def _check_la(self) -> None:
-        # la_cut: 3 (三局斬拉) or "none" (無限拉; None would mean "the default")
-        if self.la_cut != "none" and (isinstance(self.la_cut, bool) or self.la_cut != 3):
-            raise RulesError(f"rule option 'la_cut' must be 3 or 'none', got {self.la_cut!r}")
 
     def _check_extras(self, prof, explicit_off: bool) -> None:
         from envs.scoring.profile import load_pack
@@ -208,13 +94,8 @@ class Rules:
         object.__setattr__(self, "extras_off", tuple(sorted(set(off))))
         if self.extras and prof.name == "hongkong":
             raise RulesError("rule option 'extras' is for standard, strict16 and casual; hongkong has its own patterns")
-        gap = self.unrelated_gap
-        if isinstance(gap, bool) or gap not in (2, 3):
-            raise RulesError(f"rule option 'unrelated_gap' must be 2 or 3, got {gap!r}")
 
     def _check_hongkong(self, prof) -> None:
-        if isinstance(self.count_method, bool) or self.count_method not in (1, 2):
-            raise RulesError(f"rule option 'count_method' must be 1 or 2 (計法1 / 計法2), got {self.count_method!r}")
         if not prof.options.get("hongkong", False):
             for name in HK_OPTIONS:
                 if getattr(self, name) != DEFAULTS[name]:
@@ -261,30 +142,13 @@ class Rules:
                                  self.dual_reading)
 
     def as_array(self) -> np.ndarray:
+        """The options as int64 (N_OPTS,), slot OPT_* of each (the table of envs.options)."""
         a = np.zeros(N_OPTS, dtype=np.int64)
-        a[OPT_FLOWERS] = self.flowers
-        a[OPT_DEAD_WALL] = self.dead_wall
-        a[OPT_DEAD_WALL_PER_KONG] = self.dead_wall_per_kong
-        a[OPT_MULTI_WIN] = self.multi_win
-        a[OPT_STRICT_PASS] = self.strict_pass
-        a[OPT_NO_CALLS_LAST3] = self.no_calls_last3
-        a[OPT_NO_KONG_AFTER_CLAIM] = self.no_kong_after_claim
-        a[OPT_KONG_REPLACEMENT_SELF_DRAW] = self.kong_replacement_self_draw
-        a[OPT_SWAP_CALL] = self.swap_call
-        a[OPT_DECLARE_READY] = self.declare_ready
-        a[OPT_STREAK_CAP] = -1 if self.streak_cap is None else self.streak_cap
-        a[OPT_BASE] = self.stakes.base
-        a[OPT_PER_TAI] = self.stakes.per_tai
-        a[OPT_EPISODE_GAME] = self.episode == "game"
-        a[OPT_WEST_DRAW] = self.west_draw
-        a[OPT_DEALER_PAYS_ON_SELF_DRAW] = self.dealer_pays_on_self_draw
+        for opt in OPTIONS:
+            v = getattr(self, opt.name)
+            for slot in opt.slots:
+                a[slot.index] = slot.encode(v)
         a[OPT_HK] = is_hongkong(self.profile_data)
-        a[OPT_SETTLE_LA] = self.settlement == "la"
-        a[OPT_LA_CUT] = 0 if self.la_cut == "none" else self.la_cut
-        a[OPT_LA_ASK] = self.la_cut_policy == "ask"
-        a[OPT_LA_DRAW_SETTLE] = self.la_draw == "settle"
-        a[OPT_FLOWER_OFFER] = self.flower_win == "offer"
-        a[OPT_DICE] = self.dice_payments
         return a
 
 

@@ -127,15 +127,14 @@ from envs.engine import state as st
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS, action_name
 from envs.engine.rng import mix64
 from envs.engine.step import step_some
-from envs.gym_env import Driver
+from envs.driver import Driver
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
+from envs.rewards import REWARDS, reward_scale
 from envs.rules import Rules
 from envs.validate import as_int, env_seed, real_number
 
 ENV_VERSION = "tw16_v0"
-REWARDS = ("tai", "chips", "win_loss", "normalized")
-NORMALIZED_TAI = 32.0
 RESULTS = {st.RES_NONE: "none", st.RES_WIN: "win", st.RES_DRAWN: "drawn"}
 OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
 
@@ -150,19 +149,6 @@ class ActionSpaceError(AssertionError, ValueError):
     """``env().step`` got something that is not an action of ``Discrete(76)``: raised where PettingZoo's
     ``AssertOutOfBoundsWrapper`` fails its assertion (so an AssertionError), and a ValueError like
     every other refusal of a bad value."""
-
-
-def reward_scale(rules: Rules, reward: str):
-    """A function (tai deltas (..., 4)) -> rewards for the chosen ``reward`` option."""
-    if reward == "tai":
-        return lambda r: r
-    if reward == "chips":
-        return lambda r: r * rules.stakes.per_tai
-    if reward == "win_loss":
-        return np.sign
-    if reward == "normalized":
-        return lambda r: r / NORMALIZED_TAI
-    raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
 
 
 def env(illegal_reward: float = -1.0, **kwargs):

@@ -16,6 +16,7 @@ from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
+from envs.seats import act_by_seat
 from envs.scoring.codes import WIN_DISCARD, WIN_ROB_KONG, WIN_SELF_DRAW
 
 
@@ -118,10 +119,9 @@ def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, der
         mask = eng.legal_action_mask[live]
         who = seat_agent[live, cur]
         actions[:] = 0  # finished games have an all-ones mask; their step is a no-op
-        for i, agent in enumerate(agents):
-            sel = np.flatnonzero(who == i)
-            if sel.size:
-                actions[live[sel]] = agent.act(obs[sel], mask[sel])
+        acts = np.zeros(live.size, np.int64)
+        act_by_seat(agents, who, obs, mask, acts)
+        actions[live] = acts
         if on_decision is not None:
             on_decision(live, cur, obs, mask, actions[live])
         eng.step(actions)

@@ -56,6 +56,7 @@ def collect_and_train(args) -> dict:
     from torchrl.objectives import ClipPPOLoss
     from torchrl.objectives.value import GAE
 
+    import agents  # noqa: F401 (registers the agent names --opponents takes: envs.policies)
     from envs.integrations.torchrl import vec_env
 
     env = vec_env(args.num_envs, opponents=args.opponents, seat=None, reward="normalized", **json.loads(args.rules))

@@ -1,5 +1,9 @@
 """tw16/SingleAgent-v0 (Gymnasium): check_env, the native vector env, opponents, self-play credit."""
 
+import os
+import subprocess
+import sys
+
 import gymnasium
 import numpy as np
 import pytest
@@ -7,9 +11,11 @@ import torch
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
+import agents  # noqa: F401  (registers the agent names the env's opponents are given by: envs.policies)
 import envs  # noqa: F401  (registers the env ids)
-from envs.gym_env import ENV_ID, SeatCredit, SelfPlayVecEnv, SingleAgentEnv, SingleAgentVecEnv
+from envs.gym_env import ENV_ID, SelfPlayVecEnv, SingleAgentEnv, SingleAgentVecEnv
 from envs.obs import planes_v0 as pv
+from training.credit import SeatCredit
 
 
 def legal_random(rng, mask):
@@ -114,6 +120,45 @@ def test_opponents_and_illegal_actions():
     g = SingleAgentEnv(opponents="greedy")
     obs, _ = g.reset(seed=0)
     g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_opponent_names_resolve_through_the_registry():
+    from agents import RandomAgent
+    from envs import policies
+
+    assert isinstance(policies.make_policy("random", 3), policies.RandomLegal)
+    with pytest.raises(ValueError, match="unknown policy 'nobody'.*import agents"):
+        policies.make_policy("nobody")
+    # one random policy: the agent is the env's policy behind the agents' input checks
+    mask = np.random.default_rng(0).random((64, 76)) < 0.3
+    mask[:, 74] = True
+    obs = np.zeros((64, 79, 34), np.float32)
+    assert (RandomAgent(5).act(obs, mask) == policies.RandomLegal(5).act(obs, mask)).all()
+    # envs never imports agents: in a fresh interpreter the default opponent ("greedy") is not registered
+    code = "import envs.gym_env as g\ntry:\n    g.SingleAgentEnv()\nexcept ValueError as e:\n    print(e)\n"
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120,
+                         env={**os.environ, "PYTHONPATH": root})  # fmt: skip
+    assert "unknown policy 'greedy'" in out.stdout and "import agents" in out.stdout, out.stdout + out.stderr
+
+
+def test_act_by_seat_asks_each_policy_once():
+    from envs.seats import act_by_seat
+
+    class Fixed:
+        def __init__(self, a):
+            self.a, self.calls = a, []
+
+        def act(self, obs, mask):
+            self.calls.append(obs[:, 0, 0].tolist())
+            return np.full(len(obs), self.a)
+
+    shared, other = Fixed(7), Fixed(9)
+    obs = np.arange(6, dtype=np.float32)[:, None, None] * np.ones((6, 2, 34), np.float32)
+    actions = np.full(6, -5)
+    act_by_seat([shared, other, shared], np.array([0, 1, 2, -1, 2, 0]), obs, np.ones((6, 76), bool), actions)
+    assert actions.tolist() == [7, 9, 7, -5, 7, 7]  # row 3 (who -1) is decided elsewhere
+    assert shared.calls == [[0, 2, 4, 5]] and other.calls == [[1]]  # once each, rows in order
 
 
 def test_self_play_credit_chains():

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 import torch
 
-from envs.gym_env import RandomLegal, SelfPlayVecEnv, SingleAgentVecEnv
+from envs.gym_env import SelfPlayVecEnv, SingleAgentVecEnv
 from envs.integrations.tensors import TorchVecEnv, actions_to_numpy, shares_memory, tensor_view
+from envs.policies import RandomLegal
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HAS_SB3 = importlib.util.find_spec("sb3_contrib") is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -166,3 +167,20 @@ def test_frozen():
     r = Rules()
     with pytest.raises(Exception):
         r.multi_win = True  # type: ignore[misc]
+
+
+def test_option_table_and_rules_fields_agree():
+    # envs.options.OPTIONS is the one table; Rules keeps typed fields for its signature, in table order
+    from envs.options import OPTIONS, SLOTS
+
+    assert [f.name for f in dataclasses.fields(Rules)] == ["profile"] + [o.name for o in OPTIONS]
+    assert [s.index for s in SLOTS] == list(range(R.N_OPTS))
+    assert {f"OPT_{s.name}": s.index for s in SLOTS} == {n: getattr(R, n) for n in dir(R) if n.startswith("OPT_")}
+
+
+def test_environment_doc_lists_every_option():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "environment.md").read_text(encoding="utf-8")
+    missing = [name for name in DEFAULTS if f"| `{name}` |" not in doc]
+    assert not missing, f"docs/environment.md's option table lacks {missing}"

@@ -7,7 +7,7 @@ import csv
 import numpy as np
 
 from agents.neural import load_checkpoint
-from envs.gym_env import SeatCredit
+from training.credit import SeatCredit
 from training.ppo import TrainConfig, gae, train
 
 

@@ -3,7 +3,7 @@
 One rollout steps ``num_envs`` games of the self-play vector environment ``rollout_steps`` times. In
 each game some seats are played by the learning policy and the others by opponents drawn from a pool
 (the rule-based agents and frozen snapshots of the policy), re-drawn whenever a game ends.
-Turn-based credit assignment (``envs.gym_env.SeatCredit``): every decision belongs to its own
+Turn-based credit assignment (``training.credit.SeatCredit``): every decision belongs to its own
 (game, seat) chain; chips paid to a seat that is not acting (another seat's win) are added to that
 seat's LAST decision, and the hand's end closes every chain of the game. GAE runs along each chain,
 and only the learner's decisions enter the update. The legal mask is stored with each decision and

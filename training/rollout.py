@@ -13,9 +13,11 @@ import torch
 
 from agents import make_agent
 from agents.neural import NeuralAgent, PolicyValueNet, masked_logits, net_input
-from envs.gym_env import SeatCredit, SelfPlayVecEnv
+from envs.gym_env import SelfPlayVecEnv
 from envs.obs.planes_v0 import N_CHANNELS
+from envs.seats import act_by_seat
 from training.config import TrainConfig
+from training.credit import SeatCredit
 
 
 def gae(values, rewards, ended, next_t, gamma, lam):
@@ -148,11 +150,7 @@ class Rollout:
                 actions[lg] = a.numpy()
                 b_logp[t, lg] = dist.log_prob(a).numpy()
                 b_val[t, lg] = v.numpy()
-            og = games[~is_l]
-            for j, agent in enumerate(choices):
-                sel = og[opp_idx[og, seat[og]] == j]
-                if sel.size:
-                    actions[sel] = agent.act(obs[sel], mask[sel])
+            act_by_seat(choices, np.where(is_l, -1, opp_idx[games, seat]), obs, mask, actions)
             b_act[t] = actions
             obs_d, rewards, term, trunc, info = env.step(actions)
             obs, mask, seat = obs_d["observation"], obs_d["action_mask"], info["seat"]

@@ -13,6 +13,7 @@ adapters give it that:
   the engine's (N, 76) mask in one piece. Many times faster than N single envs in a ``DummyVecEnv``.
 
     from sb3_contrib import MaskablePPO
+    import agents  # registers the agent names ("greedy", ...): envs.policies
     from envs.integrations.sb3 import make_vec_env
 
     env = make_vec_env(16, opponents="greedy", reward="normalized", seat=None)

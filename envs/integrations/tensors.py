@@ -6,6 +6,7 @@ int8 (N, 76)). A tensor made from such an array by ``torch.from_numpy`` or ``tor
 shares its memory, so the tensors made once at reset show every later step: no copy, no
 conversion. :class:`TorchVecEnv` returns them::
 
+    import agents  # registers the agent names ("greedy", ...): envs.policies
     from envs.gym_env import SingleAgentVecEnv
     from envs.integrations.tensors import TorchVecEnv
 

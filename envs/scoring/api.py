@@ -1,4 +1,5 @@
-"""Python front of the scoring core (``envs._core``): score a parsed case, or a hand given in notation.
+"""Python front of the scoring core (``envs._core``): score a hand given in notation (``score``), or a
+parsed case (``score_parsed``, from ``envs.scoring.cases``).
 
     >>> from envs.scoring.api import score
     >>> r = score("456m 789m 234p 567s N", melds=["chi 123m"], win_tile="N", win_by="discard",
@@ -9,57 +10,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+from envs.scoring.cases import parse_case, score_parsed
 
-from envs._core import dealer_tai, hk_legs, score_hand, settle
-from envs.rules import OPT_BASE, OPT_PER_TAI
-from envs.scoring.cases import Case, CaseError, describe_hand, parse_case
-from envs.scoring.codes import ITEM_KEYS, N_ITEMS, WIN_FLOWERS
-from envs.tiles import WIND_NAMES
-
-
-def score_parsed(c: Case) -> dict:
-    """Items, names, hand tai, dealer tai per leg and chip deltas of a validated case."""
-    prof = c.rules.profile_data
-    p_tai, p_repl, p_opts = prof.compiled()
-    out = np.zeros(N_ITEMS, dtype=np.int32)
-    hand_tai = score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
-                          c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
-    if hand_tai < 0:
-        kind = "a winning hand" if c.win_by != WIN_FLOWERS else "a complete hand or a 16-tile flower hand"
-        raise CaseError(f"not {kind}: {describe_hand(c)}")
-    opts = c.rules.as_array()
-    deltas = np.zeros(4, dtype=np.int64)
-    legs = {}
-    if prof.options.get("hongkong", False):  # HONGKONG.md 5.1: the legs, paid in full
-        leg_tai = np.zeros(4, dtype=np.int64)
-        leg_payer = np.zeros(4, dtype=np.int64)
-        hk_legs(hand_tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, leg_tai, leg_payer)
-        for p in range(4):
-            legs[WIND_NAMES[p]] = int(leg_tai[p] - hand_tai) if leg_tai[p] >= 0 else 0
-            if leg_tai[p] >= 0:
-                amount = int(opts[OPT_BASE] + opts[OPT_PER_TAI] * leg_tai[p])
-                deltas[leg_payer[p]] -= amount
-                deltas[c.winner] += amount
-    else:
-        settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas)
-        dt = int(dealer_tai(c.streak, opts))
-        for p in range(4):
-            on_leg = p != c.winner and (c.payer < 0 or p == c.payer)
-            legs[WIND_NAMES[p]] = dt if on_leg and (p == 0 or c.winner == 0) else 0
-    order = {k: i for i, k in enumerate(prof.keys)}
-    # A 0-tai item changes no payment and is not reported (as 屁胡 reports no item).
-    held = sorted((k for i, k in enumerate(ITEM_KEYS) if out[i] != 0), key=order.get)
-    return {
-        "id": c.id,
-        "profile": prof.name,
-        "items": {k: int(out[ITEM_KEYS.index(k)]) for k in held},
-        "names": {k: prof.zh(k) for k in held},
-        "hand_tai": int(hand_tai),
-        "dealer_tai": legs,
-        "deltas": {WIND_NAMES[p]: int(deltas[p]) for p in range(4)},
-        "stakes": {"base": int(opts[OPT_BASE]), "per_tai": int(opts[OPT_PER_TAI])},
-    }
+__all__ = ["score", "score_parsed"]
 
 
 def score(hand: str, *, melds=(), flowers: str = "", win_tile: str | None = None, win_by: str = "discard",

@@ -11,8 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.rules import MAX_STREAK, Rules, RulesError
+from envs._core import dealer_tai, hk_legs, score_hand, settle
+from envs.rules import MAX_STREAK, OPT_BASE, OPT_PER_TAI, Rules, RulesError
 from envs.scoring import codes as C
+from envs.scoring.errors import CaseError
+from envs.scoring.hk_cases import check_hk_flags, hk_case_context
 from envs.scoring.profile import ProfileError
 from envs.tiles import (
     ANKONG,
@@ -34,10 +37,6 @@ CASE_FIELDS = {
     "liable", "co_winners", "discards", "floor",
 }  # fmt: skip
 HK_FIELDS = ("liable", "co_winners", "discards", "floor")  # HONGKONG.md 6
-
-
-class CaseError(ValueError):
-    """A case that cannot be scored: unparsable, impossible, or not a winning hand."""
 
 
 @dataclass
@@ -173,8 +172,6 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
     flags |= chain << C.CHAIN_SHIFT
     liable = -1
     if hongkong:
-        from envs.scoring.hk_cases import hk_case_context
-
         ctx, liable = hk_case_context(case, flags, chain, win_by, winner, payer, melds, concealed)
         flags |= ctx
     else:
@@ -219,8 +216,6 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
     if flags & (C.F_KONG_REPLACEMENT | C.F_FLOWER_REPLACEMENT) and not self_drawn:
         raise CaseError("a replacement flag on a win that was not self-drawn")
     if prof.options.get("hongkong", False):
-        from envs.scoring.hk_cases import check_hk_flags
-
         check_hk_flags(flags, win_by)
     else:
         for bit, name in ((C.F_IPPATSU, "ippatsu"), (C.F_ROB_KONG_CHAIN, "rob_kong_chain"),
@@ -251,10 +246,52 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
         raise CaseError("heavenly_ready is a non-dealer's declaration")
 
 
+def score_parsed(c: Case) -> dict:
+    """Items, names, hand tai, dealer tai per leg and chip deltas of a validated case."""
+    prof = c.rules.profile_data
+    p_tai, p_repl, p_opts = prof.compiled()
+    out = np.zeros(C.N_ITEMS, dtype=np.int32)
+    hand_tai = score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
+                          c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
+    if hand_tai < 0:
+        kind = "a winning hand" if c.win_by != C.WIN_FLOWERS else "a complete hand or a 16-tile flower hand"
+        raise CaseError(f"not {kind}: {describe_hand(c)}")
+    opts = c.rules.as_array()
+    deltas = np.zeros(4, dtype=np.int64)
+    legs = {}
+    if prof.options.get("hongkong", False):  # HONGKONG.md 5.1: the legs, paid in full
+        leg_tai = np.zeros(4, dtype=np.int64)
+        leg_payer = np.zeros(4, dtype=np.int64)
+        hk_legs(hand_tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, leg_tai, leg_payer)
+        for p in range(4):
+            legs[WIND_NAMES[p]] = int(leg_tai[p] - hand_tai) if leg_tai[p] >= 0 else 0
+            if leg_tai[p] >= 0:
+                amount = int(opts[OPT_BASE] + opts[OPT_PER_TAI] * leg_tai[p])
+                deltas[leg_payer[p]] -= amount
+                deltas[c.winner] += amount
+    else:
+        settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas)
+        dt = int(dealer_tai(c.streak, opts))
+        for p in range(4):
+            on_leg = p != c.winner and (c.payer < 0 or p == c.payer)
+            legs[WIND_NAMES[p]] = dt if on_leg and (p == 0 or c.winner == 0) else 0
+    order = {k: i for i, k in enumerate(prof.keys)}
+    # A 0-tai item changes no payment and is not reported (as 屁胡 reports no item).
+    held = sorted((k for i, k in enumerate(C.ITEM_KEYS) if out[i] != 0), key=order.get)
+    return {
+        "id": c.id,
+        "profile": prof.name,
+        "items": {k: int(out[C.ITEM_KEYS.index(k)]) for k in held},
+        "names": {k: prof.zh(k) for k in held},
+        "hand_tai": int(hand_tai),
+        "dealer_tai": legs,
+        "deltas": {WIND_NAMES[p]: int(deltas[p]) for p in range(4)},
+        "stakes": {"base": int(opts[OPT_BASE]), "per_tai": int(opts[OPT_PER_TAI])},
+    }
+
+
 def score_case(case: dict, profile_override: str | None = None) -> dict:
     """Score one case; a bad case answers ``{"id": ..., "error": "..."}``."""
-    from envs.scoring.api import score_parsed  # noqa: PLC0415 (api imports this module)
-
     cid = case.get("id") if isinstance(case, dict) else None
     try:
         return score_parsed(parse_case(case, profile_override))
@@ -283,4 +320,4 @@ def describe_hand(c: Case) -> str:
     return " | ".join(p for p in parts if p)
 
 
-__all__ = ["Case", "CaseError", "parse_case", "score_case", "check_result", "describe_hand"]
+__all__ = ["Case", "CaseError", "parse_case", "score_parsed", "score_case", "check_result", "describe_hand"]

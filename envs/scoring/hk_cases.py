@@ -11,12 +11,11 @@ import numpy as np
 from envs._core import special_shape
 from envs.hand.analysis import SHAPE_THIRTEEN
 from envs.scoring import codes as C
+from envs.scoring.errors import CaseError
 from envs.tiles import ADDKONG, CHI, KONG, PON, WIND_NAMES
 
 
 def _error(msg: str):
-    from envs.scoring.cases import CaseError
-
     raise CaseError(msg)
 
 

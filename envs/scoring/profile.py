@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from envs.options import DEFAULTS
 from envs.scoring.codes import EXTRAS_KEYS, FAMILIES, HK_FAMILIES, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
@@ -348,10 +349,7 @@ def load_profile(name_or_path: str) -> Profile:
         prof = _parse(*_read(name_or_path))
     finally:
         _LOADING.discard(key)
-    from envs.rules import Rules, RulesError  # validate the rule defaults it sets
-
-    known = set(Rules.__dataclass_fields__) - {"profile"}
-    bad = sorted(set(prof.rule_defaults) - known)
+    bad = sorted(set(prof.rule_defaults) - set(DEFAULTS))  # the rule defaults it sets name rule options
     if bad:
         _fail(prof.source, f"[rules] names unknown rule option(s) {bad}")
     return prof

@@ -1,0 +1,59 @@
+"""The driver of the environments: the batch engine plus stepping, dealing and encoding a subset of
+the games (used by ``envs.gym_env`` and ``envs.tw16_v0``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs._core import encode_rows
+from envs.engine import state as st
+from envs.engine.api import Engine
+from envs.engine.rng import mix64
+from envs.engine.step import reset_some, step_some
+from envs.obs import planes_v0 as pv
+from envs.rules import Rules
+
+
+class Driver:
+    """The engine plus subset stepping, per-game seeds and encoding into given rows (the one place
+    that calls the engine's batch step directly; envs._core runs batches of PARALLEL_MIN_BATCH (256)
+    games and more over threads, smaller ones on the calling thread)."""
+
+    def __init__(self, rules: Rules, batch_size: int):
+        self.engine = Engine(rules, batch_size=batch_size)
+        self.B = batch_size
+        self.seeds = np.zeros(batch_size, np.uint64)
+        self.shapes = pv.engine_shapes(self.engine)
+        self.rewards = np.zeros((batch_size, 4), np.float32)
+
+    @property
+    def s(self):
+        return self.engine.s
+
+    def deal(self, seeds, which) -> None:
+        """Deal new games in rows ``which`` (bool (B,)) from ``seeds`` (uint64 (B,))."""
+        self.seeds[which] = seeds[which]
+        e = self.engine
+        reset_some(e.s, self.seeds, which, e.opts, e.cfg, e.prof)
+
+    def redeal(self, which) -> None:
+        """Deal the games in ``which`` again, each from a seed derived from its previous one."""
+        for b in np.flatnonzero(which):
+            self.seeds[b] = np.uint64(mix64(int(self.seeds[b]) ^ 0x5EED))
+        e = self.engine
+        reset_some(e.s, self.seeds, which, e.opts, e.cfg, e.prof)
+
+    def step(self, actions, active) -> np.ndarray:
+        """Step the games in ``active``; returns this step's (B, 4) tai rewards (0 elsewhere)."""
+        e = self.engine
+        step_some(e.s, actions, active, e.opts, e.cfg, e.prof)
+        np.multiply(e.s.rewards, active[:, None], out=self.rewards)
+        return self.rewards
+
+    def encode(self, out, rows, seats, flags) -> None:
+        s = self.engine.s
+        encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.opts, flags, self.shapes)
+
+    @property
+    def current(self) -> np.ndarray:
+        return self.engine.s.g[:, st.G_CUR]

@@ -1,0 +1,31 @@
+"""Seat-to-policy dispatch: one batch of decisions, each taken by the policy sitting at its seat.
+
+The single-agent envs (``envs.gym_env``: the opponents), duplicate evaluation (``run_games``: four
+agents) and the PPO rollout (opponents beside the learner) all split one batch of observations among
+several policies; this is the one place that does it. It lives in ``envs`` (the lowest layer) so
+that every layer above may use it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def act_by_seat(policies, who, obs, mask, actions) -> None:
+    """Fill ``actions[k]`` with ``policies[who[k]].act`` for every decision ``k`` whose ``who[k]`` is in
+    ``0 .. len(policies) - 1``; other rows (``who[k] = -1``: decided elsewhere) keep their value.
+
+    ``obs`` (n, C, 34), ``mask`` (n, 76), ``who`` and ``actions`` (n,). Each policy object is asked
+    once per call, on all its rows in row order, also when it sits at several seats: one call per
+    policy per step (a shared opponent costs one batch, not three).
+    """
+    who = np.asarray(who)
+    seen: set[int] = set()
+    for p in policies:
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        slots = [i for i, q in enumerate(policies) if q is p]
+        sel = np.flatnonzero(who == slots[0]) if len(slots) == 1 else np.flatnonzero(np.isin(who, slots))
+        if sel.size:
+            actions[sel] = p.act(obs[sel], mask[sel])
