@@ -4,9 +4,11 @@ spec string, resolved through a registry.
 Layering: ``envs`` never imports ``agents`` (envs <- agents <- training). So an opponent given by
 name (``"greedy"``, ``"neural:PATH"``, ...) is resolved here: ``import agents`` registers every agent
 name (``agents.make_agent``), and anyone may register more with :func:`register_policy`. ``"random"``
-(:class:`RandomLegal`) is built in. The envs' default opponent, :data:`DEFAULT_OPPONENT` (``"greedy"``),
-is resolved the same way, so a program that leaves ``opponents`` unset imports ``agents`` first (or
-passes ``opponent_factory``); an unregistered name raises a ``ValueError`` saying so.
+(:class:`RandomLegal`) is built in. A name not registered yet is looked up in the installed packages'
+entry points, group ``tw16.policies`` (pyproject.toml names ``agents:_register`` there, the plugin
+mechanism gymnasium and pytest use): so ``gym.make("tw16/SingleAgent-v0")`` finds its default opponent,
+:data:`DEFAULT_OPPONENT` (``"greedy"``), without importing ``agents`` here. A name still unknown after
+that raises a ``ValueError`` saying so.
 """
 
 from __future__ import annotations
@@ -47,10 +49,27 @@ def register_policy(name: str, factory: Callable) -> None:
     _REGISTRY[name] = factory
 
 
+_PLUGINS_LOADED = False
+
+
+def _load_plugins() -> None:
+    """Call each ``tw16.policies`` entry point once (each registers its names)."""
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="tw16.policies"):
+        ep.load()()
+
+
 def make_policy(spec: str, seed: int | None = 0):
     """The policy a spec string names (``"random"``, and what is registered: ``import agents`` adds
     ``greedy``, ``defensive``, ``neural[:PATH]``, ``sb3:PATH``)."""
     name = str(spec).partition(":")[0]
+    if name not in _REGISTRY:
+        _load_plugins()
     if name not in _REGISTRY:
         raise ValueError(f"unknown policy {spec!r} (registered: {', '.join(sorted(_REGISTRY))}); the agents' names "
                          "are registered by `import agents` (envs does not import agents)")  # fmt: skip
