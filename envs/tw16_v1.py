@@ -38,10 +38,13 @@ counts them): with ``episode="hand"`` the episode would otherwise end before any
 ``episode="game"`` it would start with a hand that was paid but never rewarded. The agents see only
 the new deal: no observation, reward or info of the replaced one. Later in a game episode a hand
 that ends in its deal is played as dealt: scored, and its chips paid as rewards in the step that
-ended the previous hand; the next observation shows the hand after it. The Gymnasium envs
-(``envs.gym_env``) and the arena (``training.arena``) redeal the same deals: the single-learner env
-also deals again a game that ends before the learner's first decision, and the arena counts each
-replaced wall once (``redealt_walls``) and never as a played hand.
+ended the previous hand; the next observation shows the hand after it. Elsewhere (four places deal
+again, all from the same derived seed): tw16_v0 and tw16_v1 ``reset``; the single-learner Gymnasium
+envs (``envs.gym_env._Core``) deal again a game that ends in its deal or before the learner's first
+decision (e.g. another seat's 天胡: the learner never pays for one); ``SelfPlayVecEnv`` at reset and at
+autoreset. Those three look at the episode's end only, so with ``episode="game"`` they keep a first
+hand decided in the deal, as tw16_v0 does. The arena (``training.arena``) deals such a wall again
+too, and counts it once per wall (``redealt_walls``), never as a played hand.
 
 Observation, rewards, rule options, env options, rendering and wrappers are those of tw16_v0 (its
 docstring); ``derived`` adds the derived planes to the planes_v0 part. ``metadata["name"]`` is
