@@ -116,14 +116,13 @@ class PlanesV1(pv.PlanesV0):
         return channel_names(self.derived)
 
     def encode(self, engine, seats=None, out=None) -> np.ndarray:
-        s = engine.s
-        B = s.hands.shape[0]
-        seats = pv._seats(s, seats, B)
+        B = engine.s.hands.shape[0]
+        want = (B,) + self.shape
         if out is None:
             out = self.alloc(B)
-        elif out.shape != (B,) + self.shape or out.dtype != np.float32 or not out.flags.c_contiguous:
-            raise ValueError(f"out must be C-contiguous float32 {(B,) + self.shape}, got {out.dtype} {out.shape}")
-        return self.encode_rows(engine, out, np.arange(B, dtype=np.int64), seats)
+        elif out.shape != want or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be C-contiguous float32 {want}, got {out.dtype} {out.shape}")
+        return self.encode_rows(engine, out, np.arange(B, dtype=np.int64), pv._seats(engine.s, seats, B))
 
     def encode_rows(self, engine, out, rows, seats) -> np.ndarray:
         s = engine.s
