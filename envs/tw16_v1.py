@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs._core import planes_v1_encode
 from envs.engine import state as st
 from envs.obs.planes_v1 import PlanesV1
 from envs import tw16_v0
@@ -78,6 +79,7 @@ class raw_env(tw16_v0.raw_env):
         super().__init__(*args, **kwargs)
         self._rows = np.zeros(1, np.int64)  # the one game, encoded for one seat at a time
         self._seat_of = [np.array([i], np.int64) for i in range(4)]
+        self._obs_of = [self._obs[i : i + 1] for i in range(4)]  # views of the observation buffer
 
     def _ended_in_deal(self) -> bool:
         # G_HANDS > 0 right after the deal: a game episode's first hand ended in it
@@ -90,6 +92,8 @@ class raw_env(tw16_v0.raw_env):
 
     def _encode(self, i):
         if not self._valid[i]:
-            self.encoder.encode_rows(self.engine, self._obs[i : i + 1], self._rows, self._seat_of[i])
+            s = self.engine.s  # (the encoder's encode_rows, without its per-call look-ups)
+            planes_v1_encode(self._obs_of[i], self._rows, self._seat_of[i], s.hands, s.melds, s.river, s.g, s.p,
+                             s.scores, s.la, s.la_k, self._opts, self._flags, self._shapes)
             self._valid[i] = True
         return self._obs[i]
