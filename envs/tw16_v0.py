@@ -66,7 +66,12 @@ whose turn; "ansi" returns it, "human" prints it. ``infos[agent]`` holds ``seat`
 No ``parallel_env``: seats do not act simultaneously (one current player, claims answered in
 turn), so a parallel API would have to invent no-op actions for three seats each step.
 
-Versions: tw16_v0 (env) / planes_v0 (observation) / action layout 0. v0: first release.
+A deal that ends the episode before any decision (a flower win in the initial flowers) is dealt
+again at ``reset``; with ``episode="game"`` a first hand decided in the deal is kept, its chips in
+``scores`` but not in the rewards (tw16_v1 deals it again; its card says where hands are redealt).
+
+Versions: tw16_v0 (env) / planes_v0 (observation) / action layout 0. v0: first release; tw16_v1
+adds planes_v1 (the hongkong questions and the 拉 ledger). History and rule: docs/versions.md.
 """
 
 from __future__ import annotations
