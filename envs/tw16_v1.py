@@ -15,7 +15,8 @@ What changed from tw16_v0 (docs/versions.md has the whole history):
   without one (the flower-win offer ``PH_FLOWER`` and the 拉 cut ``PH_LA_CUT``; both show the mask
   {WIN, PASS}), the public 拉 ledger from the observer's side (every open debt R and its count k),
   the debt being asked about, and the offer (who pays, whether the hand is drawn anyway, who passed).
-  C = 85, or 92 with ``derived=True``. The encoding is now lossless for the hongkong decisions too.
+  C = 85, or 92 with ``derived=True``. Every question a seat answers is now told apart by the
+  observation, and the debt it decides about is in it (clipped at 256 tai, as the scores are).
 - A game episode whose first hand ends in the deal is dealt again (see Redeals); under v0 it went on
   and that hand's chips were in ``scores`` but never paid as a reward.
 - ``infos[agent]["redealt"]`` after ``reset``: how many deals were replaced (usually 0).

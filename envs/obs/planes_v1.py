@@ -15,8 +15,9 @@ last tile was a flower), OF_OFFERED+r seat r is the one asked: these only while 
 OF_PASSED+r seat r passed a flower win this hand (final for the hand), always.
 
 The 拉 ledger (HONGKONG.md 5.2) is public: every player knows who owes whom, how much and for how
-many hands. Open debt R of seat rd to seat rc: ``X_LA_DEBT[4*rd + rc] = R / (per_tai * 64)``
-clipped to +-SCORE_CLIP (the score scale of planes_v0's SC_SCORE); its count k:
+many hands. Open debt R (chips) of seat rd to seat rc: ``X_LA_DEBT[4*rd + rc] = R / (per_tai * 64)``
+(tai / 64) clipped to +-SCORE_CLIP (the score scale of planes_v0's SC_SCORE: it saturates at 256
+tai, which a chain of very big hands reaches: three 天胡 in a row do); its count k:
 ``X_LA_COUNT[4*rd + rc] = k / LA_COUNT_SCALE`` (三局斬拉: a cut is offered at k = 3, 6, ...).
 The debt under question in ``PH_LA_CUT`` is ``X_LA_ASK`` (one-hot; its debtor is the seat to act,
 so for the asked seat the column is ``4*0 + rc``, rc its creditor). Games without 拉 (every profile
@@ -40,7 +41,7 @@ OBS_VERSION = "planes_v1"
 EXTRA_CHANNELS = (
     ("X_PHASE_FLOWER", 1, "constant plane: PH_FLOWER, the seat to act is offered 八仙過海 / 七搶一"),
     ("X_PHASE_LA_CUT", 1, "constant plane: PH_LA_CUT, the seat to act may cut a 拉 debt (三局斬拉)"),
-    ("X_LA_DEBT", 1, "column 4*rd + rc: open 拉 debt of seat rd to seat rc, R / (per_tai*64)"),
+    ("X_LA_DEBT", 1, "column 4*rd + rc: open 拉 debt of seat rd to seat rc, chips / (per_tai*64)"),
     ("X_LA_COUNT", 1, "column 4*rd + rc: that debt's count k / LA_COUNT_SCALE"),
     ("X_LA_ASK", 1, "column 4*rd + rc: the debt asked about in PH_LA_CUT (one-hot)"),
     ("X_OFFER", 1, "the flower-win offer: named columns OF_* below"),
