@@ -1,16 +1,18 @@
 """The driver of the environments: the batch engine plus stepping, dealing and encoding a subset of
-the games (used by ``envs.gym_env`` and ``envs.tw16_v0``)."""
+the games (used by ``envs.gym_env`` and ``envs.tw16_v0``); ``ENCODINGS`` maps the envs' ``encoding`` option
+to its driver and encoder."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from envs._core import encode_rows
+from envs._core import encode_rows, planes_v1_encode
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.rng import mix64
 from envs.engine.step import reset_some, step_some
 from envs.obs import planes_v0 as pv
+from envs.obs.planes_v1 import PlanesV1
 from envs.rules import Rules
 
 
@@ -57,3 +59,22 @@ class Driver:
     @property
     def current(self) -> np.ndarray:
         return self.engine.s.g[:, st.G_CUR]
+
+
+class DriverV1(Driver):
+    """The Driver that encodes planes_v1 (which also reads the 拉 ledger arrays)."""
+
+    def encode(self, out, rows, seats, flags) -> None:
+        s = self.engine.s
+        planes_v1_encode(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, s.la, s.la_k,
+                         self.engine.opts, flags, self.shapes)
+
+
+# encoding option -> (driver, encoder class)
+ENCODINGS = {"planes_v0": (Driver, pv.PlanesV0), "planes_v1": (DriverV1, PlanesV1)}
+
+
+def encoding_of(encoding):
+    if not isinstance(encoding, str) or encoding not in ENCODINGS:
+        raise ValueError(f"encoding must be one of {list(ENCODINGS)}, got {encoding!r}")
+    return ENCODINGS[encoding]

@@ -156,6 +156,7 @@ def phase_play(core, scale, summary):
     from envs.engine import state as st
     from envs.obs import oracle_v0 as ov
     from envs.obs import planes_v0 as pv
+    from envs.obs import planes_v1 as p1
     from envs.engine.mask import N_CFG  # noqa: F401  (the cfg layout the engine uses)
 
     rng = np.random.default_rng(16)
@@ -202,6 +203,9 @@ def phase_play(core, scale, summary):
             rows = np.arange(B, dtype=np.int64)[::-1].copy()
             enc = np.zeros((B + 1, C, 34), np.float32)
             core.encode_rows(enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes)
+            v1 = np.zeros((B, C + p1.N_EXTRA, 34), np.float32)
+            core.planes_v1_encode(v1, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, S.la, S.la_k,
+                                  ctx.opts, flags, ctx.shapes)
             if live.any():
                 f = decode(obs[live])
                 from agents import efficiency
@@ -508,6 +512,7 @@ def valid_calls(core, ctx, S):
     from envs.engine import state as st
     from envs.obs import oracle_v0 as ov
     from envs.obs import planes_v0 as pv
+    from envs.obs import planes_v1 as p1
     from envs.scoring.codes import N_ITEMS
 
     rng = np.random.default_rng(5)
@@ -668,6 +673,8 @@ def valid_calls(core, ctx, S):
                        ctx.opts, flags, ctx.shapes],
         "encode_rows": [np.zeros((B, C, 34), np.float32), np.arange(B, dtype=np.int64), seats, S.hands, S.melds,
                         S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes],
+        "planes_v1_encode": [np.zeros((B, C + p1.N_EXTRA, 34), np.float32), np.arange(B, dtype=np.int64), seats,
+                             S.hands, S.melds, S.river, S.g, S.p, S.scores, S.la, S.la_k, ctx.opts, flags, ctx.shapes],
         # agents
         "efficiency_kernel": [f.hand, i64(f.n_melds), f.unseen, i64(f.claim_tile),
                               np.zeros((B, efficiency.N_EFFICIENCY, 34), np.float32)],

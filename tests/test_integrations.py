@@ -267,3 +267,25 @@ def test_torchrl_collector_short_run():
 @needs_torchrl
 def test_torchrl_example_smoke():
     run_example("torchrl_collector", ["--smoke", "--threads", "0", "--opponents", "random"])
+
+
+# -- versions: the adapters take planes_v1 / tw16_v1 when asked ------------------------------------------
+def test_sb3_and_torchrl_take_the_v1_encoding():
+    from envs.integrations.sb3 import MaskableEnv, make_vec_env
+    from envs.obs import planes_v1
+
+    c = planes_v1.n_channels()
+    assert MaskableEnv(opponents="random", encoding="planes_v1").reset(seed=0)[0].shape == (c * 34,)
+    assert make_vec_env(2, opponents="random", encoding="planes_v1").reset().shape == (2, c * 34)
+    if not HAS_TORCHRL:
+        return
+    from torchrl.envs.utils import check_env_specs
+
+    from envs.integrations.torchrl import pettingzoo_env, vec_env
+
+    env = pettingzoo_env(seed=0, version=1, profile="hongkong")
+    check_env_specs(env, seed=0)
+    assert env.reset()["agents", "observation", "observation"].shape == (4, c, 34)
+    assert vec_env(2, opponents=RandomLegal(0), encoding="planes_v1").reset()["observation"].shape == (2, c, 34)
+    with pytest.raises(ValueError, match="version must be 0"):
+        pettingzoo_env(version=2)
