@@ -98,7 +98,7 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int) ->
 
 def deal_played(eng: Engine, seeds: np.ndarray) -> np.ndarray:
     """Reset ``eng`` from ``seeds``, dealing again every game whose hand ended in the deal, from a
-    seed derived from the last as the envs do (``envs.gym_env.Driver.redeal``). Returns (B,) bool:
+    seed derived from the last as the envs do (``envs.driver.Driver.redeal``). Returns (B,) bool:
     the games dealt again."""
     seeds = np.array(seeds, np.uint64)
     redealt = np.zeros(len(seeds), np.bool_)
