@@ -6,7 +6,9 @@ policies. ``gymnasium.make("tw16/SingleAgent-v0", **opts)`` gives :class:`Single
 **opts)`` gives :class:`SingleAgentVecEnv`, N games stepped by compiled loops.
 
 Observation: ``Dict(observation=Box(-4, 4, (C, 34), float32), action_mask=Box(0, 1, (76,), int8))``,
-planes_v0 from the learner's seat (see ``envs.tw16_v0`` for the channel and action tables).
+planes_v0 from the learner's seat (see ``envs.tw16_v0`` for the channel and action tables);
+``tw16/SingleAgent-v1`` (option ``encoding="planes_v1"``) gives planes_v1 (``envs.tw16_v1``), and
+opponents then see planes_v1 too (without derived planes; rule-based agents read its planes_v0 part).
 Action: ``Discrete(76)``. Reward: chips won by the learner seat over its action and the opponents'
 replies (reward option as in tw16_v0: tai | chips | win_loss | normalized).
 
@@ -17,7 +19,7 @@ episode); ``opponents``: None (``opponent_factory(seed)``; the default factory g
 ``(obs (n, C, 34) float32, mask (n, 76) bool) -> actions (n,)``, or a list of three of those for
 the next / opposite / previous seat; ``reward``; ``derived`` (planes with derived features);
 ``illegal_action`` "terminate" (the episode ends with ``illegal_reward``, default -1) or "raise";
-``max_steps`` (learner decisions, then truncated).
+``max_steps`` (learner decisions, then truncated); ``encoding`` "planes_v0" (the -v0 id) or "planes_v1".
 
 Vector env: autoreset ``SAME_STEP`` (``metadata["autoreset_mode"]``): a game that ends in a step is
 dealt again in that step; the returned observation is the new game's, the last one is in
@@ -37,19 +39,21 @@ import gymnasium
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from envs._core import encode_rows
+from envs._core import encode_rows, planes_v1_encode
 from envs.engine import state as st
 from envs.engine.actions import N_ACTIONS, action_name
 from envs.engine.api import Engine
 from envs.engine.rng import game_seeds, mix64
 from envs.engine.step import reset_some, step_some
 from envs.obs import planes_v0 as pv
+from envs.obs.planes_v1 import PlanesV1
 from envs.obs.readable import readable, render_table
 from envs.rules import Rules
 
 ENV_ID = "tw16/SingleAgent-v0"
 DEFAULT_OPPONENT = "greedy"  # agents.GreedyAgent; "random": uniform random legal (RandomLegal)
-_ENV_OPTIONS = ("seat", "opponents", "opponent_factory", "reward", "derived", "illegal_action", "illegal_reward", "max_steps")
+_ENV_OPTIONS = ("seat", "opponents", "opponent_factory", "reward", "derived", "illegal_action", "illegal_reward", "max_steps",
+                "encoding")
 
 
 # -- the driver: stepping, dealing and encoding a subset of the games --------------------------------
@@ -96,6 +100,25 @@ class Driver:
     @property
     def current(self) -> np.ndarray:
         return self.engine.s.g[:, st.G_CUR]
+
+
+class DriverV1(Driver):
+    """The Driver that encodes planes_v1 (which also reads the 拉 ledger arrays)."""
+
+    def encode(self, out, rows, seats, flags) -> None:
+        s = self.engine.s
+        planes_v1_encode(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, s.la, s.la_k,
+                         self.engine.opts, flags, self.shapes)
+
+
+# encoding option -> (driver, encoder class)
+ENCODINGS = {"planes_v0": (Driver, pv.PlanesV0), "planes_v1": (DriverV1, PlanesV1)}
+
+
+def encoding_of(encoding):
+    if not isinstance(encoding, str) or encoding not in ENCODINGS:
+        raise ValueError(f"encoding must be one of {list(ENCODINGS)}, got {encoding!r}")
+    return ENCODINGS[encoding]
 
 
 # -- opponents ------------------------------------------------------------------------------------
@@ -166,7 +189,7 @@ def _reseed(policies, seed):
 # -- the single-learner core shared by the env and the vector env -----------------------------------
 class _Core:
     def __init__(self, num_envs, seat=0, opponents=None, opponent_factory=None, reward="tai", derived=False,
-                 illegal_action="terminate", illegal_reward=-1.0, max_steps=None, **rule_options):
+                 illegal_action="terminate", illegal_reward=-1.0, max_steps=None, encoding="planes_v0", **rule_options):
         from envs.tw16_v0 import reward_scale
 
         if seat is not None and seat not in (0, 1, 2, 3):
@@ -175,9 +198,10 @@ class _Core:
             raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
         self.rules = Rules.make(**rule_options)
         self.N = int(num_envs)
-        self.d = Driver(self.rules, self.N)
-        self.enc = pv.PlanesV0(derived=derived)
-        self.opp_enc = pv.PlanesV0()
+        driver, encoder = encoding_of(encoding)
+        self.d = driver(self.rules, self.N)
+        self.enc = encoder(derived=derived)
+        self.opp_enc = encoder()
         self.seat_opt = seat
         self.scale = reward_scale(self.rules, reward)
         self.illegal_action, self.illegal_reward, self.max_steps = illegal_action, float(illegal_reward), max_steps
@@ -414,13 +438,14 @@ class SelfPlayVecEnv:
     """
 
     def __init__(self, num_envs: int = 1, reward="tai", derived=False, copy=False, max_steps=None,
-                 **rule_options):
+                 encoding="planes_v0", **rule_options):
         from envs.tw16_v0 import reward_scale
 
         self.rules = Rules.make(**rule_options)
         self.num_envs = int(num_envs)
-        self.d = Driver(self.rules, self.num_envs)
-        self.enc = pv.PlanesV0(derived=derived)
+        driver, encoder = encoding_of(encoding)
+        self.d = driver(self.rules, self.num_envs)
+        self.enc = encoder(derived=derived)
         self.scale = reward_scale(self.rules, reward)
         self.copy, self.max_steps = copy, max_steps
         self.single_observation_space, self.single_action_space = _spaces(self.enc)

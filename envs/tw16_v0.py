@@ -185,6 +185,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 class raw_env(AECEnv):
     metadata = {"name": ENV_VERSION, "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    encoder_class = pv.PlanesV0  # tw16_v1 subclasses with planes_v1
 
     def __init__(self, render_mode=None, reward="tai", derived=False, max_steps=None, illegal_action="raise",
                  illegal_reward=-1.0, **rule_options):
@@ -212,7 +213,7 @@ class raw_env(AECEnv):
         self.engine = self.driver.engine
         self._one = np.ones(1, np.bool_)
         self._act = np.zeros(1, np.int64)
-        self.encoder = pv.PlanesV0(derived=derived)
+        self.encoder = self.encoder_class(derived=derived)
         self.possible_agents = [f"player_{i}" for i in range(4)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_box = spaces.Box(OBS_LOW, OBS_HIGH, self.encoder.shape, np.float32)
@@ -241,8 +242,10 @@ class raw_env(AECEnv):
             raise TypeError(f"options must be None or a dict, got {type(options).__name__}")
         seed = int(np.random.SeedSequence().entropy % (1 << 63)) if seed is None else env_seed(seed)
         self.driver.deal(np.array([mix64(seed)], np.uint64), self._one)
-        while self.engine.s.terminated[0]:  # a flower win in the deal: deal again (no decision yet)
+        self.redealt = 0
+        while self._ended_in_deal():  # a flower win in the deal: deal again (no decision yet)
             self.driver.redeal(self._one)
+            self.redealt += 1
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -254,6 +257,9 @@ class raw_env(AECEnv):
         self.agent_selection = self.possible_agents[int(self.engine.current_player[0])]
         if self.render_mode == "human":
             self.render()
+
+    def _ended_in_deal(self) -> bool:
+        return bool(self.engine.s.terminated[0])
 
     def _encode(self, i):
         if not self._valid[i]:

@@ -5,6 +5,11 @@ For each wall seed w and rotation r in 0..3, game (w, r) deals wall w and seats 
 (i + r) % 4. An agent's result on a wall is the sum over the four rotations; walls are independent,
 so the 95% confidence interval of chips per hand is computed over walls (t interval), which removes
 most of the luck of the deal. Agents with the same name are pooled.
+
+A wall whose hand ends in the deal (a flower win nobody chose, see the tw16_v1 card) is dealt again
+as the envs deal it (``deal_played``): no agent decides anything in such a hand, so it says nothing
+about the agents and the envs never train on one. It is not a played hand; the run counts it once
+per wall in ``redealt_walls`` (its four rotations end in the same deal).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import numpy as np
 
 from envs.engine import state as st
 from envs.engine.api import Engine
+from envs.engine.rng import mix64
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
 from envs.scoring.codes import WIN_DISCARD, WIN_ROB_KONG, WIN_SELF_DRAW
@@ -74,9 +80,9 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int) ->
     rot = np.tile(np.arange(4), nw)
     seat_agent = (np.arange(4)[None, :] - rot[:, None]) % 4  # agent sitting at each seat
     eng = Engine(rules, batch_size=nw * 4)
-    eng.reset(seeds)
+    redealt = deal_played(eng, seeds)
     run_games(eng, agents, seat_agent)
-    out = {"stats": stats}
+    out = {"stats": stats, "redealt_walls": int(redealt.reshape(nw, 4).any(axis=1).sum())}
     for key, arr in hand_outcomes(eng).items():  # seat order -> agent order
         by_agent = np.zeros((nw * 4, 4))
         np.put_along_axis(by_agent, seat_agent, arr.astype(np.float64), axis=1)
@@ -89,6 +95,21 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int) ->
     return out
 
 
+def deal_played(eng: Engine, seeds: np.ndarray) -> np.ndarray:
+    """Reset ``eng`` from ``seeds``, dealing again every game whose hand ended in the deal, from a
+    seed derived from the last as the envs do (``envs.gym_env.Driver.redeal``). Returns (B,) bool:
+    the games dealt again."""
+    seeds = np.array(seeds, np.uint64)
+    redealt = np.zeros(len(seeds), np.bool_)
+    eng.reset(seeds)
+    while eng.terminated.any():
+        again = eng.terminated.copy()
+        redealt |= again
+        seeds[again] = [mix64(int(x) ^ 0x5EED) for x in seeds[again]]
+        eng.reset(seeds)  # the other games get their same deal back
+    return redealt
+
+
 def combine(names, parts: list[dict], rules: Rules) -> dict:
     """Batches' results, in wall order, into the statistics of the whole run."""
     stats = {k: np.zeros(4) for k in parts[0]["stats"]}
@@ -97,6 +118,7 @@ def combine(names, parts: list[dict], rules: Rules) -> dict:
             stats[k] += v
     result = summarize(names, np.concatenate([p["per_wall"] for p in parts]), stats, rules)
     result["ratings"] = rate(names, np.concatenate([p["per_game"] for p in parts]))
+    result["redealt_walls"] = sum(p["redealt_walls"] for p in parts)
     return result
 
 

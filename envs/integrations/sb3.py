@@ -19,6 +19,9 @@ adapters give it that:
     model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=512, gamma=1.0, seed=0)
     model.learn(100_000)
 
+Both take ``encoding="planes_v1"`` (the observation of ``tw16/SingleAgent-v1``; docs/versions.md);
+the default is planes_v0.
+
 Self-play: pass an agent that acts with (a snapshot of) the policy being trained as ``opponents``
 (``agents.sb3_agent.SB3Agent``; examples/sb3_maskable_ppo.py). To evaluate, wrap the trained model
 as a tw16 agent (``SB3Agent(model)``, or ``sb3:PATH`` for ``tw16 eval``) and play duplicate.

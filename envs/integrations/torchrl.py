@@ -11,6 +11,9 @@
   TorchRL env of batch size [N]: ``observation`` float32 (N, C, 34), ``action_mask`` bool (N, 76),
   ``action`` int64 (N,), ``reward`` float32 (N, 1), ``done`` / ``terminated`` / ``truncated``.
 
+Versions: both take planes_v0 unless asked: ``pettingzoo_env(version=1)`` wraps ``tw16_v1``,
+``vec_env(encoding="planes_v1")`` encodes planes_v1 (docs/versions.md).
+
 Batched without copies: each step, the engine encodes the observations and masks straight into new
 torch tensors (the env's buffers are pointed at the tensors' memory), and the rewards and flags are
 the step's arrays wrapped by ``torch.from_numpy``; the actions reach the engine through
@@ -30,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from pettingzoo.utils import BaseWrapper
 
-from envs import tw16_v0
+from envs import tw16_v0, tw16_v1
 from envs.gym_env import SingleAgentVecEnv
 
 
@@ -62,9 +65,9 @@ class NumericInfos(BaseWrapper):
         return out
 
 
-def pettingzoo_env(seed: int | None = None, group_map=None, device="cpu", **options):
+def pettingzoo_env(seed: int | None = None, group_map=None, device="cpu", version: int = 0, **options):
     """``PettingZooWrapper(NumericInfos(tw16_v0.env(**options)), use_mask=True)``: the AEC env for
-    TorchRL; ``options`` as ``tw16_v0.env``. ``group_map`` default: one group ``"agents"`` of the four
+    TorchRL; ``options`` as ``tw16_v0.env``; ``version=1``: ``tw16_v1`` (planes_v1). ``group_map`` default: one group ``"agents"`` of the four
     seats (entries (4, ...), the acting seat in ``("agents", "mask")``; twice as fast as a group per
     seat, and what a shared self-play policy reads); ``MarlGroupMapType.ONE_GROUP_PER_AGENT`` gives
     ``player_0`` .. ``player_3``."""
@@ -74,7 +77,9 @@ def pettingzoo_env(seed: int | None = None, group_map=None, device="cpu", **opti
 
     if group_map is None:
         group_map = MarlGroupMapType.ALL_IN_ONE_GROUP
-    env = NumericInfos(tw16_v0.env(**options))
+    if version not in (0, 1):
+        raise ValueError(f"version must be 0 (tw16_v0) or 1 (tw16_v1), got {version!r}")
+    env = NumericInfos((tw16_v1 if version == 1 else tw16_v0).env(**options))
     return PettingZooWrapper(env, use_mask=True, seed=seed, group_map=group_map, device=device)
 
 

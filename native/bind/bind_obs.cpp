@@ -1,5 +1,6 @@
 // Bindings of the observation encoders: planes_v0 (with or without the derived features / revealed
-// concealed kongs: flags), oracle_v0 and gym_env's row encoding. Each takes the engine's state arrays
+// concealed kongs: flags), oracle_v0, gym_env's row encoding and planes_v1 (rows of games, with the
+// 拉 ledger arrays). Each takes the engine's state arrays
 // (read-only arrays accepted, never written) and a preallocated float32 output, checks every array
 // and every index the encoders follow (so a bad state raises instead of reading out of bounds), then
 // encodes without the GIL, big batches over threads.
@@ -158,6 +159,34 @@ void encode_rows(const RwArray& out, const AnyArray& rows, const AnyArray& seats
     }
     gym_env::encode_rows_par(o, rv, se, a.hands, a.melds, a.river, a.g, a.p, a.scores, a.opts, flags, shapes);
 }
+
+// rows (n,) of games in range, seats (n,) in -1..3, each encoded game's indices checked.
+View<int64_t, 1> check_rows(const Arrays& a, const AnyArray& rows, View<int64_t, 1>* seats, const AnyArray& seat_arr) {
+    View<int64_t, 1> rv = view_of<int64_t, 1>(rows, "rows", {-1});
+    *seats = check_seats(seat_arr, rv.shape[0]);
+    for (int64_t i = 0; i < rv.shape[0]; ++i) {
+        if (rv[i] < 0 || rv[i] >= a.B)
+            bad("rows: game " + std::to_string(rv[i]) + " outside 0.." + std::to_string(a.B - 1));
+        if ((*seats)[i] >= 0) check_game(a, rv[i], (*seats)[i]);
+    }
+    return rv;
+}
+
+void planes_v1_encode(const RwArray& out, const AnyArray& rows, const AnyArray& seats, const AnyArray& hands,
+                      const AnyArray& melds, const AnyArray& river, const AnyArray& g, const AnyArray& p,
+                      const AnyArray& scores, const AnyArray& la, const AnyArray& la_k, const AnyArray& opts,
+                      int64_t flags, int64_t shapes) {
+    Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
+    View<double, 3> lv = view_of<double, 3>(la, "la", {a.B, 4, 4});
+    View<int32_t, 3> kv = view_of<int32_t, 3>(la_k, "la_k", {a.B, 4, 4});
+    View<int64_t, 1> se;
+    View<int64_t, 1> rv = check_rows(a, rows, &se, seats);
+    const int64_t n = rv.shape[0];
+    View<float, 3> o = view_of<float, 3>(out, "out", {-1, planes_v1::n_channels(flags & pv::F_DERIVED), 34});
+    if (o.shape[0] < n) bad("out: " + std::to_string(o.shape[0]) + " rows for " + std::to_string(n) + " games");
+    nb::gil_scoped_release nogil;
+    planes_v1::encode_rows(o, rv, se, a.hands, a.melds, a.river, a.g, a.p, a.scores, lv, kv, a.opts, flags, shapes);
+}
 }  // namespace
 
 void bind_obs(nb::module_& m) {
@@ -176,6 +205,10 @@ void bind_obs(nb::module_& m) {
     m.def("encode_rows", &encode_rows, "out"_a, "rows"_a, "seats"_a, "hands"_a, "melds"_a, "river"_a, "g"_a, "p"_a,
           "scores"_a, "opts"_a, "flags"_a, "shapes"_a,
           "out[i] = planes_v0 of game rows[i] seen by seats[i] (envs.gym_env.encode_rows_par / _ser).");
+    m.def("planes_v1_encode", &planes_v1_encode, "out"_a, "rows"_a, "seats"_a, "hands"_a, "melds"_a, "river"_a,
+          "g"_a, "p"_a, "scores"_a, "la"_a, "la_k"_a, "opts"_a, "flags"_a, "shapes"_a,
+          "out[i] = planes_v1 of game rows[i] seen by seats[i] (-1: zeros); out may hold more rows "
+          "(envs.obs.planes_v1). flags: F_DERIVED | F_REVEAL_ANKONG.");
 }
 
 }  // namespace tw16::bind

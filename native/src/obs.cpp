@@ -278,3 +278,68 @@ void _encode_ser(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> meld
 }
 
 }  // namespace tw16::oracle_v0
+
+namespace tw16::planes_v1 {
+namespace {
+namespace p1 = py::planes_v1;
+namespace pv = py::planes_v0;
+namespace ps = py::state;
+
+float clipped(double x) { return static_cast<float>(std::min(std::max(x, -pv::SCORE_CLIP), pv::SCORE_CLIP)); }
+
+// The column of the ordered pair (debtor, creditor) as relative seats of me.
+int64_t pair_col(int64_t debtor, int64_t creditor, int64_t me) {
+    return 4 * pymod(debtor - me, 4) + pymod(creditor - me, 4);
+}
+
+void fill(View<float, 2> o, int64_t ch) {
+    for (int64_t k = 0; k < 34; ++k) o(ch, k) = 1.0f;
+}
+}  // namespace
+
+int64_t n_channels(bool derived) { return planes_v0::n_channels(derived) + p1::N_EXTRA; }
+
+void _extra_one(View<float, 2> o, int64_t base, View<int64_t, 2> g, View<int64_t, 3> p, View<double, 3> la,
+                View<int32_t, 3> la_k, int64_t b, int64_t me, Opts opts) {
+    if (me < 0) return;
+    const int64_t phase = g(b, ps::G_PHASE);
+    // the ledger is public: every open debt d -> c, seen from me (R on the score scale, k / 16)
+    const double scale = static_cast<double>(opts[pv::OPT_PER_TAI]) * 64.0;
+    for (int64_t d = 0; d < 4; ++d)
+        for (int64_t c = 0; c < 4; ++c) {
+            if (la_k(b, d, c) == 0) continue;
+            o(base + p1::X_LA_DEBT, pair_col(d, c, me)) = clipped(la(b, d, c) / scale);
+            o(base + p1::X_LA_COUNT, pair_col(d, c, me)) = clipped(la_k(b, d, c) / p1::LA_COUNT_SCALE);
+        }
+    const int64_t asks = g(b, ps::G_LA_ASK) & 0xFFFF;  // bit 4d + c: debts still to be asked
+    if (phase == ps::PH_LA_CUT && asks != 0) {
+        int64_t i = 0;
+        while (!((asks >> i) & 1)) ++i;  // the lowest pending debt is the one asked now
+        fill(o, base + p1::X_PHASE_LA_CUT);
+        o(base + p1::X_LA_ASK, pair_col(i / 4, i % 4, me)) = 1.0f;
+    }
+    View<float, 1> of = o[base + p1::X_OFFER];
+    if (phase == ps::PH_FLOWER) {
+        fill(o, base + p1::X_PHASE_FLOWER);
+        const int64_t payer = g(b, ps::G_OFFER_PAYER), offered = g(b, ps::G_CUR);
+        if (payer < 0) of[p1::OF_ALL_PAY] = 1.0f;
+        else if (payer < 4) of[p1::OF_PAYER + pymod(payer - me, 4)] = 1.0f;
+        if (g(b, ps::G_OFFER_DRAWN)) of[p1::OF_DRAWN] = 1.0f;
+        if (offered >= 0 && offered < 4) of[p1::OF_OFFERED + pymod(offered - me, 4)] = 1.0f;
+    }
+    for (int64_t r = 0; r < 4; ++r)
+        if (p(b, pymod(me + r, 4), ps::P_OFFER_PASSED)) of[p1::OF_PASSED + r] = 1.0f;
+}
+
+void encode_rows(View<float, 3> out, View<int64_t, 1> rows, View<int64_t, 1> seats, View<int8_t, 3> hands,
+                 View<int8_t, 4> melds, View<int8_t, 3> river, View<int64_t, 2> g, View<int64_t, 3> p,
+                 View<int64_t, 2> scores, View<double, 3> la, View<int32_t, 3> la_k, Opts opts, int64_t flags,
+                 int64_t shapes) {
+    const int64_t base = planes_v0::n_channels(flags & pv::F_DERIVED);
+    parallel_for(rows.shape[0], [&](int64_t i) {
+        planes_v0::encode_one(out[i], hands, melds, river, g, p, scores, rows[i], seats[i], opts, flags, shapes);
+        _extra_one(out[i], base, g, p, la, la_k, rows[i], seats[i], opts);
+    });
+}
+
+}  // namespace tw16::planes_v1

@@ -37,6 +37,7 @@ MODULES = (
     "envs.engine.invariants",
     "envs.obs.planes_v0",
     "envs.obs.oracle_v0",
+    "envs.obs.planes_v1",
     "agents.efficiency",
     "agents.greedy",
 )

@@ -714,6 +714,21 @@ inline constexpr int64_t N_FRONT = 16LL;
 inline constexpr int64_t N_TAIL = 8LL;
 inline constexpr int64_t FLOWER_ID0 = 136LL;
 }  // namespace oracle_v0
+namespace planes_v1 {  // envs.obs.planes_v1
+inline constexpr int64_t X_PHASE_FLOWER = 0LL;
+inline constexpr int64_t X_PHASE_LA_CUT = 1LL;
+inline constexpr int64_t X_LA_DEBT = 2LL;
+inline constexpr int64_t X_LA_COUNT = 3LL;
+inline constexpr int64_t X_LA_ASK = 4LL;
+inline constexpr int64_t X_OFFER = 5LL;
+inline constexpr int64_t N_EXTRA = 6LL;
+inline constexpr int64_t OF_ALL_PAY = 0LL;
+inline constexpr int64_t OF_PAYER = 1LL;
+inline constexpr int64_t OF_DRAWN = 5LL;
+inline constexpr int64_t OF_OFFERED = 6LL;
+inline constexpr int64_t OF_PASSED = 10LL;
+inline constexpr double LA_COUNT_SCALE = 16.0;
+}  // namespace planes_v1
 namespace efficiency {  // agents.efficiency
 inline constexpr int64_t N_EFFICIENCY = 9LL;
 inline constexpr int64_t E_UKEIRE = 0LL;

@@ -1,8 +1,10 @@
-// The observation encoders: planes_v0 (envs/obs/planes_v0.py) and oracle_v0 (envs/obs/oracle_v0.py),
+// The observation encoders: planes_v0 (envs/obs/planes_v0.py), oracle_v0 (envs/obs/oracle_v0.py) and
+// planes_v1 (envs/obs/planes_v1.py: planes_v0 plus the hongkong decisions and the 拉 ledger); v0 is
 // ported function for function from the Numba code (same names, same parameter order). They read
 // the engine's batch state arrays (state.hpp; envs.engine.state.State) and write into arrays the
 // caller owns (no allocation per call). The channel layout and the meaning of every channel are in
-// the Python module docstrings; the constants come from constants.hpp (py::planes_v0, py::oracle_v0).
+// the Python module docstrings; the constants come from constants.hpp (py::planes_v0, py::oracle_v0,
+// py::planes_v1).
 #pragma once
 #include <cstdint>
 
@@ -64,3 +66,23 @@ void _encode_ser(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> meld
                  View<int64_t, 1> seats, Opts opts, int64_t flags, int64_t shapes, int64_t base);
 
 }  // namespace tw16::oracle_v0
+
+namespace tw16::planes_v1 {
+
+// Channels of a planes_v1 observation: planes_v0's (with or without the derived features) plus
+// N_EXTRA (envs/obs/planes_v1.py: the flower-offer and 拉-cut phase planes and the 拉 ledger).
+int64_t n_channels(bool derived);
+
+// The planes_v1 channels of game b seen by seat me at offset base (= planes_v0 channels): the
+// phase planes of PH_FLOWER / PH_LA_CUT, the 拉 ledger from me's side, the debt being asked about
+// and the flower offer. Does not zero o; me < 0 writes nothing.
+void _extra_one(View<float, 2> o, int64_t base, View<int64_t, 2> g, View<int64_t, 3> p, View<double, 3> la,
+                View<int32_t, 3> la_k, int64_t b, int64_t me, Opts opts);
+
+// planes_v0::encode_one + _extra_one of game rows[i] seen by seats[i] into out[i], over threads.
+void encode_rows(View<float, 3> out, View<int64_t, 1> rows, View<int64_t, 1> seats, View<int8_t, 3> hands,
+                 View<int8_t, 4> melds, View<int8_t, 3> river, View<int64_t, 2> g, View<int64_t, 3> p,
+                 View<int64_t, 2> scores, View<double, 3> la, View<int32_t, 3> la_k, Opts opts, int64_t flags,
+                 int64_t shapes);
+
+}  // namespace tw16::planes_v1
