@@ -32,7 +32,7 @@ from envs.scoring.profile import BUILTIN, load_profile
 ROOT = Path(__file__).resolve().parent.parent
 # the encodings whose channel tables are documented: adding one is one line here (and a region
 # "channels: NAME" in docs/environment.md and in the module's docstring)
-ENCODINGS = ("envs.obs.planes_v0", "envs.obs.oracle_v0")
+ENCODINGS = ("envs.obs.planes_v0", "envs.obs.oracle_v0", "envs.obs.planes_v1")
 CARD = "envs/tw16_v0.py"
 DOC = "docs/environment.md"
 WIDTH = 100

@@ -92,7 +92,7 @@ def test_channel_names_and_table():
     for derived in (False, True):
         assert len(p1.channel_names(derived)) == p1.n_channels(derived)
         assert p1.PlanesV1(derived=derived).channel_names()[: pv.n_channels(derived)] == pv.channel_names(derived)
-    assert p1.channel_table() in p1.__doc__ and len(p1.offer_names()) == p1.OF_PASSED + 4
+    assert len(p1.offer_names()) == p1.OF_PASSED + 4  # the table: tests/test_doc_tables.py
     assert p1.n_channels() == 85 and p1.n_channels(True) == 92
 
 

@@ -7,7 +7,18 @@ plane, both show the same {WIN, PASS} mask, and the 拉 debt a seat decides abou
 observation at all. Seats are relative to the observer (0 self, 1 next, 2 opposite, 3 previous);
 an ordered pair of seats (debtor rd, creditor rc) is column ``4*rd + rc``.
 
-{table}
+.. BEGIN generated: channels
+====================  =  =======================================================================
+channels              n  content
+====================  =  =======================================================================
+P + 0 X_PHASE_FLOWER  1  constant plane: PH_FLOWER, the seat to act is offered 八仙過海 / 七搶一
+P + 1 X_PHASE_LA_CUT  1  constant plane: PH_LA_CUT, the seat to act may cut a 拉 debt (三局斬拉)
+P + 2 X_LA_DEBT       1  column 4*rd + rc: open 拉 debt of seat rd to seat rc, R / (per_tai*64)
+P + 3 X_LA_COUNT      1  column 4*rd + rc: that debt's count k / LA_COUNT_SCALE
+P + 4 X_LA_ASK        1  column 4*rd + rc: the debt asked about in PH_LA_CUT
+P + 5 X_OFFER         1  the flower-win offer: named columns OF_* below
+====================  =  =======================================================================
+.. END generated: channels
 
 ``X_OFFER`` columns: OF_ALL_PAY the offer is 八仙過海 (all three pay), OF_PAYER+r 七搶一 paid by
 relative seat r (it holds the eighth flower), OF_DRAWN the hand is drawn whatever the answer (the
@@ -33,26 +44,27 @@ import numpy as np
 
 from envs import _core
 from envs.obs import planes_v0 as pv
+from envs.obs.channels import REL, Block, names, starts
 
 OBS_VERSION = "planes_v1"
 
-# The extra channels, one row each: (constant, channels, content). The X_* offsets below are this
-# table's running sums (checked at import); the docstring's table is rendered from it.
-EXTRA_CHANNELS = (
-    ("X_PHASE_FLOWER", 1, "constant plane: PH_FLOWER, the seat to act is offered 八仙過海 / 七搶一"),
-    ("X_PHASE_LA_CUT", 1, "constant plane: PH_LA_CUT, the seat to act may cut a 拉 debt (三局斬拉)"),
-    ("X_LA_DEBT", 1, "column 4*rd + rc: open 拉 debt of seat rd to seat rc, chips / (per_tai*64)"),
-    ("X_LA_COUNT", 1, "column 4*rd + rc: that debt's count k / LA_COUNT_SCALE"),
-    ("X_LA_ASK", 1, "column 4*rd + rc: the debt asked about in PH_LA_CUT (one-hot)"),
-    ("X_OFFER", 1, "the flower-win offer: named columns OF_* below"),
+EXTENDS = pv.OBS_VERSION  # its channels follow those of planes_v0
+
+# The extra channels after the P planes_v0 ones, in order (X_* are their offsets from P);
+# python -m envs.doc_tables --write tables them here and in docs/environment.md.
+CHANNELS = (
+    Block("X_PHASE_FLOWER", "v1 phase flower offer", "plane",
+          "constant plane: PH_FLOWER, the seat to act is offered 八仙過海 / 七搶一"),
+    Block("X_PHASE_LA_CUT", "v1 phase la cut", "plane", "constant plane: PH_LA_CUT, the seat to act may cut a 拉 debt (三局斬拉)"),
+    Block("X_LA_DEBT", "v1 la debt (cols 4rd+rc)", "clipped",
+          "column 4*rd + rc: open 拉 debt of seat rd to seat rc, chips / (per_tai*64)", cols=16),
+    Block("X_LA_COUNT", "v1 la count (cols 4rd+rc)", "scaled", "column 4*rd + rc: that debt's count k / LA_COUNT_SCALE",
+          cols=16),
+    Block("X_LA_ASK", "v1 la asked (cols 4rd+rc)", "one-hot", "column 4*rd + rc: the debt asked about in PH_LA_CUT",
+          cols=16),
+    Block("X_OFFER", "v1 flower offer (cols OF_*)", "0/1", "the flower-win offer: named columns OF_* below", cols=14),
 )
-X_PHASE_FLOWER = 0
-X_PHASE_LA_CUT = 1
-X_LA_DEBT = 2
-X_LA_COUNT = 3
-X_LA_ASK = 4
-X_OFFER = 5
-N_EXTRA = 6
+X_PHASE_FLOWER, X_PHASE_LA_CUT, X_LA_DEBT, X_LA_COUNT, X_LA_ASK, X_OFFER, N_EXTRA = starts(CHANNELS)
 
 OF_ALL_PAY = 0
 OF_PAYER = 1  # + relative seat r
@@ -62,40 +74,24 @@ OF_PASSED = 10  # + r
 
 LA_COUNT_SCALE = 16.0
 
-_offsets = np.cumsum([0] + [n for _c, n, _t in EXTRA_CHANNELS])
-assert all(globals()[c] == o for (c, _n, _t), o in zip(EXTRA_CHANNELS, _offsets)) and _offsets[-1] == N_EXTRA
-
-
-def channel_table() -> str:
-    """The extra channels as a reStructuredText table (rendered from ``EXTRA_CHANNELS``)."""
-    w = max(len(c) for c, _n, _t in EXTRA_CHANNELS) + 2
-    t = max(len(x) for _c, _n, x in EXTRA_CHANNELS)
-    rule = f"{'=' * w}  ===  {'=' * t}"
-    rows = [rule, f"{'offset':<{w}}  n    content", rule]
-    rows += [f"{'P + ' + c[2:]:<{w}}  {n:<3}  {x}" for c, n, x in EXTRA_CHANNELS]
-    return "\n".join(rows + [rule])
-
-
-__doc__ = __doc__.replace("{table}", channel_table())
-
-
 def n_channels(derived: bool = False) -> int:
     return pv.n_channels(derived) + N_EXTRA
 
 
+def blocks(derived: bool = False) -> tuple[Block, ...]:
+    """planes_v0's blocks, then the planes_v1 ones."""
+    return pv.blocks(derived) + CHANNELS
+
+
 def channel_names(derived: bool = False) -> list[str]:
     """One readable name per channel: planes_v0's, then e.g. ``'v1 la debt (cols 4rd+rc)'``."""
-    n = pv.channel_names(derived)
-    n += ["v1 phase flower offer", "v1 phase la cut", "v1 la debt (cols 4rd+rc)", "v1 la count (cols 4rd+rc)",
-          "v1 la asked (cols 4rd+rc)", "v1 flower offer (cols OF_*)"]
-    assert len(n) == n_channels(derived)
-    return n
+    return names(blocks(derived))
 
 
 def offer_names() -> list[str]:
     """Names of the ``X_OFFER`` columns in use (OF_*)."""
-    n = ["all pay (八仙過海)"] + [f"payer {r} (七搶一)" for r in pv._REL] + ["drawn anyway"]
-    n += [f"offered {r}" for r in pv._REL] + [f"passed {r}" for r in pv._REL]
+    n = ["all pay (八仙過海)"] + [f"payer {r} (七搶一)" for r in REL] + ["drawn anyway"]
+    n += [f"offered {r}" for r in REL] + [f"passed {r}" for r in REL]
     assert len(n) == OF_PASSED + 4
     return n
 
