@@ -26,6 +26,7 @@ from pathlib import Path
 
 from envs.engine.actions import LAYOUT
 from envs.obs.channels import VALUES, starts
+from envs.options import OPTIONS
 from envs.rules import DEFAULTS, Stakes
 from envs.scoring.profile import BUILTIN, load_profile
 
@@ -37,49 +38,11 @@ CARD = "envs/tw16_v0.py"
 DOC = "docs/environment.md"
 WIDTH = 100
 
-# What each rule option does (names and defaults come from envs.rules; the test requires one line
-# per option and no other).
+# What each rule option does: the doc of its row in envs.options.OPTIONS (one home); `profile` is the
+# Rules field that is not an option of the table.
 OPTION_HELP = {
     "profile": "the tai table: a built-in profile or a path to a `.toml` (docs/profiles.md)",
-    "flowers": "play with the 8 flowers (144 tiles); `False`: 136 tiles, no flower items",
-    "dead_wall": "tiles never drawn (八墩, 0..60); when a draw would cut into them the hand is drawn (流局) after "
-                 "the last discard was offered for a win",
-    "dead_wall_per_kong": "the dead wall grows by one per kong",
-    "multi_win": "several seats may win on one discard (一炮多響); off: only the nearest counter-clockwise wins (截胡)",
-    "strict_pass": "過水 also blocks the seat's self-drawn wins until its next discard (off: only wins on discards "
-                   "until its next draw)",
-    "no_calls_last3": "with 3 or fewer drawable tiles no chi, pon or exposed kong (wins and self kongs still allowed)",
-    "no_kong_after_claim": "after a chi or pon the seat must discard: no kong in that turn",
-    "kong_replacement_self_draw": "a seat may win by self-draw on the replacement tile drawn after its exposed kong "
-                                  "(明槓); `False` forbids that win (concealed and added kongs are not affected)",
-    "swap_call": "食替 allowed; `False` forbids discarding, after a chi, a tile the claimed set could have been made "
-                 "with (Hong Kong style)",
-    "declare_ready": "enables the `READY` action (報聽) in profiles with ready items (天聽 / 地聽, 宣告聽牌); an error "
-                     "with a profile that has none",
-    "west_draw": "一路歸西: the first four discards all 西 make the hand drawn",
-    "streak_cap": "caps N in the dealer tai 1 + 2N (`None`: no cap)",
-    "stakes": "base / per_tai chips (`{\"base\": 30, \"per_tai\": 10}` or `\"B/T\"`); rewards in tai units divide by "
-              "per_tai",
-    "episode": "`\"hand\"`: one hand per episode; `\"game\"`: a whole 一將 (four prevailing winds, dealer rotation, "
-               "streaks, cumulative chips)",
-    "extras": "append the 特殊牌型 pack (EXTRAS.md) to the profile (not with `hongkong`)",
-    "extras_off": "pack item keys left out (needs `extras`)",
-    "unrelated_gap": "十六不搭: least distance of two tiles of one suit (2 or 3; EXTRAS.md 6.1)",
-    "count_method": "hongkong only: 計法1 (a set serves one occurrence of an item or family) or 計法2 (occurrences "
-                    "of one item may share sets) (HONGKONG.md 2.2)",
-    "dual_reading": "hongkong only: n n n (n+1)×3 (n+2)×3 concealed counts as three pons and three identical chows "
-                    "at once (HONGKONG.md 2.3)",
-    "dealer_pays_on_self_draw": "hongkong only: dealer tai also on the dealer's leg of a non-dealer's self-draw "
-                                "(HONGKONG.md 1)",
-    "settlement": "`\"la\"`: in a game (`episode=\"game\"`) legs enter the 拉 ledger (HONGKONG.md 5.2: 拉, 踢半, full "
-                  "payment, new debt) and the reward is the chips actually paid; every open debt is paid at the end "
-                  "of the game. With `episode=\"hand\"` legs are paid at once",
-    "la_cut": "三局斬拉: a debt may be paid in full when its k reaches 3, 6, ...; `\"none\"`: never (無限拉)",
-    "la_cut_policy": "`\"ask\"`: the debtor answers in `PH_LA_CUT` (`WIN` cut / `PASS` keep)",
-    "la_draw": "`\"settle\"`: a drawn hand pays every open debt in full",
-    "flower_win": "`\"offer\"`: 八仙過海 / 七搶一 are asked in `PH_FLOWER`, not forced",
-    "dice_payments": "hongkong only: the dealer's three dice each hand (圍骰 each pays the dealer 1 底, 1-2-3 the "
-                     "dealer pays each 1 底)",
+    **{o.name: o.doc for o in OPTIONS},
 }
 
 

@@ -8,16 +8,16 @@ observation at all. Seats are relative to the observer (0 self, 1 next, 2 opposi
 an ordered pair of seats (debtor rd, creditor rc) is column ``4*rd + rc``.
 
 .. BEGIN generated: channels
-====================  =  =======================================================================
+====================  =  ==========================================================================
 channels              n  content
-====================  =  =======================================================================
+====================  =  ==========================================================================
 P + 0 X_PHASE_FLOWER  1  constant plane: PH_FLOWER, the seat to act is offered 八仙過海 / 七搶一
 P + 1 X_PHASE_LA_CUT  1  constant plane: PH_LA_CUT, the seat to act may cut a 拉 debt (三局斬拉)
-P + 2 X_LA_DEBT       1  column 4*rd + rc: open 拉 debt of seat rd to seat rc, R / (per_tai*64)
+P + 2 X_LA_DEBT       1  column 4*rd + rc: open 拉 debt of seat rd to seat rc, chips / (per_tai*64)
 P + 3 X_LA_COUNT      1  column 4*rd + rc: that debt's count k / LA_COUNT_SCALE
 P + 4 X_LA_ASK        1  column 4*rd + rc: the debt asked about in PH_LA_CUT
 P + 5 X_OFFER         1  the flower-win offer: named columns OF_* below
-====================  =  =======================================================================
+====================  =  ==========================================================================
 .. END generated: channels
 
 ``X_OFFER`` columns: OF_ALL_PAY the offer is 八仙過海 (all three pay), OF_PAYER+r 七搶一 paid by
