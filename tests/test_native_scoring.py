@@ -686,9 +686,9 @@ RECORDED.update({  # the Numba scoring core's results, which the native one matc
     "cases/results": "705558eaf53c0a657102",
     "random/casual": "b20cdf186078dc7980a2",
     "random/casual/inputs": "74a864f641d57374b029",
-    "random/extras": "58d93ca5bcd13408c220",
+    "random/extras": "3f9abfcc97956435597e",  # re-recorded: contract turn (flower-win replacement flags, 天胡 九蓮)
     "random/extras/inputs": "9af5a37388fa53903973",
-    "random/extras_strict16_gap2": "0cc8e024017999124aae",
+    "random/extras_strict16_gap2": "fcba8aa0ff8bab17cf79",  # re-recorded, as random/extras
     "random/extras_strict16_gap2/inputs": "2ab4944a89a93330131a",
     "random/mcr": "05556a5fe18178099cb7",
     "random/mcr/inputs": "28418c74df6a3314fda8",

@@ -241,16 +241,29 @@ void resolve_claims(const State& S, int64_t b, Opts opts, const Prof& prof) {
     no_claim(S, b, opts, prof);
 }
 
+void rob_to_river(const State& S, int64_t b, int64_t konger, int64_t k) {
+    auto g = S.g[b];
+    S.hands(b, konger, k) = static_cast<int8_t>(S.hands(b, konger, k) - 1);
+    const int64_t i = g[St::G_NRIVER];
+    S.river(b, i, 0) = static_cast<int8_t>(k);
+    S.river(b, i, 1) = static_cast<int8_t>(konger);
+    S.river(b, i, 2) = -1;
+    S.river(b, i, 3) = static_cast<int8_t>(St::RV_WON_ON);
+    g[St::G_NRIVER] = i + 1;
+}
+
 void resolve_rob(const State& S, int64_t b, Opts opts, const Prof& prof) {
     auto g = S.g[b];
     const int64_t winners = collect_winners(g, S.p[b], opts);
     clear_claims(S.p[b]);
-    if (winners)
+    if (winners) {
+        rob_to_river(S, b, g[St::G_TURN], g[St::G_TILE]);
         finish_win(S, b, winners, C::WIN_ROB_KONG, g[St::G_TURN], g[St::G_TILE], opts, prof);
-    else if (g[St::G_ROB_ANKONG])
+    } else if (g[St::G_ROB_ANKONG]) {
         do_ankong(S, b, g[St::G_TURN], g[St::G_TILE], opts, prof);
-    else
+    } else {
         do_addkong(S, b, g[St::G_TURN], g[St::G_TILE], opts, prof);
+    }
 }
 
 void open_offer(View<int64_t, 1> g) {
