@@ -256,6 +256,18 @@ def test_robbed_tile_leaves_the_kongers_hand():
     assert check(eng) == [(0, "hand_size")]
 
 
+def test_robbed_tile_with_two_winners_lies_once_in_the_river():
+    eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", "234m 678m 234p 678p 45s 88s"], draws="3s C F P 3s",
+              multi_win=True)
+    play(eng, "E: discard 3s", "S: pass", "W: pon", "N: pass", "W: discard 1s", "N: discard C", "E: discard F",
+         "S: discard P", "W: kong 3s", "N: win", "S: win")
+    k = parse_tiles("3s")[0]
+    assert g(eng, st.G_WINNERS) == (1 << S) | (1 << N) and g(eng, st.G_PAYER) == W
+    assert items(eng, S).get("robbing_kong") == 1 and items(eng, N).get("robbing_kong") == 1
+    assert eng.hands[0, W, k] == 0 and list(eng.river[0, g(eng, st.G_NRIVER) - 1]) == [k, W, -1, st.RV_WON_ON]
+    assert check(eng) == []
+
+
 def test_added_kong_not_robbed_goes_ahead():
     eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", JUNK], draws="3s C F P 3s", tail="2m")
     play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F",
