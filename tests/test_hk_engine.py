@@ -135,7 +135,7 @@ def test_thirteen_orphans_robs_an_ankong_and_no_ankong_payment():
     assert g(eng, st.G_WIN_BY) == WIN_ROB_KONG and g(eng, st.G_PAYER) == W
     assert hk_flags(eng.s, 0, S, WIN_ROB_KONG) & F_ROBBED_ANKONG
     assert deltas(eng) == [0, leg(eng, S), -leg(eng, S), 0]  # no 暗槓 side payment
-    k = parse_tiles("3m")[0]  # the robbed tile left W's hand for the river, won on (step.cpp rob_to_river)
+    k = parse_tiles("3m")[0]  # the robbed tile left W's hand for the river, won on (step.cpp resolve_rob)
     assert eng.hands[0, W, k] == 3 and int(eng.hands[0, W].sum()) == 16
     assert list(eng.river[0, g(eng, st.G_NRIVER) - 1]) == [k, W, -1, st.RV_WON_ON]
 

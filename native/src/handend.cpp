@@ -162,7 +162,7 @@ int64_t hk_flags(const State& S, int64_t b, int64_t w, int64_t win_by) {
         for (int s = 0; s < 4; ++s) n += (g[St::G_WINNERS] >> s) & 1;
         fl |= n << C::CO_WIN_SHIFT;
     }
-    // The robbed tile counts as a discard: it already lies in the river (step.cpp's rob_to_river).
+    // The robbed tile counts as a discard: it already lies in the river (step.cpp's resolve_rob).
     int64_t floor = 0;
     for (int64_t i = 0; i < g[St::G_NRIVER]; ++i) floor += S.river(b, i, 2) < 0;
     // counts are stored + 1 (0: not given)

@@ -14,7 +14,7 @@ namespace St = py::state;
 namespace E = py::invariants;
 
 // After a hand won on a discard or a robbed kong, the seat that paid holds 16 - 3m tiles: the
-// discard, or the robbed tile (step.cpp's rob_to_river), lies in the river, not in its hand.
+// discard, or the robbed tile (step.cpp's resolve_rob), lies in the river, not in its hand.
 bool payer_hand_ok(const State& S, int64_t b) {
     auto g = S.g[b];
     const int64_t wb = g[St::G_WIN_BY];
