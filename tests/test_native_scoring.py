@@ -682,8 +682,8 @@ RECORDED.update({  # the Numba scoring core's results, which the native one matc
     "bench_loop/strict16": "36f599c8189fcd411b41",
     "bench_loop/strict16+extras": "9e3e47baa6dfa0d6f4b2",
     "bench_loop/tests/data/profiles/mcr_fans.toml": "88769046946098e88af1",
-    "cases/inputs": "e038a5ff9192cfb7c205",
-    "cases/results": "bc828d9556673daa6359",
+    "cases/inputs": "05340079e1f734cb14ac",
+    "cases/results": "31eec61a157f6d14e94e",
     "random/casual": "b20cdf186078dc7980a2",
     "random/casual/inputs": "74a864f641d57374b029",
     "random/extras": "3f9abfcc97956435597e",  # re-recorded: contract turn (flower-win replacement flags, 天胡 九蓮)
