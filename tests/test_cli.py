@@ -51,6 +51,35 @@ def test_score_check_fails_on_a_wrong_expectation(tmp_path):
     assert run("score", str(f), "--check").returncode == 1
 
 
+# This turn's contract cases (CASES.md: seed 000 Ⅸ-29/30, flower wins take the replacement flags;
+# EXTRAS.md 1.3 and 2.1: the reading of the winning tile, 九蓮寶燈 without a winning tile).
+CONTRACT_CASES = {
+    "cases_profiles.jsonl": ("S-kong_replacement_win+eight_flowers", "S-kong_replacement_win+seven_rob_one",
+                             "S-kong_replacement_win-flowers_no_hand", "R-kong_replacement-flowers-no-kong"),
+    "cases_extras.jsonl": ("XR1", "XR3", "XG1", "XG4", "XG5", "XF1"),
+}
+
+
+def test_score_check_on_this_turns_contract_cases(tmp_path):
+    cases = []
+    for name, ids in CONTRACT_CASES.items():
+        lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+        by_id = {c["id"]: c for c in (json.loads(x) for x in lines if x.strip() and not x.startswith("#"))}
+        cases += [by_id[i] for i in ids]
+    f = tmp_path / "contract.jsonl"
+    f.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
+    r = run("score", str(f), "--check")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    got = {x["id"]: x for x in map(json.loads, (y for y in r.stdout.splitlines() if y.startswith("{")))}
+    assert got["S-kong_replacement_win+eight_flowers"]["items"]["kong_replacement_win"] == 1
+    assert "kong_replacement_win" not in got["S-kong_replacement_win-flowers_no_hand"]["items"]
+    assert "without a kong" in got["R-kong_replacement-flowers-no-kong"]["error"]
+    # the flag is what gives kong_replacement_win: without it the expectation no longer holds
+    cases[0]["flags"] = []
+    f.write_text(json.dumps(cases[0], ensure_ascii=False) + "\n", encoding="utf-8")
+    assert run("score", str(f), "--check").returncode == 1
+
+
 def test_eval_json_on_a_few_hands(tmp_path):
     r = run("eval", "greedy", "random", "greedy", "random", "--hands", "8", "--json", "--plot", str(tmp_path / "e.png"))
     assert r.returncode == 0, r.stderr[-3000:]

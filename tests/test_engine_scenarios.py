@@ -11,6 +11,7 @@ import pytest
 
 from envs.engine import state as st
 from envs.engine.api import Engine
+from envs.engine.invariants import check
 from envs.engine.scripted import deltas, items, legal_names, play, scripted_engine, scripted_wall, tsumogiri
 from envs.rules import Rules
 from envs.scoring.codes import (
@@ -122,6 +123,26 @@ def test_human_win_and_discarder_pays():
     assert deltas(eng) == [-(30 + 10 * (tai + 1)), 30 + 10 * (tai + 1), 0, 0]
 
 
+# PROFILES.md: any kong declared before, a concealed one too, voids earthly_win and human_win.
+KONGER = "7777s 159p 159s ESWNCF"  # the dealer: an ankong of 7s at once
+
+
+def test_concealed_kong_before_voids_human_win():
+    eng = new([KONGER, T16, JUNK, JUNK], draws="P", tail="6s")
+    play(eng, "E: kong 7s")
+    assert list(eng.melds[0, E, 0]) == [ANKONG, parse_tiles("7s")[0], E]
+    play(eng, "E: discard 6s", "S: win")  # S has not drawn yet: human_win but for the kong
+    assert g(eng, st.G_WIN_BY) == WIN_DISCARD and "human_win" not in items(eng, S)
+    assert items(eng, S).get("concealed") == 1
+
+
+def test_concealed_kong_before_voids_earthly_win():
+    eng = new([KONGER, T16, JUNK, JUNK], draws="P 6s", tail="C")
+    play(eng, "E: kong 7s", "E: discard C", "S: win")  # S's first draw: earthly_win but for the kong
+    assert g(eng, st.G_WIN_BY) == WIN_SELF_DRAW and "earthly_win" not in items(eng, S)
+    assert items(eng, S).get("concealed_self_draw") == 3
+
+
 def test_pon_beats_chi_and_both_are_asked():
     eng = new([JUNK, T16, "339m 159p 159s ESWNCFP", JUNK], draws="3m")
     play(eng, "E: discard 3m")
@@ -210,6 +231,41 @@ def test_robbing_an_added_kong():
     assert items(eng, S).get("robbing_kong") == 1
     d = deltas(eng)
     assert d[S] > 0 and d[W] == -d[S] and d[E] == 0 and d[N] == 0
+
+
+def test_robbed_tile_leaves_the_kongers_hand():
+    """搶槓: the robbed 3s is the winner's (RULES 2.6, 3): it leaves W's hand and lies in the river as
+    W's discard won on, so W holds 16 - 3 x melds and every tile is still counted once."""
+    eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", JUNK], draws="3s C F P 3s")
+    play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F",
+         "S: discard P", "W: kong 3s")
+    k = parse_tiles("3s")[0]
+    assert eng.hands[0, W, k] == 1 and int(eng.hands[0, W].sum()) == 14  # the konger holds it while robbable
+    n_river = g(eng, st.G_NRIVER)
+    play(eng, "S: win")
+    assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_ROB_KONG
+    assert eng.hands[0, W, k] == 0 and int(eng.hands[0, W].sum()) == 16 - 3 * 1
+    assert list(eng.melds[0, W, 0]) == [PON, k, E]  # the kong is cancelled: the pon stays
+    assert g(eng, st.G_NRIVER) == n_river + 1
+    assert list(eng.river[0, n_river]) == [k, W, -1, st.RV_WON_ON]
+    assert int(eng.hands[0, S].sum()) == 16 and eng.hands[0, S, k] == 0  # scored with it, as on a discard
+    assert check(eng) == []
+    eng.s.hands[0, W, k] += 1  # the old state: the robbed tile still in the konger's hand
+    eng.s.river[0, n_river] = -1
+    eng.s.g[0, st.G_NRIVER] -= 1
+    assert check(eng) == [(0, "hand_size")]
+
+
+def test_robbed_tile_with_two_winners_lies_once_in_the_river():
+    eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", "234m 678m 234p 678p 45s 88s"], draws="3s C F P 3s",
+              multi_win=True)
+    play(eng, "E: discard 3s", "S: pass", "W: pon", "N: pass", "W: discard 1s", "N: discard C", "E: discard F",
+         "S: discard P", "W: kong 3s", "N: win", "S: win")
+    k = parse_tiles("3s")[0]
+    assert g(eng, st.G_WINNERS) == (1 << S) | (1 << N) and g(eng, st.G_PAYER) == W
+    assert items(eng, S).get("robbing_kong") == 1 and items(eng, N).get("robbing_kong") == 1
+    assert eng.hands[0, W, k] == 0 and list(eng.river[0, g(eng, st.G_NRIVER) - 1]) == [k, W, -1, st.RV_WON_ON]
+    assert check(eng) == []
 
 
 def test_added_kong_not_robbed_goes_ahead():
@@ -399,8 +455,38 @@ def test_eight_flowers():
     assert int(eng.flowers[0, E]) == 0x7F
     tsumogiri(eng, 4)
     assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_FLOWERS and g(eng, st.G_PAYER) == -1
-    assert items(eng, E).get("eight_flowers") == 8
+    assert items(eng, E) == {"eight_flowers": 8}  # the hand is not complete: no kong_replacement_win
     assert all(x < 0 for x in deltas(eng)[1:])
+
+
+def test_eight_flowers_replacement_completes_the_hand():
+    """Seed 000 Ⅸ-29: the replacement for the eighth flower completes the hand (槓上開花): the hand's
+    tai count, kong_replacement_win included (a flower win counts as self-drawn, CASES.md)."""
+    eng = new(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
+              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 6p 6p", **FL)
+    tsumogiri(eng, 4)  # E waits on 6p; the replacement for f8 is the second 6p
+    assert g(eng, st.G_WIN_BY) == WIN_FLOWERS and g(eng, st.G_PAYER) == -1
+    assert items(eng, E) == {"concealed_self_draw": 3, "eight_flowers": 8, "kong_replacement_win": 1}
+
+
+def test_eight_flowers_in_the_deal_has_no_replacement_win():
+    # the dealer's complete 17 tiles after the initial flowers were not completed by a replacement in a turn
+    eng = new(["f1 f2 f3 f4 f5 f6 f7 f8 234m 678m 23p", JUNK, JUNK, JUNK],
+              draws="4p", tail="2s 3s 4s 6s 7s 8s 6p 6p", **FL)
+    assert g(eng, st.G_WIN_BY) == WIN_FLOWERS and "kong_replacement_win" not in items(eng, E)
+    assert items(eng, E).get("eight_flowers") == 8
+
+
+def test_seven_rob_one_replacement_completes_the_hand():
+    """Seed 000 Ⅸ-30: 七搶一 whose replacement completes the hand: the hand's tai count too, and the
+    seat holding the single flower still pays alone."""
+    eng = new(["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
+              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 6p", **FL)
+    tsumogiri(eng, 4)
+    assert g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+    assert items(eng, E) == {"concealed_self_draw": 3, "seven_rob_one": 8, "kong_replacement_win": 1}
+    d = deltas(eng)
+    assert d[S] < 0 and d[W] == 0 and d[N] == 0
 
 
 def test_seven_rob_one_by_a_draw():

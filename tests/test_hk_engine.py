@@ -26,6 +26,7 @@ from envs.scoring.codes import (
     WIN_ROB_KONG,
     WIN_SELF_DRAW,
 )
+from envs.tiles import parse_tiles
 
 HK = str(Path(__file__).parent / "data" / "profiles" / "hk_engine.toml")
 JUNK = "159m 159p 159s ESWNCFP"  # never chi, pon or win
@@ -134,6 +135,9 @@ def test_thirteen_orphans_robs_an_ankong_and_no_ankong_payment():
     assert g(eng, st.G_WIN_BY) == WIN_ROB_KONG and g(eng, st.G_PAYER) == W
     assert hk_flags(eng.s, 0, S, WIN_ROB_KONG) & F_ROBBED_ANKONG
     assert deltas(eng) == [0, leg(eng, S), -leg(eng, S), 0]  # no 暗槓 side payment
+    k = parse_tiles("3m")[0]  # the robbed tile left W's hand for the river, won on (step.cpp resolve_rob)
+    assert eng.hands[0, W, k] == 3 and int(eng.hands[0, W].sum()) == 16
+    assert list(eng.river[0, g(eng, st.G_NRIVER) - 1]) == [k, W, -1, st.RV_WON_ON]
 
 
 def test_only_thirteen_orphans_may_rob_an_ankong():

@@ -141,6 +141,21 @@ def test_flag_word_interface_matches_cases():
     assert C.F_IPPATSU < 1 << C.CHAIN_SHIFT and C.DISCARDS_SHIFT >= C.CHAIN_SHIFT + 8
 
 
+def test_flower_win_takes_the_replacement_flags():
+    """CASES.md: a flower win counts as self-drawn for the replacement flags; with a complete hand they
+    give 3.8's replacement items (connected draws drop self_draw), with a 16-tile hand nothing."""
+    hand, f8 = "123m 456m 789m 234p 678s NN", "f1 f2 f3 f4 f5 f6 f7 f8"
+    plain = score(hand, flowers=f8, win_by="flowers", seat="S", profile="hongkong")["items"]
+    fr = score(hand, flowers=f8, win_by="flowers", seat="S", profile="hongkong", flags=["flower_replacement"])["items"]
+    assert "flower_replacement_win" not in plain and fr == {**plain, "flower_replacement_win": 1}
+    chain = score(hand, flowers=f8, win_by="flowers", seat="S", profile="hongkong", flags=["flower_replacement"],
+                  replacement_chain=2)["items"]  # fmt: skip
+    assert chain["replacement_chain_win"] == 10 and "self_draw" not in chain and "flower_replacement_win" not in chain
+    short = score("123m 456m 789m 234p 56p 55s", flowers=f8, win_by="flowers", seat="S", profile="hongkong",
+                  flags=["flower_replacement"])["items"]  # fmt: skip
+    assert short == {"eight_flowers": 40}
+
+
 def test_special_shapes_win_waits_shanten():
     shapes = int(load_profile("hongkong").compiled()[2][PO_SHAPES])
     waits = np.zeros(34, np.bool_)

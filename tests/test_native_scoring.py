@@ -682,13 +682,13 @@ RECORDED.update({  # the Numba scoring core's results, which the native one matc
     "bench_loop/strict16": "36f599c8189fcd411b41",
     "bench_loop/strict16+extras": "9e3e47baa6dfa0d6f4b2",
     "bench_loop/tests/data/profiles/mcr_fans.toml": "88769046946098e88af1",
-    "cases/inputs": "4949f76f7649ca4991ca",
-    "cases/results": "705558eaf53c0a657102",
+    "cases/inputs": "05340079e1f734cb14ac",
+    "cases/results": "31eec61a157f6d14e94e",
     "random/casual": "b20cdf186078dc7980a2",
     "random/casual/inputs": "74a864f641d57374b029",
-    "random/extras": "58d93ca5bcd13408c220",
+    "random/extras": "3f9abfcc97956435597e",  # re-recorded: contract turn (flower-win replacement flags, 天胡 九蓮)
     "random/extras/inputs": "9af5a37388fa53903973",
-    "random/extras_strict16_gap2": "0cc8e024017999124aae",
+    "random/extras_strict16_gap2": "fcba8aa0ff8bab17cf79",  # re-recorded, as random/extras
     "random/extras_strict16_gap2/inputs": "2ab4944a89a93330131a",
     "random/mcr": "05556a5fe18178099cb7",
     "random/mcr/inputs": "28418c74df6a3314fda8",

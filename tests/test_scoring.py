@@ -96,6 +96,8 @@ REFUSALS = {
     "R-human-dealer": "human",
     "R-human-meld": "human",
     "R-human-self_draw": "human",
+    "R-human-ankong": "human",
+    "R-kong_replacement-flowers-no-kong": "without a kong",
     "R-two-special": "at most one",
     "R-eight-flowers-ordinary": "eight flowers",
     "R-ready-standard": "no such item",

@@ -8,7 +8,7 @@ from envs._core import check_game
 
 E_OK = 0
 E_TILES = 1  # some kind is not exactly 4 (flowers: exactly 1) over wall + hands + melds + river
-E_HAND_SIZE = 2  # a concealed hand has the wrong size for the phase
+E_HAND_SIZE = 2  # a concealed hand has the wrong size for the phase (after a discard or robbed-kong win: the payer's)
 E_NO_ACTION = 3  # the seat to decide has no legal action
 E_DONE_MASK = 4  # a finished game's mask is not all ones
 E_ZERO_SUM = 5  # rewards or scores do not sum to zero

@@ -13,7 +13,8 @@ hands       (B, 4, 34) int8     concealed counts per seat
 melds       (B, 4, 5, 3) int8   per seat, per meld: (type CHI..ANKONG, lowest kind, from seat);
                                 from seat = the discarder for claimed melds, the owner otherwise
 river       (B, 144, 4) int8    discards in order: (kind, seat, claimed_by seat or -1,
-                                bits RV_TSUMOGIRI | RV_WON_ON)
+                                bits RV_TSUMOGIRI | RV_WON_ON); a robbed kong's tile is entered
+                                as the konger's discard won on (it leaves the konger's hand)
 g           (B, NG) int64       per-game scalars, indexed by the G_* constants below
 p           (B, 4, NP) int64    per-seat scalars, indexed by the P_* constants below
 scores      (B, 4) int64        cumulative chips of the episode (zero-sum)
@@ -135,7 +136,7 @@ C_KONG = 32
 C_READY = 64  # PH_READY0: may declare 天聽
 
 RV_TSUMOGIRI = 1  # the discard was the tile just drawn
-RV_WON_ON = 2  # a seat won on it
+RV_WON_ON = 2  # a seat won on it (on a discard, or on the robbed tile of an added kong / ankong)
 
 State = namedtuple(
     "State",

@@ -213,8 +213,10 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
         raise CaseError("flag kong_replacement without a kong")
     if flags & C.F_FLOWER_REPLACEMENT and not flower_kinds:
         raise CaseError("flag flower_replacement without a flower")
-    if flags & (C.F_KONG_REPLACEMENT | C.F_FLOWER_REPLACEMENT) and not self_drawn:
-        raise CaseError("a replacement flag on a win that was not self-drawn")
+    # CASES.md: a flower win (八仙過海 / 七搶一) counts as self-drawn for the replacement flags (seed 000
+    # Ⅸ-29/30: the replacement may complete the hand, 槓上開花); they score only with a complete hand.
+    if flags & (C.F_KONG_REPLACEMENT | C.F_FLOWER_REPLACEMENT) and not (self_drawn or win_by == C.WIN_FLOWERS):
+        raise CaseError("a replacement flag on a win that was not self-drawn (nor a flower win)")
     if prof.options.get("hongkong", False):
         check_hk_flags(flags, win_by)
     else:
@@ -227,6 +229,9 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
         raise CaseError("at most one of heavenly / earthly / human")
     if flags & C.F_HEAVENLY and (winner != 0 or not self_drawn or melds):
         raise CaseError("heavenly is only the dealer's (E) self-drawn hand with no meld")
+    # PROFILES.md: earthly / human need that no seat has claimed or declared a kong (concealed ones
+    # too) before the win; a case shows only the winner's tiles, so a meld of its own (an ankong too)
+    # is the cause a case can show, and it is refused.
     if flags & C.F_EARTHLY and (winner == 0 or melds or not self_drawn):
         raise CaseError("earthly is a non-dealer's self-drawn win with no meld")
     if flags & C.F_HUMAN and (winner == 0 or melds or win_by != C.WIN_DISCARD):

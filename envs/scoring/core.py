@@ -20,8 +20,10 @@ arrays:
 
 ``score_hand`` returns the hand tai, or -1 if the tiles are not a winning hand. A flower win (八仙過海 /
 七搶一) with 16 - 3 x melds concealed tiles scores its flower items only; with a complete hand it adds
-the hand's items, read as self-drawn with no wait. A hongkong profile (p_opts[PO_HONGKONG]) is scored
-by ``hk_score`` (envs.scoring.hongkong), with the same arguments.
+the hand's items, read as self-drawn with no wait (kong_replacement / flower_replacement flags too,
+CASES.md). A heavenly hand (F_HEAVENLY) has no winning tile for 九蓮寶燈 (EXTRAS.md 2.1). A hongkong
+profile (p_opts[PO_HONGKONG]) is scored by ``hk_score`` (envs.scoring.hongkong), with the same
+arguments.
 
 A profile naming extras items or MCR detectors (p_opts[PO_EXTRAS]) also gets the predicates of the
 extras pack (envs.scoring.extras); without them the extra work is one test per reading. Special

@@ -94,10 +94,11 @@ void hand_extras(View<int32_t, 1> v, View<int8_t, 1> concealed, View<int8_t, 1> 
     v[E::KONGS3] = pick == E::KONGS3;
     v[E::KONGS4] = pick == E::KONGS4;
     v[E::KONGS5] = pick == E::KONGS5;
-    // 連槓開花: consecutive replacement draws ending with the self-drawn winning tile
+    // 連槓開花: consecutive replacement draws ending with the self-drawn winning tile; a flower win's
+    // complete hand counts as self-drawn for the replacement flags (CASES.md, seed 000 Ⅸ-29/30)
     namespace C = py::codes;
-    const bool repl =
-        win_by == C::WIN_SELF_DRAW && (flags & (C::F_KONG_REPLACEMENT | C::F_FLOWER_REPLACEMENT)) != 0;
+    const bool is_self = win_by == C::WIN_SELF_DRAW || win_by == C::WIN_FLOWERS;
+    const bool repl = is_self && (flags & (C::F_KONG_REPLACEMENT | C::F_FLOWER_REPLACEMENT)) != 0;
     int64_t chain = (flags >> C::CHAIN_SHIFT) & C::CHAIN_MASK;
     if (repl && chain == 0) chain = 1;
     v[E::CHAIN2] = repl && chain == 2;

@@ -110,26 +110,42 @@ void finish_drawn(const State& S, int64_t b, Opts opts) {
     g[St::G_CUR] = -1;
 }
 
+int64_t replacement_flags(View<int64_t, 1> g) {
+    const int64_t src = g[St::G_DRAWSRC];
+    int64_t fl = 0;
+    if (src == St::SRC_KONG || src == St::SRC_EXPOSED_KONG)
+        fl |= C::F_KONG_REPLACEMENT;
+    else if (src == St::SRC_FLOWER)
+        fl |= C::F_FLOWER_REPLACEMENT;
+    if (src != St::SRC_FRONT)  // replacement draws in a row ending with this tile (連槓開花, EXTRAS 2.2)
+        fl |= std::min<int64_t>(std::max<int64_t>(g[St::G_CHAIN], 1), C::CHAIN_MASK) << C::CHAIN_SHIFT;
+    return fl;
+}
+
 std::pair<int64_t, bool> win_flags(const State& S, int64_t b, int64_t w, int64_t win_by, Opts opts) {
     auto g = S.g[b];
     auto p = S.p[b];
     const int64_t dealer = g[St::G_DEALER];
     int64_t fl = p(w, St::P_READY);
-    const bool fresh = g[St::G_ANY_MELD] == 0 && p(w, St::P_NDISC) == 0;
+    // G_ANY_MELD: some seat has claimed (chi, pon, exposed kong) or declared a kong, concealed ones
+    // too (add_meld sets it for an ankong; an added kong follows a pon). PROFILES.md: any of these
+    // before the win voids earthly_win and human_win (and heavenly_win, the dealer's first action).
+    const bool no_meld_yet = g[St::G_ANY_MELD] == 0;
+    const bool fresh = no_meld_yet && p(w, St::P_NDISC) == 0;
     if (win_by == C::WIN_SELF_DRAW) {
-        const int64_t src = g[St::G_DRAWSRC];
         if (w == dealer && fresh) return {fl | C::F_HEAVENLY, true};
-        if (src == St::SRC_KONG || src == St::SRC_EXPOSED_KONG)
-            fl |= C::F_KONG_REPLACEMENT;
-        else if (src == St::SRC_FLOWER)
-            fl |= C::F_FLOWER_REPLACEMENT;
-        if (src != St::SRC_FRONT)  // replacement draws in a row ending with this tile (連槓開花, EXTRAS 2.2)
-            fl |= std::min<int64_t>(std::max<int64_t>(g[St::G_CHAIN], 1), C::CHAIN_MASK) << C::CHAIN_SHIFT;
+        fl |= replacement_flags(g);
         if (drawable(S, b, opts) == 0) fl |= C::F_LAST_TILE;
         if (w != dealer && fresh && p(w, St::P_NDRAWS) == 1) fl |= C::F_EARTHLY;
     } else if (win_by == C::WIN_DISCARD) {
         if (g[St::G_RIVER_LAST]) fl |= C::F_LAST_TILE;
-        if (w != dealer && g[St::G_ANY_MELD] == 0 && p(w, St::P_NDRAWS) == 0) fl |= C::F_HUMAN;
+        if (w != dealer && no_meld_yet && p(w, St::P_NDRAWS) == 0) fl |= C::F_HUMAN;
+    } else if (win_by == C::WIN_FLOWERS && w == g[St::G_TURN]) {
+        // The seat on turn completed the flowers with its own draw; if the replacement drawn after the
+        // last flower completed its hand too, that is 槓上開花 (seed 000 Ⅸ-29: 如補得之牌恰為槓上開花，
+        // 牌面台數照算): a flower win counts as self-drawn for the replacement flags (CASES.md). The
+        // flags add nothing when the hand is not complete (score_hand scores the flowers alone).
+        fl |= replacement_flags(g);
     }
     if (opts[R::OPT_HK]) fl |= hk_flags(S, b, w, win_by);
     return {fl, false};
@@ -146,10 +162,11 @@ int64_t hk_flags(const State& S, int64_t b, int64_t w, int64_t win_by) {
         for (int s = 0; s < 4; ++s) n += (g[St::G_WINNERS] >> s) & 1;
         fl |= n << C::CO_WIN_SHIFT;
     }
-    int64_t floor = rob ? 1 : 0;  // the robbed tile counts as a discard
+    // The robbed tile counts as a discard: it already lies in the river (step.cpp's resolve_rob).
+    int64_t floor = 0;
     for (int64_t i = 0; i < g[St::G_NRIVER]; ++i) floor += S.river(b, i, 2) < 0;
     // counts are stored + 1 (0: not given)
-    fl |= (std::min<int64_t>(g[St::G_NRIVER] + (rob ? 1 : 0), C::COUNT_MASK - 1) + 1) << C::DISCARDS_SHIFT;
+    fl |= (std::min<int64_t>(g[St::G_NRIVER], C::COUNT_MASK - 1) + 1) << C::DISCARDS_SHIFT;
     fl |= (std::min<int64_t>(floor, C::COUNT_MASK - 1) + 1) << C::FLOOR_SHIFT;
     return fl;
 }

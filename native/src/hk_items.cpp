@@ -37,8 +37,8 @@ void _hand_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1>
                  int64_t flowers, int64_t win_by, int64_t seat_wind, int64_t flags, int64_t n_waits) {
     const bool is_self = win_by == C::WIN_SELF_DRAW || win_by == C::WIN_FLOWERS;
     const bool is_discard = win_by == C::WIN_DISCARD || win_by == C::WIN_ROB_KONG;
-    const bool repl =
-        win_by == C::WIN_SELF_DRAW && (flags & (C::F_KONG_REPLACEMENT | C::F_FLOWER_REPLACEMENT)) != 0;
+    // a flower win counts as self-drawn for the replacement flags (CASES.md; its hand, when complete)
+    const bool repl = is_self && (flags & (C::F_KONG_REPLACEMENT | C::F_FLOWER_REPLACEMENT)) != 0;
     int64_t chain = (flags >> C::CHAIN_SHIFT) & C::CHAIN_MASK;
     if (repl && chain == 0) chain = 1;
     const bool chain_win = repl && chain >= 2;

@@ -12,6 +12,20 @@ namespace tw16 {
 namespace {
 namespace St = py::state;
 namespace E = py::invariants;
+
+// After a hand won on a discard or a robbed kong, the seat that paid holds 16 - 3m tiles: the
+// discard, or the robbed tile (step.cpp's resolve_rob), lies in the river, not in its hand.
+bool payer_hand_ok(const State& S, int64_t b) {
+    auto g = S.g[b];
+    const int64_t wb = g[St::G_WIN_BY];
+    if (g[St::G_RESULT] != St::RES_WIN || (wb != py::codes::WIN_DISCARD && wb != py::codes::WIN_ROB_KONG))
+        return true;
+    const int64_t d = g[St::G_PAYER];
+    if (d < 0 || d > 3) return false;
+    int64_t tot = 0;
+    for (int k = 0; k < 34; ++k) tot += S.hands(b, d, k);
+    return tot == 16 - 3 * S.p(b, d, St::P_NMELDS);
+}
 }  // namespace
 
 int64_t check_game(const State& S, int64_t b, Opts opts) {
@@ -28,7 +42,7 @@ int64_t check_game(const State& S, int64_t b, Opts opts) {
     if (S.terminated[b]) {
         for (int64_t a = 0; a < S.mask.shape[1]; ++a)
             if (!S.mask(b, a)) return E::E_DONE_MASK;
-        return E::E_OK;
+        return payer_hand_ok(S, b) ? E::E_OK : E::E_HAND_SIZE;
     }
     // Every tile accounted for.
     const int64_t n = g[St::G_WALL_N];
@@ -83,7 +97,8 @@ int64_t check_game(const State& S, int64_t b, Opts opts) {
         plus = g[St::G_OFFER_DRAWN] ? -1 : g[St::G_TURN];
     } else if (ph == St::PH_LA_CUT) {  // between hands: the last hand's tiles lie as it ended
         const int64_t low = g[St::G_LA_ASK] & -g[St::G_LA_ASK];  // the debtor of the lowest pending debt answers
-        return (low != 0 && ((low >> (4 * cur)) & 15) != 0) ? E::E_OK : E::E_SEAT;
+        if (low == 0 || ((low >> (4 * cur)) & 15) == 0) return E::E_SEAT;
+        return payer_hand_ok(S, b) ? E::E_OK : E::E_HAND_SIZE;
     } else if (ph != St::PH_CLAIM) {
         return E::E_SEAT;
     }

@@ -98,6 +98,7 @@ void _base_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, int64_t n_open,
     v[C::I_NO_HELP] = closed && is_self;
     v[C::I_SINGLE_WAIT] = single;
     _flower_items(v, flowers, seat_wind, win_by, p_repl);
+    // (a flower win's complete hand counts as self-drawn for the replacement flags: CASES.md)
     v[C::I_KONG_REPLACEMENT_WIN] = is_self && (flags & (C::F_KONG_REPLACEMENT | C::F_FLOWER_REPLACEMENT)) != 0;
     v[C::I_LAST_TILE_DRAW] = is_self && (flags & C::F_LAST_TILE) != 0;
     v[C::I_LAST_TILE_DISCARD] = win_by == C::WIN_DISCARD && (flags & C::F_LAST_TILE) != 0;
@@ -204,8 +205,12 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
     }
     _base_items(v, all_counts, n_open, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl);
     const bool extras = p_opts[PO_EXTRAS] != 0;
-    if (extras)
-        hand_extras(v, concealed, all_counts, meld_type, meld_kind, n_melds, win_tile, win_by, flags, p_tai, p_opts);
+    if (extras) {
+        // 天胡 has no winning tile, even where a case names one (the engine gives none): 九蓮寶燈 then
+        // takes any tile of its suit out of the dealt hand (EXTRAS.md 2.1).
+        const int64_t gates_tile = (flags & C::F_HEAVENLY) != 0 ? -1 : win_tile;
+        hand_extras(v, concealed, all_counts, meld_type, meld_kind, n_melds, gates_tile, win_by, flags, p_tai, p_opts);
+    }
 
     const bool is_discard = win_by == C::WIN_DISCARD || win_by == C::WIN_ROB_KONG;
     bool two_sided_ok = is_discard && flowers == 0;

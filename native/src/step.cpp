@@ -64,16 +64,21 @@ void add_meld(const State& S, int64_t b, int64_t seat, int64_t mtype, int64_t ki
     S.p(b, seat, St::P_READY) = 0;  // a declared ready hand that changes loses its flag
 }
 
-void discard(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, Cfg cfg, const Prof& prof) {
+void to_river(const State& S, int64_t b, int64_t seat, int64_t k, int64_t bits) {
     auto g = S.g[b];
-    auto p = S.p[b];
     S.hands(b, seat, k) = static_cast<int8_t>(S.hands(b, seat, k) - 1);
     const int64_t i = g[St::G_NRIVER];
     S.river(b, i, 0) = static_cast<int8_t>(k);
     S.river(b, i, 1) = static_cast<int8_t>(seat);
     S.river(b, i, 2) = -1;
-    S.river(b, i, 3) = static_cast<int8_t>((k == g[St::G_LAST_DRAWN] && !g[St::G_AFTER_CLAIM]) ? St::RV_TSUMOGIRI : 0);
+    S.river(b, i, 3) = static_cast<int8_t>(bits);
     g[St::G_NRIVER] = i + 1;
+}
+
+void discard(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, Cfg cfg, const Prof& prof) {
+    auto g = S.g[b];
+    auto p = S.p[b];
+    to_river(S, b, seat, k, (k == g[St::G_LAST_DRAWN] && !g[St::G_AFTER_CLAIM]) ? St::RV_TSUMOGIRI : 0);
     p(seat, St::P_IPPATSU) = 0;
     if (g[St::G_READY_PENDING]) {
         if (cfg[M::CFG_READY_MODE] == M::READY_HEAVEN_EARTH) {
@@ -245,12 +250,14 @@ void resolve_rob(const State& S, int64_t b, Opts opts, const Prof& prof) {
     auto g = S.g[b];
     const int64_t winners = collect_winners(g, S.p[b], opts);
     clear_claims(S.p[b]);
-    if (winners)
+    if (winners) {
+        to_river(S, b, g[St::G_TURN], g[St::G_TILE], St::RV_WON_ON);  // the robbed tile (step.hpp)
         finish_win(S, b, winners, C::WIN_ROB_KONG, g[St::G_TURN], g[St::G_TILE], opts, prof);
-    else if (g[St::G_ROB_ANKONG])
+    } else if (g[St::G_ROB_ANKONG]) {
         do_ankong(S, b, g[St::G_TURN], g[St::G_TILE], opts, prof);
-    else
+    } else {
         do_addkong(S, b, g[St::G_TURN], g[St::G_TILE], opts, prof);
+    }
 }
 
 void open_offer(View<int64_t, 1> g) {

@@ -35,6 +35,10 @@ void pay_hand(const State& S, int64_t b, View<int64_t, 2> legs, bool drawn, Opts
 // A drawn hand (流局): settle (no legs), record RES_DRAWN, phase PH_HAND_OVER.
 void finish_drawn(const State& S, int64_t b, Opts opts);
 
+// The replacement flags of a win on the tile just drawn (F_KONG_REPLACEMENT / F_FLOWER_REPLACEMENT
+// from G_DRAWSRC, and the replacement chain of 連槓開花): 0 for a front draw.
+int64_t replacement_flags(View<int64_t, 1> g);
+
 // Situational flags (codes F_*) for seat w winning now by win_by, and whether the win has no tile
 // (天胡: the whole 17-tile hand is scored with win_tile = -1).
 std::pair<int64_t, bool> win_flags(const State& S, int64_t b, int64_t w, int64_t win_by, Opts opts);

@@ -13,6 +13,8 @@ namespace tw16 {
 // seat takes the turn; with draw it draws from the front first. True if the hand ended.
 bool begin_turn(const State& S, int64_t b, int64_t seat, bool draw, Opts opts, const Prof& prof);
 void add_meld(const State& S, int64_t b, int64_t seat, int64_t mtype, int64_t kind, int64_t frm);
+// Move one k from the seat's hand to the end of the river (unclaimed, with the RV_* bits).
+void to_river(const State& S, int64_t b, int64_t seat, int64_t k, int64_t bits);
 void discard(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, Cfg cfg, const Prof& prof);
 // Nobody claimed the last discard: 一路歸西 check, then the next seat draws.
 void no_claim(const State& S, int64_t b, Opts opts, const Prof& prof);
@@ -25,6 +27,9 @@ void turn_action(const State& S, int64_t b, int64_t a, Opts opts, Cfg cfg, const
 // that could have won and did not are barred by 過水. (One game's rows g = S.g[b], p = S.p[b].)
 int64_t collect_winners(View<int64_t, 1> g, View<int64_t, 2> p, Opts opts);
 void resolve_claims(const State& S, int64_t b, Opts opts, const Prof& prof);
+// A robbed kong (RULES 2.6): the kong is cancelled, the konger pays, and the tile leaves the konger's
+// hand: it lies in the river as the konger's discard won on (to_river with RV_WON_ON), as a winning
+// discard does (RULES 3: a robbed kong counts as a discard); the winners are scored with it.
 void resolve_rob(const State& S, int64_t b, Opts opts, const Prof& prof);
 // flower_win "offer": ask the seat recorded in G_OFFER before the turn seat acts.
 void open_offer(View<int64_t, 1> g);
