@@ -7,6 +7,8 @@
     rewards, terminated = eng.step(actions)   # (B, 4) float32 tai units, (B,) bool
     eng.rewards, eng.terminated, eng.truncated
 
+    eng.take_hands(b)                 # finished hands of game b (None: all games), read and cleared
+
 Stepping a finished game is a no-op (zero rewards). With ``auto_reset`` a game that ends in a step
 reports its rewards and ``terminated=True`` from that step and is already dealt again (seeded from
 its own stream), so the mask and state are the new game's.
@@ -15,6 +17,7 @@ Read-only state views (see ``envs.engine.state`` for every array): ``hands`` (B,
 ``melds`` (B,4,5,3), ``n_melds`` (B,4), ``flowers`` (B,4) bits, ``river`` (B,144,4),
 ``n_river`` (B,), ``phase``, ``dealer``, ``streak``, ``round_wind``, ``turn_seat``, ``claim_tile``,
 ``wall_drawable`` (B,), ``pass_win`` (B,4), ``ready`` (B,4) flag bits, ``scores`` (B,4) chips;
+``wall_head`` / ``wall_tail`` (B,) the next front / tail wall positions;
 hongkong: ``la_debt`` (B,4,4) open 拉 debts in chips (row pays column), ``la_count`` (B,4,4) their k,
 ``dice`` (B,3) this hand's dice (0 when not rolled), ``side_chips`` (B,4) side payments so far this hand.
 """
@@ -26,6 +29,7 @@ import numpy as np
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN_EARTH, READY_HK, READY_NONE
+from envs.engine.record import HandLog, HandRecord
 from envs.engine.rng import game_seeds, mix64
 from envs.engine.step import reset_batch, reset_some, step_batch
 from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules, is_hongkong
@@ -54,7 +58,8 @@ def _ro(a: np.ndarray) -> np.ndarray:
 class Engine:
     """A batch of independent tw16 games sharing one rules object."""
 
-    def __init__(self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False):
+    def __init__(self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False,
+                 record_hands: bool = False):
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be an envs.rules.Rules (Rules.make(profile, **options)), got {type(rules).__name__}")
         self.rules = rules if rules is not None else Rules()
@@ -64,6 +69,10 @@ class Engine:
         if not isinstance(auto_reset, (bool, np.bool_)):
             raise TypeError(f"auto_reset must be True or False, got {auto_reset!r}")
         self.auto_reset = bool(auto_reset)
+        if not isinstance(record_hands, (bool, np.bool_)):
+            raise TypeError(f"record_hands must be True or False, got {record_hands!r}")
+        # With record_hands every finished hand is kept (a HandRecord) until take_hands reads it.
+        self._log = HandLog(self.batch_size) if record_hands else None
         self.opts = self.rules.as_array()
         self.cfg = engine_config(self.rules)
         self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
@@ -93,6 +102,9 @@ class Engine:
         self.s = s
         self.truncated[:] = False
         reset_batch(self.s, sd, self.opts, self.cfg, self.prof)
+        if self._log is not None:
+            self._log.restart()
+            self._log.collect(self.s)  # (a hand can end in its deal)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
 
@@ -109,12 +121,30 @@ class Engine:
         step_batch(self.s, a, self.opts, self.cfg, self.prof)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
+        if self._log is not None:
+            self._log.collect(self.s)
         if self.auto_reset and self._terminated.any():
             # A finished game is dealt again from a seed derived from its previous one: deterministic.
             for b in np.flatnonzero(self._terminated):
                 self._seeds[b] = np.uint64(mix64(int(self._seeds[b]) ^ 0x5EED))
             reset_some(self.s, self._seeds, self._terminated, self.opts, self.cfg, self.prof)
+            if self._log is not None:
+                self._log.restart(self._terminated)
+                self._log.collect(self.s)
         return self._rewards, self._terminated
+
+    def take_hands(self, game: int | None = None) -> list[HandRecord]:
+        """The hands finished since the last call (``envs.engine.record.HandRecord``, oldest first), of
+        game ``game`` or of every game (by game, then hand), and forget them. Needs
+        ``Engine(..., record_hands=True)``. A hand whose 拉 debts are being cut (PH_LA_CUT) comes once
+        the cuts are answered."""
+        if self._log is None:
+            raise RuntimeError("this Engine keeps no hand records: construct it with record_hands=True")
+        if game is not None:
+            game = as_int(game, "game")
+            if not 0 <= game < self.batch_size:
+                raise ValueError(f"game must be in 0..{self.batch_size - 1}, got {game}")
+        return self._log.take(game)
 
     @property
     def legal_action_mask(self) -> np.ndarray:
@@ -159,6 +189,9 @@ class Engine:
         """(B, 3) this hand's three dice (hongkong; 0 when not rolled), a copy."""
         d = self.s.g[:, st.G_DICE]
         return np.stack([d % 8, d // 8 % 8, d // 64], axis=1)
+
+    wall_head = property(lambda self: _ro(self.s.g[:, st.G_HEAD]), doc="(B,) wall position of the next front draw")
+    wall_tail = property(lambda self: _ro(self.s.g[:, st.G_TAIL]), doc="(B,) wall position of the next replacement (counts down)")
 
     @property
     def wall_drawable(self) -> np.ndarray:

@@ -75,6 +75,44 @@ void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts
     }
 }
 
+void pay_after_hand(const State& S, int64_t b, View<int64_t, 1> paid, Opts opts) {
+    _apply_deltas(S, b, paid, opts);
+    auto r = S.rec[b][pymod(S.g(b, St::G_HANDS) - 1, St::HAND_LOG)];
+    for (int s = 0; s < 4; ++s) r[St::REC_DELTA + s] = add_wrap(r[St::REC_DELTA + s], paid[s]);
+}
+
+void record_hand(const State& S, int64_t b, int64_t tile) {
+    auto g = S.g[b];
+    const int64_t slot = pymod(g[St::G_HANDS], St::HAND_LOG);
+    auto r = S.rec[b][slot];
+    r[St::REC_HAND] = g[St::G_HANDS];
+    r[St::REC_RESULT] = g[St::G_RESULT];
+    r[St::REC_WINNERS] = g[St::G_WINNERS];
+    r[St::REC_PAYER] = g[St::G_PAYER];
+    r[St::REC_WIN_BY] = g[St::G_WIN_BY];
+    r[St::REC_TILE] = tile;
+    r[St::REC_SRC] = g[St::G_DRAWSRC];
+    r[St::REC_DEALER] = g[St::G_DEALER];
+    r[St::REC_STREAK] = g[St::G_STREAK];
+    r[St::REC_ROT] = g[St::G_ROT];
+    r[St::REC_HEAD] = g[St::G_HEAD];
+    r[St::REC_TAIL] = g[St::G_TAIL];
+    r[St::REC_AT_DEAL] = 0;  // (start_hand sets it)
+    int64_t n = 0;
+    for (int64_t s = 0; s < 4; ++s) {
+        r[St::REC_TAI + s] = S.res_tai(b, s);
+        r[St::REC_DELTA + s] = S.res_delta(b, s);
+        for (int64_t i = 0; i < C::N_ITEMS; ++i) {
+            const int16_t v = S.res_items(b, s, i);
+            if (v == 0) continue;
+            if (n < St::REC_MAX_ITEMS)
+                S.rec_items(b, slot, n) = static_cast<int32_t>(((s * C::N_ITEMS + i) << 16) | static_cast<uint16_t>(v));
+            ++n;
+        }
+    }
+    r[St::REC_NITEMS] = n;
+}
+
 void pay_hand(const State& S, int64_t b, View<int64_t, 2> legs, bool drawn, Opts opts) {
     std::array<int64_t, 4> d{};
     auto deltas = view1(d);
@@ -108,6 +146,7 @@ void finish_drawn(const State& S, int64_t b, Opts opts) {
     g[St::G_WIN_BY] = -1;
     g[St::G_PHASE] = py::handend::PH_HAND_OVER;
     g[St::G_CUR] = -1;
+    record_hand(S, b, -1);
 }
 
 std::pair<int64_t, bool> win_flags(const State& S, int64_t b, int64_t w, int64_t win_by, Opts opts) {
@@ -193,6 +232,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
     int64_t liable = -1;
     if (opts[R::OPT_HK] && win_by == C::WIN_SELF_DRAW && g[St::G_DRAWSRC] != St::SRC_FRONT)
         liable = g[St::G_LIABLE];  // 全包: the chain began with a kong claimed on that seat's discard
+    int64_t rec_tile = -1;  // the winning tile (the same for every winner)
     for (int64_t w = 0; w < 4; ++w) {
         if (!((winners >> w) & 1)) continue;
         for (int k = 0; k < 34; ++k) conc[k] = S.hands(b, w, k);
@@ -209,6 +249,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
         } else if (win_by == C::WIN_SELF_DRAW && !no_tile) {
             win_tile = g[St::G_LAST_DRAWN];
         }
+        rec_tile = win_tile;
         items_b.fill(0);
         int64_t tai = -1;
         if (tiles_fit(conc, mt, mk, nm))
@@ -228,6 +269,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
     g[St::G_WIN_BY] = win_by;
     g[St::G_PHASE] = py::handend::PH_HAND_OVER;
     g[St::G_CUR] = -1;
+    record_hand(S, b, rec_tile);
 }
 
 bool check_flower_win(const State& S, int64_t b, Opts opts, const Prof& prof) {

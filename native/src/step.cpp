@@ -297,7 +297,7 @@ void answer_la_cut(const State& S, int64_t b, int64_t a, Opts opts, Cfg cfg, con
     if (a == A::WIN) {
         std::array<int64_t, 4> paid{};
         la_close(S.la[b], S.la_k[b], floordiv(i, 4), pymod(i, 4), view4(paid));
-        _apply_deltas(S, b, view4(paid), opts);
+        pay_after_hand(S, b, view4(paid), opts);
     }
     if (!ask_la_cut(S, b)) start_hand(S, b, opts, cfg, prof);
 }
@@ -324,7 +324,10 @@ bool open_ready0(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof
 void start_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof) {
     auto g = S.g[b];
     g[St::G_PHASE] = St::PH_TURN;
-    if (deal(S, b, opts, prof)) return;
+    if (deal(S, b, opts, prof)) {
+        if (g[St::G_PHASE] == PH_HAND_OVER) S.rec(b, pymod(g[St::G_HANDS], St::HAND_LOG), St::REC_AT_DEAL) = 1;
+        return;  // (or a flower win offered in PH_FLOWER)
+    }
     const int64_t last = g[St::G_LAST_DRAWN];  // the dealer's 17th tile counts as its draw (tsumogiri bit)
     if (!open_ready0(S, b, opts, cfg, prof)) {
         begin_turn(S, b, g[St::G_DEALER], false, opts, prof);
@@ -357,7 +360,7 @@ void after_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof)
 void end_episode(const State& S, int64_t b, Opts opts) {
     std::array<int64_t, 4> paid{};
     la_close_all(S.la[b], S.la_k[b], view4(paid));
-    _apply_deltas(S, b, view4(paid), opts);
+    pay_after_hand(S, b, view4(paid), opts);
     S.g(b, St::G_LA_ASK) = 0;
     S.terminated[b] = true;
     S.g(b, St::G_PHASE) = St::PH_DONE;

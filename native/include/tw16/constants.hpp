@@ -596,6 +596,25 @@ inline constexpr int64_t C_KONG = 32LL;
 inline constexpr int64_t C_READY = 64LL;
 inline constexpr int64_t RV_TSUMOGIRI = 1LL;
 inline constexpr int64_t RV_WON_ON = 2LL;
+inline constexpr int64_t HAND_LOG = 2LL;
+inline constexpr int64_t REC_MAX_ITEMS = 32LL;
+inline constexpr int64_t REC_HAND = 0LL;
+inline constexpr int64_t REC_RESULT = 1LL;
+inline constexpr int64_t REC_WINNERS = 2LL;
+inline constexpr int64_t REC_PAYER = 3LL;
+inline constexpr int64_t REC_WIN_BY = 4LL;
+inline constexpr int64_t REC_TILE = 5LL;
+inline constexpr int64_t REC_SRC = 6LL;
+inline constexpr int64_t REC_DEALER = 7LL;
+inline constexpr int64_t REC_STREAK = 8LL;
+inline constexpr int64_t REC_ROT = 9LL;
+inline constexpr int64_t REC_HEAD = 10LL;
+inline constexpr int64_t REC_TAIL = 11LL;
+inline constexpr int64_t REC_AT_DEAL = 12LL;
+inline constexpr int64_t REC_NITEMS = 13LL;
+inline constexpr int64_t REC_TAI = 14LL;
+inline constexpr int64_t REC_DELTA = 18LL;
+inline constexpr int64_t NREC = 22LL;
 }  // namespace state
 namespace actions {  // envs.engine.actions
 inline constexpr int64_t N_KINDS = 34LL;
