@@ -136,8 +136,7 @@ class Engine:
     def take_hands(self, game: int | None = None) -> list[HandRecord]:
         """The hands finished since the last call (``envs.engine.record.HandRecord``, oldest first), of
         game ``game`` or of every game (by game, then hand), and forget them. Needs
-        ``Engine(..., record_hands=True)``. A hand whose 拉 debts are being cut (PH_LA_CUT) comes once
-        the cuts are answered."""
+        ``Engine(..., record_hands=True)``."""
         if self._log is None:
             raise RuntimeError("this Engine keeps no hand records: construct it with record_hands=True")
         if game is not None:

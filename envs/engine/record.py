@@ -3,8 +3,7 @@
 The native core writes one row of ``state.rec`` / ``state.rec_items`` when a hand ends (REC_* slots,
 native/src/handend.cpp); ``Engine`` turns every new row into a frozen ``HandRecord`` after each call,
 before the rows can be overwritten, so a hand that ends in a step that also deals the next hand (an
-episode "game"), or that ends inside that deal, is not lost. A hand whose 拉 debts are still being
-cut (PH_LA_CUT) is read once the cuts are answered, so its ``deltas`` include what they paid.
+episode "game"), or that ends inside that deal, is not lost.
 """
 
 from __future__ import annotations
@@ -33,7 +32,9 @@ class HandRecord:
     ``WIN_BY_NAMES`` or None), ``win_tile`` (kind, None when the hand was won without one: flowers,
     天胡), ``last_tile_from`` (``LAST_TILE_FROM``, None without a winning tile), ``tai`` and
     ``items`` per seat (-1 and () for non-winners; items as (key, tai) in item order), ``deltas``
-    (chips per seat: the settlement, side payments and any 拉 debts paid after it), the ``dealer``,
+    (chips per seat: the hand's settlement with the side payments made during it; 拉 payments made
+    between hands, a cut or the debts closed at the game's end, are in ``Engine.scores`` and the
+    rewards of their step, not here), the ``dealer``,
     his ``streak`` and the ``round_wind`` of the hand, ``wall_head`` / ``wall_tail`` (the wall
     positions when it ended), ``at_deal`` (it ended in its own deal, before any decision; the engine
     dealt again in the same call)."""
@@ -69,14 +70,13 @@ class HandRecord:
                 how += f" from {self.last_tile_from}"
             if self.payer is not None:
                 how += f", p{self.payer} pays"
-            wins = "; ".join(
-                f"p{w} {self.tai[w]} tai (" + ", ".join(f"{k} {v}" for k, v in self.items[w]) + ")" for w in self.winners
-            )
+            wins = "; ".join(f"p{w} {self.tai[w]} tai" + "".join(f", {k} {v}" for k, v in self.items[w])
+                             for w in self.winners)
             what = f"{how}: {wins}"
         deltas = " ".join(f"{d:+d}" for d in self.deltas)
         deal = ", at the deal" if self.at_deal else ""
         return (f"<HandRecord game {self.game} hand {self.hand}: {what}; chips {deltas}; dealer p{self.dealer} "
-                f"streak {self.streak} round {WIND_NAMES[self.round_wind]}; wall {self.wall_head}..{self.wall_tail}{deal}>")
+                f"streak {self.streak} round {WIND_NAMES[self.round_wind]}; wall head {self.wall_head} tail {self.wall_tail}{deal}>")
 
 
 def _opt(v: int) -> int | None:
@@ -133,9 +133,8 @@ class HandLog:
         self.hands: list[list[HandRecord]] = [[] for _ in range(batch_size)]
 
     def collect(self, s: st.State) -> None:
-        g = s.g
-        n = g[:, st.G_HANDS]
-        for b in np.flatnonzero((n > self.taken) & (g[:, st.G_PHASE] != st.PH_LA_CUT)):
+        n = s.g[:, st.G_HANDS]
+        for b in np.flatnonzero(n > self.taken):
             for h in range(int(self.taken[b]), int(n[b])):
                 self.hands[b].append(read_record(s, int(b), h))
             self.taken[b] = n[b]

@@ -5,12 +5,16 @@
                          tail="9s 3p ...")      # replacement draws (flowers, kongs) in order
     eng = Engine(rules, 1); eng.reset(0, walls=wall)
     play(eng, "E: discard 5m", "S: pon", "discard 9p", "pass", "win")
+    last_hand(eng)                      # the HandRecord of the hand that ended last
+
 
 Tiles not named fill the middle of the wall (a fixed shuffle, unnamed flowers nearest the tail
 end), so the named ones come exactly where the script says.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -73,7 +77,7 @@ def scripted_engine(hands, draws: str = "", tail: str = "", walls=None, profile:
     from envs.rules import Rules
 
     rules = Rules.make(profile, **{"flowers": False, **options})
-    eng = Engine(rules, 1)
+    eng = Engine(rules, 1, record_hands=True)
     if walls is None:
         walls = scripted_wall(hands, draws, tail, flowers=rules.flowers)
     eng.reset(0, walls=walls)
@@ -103,17 +107,34 @@ def legal_names(engine, game: int = 0) -> list[str]:
     return [action_name(a) for a in np.flatnonzero(engine.legal_action_mask[game])]
 
 
+# Records taken from each engine (Engine.take_hands forgets what it hands out), per game.
+_TAKEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def finished_hands(engine, game: int = 0) -> list:
+    """The ``HandRecord`` of every hand finished so far in game ``game`` of an engine made with
+    ``record_hands=True`` (``scripted_engine`` makes one), oldest first; they stay readable here."""
+    kept = _TAKEN.setdefault(engine, {}).setdefault(game, [])
+    kept.extend(engine.take_hands(game))
+    return kept
+
+
+def last_hand(engine, game: int = 0):
+    """The record of the hand that ended last in game ``game``."""
+    hands = finished_hands(engine, game)
+    if not hands:
+        raise AssertionError(f"no hand of game {game} has finished")
+    return hands[-1]
+
+
 def items(engine, seat: int, game: int = 0) -> dict[str, int]:
     """Tai per item of ``seat``'s win in the last finished hand (items with tai only)."""
-    from envs.scoring.codes import ITEM_INDEX
-
-    row = engine.s.res_items[game, seat]
-    return {k: int(row[i]) for k, i in ITEM_INDEX.items() if row[i]}
+    return dict(last_hand(engine, game).items[seat])
 
 
 def deltas(engine, game: int = 0) -> list[int]:
     """Chip deltas of the last finished hand, per seat."""
-    return [int(x) for x in engine.s.res_delta[game]]
+    return list(last_hand(engine, game).deltas)
 
 
 def tsumogiri(engine, n: int = 1) -> None:

@@ -143,9 +143,10 @@ C_READY = 64  # PH_READY0: may declare 天聽
 RV_TSUMOGIRI = 1  # the discard was the tile just drawn
 RV_WON_ON = 2  # a seat won on it
 
-# Finished-hand records (rec[b, h % HAND_LOG, REC_*], written by native/src/handend.cpp). Two rows:
-# a step ends at most one hand, plus any that end inside the deals it makes (a flower win or an
-# exhausted wall before the first decision); Engine reads them after every call.
+# Finished-hand records (rec[b, h % HAND_LOG, REC_*], written by native/src/handend.cpp when hand h
+# ends). Two rows: a step ends at most one hand by its action, plus any that end inside the deals it
+# makes (a flower win or an exhausted wall before the first decision); Engine reads them after every
+# call, and a call that ends more hands than HAND_LOG raises there.
 HAND_LOG = 2
 REC_MAX_ITEMS = 32  # nonzero items a record holds, all winners together
 REC_HAND = 0  # the hand's index in the episode (G_HANDS when it ended)
@@ -163,7 +164,7 @@ REC_TAIL = 11  # G_TAIL at the end
 REC_AT_DEAL = 12  # 1: the hand ended in its deal, before any decision (the next deal followed)
 REC_NITEMS = 13  # items counted (above REC_MAX_ITEMS: the record could not hold them all)
 REC_TAI = 14  # 14..17: tai per seat (-1 for non-winners), res_tai
-REC_DELTA = 18  # 18..21: chips per seat: res_delta, plus 拉 debts paid after it (cuts, the game's end)
+REC_DELTA = 18  # 18..21: chips per seat: res_delta when it ended (the 拉 payments between hands are not in it)
 NREC = 22
 
 State = namedtuple(

@@ -75,12 +75,6 @@ void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts
     }
 }
 
-void pay_after_hand(const State& S, int64_t b, View<int64_t, 1> paid, Opts opts) {
-    _apply_deltas(S, b, paid, opts);
-    auto r = S.rec[b][pymod(S.g(b, St::G_HANDS) - 1, St::HAND_LOG)];
-    for (int s = 0; s < 4; ++s) r[St::REC_DELTA + s] = add_wrap(r[St::REC_DELTA + s], paid[s]);
-}
-
 void record_hand(const State& S, int64_t b, int64_t tile) {
     auto g = S.g[b];
     const int64_t slot = pymod(g[St::G_HANDS], St::HAND_LOG);

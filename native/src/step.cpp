@@ -297,7 +297,7 @@ void answer_la_cut(const State& S, int64_t b, int64_t a, Opts opts, Cfg cfg, con
     if (a == A::WIN) {
         std::array<int64_t, 4> paid{};
         la_close(S.la[b], S.la_k[b], floordiv(i, 4), pymod(i, 4), view4(paid));
-        pay_after_hand(S, b, view4(paid), opts);
+        _apply_deltas(S, b, view4(paid), opts);
     }
     if (!ask_la_cut(S, b)) start_hand(S, b, opts, cfg, prof);
 }
@@ -360,7 +360,7 @@ void after_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof)
 void end_episode(const State& S, int64_t b, Opts opts) {
     std::array<int64_t, 4> paid{};
     la_close_all(S.la[b], S.la_k[b], view4(paid));
-    pay_after_hand(S, b, view4(paid), opts);
+    _apply_deltas(S, b, view4(paid), opts);
     S.g(b, St::G_LA_ASK) = 0;
     S.terminated[b] = true;
     S.g(b, St::G_PHASE) = St::PH_DONE;

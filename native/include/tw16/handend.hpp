@@ -28,10 +28,6 @@ void _clear_result(const State& S, int64_t b);
 // Add deltas (4, chips) to res_delta and scores, and deltas / per_tai (float32) to rewards.
 void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts);
 
-// Chips paid between hands (a 拉 cut, the debts closed at the game's end): _apply_deltas, and added
-// to the record of the hand that just ended (its REC_DELTA stays equal to res_delta).
-void pay_after_hand(const State& S, int64_t b, View<int64_t, 1> paid, Opts opts);
-
 // Write the record of the hand that just ended (finish_*): rec row G_HANDS mod HAND_LOG, from g and
 // res_*. tile: the winning tile's kind, -1 when none.
 void record_hand(const State& S, int64_t b, int64_t tile);
