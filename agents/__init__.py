@@ -3,6 +3,9 @@
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
 (the shipped checkpoint), ``neural:PATH`` (a checkpoint file) or ``sb3:PATH`` (a Stable-Baselines3
 model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra).
+
+Layering: envs <- agents <- evaluation <- training <- bench <- cli. Agents read observations of envs;
+the packages above play them.
 """
 
 from __future__ import annotations

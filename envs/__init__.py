@@ -1,5 +1,7 @@
 """tw16 environments: tiles, rules, hand analysis, scoring, the batch engine, observations and the
-PettingZoo / Gymnasium environments."""
+PettingZoo / Gymnasium environments.
+
+Layering: the bottom of envs <- agents <- evaluation <- training <- bench <- cli."""
 
 
 def _register_gymnasium() -> None:

@@ -48,7 +48,7 @@ def test_row4_nan_actions_one_clear_error():
 
 
 def test_row5_score_line_not_utf8(tmp_path, capsys):
-    from training.cli import main
+    from cli.main import main
 
     case = {"id": "ok", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
             "discarder": "W", "seat": "S", "expected": {"hand_tai": 1}}  # fmt: skip
@@ -64,7 +64,7 @@ def test_row5_score_line_not_utf8(tmp_path, capsys):
 
 
 def test_row6_eval_unknown_agent(capsys):
-    from training.cli import main
+    from cli.main import main
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     cap = capsys.readouterr()
@@ -231,7 +231,7 @@ def test_env_reset_seed_and_options():
 
 # -- score CLI details --------------------------------------------------------------------------------
 def test_score_line_parser_edge_cases():
-    from training.score_cli import SKIP, LineError, parse_line
+    from cli.score import SKIP, LineError, parse_line
 
     assert parse_line(b"  \n", 1) is SKIP and parse_line(b"# c\n", 1) is SKIP
     assert parse_line(b"\xef\xbb\xbf{\"id\": 1}\n", 1) == {"id": 1}  # a byte-order mark on line 1
@@ -245,7 +245,7 @@ def test_score_line_parser_edge_cases():
 
 
 def test_score_stdin_bytes_and_odd_strings(monkeypatch, capsys):
-    from training.cli import main
+    from cli.main import main
 
     raw = b'{"id": "\\ud800"}\n\xff\n{"id": 2, "expected": 5}\n'
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
@@ -293,7 +293,7 @@ def test_replay_mismatch_is_an_assertion_and_a_value_error():
 
 def test_replay_cli_bad_files(tmp_path, capsys):
     from envs.engine.replay import dumps
-    from training.cli import main
+    from cli.main import main
 
     for blob, msg in [(b"\xff\xfe\n", "line 1 is not UTF-8 text"), (b"", "the log is empty"), (b"[1]\n", "line 1 must be a JSON object"),
                       (dumps(_log()).encode().replace(b'"seed": 4', b'"seed": "4"'), "seed must be an integer")]:  # fmt: skip
@@ -426,7 +426,7 @@ def test_decoded_features_stay_in_range():
     (["--seed", "-1"], "--seed must be an integer >= 0"),
 ])  # fmt: skip
 def test_train_options_are_checked(argv, msg, capsys):
-    from training.cli import main
+    from cli.main import main
 
     assert main(["train", *argv]) == 2
     err = capsys.readouterr().err

@@ -1,10 +1,10 @@
 """Every third-party module the project imports is declared in pyproject.toml.
 
-A module imported by the package (envs/, agents/, training/) must come from a distribution in
+A module imported by the package (envs/, agents/, evaluation/, training/, bench/, cli/) must come from a distribution in
 ``[project] dependencies``, or, for the optional integrations listed in OPTIONAL below, from the
 extra that names it. A module imported by the tests must come from the dependencies or the ``test``
 extra (the README's test command installs ``.[test]``). Imports inside functions count too: they
-are what failed a new user's ``tw16 train`` (``import tyro`` in training/pipeline.py).
+are what failed a new user's ``tw16 train`` (``import tyro``, now in cli/train.py).
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# the project's packages, and the tests' own helper modules (tests/recorded.py ...), imported by name
-FIRST_PARTY = {"envs", "agents", "training", "tests", "conftest"} | {f.stem for f in (ROOT / "tests").glob("*.py")}
-PACKAGE_DIRS = ("envs", "agents", "training")
+# the project's packages (the wheel's, as pyproject.toml lists them), and the tests' own helper
+# modules (tests/recorded.py ...), imported by name
+PACKAGE_DIRS = tuple(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["scikit-build"]["wheel"]["packages"])
+FIRST_PARTY = {*PACKAGE_DIRS, "tests", "conftest"} | {f.stem for f in (ROOT / "tests").glob("*.py")}
 
 # Optional integrations: module -> the extra that declares it. The package imports them only inside
 # the functions that need them, so the core install stays small.
@@ -105,3 +106,10 @@ def test_the_checker_catches_an_undeclared_import(tmp_path):
     problems = _check([f], {"numpy"})
     assert len(problems) == 1 and problems[0].startswith("tyro ")
     assert _check([f], {"numpy", "tyro"}) == []
+
+
+def test_every_package_is_in_the_wheel():
+    # a new top-level package (a folder with __init__.py) that pyproject.toml does not list would be
+    # missing from the installed wheel, and from the checks above
+    found = {d.name for d in ROOT.iterdir() if (d / "__init__.py").is_file() and d.name not in ("tests", "build")}
+    assert found == set(PACKAGE_DIRS), f"packages not in pyproject.toml's wheel.packages: {sorted(found - set(PACKAGE_DIRS))}"

@@ -1,6 +1,6 @@
-"""Ray scale-out (training/distributed.py): rollout workers, a killed worker replaced, distributed
-duplicate evaluation equal to the single-process one, and the RLlib example. One local Ray for the
-module (2 CPUs); skipped where Ray is not installed."""
+"""Ray scale-out (training/distributed.py, evaluation/distributed.py): rollout workers, a killed worker
+replaced, distributed duplicate evaluation equal to the single-process one, and the RLlib example. One
+local Ray for the module (2 CPUs); skipped where Ray is not installed."""
 
 from __future__ import annotations
 
@@ -90,8 +90,8 @@ def test_killed_worker_is_replaced_and_training_continues(killed_run):
 
 
 def test_distributed_eval_equals_local(ray_local, tmp_path):
-    from training.arena import play_duplicate
-    from training.distributed import evaluate_distributed
+    from evaluation.arena import play_duplicate
+    from evaluation.distributed import evaluate_distributed
     from agents import make_agent
 
     torch = pytest.importorskip("torch")
@@ -109,7 +109,7 @@ def test_distributed_eval_equals_local(ray_local, tmp_path):
 
 
 def test_missing_ray_gives_a_clear_error(monkeypatch, tmp_path):
-    from training.distributed import import_ray
+    from evaluation.distributed import import_ray
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     with pytest.raises(ImportError, match=r"pip install -e '\.\[ray\]'"):

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TREES = ("envs", "agents", "training", "tests", "examples")
+TREES = ("envs", "agents", "evaluation", "training", "bench", "cli", "tests", "examples")
 IMPORT = re.compile(r"^\s*(?:import|from)\s+(?:numba|llvmlite)\b", re.M)
 
 

@@ -13,8 +13,8 @@ from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.rules import Rules
 from envs.tiles import kind_name
-from training import play_cli
-from training.play_cli import Choice, choices_for, interpret, parse_one_tile, play, zh_tiles
+from cli import play as play_cli
+from cli.play import Choice, choices_for, interpret, parse_one_tile, play, zh_tiles
 
 
 class FirstLegal:
@@ -124,7 +124,7 @@ def test_opponent_specs_and_neural_fallback(monkeypatch, tmp_path):
 
 
 def test_cli_play(monkeypatch, capsys):
-    from training.cli import main
+    from cli.main import main
 
     lines = iter(["garbage", "2", "1", "q"])
 

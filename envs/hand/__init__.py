@@ -2,8 +2,8 @@
 
 Submodules: ``tables`` (the lookup tables' layout and checksum; the tables are built by envs._core),
 ``analysis`` (the constants of the native functions, which are bound in ``envs._core``), ``api``
-(notation-level helpers), ``bench``. The helpers of ``api`` are re-exported here lazily, so that the
-constants of ``analysis`` import without loading the native module.
+(notation-level helpers); the benchmark is ``bench.hand``. The helpers of ``api`` are re-exported
+here lazily, so that the constants of ``analysis`` import without loading the native module.
 """
 
 _API = (

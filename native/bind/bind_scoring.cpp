@@ -1,6 +1,6 @@
 // Bindings of the scoring concept (score.hpp, tally.hpp): score_hand, settle, dealer_tai,
 // winning_shape as in envs/scoring/core.py, plus score_batch / settle_batch over many hands and the
-// bench loop score_all (envs/scoring/bench.py _score_all). Every array and every scalar whose range
+// bench loop score_all (bench/scoring.py _score_all). Every array and every scalar whose range
 // matters is checked here; inside the core, inputs are trusted.
 #include <algorithm>
 #include <string>
@@ -229,7 +229,7 @@ void bind_scoring(nb::module_& m) {
           "hand_tai < 0 pays nothing.");
     m.def("score_all", &score_all_b, nb::arg("conc"), nb::arg("mt"), nb::arg("mk"), nb::arg("nm"), nb::arg("ctx"),
           nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"), nb::arg("opts"), nb::arg("reps"),
-          "envs.scoring.bench._score_all: score and settle every hand reps times on one thread; the sum of hand tai.");
+          "bench.scoring._score_all: score and settle every hand reps times on one thread; the sum of hand tai.");
 }
 
 }  // namespace tw16::bind

@@ -24,7 +24,7 @@ MODULES = (
     "envs.scoring.profile",
     "envs.hand.analysis",
     "envs.hand.tables",
-    "envs.hand.bench",
+    "bench.hand",
     "envs.scoring.extras",
     "envs.scoring.hk_items",
     "envs.engine.state",
@@ -40,6 +40,8 @@ MODULES = (
     "agents.efficiency",
     "agents.greedy",
 )
+# a module whose C++ namespace is not its last name: bench/hand.py's hand makers (hand.cpp) read py::bench
+NAMESPACES = {"bench.hand": "bench"}
 
 
 def _is_int(v) -> bool:
@@ -89,7 +91,7 @@ def render() -> str:
     ]
     for name in MODULES:
         mod = importlib.import_module(name)
-        leaf = name.rsplit(".", 1)[1]
+        leaf = NAMESPACES.get(name, name.rsplit(".", 1)[1])
         out.append(f"namespace {leaf} {{  // {name}")
         for key, v in vars(mod).items():
             if not key.isupper() or key.startswith("_"):

@@ -1,4 +1,4 @@
-// Port of envs/scoring/core.py (and the compiled loop of envs/scoring/bench.py): which items a
+// Port of envs/scoring/core.py (and the compiled loop of bench/scoring.py): which items a
 // winning hand holds, the profile applied, settlement (RULES.md 3-4).
 //
 // Shared: `tw16 score` calls it through envs.scoring.api and the engine calls it at the end of every
@@ -94,7 +94,7 @@ void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64
                   View<int64_t, 1> payer, View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak,
                   Opts opts, View<int64_t, 2> out_deltas);
 
-// envs/scoring/bench.py _score_all: score and settle every hand `reps` times on one thread (ctx
+// bench/scoring.py _score_all: score and settle every hand `reps` times on one thread (ctx
 // columns: win_tile, win_by, seat, round, flowers); returns the sum of hand tai.
 int64_t _score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk, View<int64_t, 1> nm,
                    View<int64_t, 2> ctx, const Prof& prof, Opts opts, int64_t reps);

@@ -55,8 +55,8 @@ def _machine() -> dict:
 def run_bench(what: str, seconds: float = 1.0) -> dict:
     machine = _machine()
     if what == "scoring":
-        from envs.hand.bench import bench_hand
-        from envs.scoring.bench import bench_scoring
+        from bench.hand import bench_hand
+        from bench.scoring import bench_scoring
 
         result = {"hand": bench_hand(seconds)}
         profiles = ("standard", "strict16", "casual")
@@ -64,11 +64,11 @@ def run_bench(what: str, seconds: float = 1.0) -> dict:
         result["scoring"] += [bench_scoring(p, seconds, extras=True) for p in profiles]  # EXTRAS.md pack
         result["scoring"].append(bench_scoring("hongkong", seconds))  # HONGKONG.md, its own scorer
     elif what == "engine":
-        from envs.engine.bench import bench_engine
+        from bench.engine import bench_engine
 
         result = bench_engine(seconds=seconds)
     elif what == "env":
-        from envs.bench_env import bench_env
+        from bench.env import bench_env
 
         result = bench_env(seconds=seconds)
     else:

@@ -7,7 +7,7 @@ makers: ``_random_complete`` (a random pair and ``n_sets`` random sets per row),
 moved to another kind in a fraction of the rows), ``_drop_one`` (one tile removed: complete hands
 become ready ones) and ``_random_wall_hands`` (tiles dealt from a shuffled 136-tile wall); they draw
 from MT19937 seeded and used as Numba's ``np.random`` was, so a seed gives the hands it gave when
-this benchmark was Numba code. ``python -m envs.hand.bench`` prints the dict as JSON.
+this benchmark was Numba code. ``python -m bench.hand`` prints the dict as JSON.
 """
 
 from __future__ import annotations

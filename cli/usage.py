@@ -1,6 +1,6 @@
 """User mistakes on the ``tw16`` command line: one line on stderr and exit code 2, never a traceback.
 
-A subcommand raises ``UsageError`` for a bad argument; ``training.cli.main`` prints
+A subcommand raises ``UsageError`` for a bad argument; ``cli.main.main`` prints
 ``tw16 COMMAND: message`` and returns 2, as argparse does for its own errors (``tw16 bench nonsense``).
 The project's own error classes (a bad rules option, profile, notation, checkpoint, replay log)
 raised by a subcommand are user mistakes too and are answered the same way (``USER_ERRORS``).
@@ -31,7 +31,7 @@ def user_errors() -> tuple[type[BaseException], ...]:
     except ImportError:  # torch missing: no checkpoints to load either
         pass
     try:
-        from training.replay_cli import ReplayError
+        from cli.replay import ReplayError
 
         classes.append(ReplayError)
     except ImportError:

@@ -43,7 +43,7 @@ def wall_batches(n_walls: int, batch_walls: int = 256) -> list[tuple[int, int]]:
 
 def batch_seed(seed: int, b: int) -> int:
     """Agents are reset from this seed before batch ``b``: every batch's result depends on its walls
-    and this seed only, so batches can be played anywhere (``training.distributed``). Batch 0 uses
+    and this seed only, so batches can be played anywhere (``evaluation.distributed``). Batch 0 uses
     ``seed`` itself."""
     return int(seed) if b == 0 else int(np.random.SeedSequence([int(seed), b]).generate_state(1, np.uint64)[0] >> 1)
 

@@ -1,6 +1,6 @@
 """Choose the Defensive agent's thresholds by duplicate play against Greedy.
 
-    python -m training.tune_defence --walls 2000
+    python -m evaluation.tune_defence --walls 2000
 
 The defaults (agents/greedy.py) came from this on seed 123, 2,000 walls a setting (8,000 hands, a 95%
 interval of about +-0.9 chips per hand), and were then confirmed once on seed 2026.
@@ -15,7 +15,7 @@ import argparse
 import json
 
 from agents.greedy import DEFENCE_DEFAULTS, DefensiveAgent, GreedyAgent
-from training.arena import play_duplicate
+from evaluation.arena import play_duplicate
 
 # The settings tried on seed 123 (agents/greedy.py docstring; 2,000 walls each, the first five risks at
 # 1,000), in the order tried; the DEFENCE_DEFAULTS fill the rest. margin 1e9: only equally efficient

@@ -20,7 +20,7 @@ from functools import partial
 
 
 def _cmd_score(args) -> int:
-    from training.score_cli import run_score
+    from cli.score import run_score
 
     if args.profile is not None:  # one bad override is one error, not one per line
         from envs.scoring.profile import load_profile
@@ -30,8 +30,8 @@ def _cmd_score(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    from training.bench import run_bench, run_soak
-    from training.usage import UsageError, positive_int, positive_seconds
+    from bench.run import run_bench, run_soak
+    from cli.usage import UsageError, positive_int, positive_seconds
 
     if args.what == "soak":
         if args.hands is None:
@@ -48,19 +48,19 @@ def _cmd_bench(args) -> int:
 
 
 def _cmd_eval(args) -> int:
-    from training.eval_cli import run_eval
+    from cli.eval import run_eval
 
     return run_eval(args)
 
 
 def _cmd_replay(args) -> int:
-    from training.replay_cli import run_replay
+    from cli.replay import run_replay
 
     return run_replay(args)
 
 
 def _cmd_play(args) -> int:
-    from training.play_cli import run_play
+    from cli.play import run_play
 
     return run_play(args)
 
@@ -123,13 +123,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["train"]:  # tyro parses the rest: argparse cannot pass on a leading --option
-        from training.pipeline import run_train
+        from cli.train import run_train
 
         name, command = "train", partial(run_train, argv[1:])
     else:
         args = build_parser().parse_args(argv)
         name, command = args.command, partial(args.func, args)
-    from training.usage import user_errors
+    from cli.usage import user_errors
 
     try:
         return command()

@@ -1,6 +1,6 @@
 """Measure the tables Defensive's expected-value defence reads (agents/greedy.py) in Greedy self-play.
 
-    python -m training.defence_tables --walls 3000 --seed 1
+    python -m evaluation.defence_tables --walls 3000 --seed 1
 
 Plays 4 Greedy seats, logs every own-turn discard (the shanten and ukeire it leaves, the tiles left,
 each opponent's melds and true readiness from the engine's hidden hands, whether the discard was a
@@ -26,7 +26,7 @@ from envs.engine import state as st
 from envs.engine.actions import DISCARD
 from envs.engine.api import Engine
 from envs.rules import Rules
-from training.arena import hand_outcomes, run_games
+from evaluation.arena import hand_outcomes, run_games
 
 
 def _log_rows(hands_all, nmelds_all, cur, dtile, hand, n_melds, unseen, opp_disc, opp_passed, s_out, u_out, win_out,

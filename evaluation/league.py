@@ -1,9 +1,11 @@
-"""``tw16 eval A B C D --hands N``: duplicate evaluation, a league table, a PNG plot, JSON figures."""
+"""A league of four agents: duplicate evaluation (``evaluate``), its league table, plot and JSON figures.
+
+The command ``tw16 eval A B C D --hands N`` (``cli.eval``) and the main job's report (``training.pipeline``)
+both print these."""
 
 from __future__ import annotations
 
 import io
-import json
 import math
 from pathlib import Path
 
@@ -11,13 +13,13 @@ import numpy as np
 
 from agents import make_agent
 from envs.rules import Rules
-from training.arena import play_duplicate
+from evaluation.arena import play_duplicate
 
 
 def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progress: bool = True, workers: int = 0,
              ray: str | None = None, batch_walls: int = 256) -> dict:  # fmt: skip
     """Duplicate play of the agents named by ``specs``; with ``workers`` or a Ray address ``ray``, the
-    batches of walls are played on Ray workers (``training.distributed``), with the same result."""
+    batches of walls are played on Ray workers (``evaluation.distributed``), with the same result."""
     n_walls = max(2, math.ceil(hands / 4))
     bar = None
     if progress:
@@ -27,7 +29,7 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
     step = (lambda n: bar.update(4 * n)) if bar else None
     try:
         if workers or ray:
-            from training.distributed import evaluate_distributed
+            from evaluation.distributed import evaluate_distributed
 
             res = evaluate_distributed(specs, n_walls, rules, seed=seed, batch_walls=batch_walls, workers=workers,
                                        address=ray, progress=step)  # fmt: skip
@@ -99,49 +101,3 @@ def plot(res: dict, path) -> Path:
 
 def jsonable(res: dict) -> dict:
     return {k: v for k, v in res.items() if not isinstance(v, np.ndarray)}
-
-
-PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
-
-
-def check_eval_args(args) -> Rules:
-    """Every argument of ``tw16 eval`` checked before any game is played (``UsageError`` naming the
-    bad one); returns the rules."""
-    from training.usage import UsageError, check_agents, positive_int, rules_from_args
-
-    positive_int(args.hands, "--hands")
-    positive_int(getattr(args, "batch_walls", 256), "--batch-walls")
-    positive_int(getattr(args, "workers", 0), "--workers", minimum=0)
-    rules = rules_from_args(args.profile, args.rules)
-    if args.plot:
-        suffix = Path(args.plot).suffix.lower().lstrip(".")
-        if suffix not in PLOT_FORMATS:
-            raise UsageError(f"--plot {args.plot!r}: give a file name ending in .{', .'.join(PLOT_FORMATS)} ('' for no plot)")
-        parent = Path(args.plot).parent
-        if parent.exists() and not parent.is_dir():
-            raise UsageError(f"--plot {args.plot!r}: {str(parent)!r} is not a directory")
-    if not (getattr(args, "workers", 0) or getattr(args, "ray", None)):  # Ray workers build their own
-        check_agents(args.agents, seed=args.seed)
-    else:
-        from agents import AGENT_NAMES
-
-        bad = [s for s in args.agents if str(s).partition(":")[0] not in (*AGENT_NAMES, "sb3")]
-        if bad:
-            raise UsageError(f"unknown agent {bad[0]!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH)")
-    return rules
-
-
-def run_eval(args) -> int:
-    rules = check_eval_args(args)
-    res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
-                   workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
-                   batch_walls=getattr(args, "batch_walls", 256))  # fmt: skip
-    if args.plot:
-        res["plot"] = str(plot(res, args.plot))
-    if args.json:
-        print(json.dumps(jsonable(res), indent=2, ensure_ascii=False))
-    else:
-        print(league_table(res))
-        if args.plot:
-            print(f"plot: {res['plot']}")
-    return 0

@@ -32,7 +32,7 @@ def _read_lines(path: str):
         with open(path, "rb") as f:
             yield from enumerate(f, 1)
     except OSError as e:
-        from training.usage import UsageError
+        from cli.usage import UsageError
 
         raise UsageError(f"cannot read {path!r}: {e.strerror or e}") from None
 

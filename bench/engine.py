@@ -1,7 +1,7 @@
 """Engine benchmark: uniformly random legal play of complete hands, masks and scoring included, the
 random choice made inside the native core (a per-game stream), so the figure measures the engine.
 
-    python -m envs.engine.bench [--seconds 2] [--batch 1 64 4096]
+    python -m bench.engine [--seconds 2] [--batch 1 64 4096]
 """
 
 from __future__ import annotations

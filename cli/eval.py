@@ -1,0 +1,55 @@
+"""``tw16 eval A B C D --hands N``: duplicate evaluation (``evaluation.league``) from the command line:
+every argument checked first, then a league table, a plot and JSON figures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from envs.rules import Rules
+from evaluation.league import evaluate, jsonable, league_table, plot
+
+PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
+
+
+def check_eval_args(args) -> Rules:
+    """Every argument of ``tw16 eval`` checked before any game is played (``UsageError`` naming the
+    bad one); returns the rules."""
+    from cli.usage import UsageError, check_agents, positive_int, rules_from_args
+
+    positive_int(args.hands, "--hands")
+    positive_int(getattr(args, "batch_walls", 256), "--batch-walls")
+    positive_int(getattr(args, "workers", 0), "--workers", minimum=0)
+    rules = rules_from_args(args.profile, args.rules)
+    if args.plot:
+        suffix = Path(args.plot).suffix.lower().lstrip(".")
+        if suffix not in PLOT_FORMATS:
+            raise UsageError(f"--plot {args.plot!r}: give a file name ending in .{', .'.join(PLOT_FORMATS)} ('' for no plot)")
+        parent = Path(args.plot).parent
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"--plot {args.plot!r}: {str(parent)!r} is not a directory")
+    if not (getattr(args, "workers", 0) or getattr(args, "ray", None)):  # Ray workers build their own
+        check_agents(args.agents, seed=args.seed)
+    else:
+        from agents import AGENT_NAMES
+
+        bad = [s for s in args.agents if str(s).partition(":")[0] not in (*AGENT_NAMES, "sb3")]
+        if bad:
+            raise UsageError(f"unknown agent {bad[0]!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH)")
+    return rules
+
+
+def run_eval(args) -> int:
+    rules = check_eval_args(args)
+    res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
+                   workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
+                   batch_walls=getattr(args, "batch_walls", 256))  # fmt: skip
+    if args.plot:
+        res["plot"] = str(plot(res, args.plot))
+    if args.json:
+        print(json.dumps(jsonable(res), indent=2, ensure_ascii=False))
+    else:
+        print(league_table(res))
+        if args.plot:
+            print(f"plot: {res['plot']}")
+    return 0
