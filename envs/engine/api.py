@@ -13,7 +13,7 @@ Stepping a finished game is a no-op (zero rewards). With ``auto_reset`` a game t
 reports its rewards and ``terminated=True`` from that step and is already dealt again (seeded from
 its own stream), so the mask and state are the new game's.
 
-Read-only state views (see ``envs.engine.state`` for every array): ``hands`` (B,4,34),
+Read-only state views (see ``envs.engine.state`` for every array): ``wall`` (B,144), ``hands`` (B,4,34),
 ``melds`` (B,4,5,3), ``n_melds`` (B,4), ``flowers`` (B,4) bits, ``river`` (B,144,4),
 ``n_river`` (B,), ``phase``, ``dealer``, ``streak``, ``round_wind``, ``turn_seat``, ``claim_tile``,
 ``wall_drawable`` (B,), ``pass_win`` (B,4), ``ready`` (B,4) flag bits, ``scores`` (B,4) chips;
@@ -164,6 +164,7 @@ class Engine:
         return _ro(self._terminated)
 
     # -- read-only state views ----------------------------------------------------------------
+    wall = property(lambda self: _ro(self.s.wall), doc="(B,144) uint8 physical tile ids in draw order (hidden: replays, tests)")
     hands = property(lambda self: _ro(self.s.hands), doc="(B,4,34) int8 concealed counts")
     melds = property(lambda self: _ro(self.s.melds), doc="(B,4,5,3) int8 (type, lowest kind, from seat)")
     n_melds = property(lambda self: _ro(self.s.p[:, :, st.P_NMELDS]), doc="(B,4) melds per seat")
