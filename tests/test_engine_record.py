@@ -125,6 +125,7 @@ def test_hands_that_end_in_their_deal_are_recorded():
     assert all(r.at_deal and r.win_by == "flowers" and r.winners == (E,) and r.payer is None for r in (h0, h1))
     assert (h0.streak, h1.streak) == (0, 1) and dict(h0.items[E])["eight_flowers"] == 8
     assert h0.win_tile is None and h0.last_tile_from is None and "at the deal" in repr(h0)
+    assert h0.flowers == (0xFF, 0, 0, 0) and h0.wall_tail == 143 - 8  # eight replacements from the tail
     play(eng, "E: win")  # the heavenly hand, then EIGHT ends in its deal in the same step
     h2, h3 = eng.take_hands(0)
     assert (h2.hand, h2.at_deal, h2.win_by, h2.streak) == (2, False, "self_draw", 2)
@@ -203,10 +204,10 @@ def test_auto_reset_keeps_the_hands_of_finished_games():
     assert len(recs) == ended and all(r.hand == 0 for r in recs)  # episode "hand": one hand per episode
 
 
-def test_wall_positions_are_public_and_read_only():
+def test_wall_positions_and_last_drawn_are_public_and_read_only():
     eng = scripted_engine([JUNK, T16, JUNK, JUNK], draws="E 7m", tail="2p")
-    assert eng.wall_head[0] == 65 and eng.wall_tail[0] == 135
+    assert eng.wall_head[0] == 65 and eng.wall_tail[0] == 135 and eng.last_drawn[0] == parse_tiles("E")[0]
     play(eng, "E: discard E")
-    assert eng.wall_head[0] == 66 and eng.wall_tail[0] == 135
+    assert eng.wall_head[0] == 66 and eng.wall_tail[0] == 135 and eng.last_drawn[0] == parse_tiles("7m")[0]
     with pytest.raises(ValueError):
         eng.wall_head[0] = 0

@@ -15,7 +15,7 @@ its own stream), so the mask and state are the new game's.
 
 Read-only state views (see ``envs.engine.state`` for every array): ``wall`` (B,144), ``hands`` (B,4,34),
 ``melds`` (B,4,5,3), ``n_melds`` (B,4), ``flowers`` (B,4) bits, ``river`` (B,144,4),
-``n_river`` (B,), ``phase``, ``dealer``, ``streak``, ``round_wind``, ``turn_seat``, ``claim_tile``,
+``n_river`` (B,), ``phase``, ``dealer``, ``streak``, ``round_wind``, ``turn_seat``, ``claim_tile``, ``last_drawn``,
 ``wall_drawable`` (B,), ``pass_win`` (B,4), ``ready`` (B,4) flag bits, ``scores`` (B,4) chips;
 ``wall_head`` / ``wall_tail`` (B,) the next front / tail wall positions;
 hongkong: ``la_debt`` (B,4,4) open 拉 debts in chips (row pays column), ``la_count`` (B,4,4) their k,
@@ -177,6 +177,7 @@ class Engine:
     round_wind = property(lambda self: _ro(self.s.g[:, st.G_ROT] // 4 % 4), doc="(B,) prevailing wind 0..3 (copy)")
     turn_seat = property(lambda self: _ro(self.s.g[:, st.G_TURN]), doc="(B,) seat on turn / discarder")
     claim_tile = property(lambda self: _ro(self.s.g[:, st.G_TILE]), doc="(B,) tile in question (-1 none)")
+    last_drawn = property(lambda self: _ro(self.s.g[:, st.G_LAST_DRAWN]), doc="(B,) kind the seat on turn drew this turn (-1 none)")
     pass_win = property(lambda self: _ro(self.s.p[:, :, st.P_PASS_WIN]), doc="(B,4) 過水 flags")
     ready = property(lambda self: _ro(self.s.p[:, :, st.P_READY]), doc="(B,4) declared-ready flag bits")
     scores = property(lambda self: _ro(self.s.scores), doc="(B,4) int64 cumulative chips")

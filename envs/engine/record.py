@@ -37,7 +37,7 @@ class HandRecord:
     rewards of their step, not here), the ``dealer``,
     his ``streak`` and the ``round_wind`` of the hand, ``wall_head`` / ``wall_tail`` (the wall
     positions when it ended), ``at_deal`` (it ended in its own deal, before any decision; the engine
-    dealt again in the same call)."""
+    dealt again in the same call), ``flowers`` (each seat's exposed flower bits f1..f8 at the end)."""
 
     game: int
     hand: int
@@ -55,6 +55,7 @@ class HandRecord:
     wall_head: int
     wall_tail: int
     at_deal: bool
+    flowers: tuple[int, int, int, int]
 
     @property
     def drawn(self) -> bool:
@@ -122,6 +123,7 @@ def read_record(s: st.State, b: int, hand: int) -> HandRecord:
         wall_head=r[st.REC_HEAD],
         wall_tail=r[st.REC_TAIL],
         at_deal=bool(r[st.REC_AT_DEAL]),
+        flowers=tuple(r[st.REC_FLOWERS] >> (8 * s) & 0xFF for s in range(4)),
     )
 
 

@@ -165,7 +165,8 @@ REC_AT_DEAL = 12  # 1: the hand ended in its deal, before any decision (the next
 REC_NITEMS = 13  # items counted (above REC_MAX_ITEMS: the record could not hold them all)
 REC_TAI = 14  # 14..17: tai per seat (-1 for non-winners), res_tai
 REC_DELTA = 18  # 18..21: chips per seat: res_delta when it ended (the 拉 payments between hands are not in it)
-NREC = 22
+REC_FLOWERS = 22  # exposed flower bits of seat s in bits 8s..8s+7
+NREC = 23
 
 State = namedtuple(
     "State",

@@ -92,8 +92,10 @@ void record_hand(const State& S, int64_t b, int64_t tile) {
     r[St::REC_HEAD] = g[St::G_HEAD];
     r[St::REC_TAIL] = g[St::G_TAIL];
     r[St::REC_AT_DEAL] = 0;  // (start_hand sets it)
+    r[St::REC_FLOWERS] = 0;
     int64_t n = 0;
     for (int64_t s = 0; s < 4; ++s) {
+        r[St::REC_FLOWERS] |= (S.p(b, s, St::P_FLOWERS) & 0xFF) << (8 * s);
         r[St::REC_TAI + s] = S.res_tai(b, s);
         r[St::REC_DELTA + s] = S.res_delta(b, s);
         for (int64_t i = 0; i < C::N_ITEMS; ++i) {

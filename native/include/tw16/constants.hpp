@@ -614,7 +614,8 @@ inline constexpr int64_t REC_AT_DEAL = 12LL;
 inline constexpr int64_t REC_NITEMS = 13LL;
 inline constexpr int64_t REC_TAI = 14LL;
 inline constexpr int64_t REC_DELTA = 18LL;
-inline constexpr int64_t NREC = 22LL;
+inline constexpr int64_t REC_FLOWERS = 22LL;
+inline constexpr int64_t NREC = 23LL;
 }  // namespace state
 namespace actions {  // envs.engine.actions
 inline constexpr int64_t N_KINDS = 34LL;
