@@ -59,7 +59,7 @@ RECORD = os.environ.get("TW16_RECORD") == "1"
 SCALE = max(1, int(os.environ.get("TW16_DIFF_N", "1")))
 FIELDS = st.State._fields
 CHECKPOINT = 50  # steps between two readings of a run's rolling digest
-BIG = 300  # a batch above the core's thread threshold (PARALLEL_MIN_BATCH, 256)
+BIG = 300  # a batch above the core's thread threshold (PARALLEL_MIN_BATCH)
 TOTALS = {"hands": 0, "decisions": 0, "steps": 0, "random_play_hands": 0, "random_play_decisions": 0,
           "check_states": 0}
 

@@ -28,25 +28,13 @@ import numpy as np
 
 from envs.engine import actions as A
 from envs.engine import state as st
-from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN_EARTH, READY_HK, READY_NONE
+from envs.engine.claims import tiles_left
+from envs.engine.mask import engine_config
 from envs.engine.record import HandLog, HandRecord
 from envs.engine.rng import game_seeds, mix64
 from envs.engine.step import reset_batch, reset_some, step_batch
-from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules, is_hongkong
+from envs.rules import Rules
 from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
-
-
-def engine_config(rules: Rules) -> np.ndarray:
-    """Engine settings derived from the profile (which ready declarations it scores)."""
-    cfg = np.zeros(N_CFG, np.int64)
-    keys = set(rules.profile_data.keys)
-    if {"heavenly_ready", "earthly_ready"} & keys:
-        cfg[CFG_READY_MODE] = READY_HEAVEN_EARTH
-    elif {"declared_ready", "shown_ready"} & keys:
-        cfg[CFG_READY_MODE] = READY_HK if is_hongkong(rules.profile_data) else READY_DECLARED
-    else:
-        cfg[CFG_READY_MODE] = READY_NONE
-    return cfg
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -196,10 +184,9 @@ class Engine:
 
     @property
     def wall_drawable(self) -> np.ndarray:
-        """(B,) tiles that may still be drawn (copy)."""
-        g = self.s.g
-        dead = self.opts[OPT_DEAD_WALL] + (g[:, st.G_NKONG] if self.opts[OPT_DEAD_WALL_PER_KONG] else 0)
-        return g[:, st.G_TAIL] - g[:, st.G_HEAD] + 1 - dead
+        """(B,) tiles that may still be drawn: the rest of the wall minus the dead wall (a copy; the
+        core's ``tiles_left``, one call per game)."""
+        return np.fromiter((tiles_left(row, self.opts) for row in self.s.g), np.int64, self.batch_size)
 
     def state_bytes_per_game(self) -> int:
         return st.state_bytes_per_game(self.s)

@@ -26,13 +26,13 @@ from envs.engine.actions import ACTION_LAYOUT_VERSION, CHI, PASS, PON, KONG, REA
 from envs.engine.api import Engine
 from envs.engine.record import HandRecord
 from envs.rules import Rules
-from envs.tiles import FLOWER0, MELD_NAMES, Meld, format_counts, format_tiles, kind_name
+from envs.tiles import FLOWER0, FLOWER_ID0, MELD_NAMES, Meld, format_counts, format_tiles, kind_name
 
 SEATS = "ESWN"
 
 
 def _tile(t: int) -> str:
-    return kind_name(t >> 2 if t < 136 else 34 + t - 136)
+    return kind_name(t >> 2 if t < FLOWER_ID0 else FLOWER0 + t - FLOWER_ID0)
 
 
 def _deal_info(eng: Engine, hand: int) -> dict:

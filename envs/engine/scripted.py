@@ -19,18 +19,18 @@ import weakref
 import numpy as np
 
 from envs.engine.actions import action_from_name, action_name
-from envs.tiles import FLOWER0, N_KINDS, parse_tiles
+from envs.tiles import FLOWER0, FLOWER_ID0, N_KINDS, N_TILES, parse_tiles
 
 SEAT_LETTERS = "ESWN"
 
 
 def scripted_wall(hands, draws: str = "", tail: str = "", dealer: int = 0, flowers: bool = True) -> np.ndarray:
     """One hand's wall (uint8[144] physical ids). ``hands[s]``: seat s's 16 dealt tiles."""
-    n = 144 if flowers else 136
+    n = N_TILES if flowers else FLOWER_ID0
     pool = {k: [4 * k + i for i in range(4)] for k in range(N_KINDS)}
     if flowers:
         for f in range(8):
-            pool[FLOWER0 + f] = [136 + f]
+            pool[FLOWER0 + f] = [FLOWER_ID0 + f]
 
     def take(k: int, where: str) -> int:
         if k not in pool:
@@ -66,7 +66,7 @@ def scripted_wall(hands, draws: str = "", tail: str = "", dealer: int = 0, flowe
     rest += [t for k in sorted(pool) if k >= N_KINDS for t in pool[k]]
     wall[pos : end + 1] = rest
     if flowers is False:
-        wall[136:] = np.arange(136, 144)
+        wall[FLOWER_ID0:] = np.arange(FLOWER_ID0, N_TILES)
     return wall.astype(np.uint8)
 
 

@@ -55,7 +55,7 @@ PH_CLAIM = 1  # a seat with a legal claim on the last discard: win / pon / kong 
 PH_ROB = 2  # a seat that could rob the added kong: win / pass
 PH_READY0 = 3  # a non-dealer may declare 天聽 right after the initial flowers: ready / pass
 PH_DONE = 4  # the episode is over
-# (5 is handend.PH_HAND_OVER, a transient state)
+PH_HAND_OVER = 5  # transient: the hand just ended (handend), the step driver deals again or ends the episode
 PH_FLOWER = 6  # flower_win "offer": the seat offered 八仙過海 / 七搶一 answers WIN / PASS
 PH_LA_CUT = 7  # la_cut_policy "ask": after a hand, a debtor whose k reached 3, 6 ... answers WIN (cut) / PASS
 

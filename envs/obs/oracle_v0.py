@@ -35,7 +35,6 @@ O_TAIL = 35
 N_TAIL = 8
 O_WALL_META = 43
 N_EXTRA = 44
-FLOWER_ID0 = 136
 
 
 def n_channels(derived: bool = False) -> int:

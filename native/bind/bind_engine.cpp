@@ -248,7 +248,7 @@ void run_steps(const State& S, View<const int64_t, 1> actions, const View<const 
 }  // namespace
 
 void bind_engine(nb::module_& m) {
-    // Below this many games a batch call runs on the calling thread (parallel.hpp).
+    // Below this many games a batch call runs on the calling thread (envs.engine.step, parallel.hpp).
     m.attr("PARALLEL_MIN_BATCH") = PARALLEL_MIN_BATCH;
     m.def(
         "reset_batch",

@@ -7,6 +7,7 @@
 
 #include "tw16/hongkong.hpp"
 #include "tw16/ledger.hpp"
+#include "tw16/meld.hpp"
 #include "tw16/score.hpp"
 #include "tw16/tally.hpp"
 
@@ -33,16 +34,7 @@ bool tiles_fit(View<int8_t, 1> conc, View<int8_t, 1> mt, View<int8_t, 1> mk, int
         if (conc[k] < 0) return false;
         total[k] = conc[k];
     }
-    for (int64_t i = 0; i < nm; ++i) {
-        const int64_t k = mk[i];
-        if (mt[i] == py::tiles::CHI) {
-            total[k] += 1;
-            total[k + 1] += 1;
-            total[k + 2] += 1;
-        } else {
-            total[k] += mt[i] == py::tiles::PON ? 3 : 4;
-        }
-    }
+    for (int64_t i = 0; i < nm; ++i) add_meld_tiles(total, mt[i], mk[i]);
     for (int64_t k = 0; k < py::tiles::N_KINDS; ++k)
         if (total[k] > 4) return false;
     return true;
@@ -140,7 +132,7 @@ void finish_drawn(const State& S, int64_t b, Opts opts) {
     g[St::G_WINNERS] = 0;
     g[St::G_PAYER] = -1;
     g[St::G_WIN_BY] = -1;
-    g[St::G_PHASE] = py::handend::PH_HAND_OVER;
+    g[St::G_PHASE] = St::PH_HAND_OVER;
     g[St::G_CUR] = -1;
     record_hand(S, b, -1);
 }
@@ -263,7 +255,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
     g[St::G_RESULT] = St::RES_WIN;
     g[St::G_PAYER] = liable >= 0 ? liable : payer;
     g[St::G_WIN_BY] = win_by;
-    g[St::G_PHASE] = py::handend::PH_HAND_OVER;
+    g[St::G_PHASE] = St::PH_HAND_OVER;
     g[St::G_CUR] = -1;
     record_hand(S, b, rec_tile);
 }
