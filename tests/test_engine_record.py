@@ -211,3 +211,29 @@ def test_wall_positions_and_last_drawn_are_public_and_read_only():
     assert eng.wall_head[0] == 66 and eng.wall_tail[0] == 135 and eng.last_drawn[0] == parse_tiles("7m")[0]
     with pytest.raises(ValueError):
         eng.wall_head[0] = 0
+
+
+def test_drivers_that_call_the_core_directly_sync_the_records():
+    """A driver stepping ``eng.s`` through envs.engine.step (as the vector env does) syncs after each
+    call; the games it deals again start their records at hand 0."""
+    from envs.engine.rng import game_seeds
+    from envs.engine.step import reset_some, step_some
+
+    eng = Engine(Rules(), 3, record_hands=True)
+    eng.reset(4)
+    rng = np.random.default_rng(2)
+    seeds = game_seeds(9, 3)
+    ended = []
+    for _ in range(300):
+        active = rng.random(3) < 0.8
+        step_some(eng.s, _greedy(rng, eng.legal_action_mask), active, eng.opts, eng.cfg, eng.prof)
+        eng.sync_hands()
+        done = eng.s.terminated.copy()
+        ended += [b for b in np.flatnonzero(done)]
+        if done.any():
+            reset_some(eng.s, seeds, done, eng.opts, eng.cfg, eng.prof)
+            eng.sync_hands(restarted=done)
+    recs = eng.take_hands()
+    assert sorted(r.game for r in recs) == sorted(ended) and all(r.hand == 0 for r in recs)
+    with pytest.raises(RuntimeError, match="record_hands=True"):
+        Engine(Rules(), 1).sync_hands()

@@ -8,6 +8,7 @@
     eng.rewards, eng.terminated, eng.truncated
 
     eng.take_hands(b)                 # finished hands of game b (None: all games), read and cleared
+                                      # (Engine(..., record_hands=True); drivers: sync_hands)
 
 Stepping a finished game is a no-op (zero rewards). With ``auto_reset`` a game that ends in a step
 reports its rewards and ``terminated=True`` from that step and is already dealt again (seeded from
@@ -132,6 +133,17 @@ class Engine:
             if not 0 <= game < self.batch_size:
                 raise ValueError(f"game must be in 0..{self.batch_size - 1}, got {game}")
         return self._log.take(game)
+
+    def sync_hands(self, restarted=None) -> None:
+        """Read the hand records of calls made on ``self.s`` directly (``envs.engine.step``'s
+        ``step_some`` / ``reset_some``, as the vector env drivers do), as ``step`` and ``reset`` do
+        for their own calls. After a call that dealt games again, pass them as ``restarted`` (bool
+        (B,)), having synced before it: their records start again at hand 0."""
+        if self._log is None:
+            raise RuntimeError("this Engine keeps no hand records: construct it with record_hands=True")
+        if restarted is not None:
+            self._log.restart(np.asarray(restarted, np.bool_))
+        self._log.collect(self.s)
 
     @property
     def legal_action_mask(self) -> np.ndarray:
