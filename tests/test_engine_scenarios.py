@@ -11,17 +11,8 @@ import pytest
 
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.engine.scripted import (
-    deltas,
-    finished_hands,
-    items,
-    last_hand,
-    legal_names,
-    play,
-    scripted_engine,
-    scripted_wall,
-    tsumogiri,
-)
+from envs.engine.scripted import (deltas, finished_hands, items, last_hand, legal_names, play, scripted_engine,
+                                   scripted_wall, tsumogiri)
 from envs.rules import Rules
 from envs.scoring.codes import F_EARTHLY_READY, F_HEAVENLY_READY
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, PON, format_counts, format_tiles, parse_tiles

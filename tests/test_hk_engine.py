@@ -14,17 +14,8 @@ import pytest
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.handend import hk_flags
-from envs.engine.scripted import (
-    deltas,
-    finished_hands,
-    items,
-    last_hand,
-    legal_names,
-    play,
-    scripted_engine,
-    scripted_wall,
-    tsumogiri,
-)
+from envs.engine.scripted import (deltas, finished_hands, items, last_hand, legal_names, play, scripted_engine,
+                                   scripted_wall, tsumogiri)
 from envs.rules import Rules, RulesError
 from envs.scoring.codes import (
     CO_WIN_MASK,
