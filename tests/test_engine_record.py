@@ -15,7 +15,7 @@ from envs.engine import state as st
 from envs.engine.actions import PASS, WIN
 from envs.engine.api import Engine
 from envs.engine.record import LAST_TILE_FROM, HandRecord
-from envs.engine.scripted import last_hand, play, scripted_engine, scripted_wall, tsumogiri
+from envs.engine.scripted import last_hand, play, scripted_engine, scripted_wall
 from envs.rules import Rules
 from envs.tiles import parse_tiles
 

@@ -23,7 +23,6 @@ import numpy as np
 
 from envs._core import oracle_v0_encode
 from envs.obs import planes_v0 as pv
-from envs.tiles import ANKONG  # noqa: F401 (constants.hpp py::oracle_v0::ANKONG, native/tools/gen_constants.py)
 
 OBS_VERSION = "oracle_v0"
 O_HANDS = 0

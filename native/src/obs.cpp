@@ -217,7 +217,7 @@ void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int
                 if (c > i) o(base + po::O_HANDS + 4 * (r - 1) + i, k) = 1.0f;
         }
         for (int64_t i = 0; i < p(b, s, ps::P_NMELDS); ++i)
-            if (melds(b, s, i, 0) == po::ANKONG) o(base + po::O_ANKONG + r - 1, melds(b, s, i, 1)) = 1.0f;
+            if (melds(b, s, i, 0) == py::tiles::ANKONG) o(base + po::O_ANKONG + r - 1, melds(b, s, i, 1)) = 1.0f;
     }
     // the wall: counts of what is left (dead wall included), then the next front and tail draws
     const int64_t head = g(b, ps::G_HEAD), tail = g(b, ps::G_TAIL);

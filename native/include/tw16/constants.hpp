@@ -715,7 +715,6 @@ inline constexpr int64_t F_DERIVED = 1LL;
 inline constexpr int64_t F_REVEAL_ANKONG = 2LL;
 }  // namespace planes_v0
 namespace oracle_v0 {  // envs.obs.oracle_v0
-inline constexpr int64_t ANKONG = 4LL;
 inline constexpr int64_t O_HANDS = 0LL;
 inline constexpr int64_t O_ANKONG = 12LL;
 inline constexpr int64_t O_WALL = 15LL;
