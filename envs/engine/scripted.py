@@ -140,12 +140,12 @@ def deltas(engine, game: int = 0) -> list[int]:
 def tsumogiri(engine, n: int = 1) -> None:
     """``n`` decisions of game 0: the seat on turn discards the tile it just drew (or its first legal
     discard); a seat asked to claim passes."""
-    from envs.engine.state import G_LAST_DRAWN, G_PHASE, PH_TURN
+    from envs.engine.state import PH_TURN
 
     for _ in range(n):
-        if engine.s.g[0, G_PHASE] != PH_TURN:
+        if engine.phase[0] != PH_TURN:
             play(engine, "pass")
             continue
-        k = int(engine.s.g[0, G_LAST_DRAWN])
+        k = int(engine.last_drawn[0])
         m = engine.legal_action_mask[0]
         engine.step(np.array([k if k >= 0 and m[k] else int(np.flatnonzero(m[:34])[0])]))
