@@ -32,9 +32,8 @@ import numpy as np
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, PlanesV0, drawable_of
+from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, PlanesV0
 from envs.rules import Rules, RulesError
-from envs.scoring.codes import ITEM_KEYS, WIN_BY_NAMES
 from envs._core import dealer_tai
 from envs.tiles import (
     ANKONG,
@@ -150,14 +149,12 @@ class Choice:
 def choices_for(eng, b: int = 0) -> list[Choice]:
     """The legal actions of the seat to act, with readable names, in the listed order: win, ready,
     kongs, pon, chi, discards (by tile), pass."""
-    s = eng.s
-    g = s.g[b]
-    mask = s.mask[b]
-    phase = int(g[st.G_PHASE])
+    mask = eng.legal_action_mask[b]
+    phase = int(eng.phase[b])
     if phase == st.PH_DONE:
         return []
-    cur = int(g[st.G_CUR])
-    t = int(g[st.G_TILE])
+    cur = int(eng.current_player[b])
+    t = int(eng.claim_tile[b])
     out: list[Choice] = []
     if mask[A.WIN]:
         if phase == st.PH_TURN:
@@ -176,7 +173,7 @@ def choices_for(eng, b: int = 0) -> list[Choice]:
         out.append(Choice(A.KONG, "kong", f"kong {format_tiles([t] * 4)}", f"明槓 {kind_zh(t)}", (t,)))
     for k in range(N_KINDS):
         if mask[A.SELF_KONG + k]:
-            concealed = int(s.hands[b, cur, k]) == 4
+            concealed = int(eng.hands[b, cur, k]) == 4
             out.append(Choice(A.SELF_KONG + k, "kong", f"{'concealed' if concealed else 'added'} kong {format_tiles([k] * 4)}",
                               f"{'暗槓' if concealed else '加槓'} {kind_zh(k)}", (k,)))  # fmt: skip
     if mask[A.PON]:
@@ -294,9 +291,14 @@ def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
 
 
 # -- drawing the table ------------------------------------------------------------------------------
+# The public views of the engine that draw_table and choices_for read.
+_TABLE = ("dealer", "streak", "round_wind", "phase", "current_player", "turn_seat", "claim_tile", "last_drawn", "hands",
+          "melds", "n_melds", "flowers", "river", "n_river", "ready", "scores", "wall_drawable", "legal_action_mask")
+
+
 def _snapshot(eng) -> SimpleNamespace:
-    """A copy of a batch-1 engine's state that ``draw_table`` and ``choices_for`` can read."""
-    return SimpleNamespace(s=type(eng.s)(*(a.copy() for a in eng.s)), opts=eng.opts)
+    """A copy of an engine's public views that ``draw_table`` and ``choices_for`` can read."""
+    return SimpleNamespace(**{k: np.array(getattr(eng, k)) for k in _TABLE})
 
 
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
@@ -304,32 +306,32 @@ def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
 
 
 def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: int = 0) -> str:
-    """The table as text, as seat ``me`` sees it (``reveal``: every hand face up)."""
-    s = view.s
-    g = s.g[b]
-    dealer = int(g[st.G_DEALER])
-    phase = int(g[st.G_PHASE])
-    cur = int(g[st.G_CUR])
-    rw = int(g[st.G_ROT]) // 4 % 4
-    wall = int(max(drawable_of(g, view.opts), 0))
-    turn = int(g[st.G_TURN])
+    """The table as text, as seat ``me`` sees it (``reveal``: every hand face up). ``view``: the
+    engine or a ``_snapshot`` of it."""
+    dealer = int(view.dealer[b])
+    phase = int(view.phase[b])
+    cur = int(view.current_player[b])
+    rw = int(view.round_wind[b])
+    wall = int(max(view.wall_drawable[b], 0))
+    turn = int(view.turn_seat[b])
+    streak = int(view.streak[b])
     who = "—" if cur < 0 else ("you" if cur == me else f"p{cur} {names[cur]}")
     lines = [f"══ hand {hand_no} · round {WIND_NAMES[rw]} {WIND_ZH[rw]}風 · dealer p{dealer} 莊"
-             + (f" (連莊 {int(g[st.G_STREAK])})" if g[st.G_STREAK] else "")
+             + (f" (連莊 {streak})" if streak else "")
              + f" · wall {wall} · to act: {who} ══"]  # fmt: skip
-    river = s.river[b, : int(g[st.G_NRIVER])]
+    river = view.river[b, : int(view.n_river[b])]
     for k in range(4):
         seat = (me + k) % 4
         sw = (seat - dealer) % 4
         mark = "▶" if seat == cur else " "
         tags = [f"{WIND_NAMES[sw]} {WIND_ZH[sw]}", "dealer 莊" if seat == dealer else "",
-                "YOU" if seat == me else names[seat], "READY 聽" if s.p[b, seat, st.P_READY] else ""]  # fmt: skip
-        lines.append(f"{mark}p{seat} " + " · ".join(x for x in tags if x) + f"   chips {int(s.scores[b, seat]):+d}")
-        hand = s.hands[b, seat]
+                "YOU" if seat == me else names[seat], "READY 聽" if view.ready[b, seat] else ""]  # fmt: skip
+        lines.append(f"{mark}p{seat} " + " · ".join(x for x in tags if x) + f"   chips {int(view.scores[b, seat]):+d}")
+        hand = view.hands[b, seat]
         n = int(hand.sum())
         if seat == me or reveal:
             ks = kinds_of(hand)
-            drawn = int(g[st.G_LAST_DRAWN])
+            drawn = int(view.last_drawn[b])
             extra = ""
             if seat == me and not reveal and phase == st.PH_TURN and cur == me and drawn >= 0 and hand[drawn] > 0 and n % 3 == 2:
                 ks.remove(drawn)
@@ -338,12 +340,12 @@ def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: 
             lines.append(f"              {zh_tiles(ks)}")
         else:
             lines.append(f"     hand     {n} tiles")
-        nm = int(s.p[b, seat, st.P_NMELDS])
+        nm = int(view.n_melds[b, seat])
         if nm:
-            ms = [meld_text(*(int(x) for x in s.melds[b, seat, i][:2]), int(s.melds[b, seat, i][2]), seat,
-                            int(s.melds[b, seat, i][0]) == ANKONG and seat != me and not reveal) for i in range(nm)]  # fmt: skip
+            ms = [meld_text(*(int(x) for x in view.melds[b, seat, i]), seat,
+                            int(view.melds[b, seat, i][0]) == ANKONG and seat != me and not reveal) for i in range(nm)]  # fmt: skip
             lines += _wrap(" | ".join(ms), "     melds    ")
-        fl = int(s.p[b, seat, st.P_FLOWERS])
+        fl = int(view.flowers[b, seat])
         if fl:
             fk = [FLOWER0 + f for f in range(8) if fl >> f & 1]
             lines.append(f"     flowers  {format_tiles(fk)}   {zh_tiles(fk)}")
@@ -351,8 +353,8 @@ def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: 
         if disc:
             lines += _wrap(" ".join(kind_name(k) + ("*" if c else "") for k, c in disc), "     discards ")
             lines += _wrap(" ".join(kind_zh(k) + ("*" if c else "") for k, c in disc), "              ")
-    if phase in (st.PH_CLAIM, st.PH_ROB) and int(g[st.G_TILE]) >= 0:
-        t = int(g[st.G_TILE])
+    if phase in (st.PH_CLAIM, st.PH_ROB) and int(view.claim_tile[b]) >= 0:
+        t = int(view.claim_tile[b])
         what = "discarded" if phase == st.PH_CLAIM else "adds a kong with"
         lines.append(f"  p{turn} {what} {tile_both(t)}")
     return "\n".join(lines)
@@ -370,88 +372,80 @@ def item_label(key: str) -> str:
     return key.replace("_", " ")
 
 
-def hand_result(eng, before, names, me: int, rules: Rules, b: int = 0) -> str:
-    """The end of a hand: result, each winner's hand and tai breakdown, chip deltas. ``before`` is the
-    table just before the step that ended the hand (the engine has dealt again since, in a game)."""
-    s = eng.s
-    g = s.g[b]
-    bs = before.s
-    bg = bs.g[b]
-    prof = rules.profile_data
+def hand_result(rec, before, names, me: int, rules: Rules) -> str:
+    """The end of a hand from its record (``envs.engine.record.HandRecord``): result, each winner's
+    hand and tai breakdown, chip deltas. ``before``: the table just before the step that ended it (the
+    engine has dealt again since, in a game), None for a hand that ended in its deal."""
     lines = []
-    if int(g[st.G_RESULT]) != st.RES_WIN:
+    if rec.drawn:
         lines.append("drawn hand 流局 (no winner)")
-    else:
-        win_by = WIN_BY_NAMES[int(g[st.G_WIN_BY])]
-        payer = int(g[st.G_PAYER])
-        streak, dealer = int(bg[st.G_STREAK]), int(bg[st.G_DEALER])
-        for w in range(4):
-            if not int(g[st.G_WINNERS]) >> w & 1:
-                continue
-            who = "you" if w == me else f"p{w} {names[w]}"
-            how = {"discard": f"on p{payer}'s discard" if payer >= 0 else "on a discard",
-                   "self_draw": "by self-draw", "rob_kong": f"robbing p{payer}'s kong" if payer >= 0 else "robbing a kong",
-                   "flowers": "with the flowers"}[win_by]  # fmt: skip
-            lines.append(f"{'you win' if w == me else who + ' wins'} {how} ({WIN_BY_ZH[win_by]})")
-            hand = kinds_of(bs.hands[b, w])
-            t = int(bg[st.G_TILE])
-            if win_by in ("discard", "rob_kong") and t >= 0:
-                tile = f"   + {tile_both(t)}"
-            else:
-                tile = ""
-            lines.append(f"   hand     {format_tiles(hand)}{tile}")
-            lines.append(f"            {zh_tiles(hand)}")
-            nm = int(bs.p[b, w, st.P_NMELDS])
-            if nm:
-                lines.append("   melds    " + " | ".join(
-                    meld_text(int(m[0]), int(m[1]), int(m[2]), w, False) for m in bs.melds[b, w, :nm]))  # fmt: skip
-            fl = int(s.p[b, w, st.P_FLOWERS]) if win_by == "flowers" else int(bs.p[b, w, st.P_FLOWERS])
-            if fl:
-                fk = [FLOWER0 + f for f in range(8) if fl >> f & 1]
-                lines.append(f"   flowers  {format_tiles(fk)}   {zh_tiles(fk)}")
-            items = [(ITEM_KEYS[i], int(v)) for i, v in enumerate(s.res_items[b, w]) if v]
-            order = {k: i for i, k in enumerate(prof.keys)}
-            items.sort(key=lambda kv: order.get(kv[0], 999))
-            lines.append("   tai breakdown 台數:")
-            if not items:
-                lines.append("     (no scoring item: 屁胡 0 tai)")
-            wk = max([len(item_label(k)) for k, _ in items] + [10])
-            zw = max([len(prof.zh(k)) for k, _ in items] + [2])  # CJK is double width: pad with 　
-            for k, v in items:
-                lines.append(f"     {prof.zh(k):　<{zw}} {item_label(k):<{wk}} {v:>3} tai")
-            lines.append(f"     {'合計':　<{zw}} {'hand total':<{wk}} {int(s.res_tai[b, w]):>3} tai")
-            dt = int(dealer_tai(streak, eng.opts))
-            if w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
-                lines.append(f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer ({'you' if dealer == me else f'p{dealer}'}) and the winner")
-    deltas = [int(x) for x in s.res_delta[b]]
+    for w in rec.winners:
+        lines += _winner_lines(rec, w, before, names, me, rules)
     lines.append("chips this hand: " + "   ".join(
-        f"{'you' if p == me else 'p' + str(p)} {d:+d}" for p, d in enumerate(deltas)))  # fmt: skip
+        f"{'you' if p == me else 'p' + str(p)} {d:+d}" for p, d in enumerate(rec.deltas)))  # fmt: skip
     return "\n".join(lines)
+
+
+def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str]:
+    prof = rules.profile_data
+    payer = -1 if rec.payer is None else rec.payer
+    who = "you" if w == me else f"p{w} {names[w]}"
+    how = {"discard": f"on p{payer}'s discard" if payer >= 0 else "on a discard",
+           "self_draw": "by self-draw", "rob_kong": f"robbing p{payer}'s kong" if payer >= 0 else "robbing a kong",
+           "flowers": "with the flowers"}[rec.win_by]  # fmt: skip
+    lines = [f"{'you win' if w == me else who + ' wins'} {how} ({WIN_BY_ZH[rec.win_by]})"]
+    if before is not None:
+        hand = kinds_of(before.hands[0, w])
+        tile = f"   + {tile_both(rec.win_tile)}" if rec.last_tile_from in ("discard", "robbed_kong") else ""
+        lines.append(f"   hand     {format_tiles(hand)}{tile}")
+        lines.append(f"            {zh_tiles(hand)}")
+        nm = int(before.n_melds[0, w])
+        if nm:
+            lines.append("   melds    " + " | ".join(
+                meld_text(int(m[0]), int(m[1]), int(m[2]), w, False) for m in before.melds[0, w, :nm]))  # fmt: skip
+    fl = rec.flowers[w]
+    if fl:
+        fk = [FLOWER0 + f for f in range(8) if fl >> f & 1]
+        lines.append(f"   flowers  {format_tiles(fk)}   {zh_tiles(fk)}")
+    order = {k: i for i, k in enumerate(prof.keys)}
+    items = sorted(rec.items[w], key=lambda kv: order.get(kv[0], 999))
+    lines.append("   tai breakdown 台數:")
+    if not items:
+        lines.append("     (no scoring item: 屁胡 0 tai)")
+    wk = max([len(item_label(k)) for k, _ in items] + [10])
+    zw = max([len(prof.zh(k)) for k, _ in items] + [2])  # CJK is double width: pad with 　
+    for k, v in items:
+        lines.append(f"     {prof.zh(k):　<{zw}} {item_label(k):<{wk}} {v:>3} tai")
+    lines.append(f"     {'合計':　<{zw}} {'hand total':<{wk}} {rec.tai[w]:>3} tai")
+    dealer, streak = rec.dealer, rec.streak
+    if w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
+        dt = int(dealer_tai(streak, rules.as_array()))
+        lines.append(f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer ({'you' if dealer == me else f'p{dealer}'}) and the winner")
+    return lines
 
 
 def _events(before, eng, me: int, names, b: int = 0) -> list[str]:
     """What the others can see happened in one step: discards, melds, flowers shown, ready."""
     out = []
-    s, bs = eng.s, before.s
-    n0, n1 = int(bs.g[b, st.G_NRIVER]), int(s.g[b, st.G_NRIVER])
+    n0, n1 = int(before.n_river[b]), int(eng.n_river[b])
 
     def who(p):
         return "you" if p == me else f"p{p}"
 
     for i in range(n0, n1):
-        k, seat = int(s.river[b, i, 0]), int(s.river[b, i, 1])
+        k, seat = int(eng.river[b, i, 0]), int(eng.river[b, i, 1])
         out.append(f"{who(seat)} discard{'s' if seat != me else ''} {tile_both(k)}")
     for p in range(4):
-        fl0, fl1 = int(bs.p[b, p, st.P_FLOWERS]), int(s.p[b, p, st.P_FLOWERS])
+        fl0, fl1 = int(before.flowers[b, p]), int(eng.flowers[b, p])
         new = [FLOWER0 + f for f in range(8) if (fl1 & ~fl0) >> f & 1]
         if new:
             out.append(f"{who(p)} show{'s' if p != me else ''} flower {format_tiles(new)} {zh_tiles(new)} (補花)")
-        m0, m1 = int(bs.p[b, p, st.P_NMELDS]), int(s.p[b, p, st.P_NMELDS])
+        m0, m1 = int(before.n_melds[b, p]), int(eng.n_melds[b, p])
         for j in range(m1):
-            mt, mk, frm = (int(x) for x in s.melds[b, p, j])
-            if j >= m0 or mt != int(bs.melds[b, p, j, 0]):
+            mt, mk, frm = (int(x) for x in eng.melds[b, p, j])
+            if j >= m0 or mt != int(before.melds[b, p, j, 0]):
                 out.append(f"{who(p)}: {meld_text(mt, mk, frm, p, mt == ANKONG and p != me)}")
-        if s.p[b, p, st.P_READY] and not bs.p[b, p, st.P_READY]:
+        if eng.ready[b, p] and not before.ready[b, p]:
             out.append(f"{who(p)} declare{'s' if p != me else ''} ready (報聽)")
     return out
 
@@ -549,8 +543,8 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         encoders[id(a)] = PlanesV0(derived=derived)
     rules = (rules or Rules()).replace(episode="game")
     read = _reader(input, out)
-    eng = Engine(rules, 1)
-    total = np.zeros(4, np.int64)
+    eng = Engine(rules, 1, record_hands=True)
+    banked = np.zeros(4, np.int64)  # chips of the games before this one
     finished = 0
     game = 0
     quit_ = False
@@ -559,16 +553,35 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     def write(text=""):
         out.write(text + "\n")
 
+    def total():
+        return banked + eng.scores[0]
+
+    def report(ended, before):
+        """The hands that ended in the last call; ``before``: the table before it (None: the reset)."""
+        nonlocal finished
+        for rec in ended:
+            write()
+            write(f"── hand {finished + 1} over{' in its deal' if rec.at_deal else ''} ──")
+            seen = None if rec.at_deal else before
+            if seen is not None:
+                write(draw_table(seen, seat, names, True, finished + 1))
+            write(hand_result(rec, seen, names, seat, rules))
+            finished += 1
+            write("total chips: " + "   ".join(
+                f"{'you' if p == seat else 'p' + str(p)} {int(total()[p]):+d}" for p in range(4)))  # fmt: skip
+
     write(f"tw16 play — you are p{seat}; opponents: " + ", ".join(f"p{p} {names[p]}" for p in others)
           + f"; profile {rules.profile}; seed {seed}. Type ? for help.")  # fmt: skip
     try:
         while finished < hands:
+            banked = total()
             eng.reset(np.array([(seed + 7919 * game) % (1 << 63)], np.uint64))
             game += 1
+            report(eng.take_hands(0), None)
             shown_hand = -1
             while not eng.terminated[0] and finished < hands:
-                if shown_hand != int(eng.s.g[0, st.G_HANDS]):
-                    shown_hand = int(eng.s.g[0, st.G_HANDS])
+                if shown_hand != finished:
+                    shown_hand = finished
                     write()
                     write(f"── hand {finished + 1} of {hands} dealt ──")
                 cur = int(eng.current_player[0])
@@ -580,7 +593,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
                     write(draw_choices(choices))
                     while True:
                         line = read("> ")
-                        p = interpret(line, choices, eng.s.hands[0, seat])
+                        p = interpret(line, choices, eng.hands[0, seat])
                         if p.command == "quit":
                             raise _Quit
                         if p.command == "help":
@@ -598,17 +611,10 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
                     enc = encoders[id(agent)]
                     obs = enc.encode(eng, seats=np.array([cur]))
                     act[0] = int(agent.act(obs, eng.legal_action_mask.copy())[0])
-                hands_before = int(eng.s.g[0, st.G_HANDS])
                 eng.step(act)
-                if int(eng.s.g[0, st.G_HANDS]) != hands_before:  # the hand ended in this step
-                    write()
-                    write(f"── hand {finished + 1} over ──")
-                    write(draw_table(before, seat, names, True, finished + 1))
-                    write(hand_result(eng, before, names, seat, rules))
-                    total += eng.s.res_delta[0]
-                    finished += 1
-                    write("total chips: " + "   ".join(
-                        f"{'you' if p == seat else 'p' + str(p)} {int(total[p]):+d}" for p in range(4)))  # fmt: skip
+                ended = eng.take_hands(0)
+                if ended:  # the hand ended in this step (and maybe the next ones in their deal)
+                    report(ended, before)
                 else:
                     for e in _events(before, eng, seat, names):
                         write("  " + e)
@@ -616,8 +622,9 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         quit_ = True
         write()
         write("bye (session ended)")
-    write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(total[seat]):+d}")
-    return {"hands": finished, "chips": [int(x) for x in total], "you": seat, "quit": quit_}
+    chips = total()
+    write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(chips[seat]):+d}")
+    return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_}
 
 
 def run_play(args) -> int:

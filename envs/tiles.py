@@ -29,6 +29,7 @@ N_FLOWER_KINDS = 8
 N_ALL_KINDS = N_KINDS + N_FLOWER_KINDS
 N_TILES = 144
 N_TILES_NO_FLOWERS = 136
+FLOWER_ID0 = N_TILES_NO_FLOWERS  # physical ids 136..143 are the flowers f1..f8
 FLOWER0 = 34  # kind of f1
 WIND0 = 27  # kind of E
 DRAGON0 = 31  # kind of C

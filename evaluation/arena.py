@@ -17,30 +17,28 @@ from __future__ import annotations
 import math
 import numpy as np
 
-from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.rng import mix64
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
 from envs.seats import act_by_seat
-from envs.scoring.codes import WIN_DISCARD, WIN_ROB_KONG, WIN_SELF_DRAW
 
 
 def hand_outcomes(eng: Engine) -> dict:
-    """(B, 4) per-seat outcomes of each game's last finished hand."""
-    s = eng.s
-    g = s.g
-    winners = ((g[:, st.G_WINNERS, None] >> np.arange(4)) & 1).astype(bool)
-    win_by = g[:, st.G_WIN_BY]
-    discard_win = (win_by == WIN_DISCARD) | (win_by == WIN_ROB_KONG)
-    return {
-        "chips": s.res_delta.astype(np.float64),
-        "won": winners,
-        "dealt_in": (g[:, st.G_PAYER, None] == np.arange(4)) & discard_win[:, None],
-        "self_drawn": winners & (win_by == WIN_SELF_DRAW)[:, None],
-        "win_tai": np.where(winners, s.res_tai, 0),
-        "drawn": np.repeat((g[:, st.G_RESULT] == st.RES_DRAWN)[:, None], 4, axis=1),
-    }
+    """(B, 4) per-seat outcomes of each game's last finished hand, from the records of an engine made
+    with ``record_hands=True`` (taken: a second call sees only hands finished since)."""
+    B = eng.batch_size
+    out = {"chips": np.zeros((B, 4)), "win_tai": np.zeros((B, 4), np.int64)}
+    out.update({k: np.zeros((B, 4), np.bool_) for k in ("won", "dealt_in", "self_drawn", "drawn")})
+    for r in eng.take_hands():  # by game, then hand: a game's last hand is written last
+        won = np.isin(np.arange(4), r.winners)
+        out["chips"][r.game] = r.deltas
+        out["won"][r.game] = won
+        out["dealt_in"][r.game] = (np.arange(4) == r.payer) & (r.win_by in ("discard", "rob_kong"))
+        out["self_drawn"][r.game] = won & (r.win_by == "self_draw")
+        out["win_tai"][r.game] = np.where(won, r.tai, 0)
+        out["drawn"][r.game] = r.drawn
+    return out
 
 
 def wall_batches(n_walls: int, batch_walls: int = 256) -> list[tuple[int, int]]:
@@ -80,7 +78,7 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int) ->
     seeds = np.repeat(np.asarray(wall_seeds, np.uint64), 4)
     rot = np.tile(np.arange(4), nw)
     seat_agent = (np.arange(4)[None, :] - rot[:, None]) % 4  # agent sitting at each seat
-    eng = Engine(rules, batch_size=nw * 4)
+    eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     redealt = deal_played(eng, seeds)
     run_games(eng, agents, seat_agent)
     out = {"stats": stats, "redealt_walls": int(redealt.reshape(nw, 4).any(axis=1).sum())}
@@ -108,6 +106,7 @@ def deal_played(eng: Engine, seeds: np.ndarray) -> np.ndarray:
         redealt |= again
         seeds[again] = [mix64(int(x) ^ 0x5EED) for x in seeds[again]]
         eng.reset(seeds)  # the other games get their same deal back
+    eng.take_hands()  # the records of the replaced deals: not played hands
     return redealt
 
 

@@ -22,7 +22,6 @@ import numpy as np
 from agents.features import decode
 from agents.greedy import GreedyAgent
 from envs._core import _tile_danger, is_complete_batch, shanten_batch, ukeire
-from envs.engine import state as st
 from envs.engine.actions import DISCARD
 from envs.engine.api import Engine
 from envs.rules import Rules
@@ -57,7 +56,7 @@ def _log_rows(hands_all, nmelds_all, cur, dtile, hand, n_melds, unseen, opp_disc
 
 
 def collect(n_walls: int, seed: int) -> dict:
-    eng = Engine(Rules().replace(episode="hand"), batch_size=n_walls)
+    eng = Engine(Rules().replace(episode="hand"), batch_size=n_walls, record_hands=True)
     eng.reset(np.random.SeedSequence(seed).generate_state(n_walls, dtype=np.uint64))
     rows: dict[str, list] = {k: [] for k in ("game", "seat", "tl", "s", "u", "melds", "win", "danger", "ready")}
 
@@ -68,7 +67,7 @@ def collect(n_walls: int, seed: int) -> dict:
         g, f, n = live[sel], decode(obs[sel]), sel.size
         s, u = np.zeros(n, np.int64), np.zeros(n, np.int64)
         win, danger, ready = np.zeros((n, 3), np.bool_), np.zeros((n, 3), np.int64), np.zeros((n, 3), np.bool_)
-        _log_rows(eng.s.hands[g].astype(np.int8), eng.s.p[g, :, st.P_NMELDS], cur[sel], actions[sel] - DISCARD,
+        _log_rows(eng.hands[g].astype(np.int8), eng.n_melds[g], cur[sel], actions[sel] - DISCARD,
                   f.hand.copy(), f.n_melds, f.unseen, f.opp_disc, f.opp_passed, s, u, win, danger, ready)  # fmt: skip
         for k, v in (("game", g), ("seat", cur[sel]), ("tl", f.tiles_left), ("s", s), ("u", u), ("melds", f.opp_melds),
                      ("win", win), ("danger", danger), ("ready", ready)):  # fmt: skip

@@ -102,7 +102,7 @@ def test_same_trajectory_at_batch_1_and_1024():
 
 def test_same_trajectory_whatever_the_thread_count():
     rules = Rules()
-    batch = max(256, _core.PARALLEL_MIN_BATCH)  # big enough to be split over threads
+    batch = _core.PARALLEL_MIN_BATCH  # big enough to be split over threads
     old = _core.num_threads()
     try:
         _core.set_num_threads(1)

@@ -12,16 +12,10 @@ import pytest
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.invariants import check
-from envs.engine.scripted import deltas, items, legal_names, play, scripted_engine, scripted_wall, tsumogiri
+from envs.engine.scripted import (deltas, finished_hands, items, last_hand, legal_names, play, scripted_engine,
+                                   scripted_wall, tsumogiri)
 from envs.rules import Rules
-from envs.scoring.codes import (
-    F_EARTHLY_READY,
-    F_HEAVENLY_READY,
-    WIN_DISCARD,
-    WIN_FLOWERS,
-    WIN_ROB_KONG,
-    WIN_SELF_DRAW,
-)
+from envs.scoring.codes import F_EARTHLY_READY, F_HEAVENLY_READY
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, PON, format_counts, format_tiles, parse_tiles
 
 JUNK = "159m 159p 159s ESWNCFP"
@@ -59,14 +53,14 @@ def test_deal_sizes_and_dealer_acts_on_17():
     eng = new([T16, JUNK, JUNK, JUNK], draws="6s")
     assert [int(eng.hands[0, s].sum()) for s in range(4)] == [17, 16, 16, 16]
     assert hand_str(eng, E) == canon("234m 678m 234p 678p 234s 66s")
-    assert eng.current_player[0] == E and g(eng, st.G_PHASE) == st.PH_TURN
+    assert eng.current_player[0] == E and eng.phase[0] == st.PH_TURN
     assert eng.wall_drawable[0] == 136 - 65 - 16
 
 
 def test_heavenly_win():
     eng = new([T16, JUNK, JUNK, JUNK], draws="6s")
     play(eng, "E: win")
-    assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_SELF_DRAW
+    assert eng.terminated[0] and last_hand(eng).win_by == "self_draw"
     it = items(eng, E)
     assert it.get("heavenly_win") == 24
     # dealer self-draw: each of three pays 30 + 10 * (24 + 1)
@@ -103,8 +97,8 @@ def test_self_draw_win_all_pay():
     play(eng, "E: discard E", "S: discard 7m", "W: discard 2m", "N: discard 3m", "E: discard F")
     assert "win" in legal_names(eng)
     play(eng, "S: win")
-    assert g(eng, st.G_WIN_BY) == WIN_SELF_DRAW and "earthly_win" not in items(eng, S)
-    tai = int(eng.s.res_tai[0, S])
+    assert last_hand(eng).win_by == "self_draw" and "earthly_win" not in items(eng, S)
+    tai = last_hand(eng).tai[S]
     assert items(eng, S).get("concealed_self_draw") == 3
     assert deltas(eng) == [-(30 + 10 * (tai + 1)), 30 + 10 * (tai + 1) + 2 * (30 + 10 * tai), -(30 + 10 * tai), -(30 + 10 * tai)]
 
@@ -118,8 +112,8 @@ def test_earthly_win():
 def test_human_win_and_discarder_pays():
     eng = new([JUNK, T16, JUNK, JUNK], draws="6s")
     play(eng, "E: discard 6s", "S: win")
-    assert g(eng, st.G_WIN_BY) == WIN_DISCARD and items(eng, S).get("human_win") == 8
-    tai = int(eng.s.res_tai[0, S])
+    assert last_hand(eng).win_by == "discard" and items(eng, S).get("human_win") == 8
+    tai = last_hand(eng).tai[S]
     assert deltas(eng) == [-(30 + 10 * (tai + 1)), 30 + 10 * (tai + 1), 0, 0]
 
 
@@ -132,14 +126,14 @@ def test_concealed_kong_before_voids_human_win():
     play(eng, "E: kong 7s")
     assert list(eng.melds[0, E, 0]) == [ANKONG, parse_tiles("7s")[0], E]
     play(eng, "E: discard 6s", "S: win")  # S has not drawn yet: human_win but for the kong
-    assert g(eng, st.G_WIN_BY) == WIN_DISCARD and "human_win" not in items(eng, S)
+    assert last_hand(eng).win_by == "discard" and "human_win" not in items(eng, S)
     assert items(eng, S).get("concealed") == 1
 
 
 def test_concealed_kong_before_voids_earthly_win():
     eng = new([KONGER, T16, JUNK, JUNK], draws="P 6s", tail="C")
     play(eng, "E: kong 7s", "E: discard C", "S: win")  # S's first draw: earthly_win but for the kong
-    assert g(eng, st.G_WIN_BY) == WIN_SELF_DRAW and "earthly_win" not in items(eng, S)
+    assert last_hand(eng).win_by == "self_draw" and "earthly_win" not in items(eng, S)
     assert items(eng, S).get("concealed_self_draw") == 3
 
 
@@ -150,7 +144,7 @@ def test_pon_beats_chi_and_both_are_asked():
     play(eng, "S: chi mid")
     assert eng.current_player[0] == W and legal_names(eng) == ["pon", "pass"]
     play(eng, "W: pon")
-    assert eng.current_player[0] == W and g(eng, st.G_PHASE) == st.PH_TURN
+    assert eng.current_player[0] == W and eng.phase[0] == st.PH_TURN
     assert list(eng.melds[0, W, 0]) == [PON, parse_tiles("3m")[0], E]
     assert int(eng.n_melds[0, S]) == 0 and int(eng.hands[0, W].sum()) == 14
     assert "win" not in legal_names(eng)  # after a claim the seat must discard
@@ -167,20 +161,20 @@ def test_chi_when_pon_passes():
 def test_win_beats_pon():
     eng = new([JUNK, T16, "66s 159m 159p 9s ESWNCFP", JUNK], draws="6s")
     play(eng, "E: discard 6s", "S: win", "W: pon")
-    assert g(eng, st.G_WIN_BY) == WIN_DISCARD and g(eng, st.G_WINNERS) == 1 << S
+    assert last_hand(eng).win_by == "discard" and last_hand(eng).winners == (S,)
 
 
 def test_two_winners_nearest_wins_by_default():
     eng = new([JUNK, T16, T16, JUNK], draws="6s")
     play(eng, "E: discard 6s", "S: win", "W: win")
-    assert g(eng, st.G_WINNERS) == 1 << S
+    assert last_hand(eng).winners == (S,)
     assert deltas(eng)[W] == 0
 
 
 def test_two_winners_with_multi_win():
     eng = new([JUNK, T16, T16, JUNK], draws="6s", multi_win=True)
     play(eng, "E: discard 6s", "S: win", "W: win")
-    assert g(eng, st.G_WINNERS) == (1 << S) | (1 << W)
+    assert last_hand(eng).winners == (S, W)
     d = deltas(eng)
     assert d[S] > 0 and d[W] > 0 and d[E] == -(d[S] + d[W]) and d[N] == 0
 
@@ -188,7 +182,7 @@ def test_two_winners_with_multi_win():
 def test_nearer_seat_passes_farther_wins():
     eng = new([JUNK, T16, T16, JUNK], draws="6s")
     play(eng, "E: discard 6s", "S: pass", "W: win")
-    assert g(eng, st.G_WINNERS) == 1 << W
+    assert last_hand(eng).winners == (W,)
 
 
 def test_pass_blocks_wins_on_discards_until_own_draw():
@@ -199,7 +193,7 @@ def test_pass_blocks_wins_on_discards_until_own_draw():
     play(eng, "N: pass")
     assert int(eng.pass_win[0, N]) == 1
     play(eng, "S: discard 6s")
-    assert eng.current_player[0] == W and g(eng, st.G_PHASE) == st.PH_TURN  # N was not asked
+    assert eng.current_player[0] == W and eng.phase[0] == st.PH_TURN  # N was not asked
     play(eng, "W: discard C")
     # N's own draw clears 過水; a self-drawn win was never barred (strict_pass is off)
     assert int(eng.pass_win[0, N]) == 0 and "win" in legal_names(eng)
@@ -225,9 +219,9 @@ def test_robbing_an_added_kong():
     play(eng, "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F", "S: discard P")
     assert int(eng.pass_win[0, S]) == 0
     play(eng, "W: kong 3s")
-    assert g(eng, st.G_PHASE) == st.PH_ROB and legal_names(eng) == ["win", "pass"]
+    assert eng.phase[0] == st.PH_ROB and legal_names(eng) == ["win", "pass"]
     play(eng, "S: win")
-    assert g(eng, st.G_WIN_BY) == WIN_ROB_KONG and g(eng, st.G_PAYER) == W
+    assert last_hand(eng).win_by == "rob_kong" and last_hand(eng).payer == W
     assert items(eng, S).get("robbing_kong") == 1
     d = deltas(eng)
     assert d[S] > 0 and d[W] == -d[S] and d[E] == 0 and d[N] == 0
@@ -243,7 +237,7 @@ def test_robbed_tile_leaves_the_kongers_hand():
     assert eng.hands[0, W, k] == 1 and int(eng.hands[0, W].sum()) == 14  # the konger holds it while robbable
     n_river = g(eng, st.G_NRIVER)
     play(eng, "S: win")
-    assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_ROB_KONG
+    assert eng.terminated[0] and last_hand(eng).win_by == "rob_kong"
     assert eng.hands[0, W, k] == 0 and int(eng.hands[0, W].sum()) == 16 - 3 * 1
     assert list(eng.melds[0, W, 0]) == [PON, k, E]  # the kong is cancelled: the pon stays
     assert g(eng, st.G_NRIVER) == n_river + 1
@@ -262,7 +256,7 @@ def test_robbed_tile_with_two_winners_lies_once_in_the_river():
     play(eng, "E: discard 3s", "S: pass", "W: pon", "N: pass", "W: discard 1s", "N: discard C", "E: discard F",
          "S: discard P", "W: kong 3s", "N: win", "S: win")
     k = parse_tiles("3s")[0]
-    assert g(eng, st.G_WINNERS) == (1 << S) | (1 << N) and g(eng, st.G_PAYER) == W
+    assert set(last_hand(eng).winners) == {S, N} and last_hand(eng).payer == W
     assert items(eng, S).get("robbing_kong") == 1 and items(eng, N).get("robbing_kong") == 1
     assert eng.hands[0, W, k] == 0 and list(eng.river[0, g(eng, st.G_NRIVER) - 1]) == [k, W, -1, st.RV_WON_ON]
     assert check(eng) == []
@@ -279,7 +273,7 @@ def test_added_kong_not_robbed_goes_ahead():
 def test_concealed_kong_cannot_be_robbed():
     eng = new([JUNK, R16, "333s 159m 159p ESWNCFP", JUNK], draws="C F 3s", tail="2m")
     play(eng, "E: discard C", "S: discard F", "W: kong 3s")
-    assert eng.current_player[0] == W and g(eng, st.G_PHASE) == st.PH_TURN
+    assert eng.current_player[0] == W and eng.phase[0] == st.PH_TURN
     assert list(eng.melds[0, W, 0]) == [ANKONG, parse_tiles("3s")[0], W]
     assert int(eng.hands[0, W].sum()) == 14 and eng.hands[0, W, parse_tiles("2m")[0]] == 1
 
@@ -374,7 +368,7 @@ FODDER = "C 2p 2m 3m F 3p 4m 7m P 4p 8m"  # E's are honours (S cannot chi them),
 def test_drawn_hand_when_live_wall_ends():
     eng = new([JUNK, T16, JUNK, JUNK], draws=FODDER + " 2s", **SHORT)
     run_out(eng)
-    assert g(eng, st.G_RESULT) == st.RES_DRAWN and deltas(eng) == [0, 0, 0, 0]
+    assert last_hand(eng).drawn and deltas(eng) == [0, 0, 0, 0]
     assert eng.wall_drawable[0] == 0 and (eng.rewards[0] == 0).all()
 
 
@@ -400,7 +394,7 @@ def test_no_calls_last3(no_calls):
     tsumogiri(eng, 8)
     assert eng.current_player[0] == E and eng.wall_drawable[0] == 3
     play(eng, "E: discard 5m")
-    assert (g(eng, st.G_PHASE) == st.PH_CLAIM) == (not no_calls)
+    assert (eng.phase[0] == st.PH_CLAIM) == (not no_calls)
 
 
 KONGW = [JUNK, JUNK, "777m 159p 159s ESWNCFP", "888m 159p 159s ESWNCFP"]
@@ -416,7 +410,7 @@ def test_kong_with_one_tile_left_and_none_with_zero():
     assert eng.current_player[0] == N and eng.wall_drawable[0] == 0
     assert not any(n.startswith("kong") for n in legal_names(eng))
     play(eng, "N: discard 8m")
-    assert eng.terminated[0] and g(eng, st.G_RESULT) == st.RES_DRAWN
+    assert eng.terminated[0] and last_hand(eng).drawn
 
 
 def test_kong_takes_the_last_tile_as_replacement():
@@ -440,7 +434,7 @@ def test_last_drawable_tile_is_a_flower():
     wall[[i, 64 + 19]] = wall[[64 + 19, i]]
     eng = new(None, walls=wall, **rules_kw)
     run_out(eng)
-    assert g(eng, st.G_RESULT) == st.RES_DRAWN
+    assert last_hand(eng).drawn
     assert sum(int(eng.flowers[0, s]) for s in range(4)) == 1
 
 
@@ -454,7 +448,7 @@ def test_eight_flowers():
               draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 9p", **FL)
     assert int(eng.flowers[0, E]) == 0x7F
     tsumogiri(eng, 4)
-    assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_FLOWERS and g(eng, st.G_PAYER) == -1
+    assert eng.terminated[0] and last_hand(eng).win_by == "flowers" and last_hand(eng).payer is None
     assert items(eng, E) == {"eight_flowers": 8}  # the hand is not complete: no kong_replacement_win
     assert all(x < 0 for x in deltas(eng)[1:])
 
@@ -465,7 +459,7 @@ def test_eight_flowers_replacement_completes_the_hand():
     eng = new(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
               draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 6p 6p", **FL)
     tsumogiri(eng, 4)  # E waits on 6p; the replacement for f8 is the second 6p
-    assert g(eng, st.G_WIN_BY) == WIN_FLOWERS and g(eng, st.G_PAYER) == -1
+    assert last_hand(eng).win_by == "flowers" and last_hand(eng).payer is None
     assert items(eng, E) == {"concealed_self_draw": 3, "eight_flowers": 8, "kong_replacement_win": 1}
 
 
@@ -473,7 +467,7 @@ def test_eight_flowers_in_the_deal_has_no_replacement_win():
     # the dealer's complete 17 tiles after the initial flowers were not completed by a replacement in a turn
     eng = new(["f1 f2 f3 f4 f5 f6 f7 f8 234m 678m 23p", JUNK, JUNK, JUNK],
               draws="4p", tail="2s 3s 4s 6s 7s 8s 6p 6p", **FL)
-    assert g(eng, st.G_WIN_BY) == WIN_FLOWERS and "kong_replacement_win" not in items(eng, E)
+    assert last_hand(eng).win_by == "flowers" and "kong_replacement_win" not in items(eng, E)
     assert items(eng, E).get("eight_flowers") == 8
 
 
@@ -483,7 +477,7 @@ def test_seven_rob_one_replacement_completes_the_hand():
     eng = new(["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
               draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 6p", **FL)
     tsumogiri(eng, 4)
-    assert g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+    assert last_hand(eng).winners == (E,) and last_hand(eng).payer == S
     assert items(eng, E) == {"concealed_self_draw": 3, "seven_rob_one": 8, "kong_replacement_win": 1}
     d = deltas(eng)
     assert d[S] < 0 and d[W] == 0 and d[N] == 0
@@ -494,7 +488,7 @@ def test_seven_rob_one_by_a_draw():
               draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 3m", **FL)
     assert int(eng.flowers[0, S]) == 1 << 6
     tsumogiri(eng, 4)
-    assert g(eng, st.G_WIN_BY) == WIN_FLOWERS and g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+    assert last_hand(eng).win_by == "flowers" and last_hand(eng).winners == (E,) and last_hand(eng).payer == S
     assert items(eng, E).get("seven_rob_one") == 8
     d = deltas(eng)
     assert d[S] < 0 and d[W] == 0 and d[N] == 0
@@ -504,7 +498,7 @@ def test_seven_rob_one_by_a_replacement():
     eng = new(["f1 f2 f3 f4 f5 234m 678m 234p 67p", S7, JUNK, JUNK],
               draws="C 2m 3m F f6", tail="2s 3s 4s 6s 7s 8s f8 9s", **FL)
     tsumogiri(eng, 4)
-    assert g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+    assert last_hand(eng).winners == (E,) and last_hand(eng).payer == S
     assert int(eng.flowers[0, E]) == 0xBF
 
 
@@ -512,13 +506,13 @@ def test_seven_rob_one_in_the_initial_flowers():
     # E exposes 7 in the first round while S still holds the 8th: E wins when S exposes it.
     eng = new(["f1 f2 f3 f4 f5 f6 f8 234m 678m 234p", S7, JUNK, JUNK], draws="C",
               tail="2s 3s 4s 6s 7s 8s 9s 3m", **FL)
-    assert eng.terminated[0] and g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+    assert eng.terminated[0] and last_hand(eng).winners == (E,) and last_hand(eng).payer == S
 
 
 # -- ready declarations, 一路歸西 -------------------------------------------------------------------
 def test_heavenly_ready_and_its_loss():
     eng = new([JUNK, T16, JUNK, JUNK], draws="C 2m", profile="strict16")
-    assert g(eng, st.G_PHASE) == st.PH_READY0 and legal_names(eng) == ["pass", "ready"]
+    assert eng.phase[0] == st.PH_READY0 and legal_names(eng) == ["pass", "ready"]
     play(eng, "S: ready")
     assert int(eng.ready[0, S]) == F_HEAVENLY_READY and eng.current_player[0] == E
     play(eng, "E: discard C", "S: discard 3m")  # the declared hand changes
@@ -553,7 +547,7 @@ def test_west_draw(west):
     play(eng, "E: discard W", "S: discard W", "W: discard W", "N: discard W")
     assert bool(eng.terminated[0]) == west
     if west:
-        assert g(eng, st.G_RESULT) == st.RES_DRAWN
+        assert last_hand(eng).drawn
 
 
 # -- dealer, streaks, episodes -------------------------------------------------------------------
@@ -569,16 +563,16 @@ def test_dealer_wins_keeps_the_deal_then_passes_it():
     assert not eng.terminated[0] and int(eng.dealer[0]) == E and int(eng.streak[0]) == 1
     assert eng.rewards[0, E] > 0 and abs(float(eng.rewards[0].sum())) < 1e-6
     play(eng, "E: discard 6s", "S: win")
-    tai = int(eng.s.res_tai[0, S])
+    tai = last_hand(eng).tai[S]
     assert deltas(eng)[E] == -(30 + 10 * (tai + 1 + 2 * 1))  # dealer tai 1 + 2N on E's leg
     assert int(eng.dealer[0]) == S and int(eng.streak[0]) == 0 and g(eng, st.G_ROT) == 1
-    assert int(eng.scores[0].sum()) == 0 and g(eng, st.G_HANDS) == 2
+    assert int(eng.scores[0].sum()) == 0 and len(finished_hands(eng)) == 2
 
 
 def test_streak_cap():
     eng = _two_hands(streak_cap=0)
     play(eng, "E: win", "E: discard 6s", "S: win")
-    tai = int(eng.s.res_tai[0, S])
+    tai = last_hand(eng).tai[S]
     assert deltas(eng)[E] == -(30 + 10 * (tai + 1))
 
 
@@ -586,9 +580,9 @@ def test_drawn_hand_keeps_the_deal():
     eng = new([JUNK, T16, JUNK, JUNK], draws=FODDER + " 2s", episode="game", **SHORT)
     for _ in range(60):
         tsumogiri(eng)
-        if g(eng, st.G_HANDS) == 1:
+        if len(finished_hands(eng)) == 1:
             break
-    assert g(eng, st.G_HANDS) == 1 and int(eng.dealer[0]) == E and int(eng.streak[0]) == 1
+    assert len(finished_hands(eng)) == 1 and int(eng.dealer[0]) == E and int(eng.streak[0]) == 1
     assert not eng.terminated[0]
 
 

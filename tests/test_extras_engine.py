@@ -9,7 +9,6 @@ import pytest
 from envs.engine.api import Engine
 from envs.engine.randplay import O_DECISIONS, O_ERROR, random_play
 from envs.rules import Rules
-from envs.scoring.codes import ITEM_INDEX
 
 
 @pytest.mark.parametrize("profile", ["standard", "strict16", "casual"])
@@ -28,7 +27,7 @@ SIXTEEN = "147m 258p 369s ESWNCFP"  # ready only as 十六不搭 (on any of its 
 def _deal(**opts):
     scripted = pytest.importorskip("envs.engine.scripted")
     rules = Rules.make("standard", flowers=False, **opts)
-    eng = Engine(rules, 1)
+    eng = Engine(rules, 1, record_hands=True)
     eng.reset(0, walls=scripted.scripted_wall([JUNK, SIXTEEN, JUNK, JUNK], draws="2p", flowers=False))
     return eng, scripted
 
@@ -38,11 +37,10 @@ def test_sixteen_unrelated_gets_its_win_action():
     scripted.play(eng, "E: discard 2p")
     assert "win" in scripted.legal_names(eng)
     scripted.play(eng, "S: win")
-    items = {k: int(eng.s.res_items[0, 1, i]) for k, i in ITEM_INDEX.items() if eng.s.res_items[0, 1, i]}
     # won on the dealer's first discard before S's first draw: 人胡 8 as well
-    assert items == {"sixteen_unrelated_pure": 20, "human_win": 8}
+    assert scripted.items(eng, 1) == {"sixteen_unrelated_pure": 20, "human_win": 8}
     # the dealer discarded: 30 + 10 x (28 + dealer 1)
-    assert [int(x) for x in eng.s.res_delta[0]] == [-320, 320, 0, 0]
+    assert scripted.deltas(eng) == [-320, 320, 0, 0]
 
 
 def test_sixteen_unrelated_no_win_without_extras():

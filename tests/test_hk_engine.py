@@ -14,7 +14,8 @@ import pytest
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.handend import hk_flags
-from envs.engine.scripted import deltas, items, legal_names, play, scripted_engine, scripted_wall, tsumogiri
+from envs.engine.scripted import (deltas, finished_hands, items, last_hand, legal_names, play, scripted_engine,
+                                   scripted_wall, tsumogiri)
 from envs.rules import Rules, RulesError
 from envs.scoring.codes import (
     CO_WIN_MASK,
@@ -22,9 +23,7 @@ from envs.scoring.codes import (
     F_IPPATSU,
     F_ROBBED_ANKONG,
     WIN_DISCARD,
-    WIN_FLOWERS,
     WIN_ROB_KONG,
-    WIN_SELF_DRAW,
 )
 from envs.tiles import parse_tiles
 
@@ -51,7 +50,7 @@ def side(eng):
 
 
 def leg(eng, w, dealer_tai=0):
-    return BASE + PER_TAI * (int(eng.s.res_tai[0, w]) + dealer_tai)
+    return BASE + PER_TAI * (last_hand(eng).tai[w] + dealer_tai)
 
 
 def test_profile_defaults_and_bad_options():
@@ -73,7 +72,7 @@ def test_profile_defaults_and_bad_options():
 def test_multi_win_is_on_and_each_winner_counts_co_winners():
     eng = new([JUNK, T16, JUNK, T16], draws="6s")
     play(eng, "E: discard 6s", "S: win", "N: win")
-    assert g(eng, st.G_WINNERS) == (1 << S) | (1 << N) and g(eng, st.G_WIN_BY) == WIN_DISCARD
+    assert last_hand(eng).winners == (S, N) and last_hand(eng).win_by == "discard"
     for w in (S, N):
         fl = hk_flags(eng.s, 0, w, WIN_DISCARD)
         assert (fl >> CO_WIN_SHIFT) & CO_WIN_MASK == 2
@@ -92,7 +91,7 @@ def test_strict_pass_lasts_until_the_seats_next_discard():
     play(eng, "N: discard 6s")
     assert int(eng.pass_win[0, N]) == 0
     play(eng, "E: discard 6s", "N: win")
-    assert g(eng, st.G_WINNERS) == 1 << N
+    assert last_hand(eng).winners == (N,)
 
 
 def test_strict_pass_ends_with_a_pon_and_its_discard():
@@ -130,9 +129,9 @@ KONGER = "3333m 2345p 2345s 678p 8s"
 def test_thirteen_orphans_robs_an_ankong_and_no_ankong_payment():
     eng = new([JUNK, ORPHANS, KONGER, JUNK], draws="C F 7s")
     play(eng, "E: discard C", "S: discard F", "W: kong 3m")
-    assert g(eng, st.G_PHASE) == st.PH_ROB and eng.current_player[0] == S and legal_names(eng) == ["win", "pass"]
+    assert eng.phase[0] == st.PH_ROB and eng.current_player[0] == S and legal_names(eng) == ["win", "pass"]
     play(eng, "S: win")
-    assert g(eng, st.G_WIN_BY) == WIN_ROB_KONG and g(eng, st.G_PAYER) == W
+    assert last_hand(eng).win_by == "rob_kong" and last_hand(eng).payer == W
     assert hk_flags(eng.s, 0, S, WIN_ROB_KONG) & F_ROBBED_ANKONG
     assert deltas(eng) == [0, leg(eng, S), -leg(eng, S), 0]  # no 暗槓 side payment
     k = parse_tiles("3m")[0]  # the robbed tile left W's hand for the river, won on (step.cpp resolve_rob)
@@ -143,7 +142,7 @@ def test_thirteen_orphans_robs_an_ankong_and_no_ankong_payment():
 def test_only_thirteen_orphans_may_rob_an_ankong():
     eng = new([JUNK, JUNK, KONGER, "12m 678m 567p 678p 234s 66s"], draws="C F 7s", tail="2m")
     play(eng, "E: discard C", "S: discard F", "W: kong 3m")
-    assert g(eng, st.G_PHASE) == st.PH_TURN and eng.current_player[0] == W  # N (waiting on 3m) not asked
+    assert eng.phase[0] == st.PH_TURN and eng.current_player[0] == W  # N (waiting on 3m) not asked
     assert side(eng) == [-BASE, -BASE, 3 * BASE, -BASE]  # 暗槓: 1 底 from each other seat
 
 
@@ -153,16 +152,16 @@ def test_any_hand_robs_an_addkong():
     play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F")
     # S passed a win on 3s: the hongkong ban lasts until its discard, so it may not rob yet
     play(eng, "S: discard P", "W: kong 3s")
-    assert g(eng, st.G_PHASE) == st.PH_ROB
+    assert eng.phase[0] == st.PH_ROB
     play(eng, "S: win")
-    assert g(eng, st.G_WIN_BY) == WIN_ROB_KONG and not hk_flags(eng.s, 0, S, WIN_ROB_KONG) & F_ROBBED_ANKONG
+    assert last_hand(eng).win_by == "rob_kong" and not hk_flags(eng.s, 0, S, WIN_ROB_KONG) & F_ROBBED_ANKONG
 
 
 # -- 明槓 全包 ---------------------------------------------------------------------------------------
 def test_self_draw_after_a_claimed_kong_is_paid_by_the_discarder():
     eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="3s", tail="6s")
     play(eng, "E: discard 3s", "W: kong", "W: win")
-    assert g(eng, st.G_WIN_BY) == WIN_SELF_DRAW and g(eng, st.G_PAYER) == E
+    assert last_hand(eng).win_by == "self_draw" and last_hand(eng).payer == E
     L = leg(eng, W)  # a non-dealer self-draw: no dealer tai on any leg, all three paid by E
     assert deltas(eng) == [-3 * L, 0, 3 * L, 0]
 
@@ -194,7 +193,7 @@ def test_ready_after_a_pon_and_ippatsu_on_a_discard():
     assert "ready" in legal_names(eng)  # not concealed, still allowed (hongkong)
     play(eng, "S: ready", "S: discard 3s", "W: discard 8s", "S: win")
     assert hk_flags(eng.s, 0, S, WIN_DISCARD) & F_IPPATSU
-    assert g(eng, st.G_WINNERS) == 1 << S
+    assert last_hand(eng).winners == (S,)
 
 
 def test_ready_seat_discards_what_it_draws_and_makes_no_claims():
@@ -217,13 +216,13 @@ def test_eight_flowers_are_offered(answer):
     eng = new(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
               draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 9p", flowers=True)
     tsumogiri(eng, 4)
-    assert g(eng, st.G_PHASE) == st.PH_FLOWER and eng.current_player[0] == E
+    assert eng.phase[0] == st.PH_FLOWER and eng.current_player[0] == E
     assert legal_names(eng) == ["win", "pass"]
     play(eng, "E: " + answer)
     if answer == "win":
-        assert g(eng, st.G_WIN_BY) == WIN_FLOWERS and g(eng, st.G_PAYER) == -1
+        assert last_hand(eng).win_by == "flowers" and last_hand(eng).payer is None
     else:
-        assert g(eng, st.G_PHASE) == st.PH_TURN and eng.current_player[0] == E and not eng.terminated[0]
+        assert eng.phase[0] == st.PH_TURN and eng.current_player[0] == E and not eng.terminated[0]
         assert int(eng.s.p[0, E, st.P_OFFER_PASSED]) == 1 and "win" not in legal_names(eng)
 
 
@@ -231,9 +230,9 @@ def test_seven_rob_one_is_offered_to_the_seven_flower_seat():
     eng2 = new(["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
                draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 3m", flowers=True)
     tsumogiri(eng2, 4)
-    assert g(eng2, st.G_PHASE) == st.PH_FLOWER and eng2.current_player[0] == E
+    assert eng2.phase[0] == st.PH_FLOWER and eng2.current_player[0] == E
     play(eng2, "E: win")
-    assert g(eng2, st.G_PAYER) == S and g(eng2, st.G_WINNERS) == 1 << E
+    assert last_hand(eng2).payer == S and last_hand(eng2).winners == (E,)
 
 
 SEVEN_E = "f1 f2 f3 f4 f5 f6 f8 234m 678m 234p"  # E (the dealer) is dealt seven flowers; S7 holds f7
@@ -246,26 +245,26 @@ def test_seven_rob_one_offered_in_the_initial_deal(answer):
     # flower_win "offer" E is asked (not made) to win; 七搶一 is paid by S alone, as a discard.
     eng = new([SEVEN_E, S7, JUNK, JUNK], draws="C 2m 3m F", tail=SEVEN_TAIL, flowers=True)
     assert Rules.make(HK).flower_win == "offer" and not eng.terminated[0]
-    assert g(eng, st.G_PHASE) == st.PH_FLOWER and eng.current_player[0] == E and g(eng, st.G_OFFER) == E
+    assert eng.phase[0] == st.PH_FLOWER and eng.current_player[0] == E and g(eng, st.G_OFFER) == E
     assert g(eng, st.G_OFFER_PAYER) == S and legal_names(eng) == ["win", "pass"]
     assert int(eng.flowers[0, E]) == 0xBF and int(eng.flowers[0, S]) == 1 << 6
     sd = side(eng)  # 一臺花 春夏秋冬 for E, paid with the hand
     play(eng, "E: " + answer)
     if answer == "win":
-        assert eng.terminated[0] and g(eng, st.G_WIN_BY) == WIN_FLOWERS
-        assert g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == S
+        assert eng.terminated[0] and last_hand(eng).win_by == "flowers"
+        assert last_hand(eng).winners == (E,) and last_hand(eng).payer == S
         assert items(eng, E) == {"seven_rob_one": 30}  # over eight_flowers and the flower items
         L = leg(eng, E, 1)  # the dealer wins: dealer tai 1 on its leg
         assert L == BASE + PER_TAI * 31
         assert [d - x for d, x in zip(deltas(eng), sd)] == [L, -L, 0, 0]
         return
     # passed: final for this hand; E plays its first turn and is never asked again
-    assert g(eng, st.G_PHASE) == st.PH_TURN and eng.current_player[0] == E and not eng.terminated[0]
+    assert eng.phase[0] == st.PH_TURN and eng.current_player[0] == E and not eng.terminated[0]
     assert int(eng.s.p[0, E, st.P_OFFER_PASSED]) == 1 and g(eng, st.G_OFFER) == -1
     assert "win" not in legal_names(eng)
     for _ in range(8):  # two more rounds of discards: no offer comes back
         tsumogiri(eng)
-        assert g(eng, st.G_PHASE) != st.PH_FLOWER and not eng.terminated[0]
+        assert eng.phase[0] != st.PH_FLOWER and not eng.terminated[0]
     assert int(eng.flowers[0, E]) == 0xBF and int(eng.flowers[0, S]) == 1 << 6
 
 
@@ -281,10 +280,10 @@ def last_tile_flower_wall():
 @pytest.mark.parametrize("answer", ["win", "pass"])
 def test_eight_flowers_offered_on_the_last_drawable_tile(answer):
     eng = new(None, walls=last_tile_flower_wall(), flowers=True)
-    while g(eng, st.G_PHASE) != st.PH_FLOWER and not eng.terminated[0]:
+    while eng.phase[0] != st.PH_FLOWER and not eng.terminated[0]:
         tsumogiri(eng)
-    assert not eng.terminated[0] and g(eng, st.G_HEAD) == 121 and g(eng, st.G_TAIL) == 136
-    assert g(eng, st.G_PHASE) == st.PH_FLOWER and eng.current_player[0] == E  # asked before the draw ends it
+    assert not eng.terminated[0] and eng.wall_head[0] == 121 and eng.wall_tail[0] == 136
+    assert eng.phase[0] == st.PH_FLOWER and eng.current_player[0] == E  # asked before the draw ends it
     assert g(eng, st.G_OFFER_PAYER) == -1 and g(eng, st.G_OFFER_DRAWN) == 1 and int(eng.flowers[0, E]) == 0xFF
     assert legal_names(eng) == ["win", "pass"]
     sd = side(eng)  # 一臺花 twice for E (春夏秋冬 at the deal, 梅蘭菊竹 now), paid with the hand
@@ -292,14 +291,14 @@ def test_eight_flowers_offered_on_the_last_drawable_tile(answer):
     assert eng.terminated[0]
     d = [a - x for a, x in zip(deltas(eng), sd)]
     if answer == "win":
-        assert g(eng, st.G_RESULT) != st.RES_DRAWN and g(eng, st.G_WIN_BY) == WIN_FLOWERS
-        assert g(eng, st.G_WINNERS) == 1 << E and g(eng, st.G_PAYER) == -1
+        assert not last_hand(eng).drawn and last_hand(eng).win_by == "flowers"
+        assert last_hand(eng).winners == (E,) and last_hand(eng).payer is None
         assert items(eng, E) == {"eight_flowers": 40}
         L = leg(eng, E, 1)  # paid by all three, each leg with the dealer's tai
         assert d == [3 * L, -L, -L, -L]
     else:
-        assert g(eng, st.G_RESULT) == st.RES_DRAWN and g(eng, st.G_WIN_BY) == -1 and g(eng, st.G_WINNERS) == 0
-        assert d == [0, 0, 0, 0] and (eng.s.res_tai[0] == -1).all() and not eng.s.res_items[0].any()  # no winner
+        assert last_hand(eng).drawn and last_hand(eng).win_by is None and last_hand(eng).winners == ()
+        assert d == [0, 0, 0, 0] and last_hand(eng).tai == (-1,) * 4 and last_hand(eng).items == ((),) * 4  # no winner
 
 
 # -- 搶槓上槓 (robbing_kong_chain) ---------------------------------------------------------------------
@@ -317,12 +316,12 @@ def test_robbing_an_addkong_declared_on_a_replacement(chain):
          "S: discard P")  # S passed a win on 3s: its discard ends the strict ban
     if chain:
         play(eng, "W: kong 3m")
-        assert g(eng, st.G_PHASE) == st.PH_TURN and eng.current_player[0] == W
+        assert eng.phase[0] == st.PH_TURN and eng.current_player[0] == W
         assert g(eng, st.G_LAST_DRAWN) == 20 and g(eng, st.G_CHAIN) == 1  # 3s, the kong's replacement
     play(eng, "W: kong 3s")
-    assert g(eng, st.G_PHASE) == st.PH_ROB and eng.current_player[0] == S and g(eng, st.G_ROB_CHAIN) == int(chain)
+    assert eng.phase[0] == st.PH_ROB and eng.current_player[0] == S and g(eng, st.G_ROB_CHAIN) == int(chain)
     play(eng, "S: win")
-    assert g(eng, st.G_WIN_BY) == WIN_ROB_KONG and g(eng, st.G_PAYER) == W and g(eng, st.G_WINNERS) == 1 << S
+    assert last_hand(eng).win_by == "rob_kong" and last_hand(eng).payer == W and last_hand(eng).winners == (S,)
     it = items(eng, S)
     if chain:
         assert it.get("robbing_kong_chain") == 10 and "robbing_kong" not in it
@@ -360,7 +359,7 @@ def test_chase_four_discards_of_one_kind(tile, units):
     eng = new([JUNK] * 4)
     play(eng, f"E: discard {tile}")
     for who in "SWN":
-        while eng.s.g[0, st.G_PHASE] != st.PH_TURN:
+        while eng.phase[0] != st.PH_TURN:
             play(eng, "pass")
         play(eng, f"{who}: discard {tile}")
     assert side(eng) == [-3 * units * BASE, units * BASE, units * BASE, units * BASE]
@@ -396,9 +395,9 @@ def test_side_payments_are_paid_with_the_hand():
     play(eng, "E: discard E", "S: discard E", "W: discard E", "N: discard E")
     while not eng.terminated[0]:
         m = eng.legal_action_mask[0]
-        a = g(eng, st.G_LAST_DRAWN) if eng.s.g[0, st.G_PHASE] == st.PH_TURN else 74
+        a = g(eng, st.G_LAST_DRAWN) if eng.phase[0] == st.PH_TURN else 74
         eng.step(np.array([a if a >= 0 and m[a] else int(np.flatnonzero(m)[0])]))
-    assert g(eng, st.G_RESULT) == st.RES_DRAWN and deltas(eng) == [-90, 30, 30, 30]
+    assert last_hand(eng).drawn and deltas(eng) == [-90, 30, 30, 30]
     np.testing.assert_allclose(eng.rewards[0], np.array(deltas(eng)) / PER_TAI)
 
 
@@ -414,7 +413,7 @@ def test_la_ledger_in_a_game():
     play(eng, "E: discard 6s", "S: win")
     L = leg(eng, S, 1)  # the dealer pays its dealer tai
     assert deltas(eng) == [0, 0, 0, 0] and eng.la_debt[0, E, S] == L and eng.la_count[0, E, S] == 1
-    assert g(eng, st.G_DEALER) == S and not eng.terminated[0]
+    assert eng.dealer[0] == S and not eng.terminated[0]
     play(eng, "S: discard 6s", "E: win")  # 踢半: E wins on its creditor's discard
     half = int(np.floor(L / 2 + 0.5))
     assert deltas(eng) == [-half, half, 0, 0]
@@ -423,10 +422,10 @@ def test_la_ledger_in_a_game():
 
 def run_out(eng):
     """Discard each drawn tile and pass every question until the hand ends (the result stays)."""
-    hands = g(eng, st.G_HANDS)
-    while g(eng, st.G_HANDS) == hands and not eng.terminated[0]:
+    hands = len(finished_hands(eng))
+    while len(finished_hands(eng)) == hands and not eng.terminated[0]:
         m = eng.legal_action_mask[0]
-        a = g(eng, st.G_LAST_DRAWN) if eng.s.g[0, st.G_PHASE] == st.PH_TURN else 74
+        a = g(eng, st.G_LAST_DRAWN) if eng.phase[0] == st.PH_TURN else 74
         eng.step(np.array([a if a >= 0 and m[a] else int(np.flatnonzero(m)[0])]))
 
 
@@ -438,7 +437,7 @@ def test_drawn_hand_keeps_or_settles_the_ledger(la_draw):
     play(eng, "E: discard 6s", "S: win")
     L = leg(eng, S, 1)
     run_out(eng)
-    assert g(eng, st.G_RESULT) == st.RES_DRAWN
+    assert last_hand(eng).drawn
     if la_draw == "keep":
         assert deltas(eng) == [0, 0, 0, 0] and eng.la_debt[0, E, S] == L and eng.la_count[0, E, S] == 1
     else:
@@ -472,11 +471,11 @@ def test_la_cut_at_k3(policy, answer):
     if policy == "always":
         assert deltas(eng)[E] == -pay and eng.la_count[0, E, S] == 0
         return
-    assert g(eng, st.G_PHASE) == st.PH_LA_CUT and eng.current_player[0] == E
+    assert eng.phase[0] == st.PH_LA_CUT and eng.current_player[0] == E
     assert legal_names(eng) == ["win", "pass"] and eng.la_debt[0, E, S] == R and eng.la_count[0, E, S] == 3
     assert deltas(eng)[E] == 0
     play(eng, "E: " + answer)
-    assert g(eng, st.G_PHASE) != st.PH_LA_CUT  # the next hand is dealt
+    assert eng.phase[0] != st.PH_LA_CUT  # the next hand is dealt
     if answer == "win":
         assert eng.rewards[0, E] == -pay / PER_TAI and eng.rewards[0, S] == pay / PER_TAI
         assert eng.la_count[0, E, S] == 0

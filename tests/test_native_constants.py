@@ -27,8 +27,9 @@ def test_core_sees_the_same_constants():
     # a few values the compiled core exposes, against the Python source of truth
     from envs import _core
     from envs.engine import state as st
+    from envs.engine.step import PARALLEL_MIN_BATCH
 
-    assert _core.PARALLEL_MIN_BATCH > 0
+    assert _core.PARALLEL_MIN_BATCH == PARALLEL_MIN_BATCH > 0
     assert st.NG == 38 and st.NP == 14  # the state layout the bindings check shapes against
     S = st.alloc(2)
     import numpy as np

@@ -11,7 +11,8 @@ engine reproducing every digest:
   discarding towards the lowest shanten most of the time so that many hands are won) plays a batch
   with auto-reset of finished games through reset_some; a rolling SHA-256 over all 17 state arrays
   (the mask, rewards, terminated flags, res_tai / res_items / res_delta and the scripted walls
-  included) is fed after the reset and after every step and redeal, and read every CHECKPOINT steps.
+  included: st.RECORDED_FIELDS; the finished-hand records rec / rec_items came later and are checked
+  by tests/test_engine_record.py) is fed after the reset and after every step and redeal, and read every CHECKPOINT steps.
   Every configuration of CONFIGS (every profile: standard, strict16, casual, hongkong, the extras
   pack; every rule option that changes the engine, on and off; hand and game episodes) at batch 1
   (400 steps) and batch 64 (200 steps, step_some on random subsets every third step); five of them at
@@ -58,7 +59,7 @@ RECORD = os.environ.get("TW16_RECORD") == "1"
 SCALE = max(1, int(os.environ.get("TW16_DIFF_N", "1")))
 FIELDS = st.State._fields
 CHECKPOINT = 50  # steps between two readings of a run's rolling digest
-BIG = 300  # a batch above the core's thread threshold (PARALLEL_MIN_BATCH, 256)
+BIG = 300  # a batch above the core's thread threshold (PARALLEL_MIN_BATCH)
 TOTALS = {"hands": 0, "decisions": 0, "steps": 0, "random_play_hands": 0, "random_play_decisions": 0,
           "check_states": 0}
 
@@ -136,6 +137,10 @@ class Threads:
 
 
 # -- digests --------------------------------------------------------------------------------------
+def _recorded_arrays(S):
+    return [getattr(S, name) for name in st.RECORDED_FIELDS]
+
+
 def _feed(h, arrays):
     for a in arrays:
         a = np.ascontiguousarray(a)
@@ -230,7 +235,7 @@ def drive(rules, B, seed, steps, some=False, walls=None):
     seeds = game_seeds(seed, B)
     h = hashlib.sha256()
     ENGINE.reset_batch(S, seeds, *args)
-    _feed(h, S)
+    _feed(h, _recorded_arrays(S))
     marks = []
     for t in range(steps):
         a = choose(rng, S)
@@ -242,7 +247,7 @@ def drive(rules, B, seed, steps, some=False, walls=None):
             live &= active
         else:
             ENGINE.step_batch(S, a, *args)
-        _feed(h, S)
+        _feed(h, _recorded_arrays(S))
         TOTALS["steps"] += 1
         TOTALS["decisions"] += int(live.sum())
         TOTALS["hands"] += int(np.clip(S.g[:, st.G_HANDS] - h0, 0, None).sum())
@@ -251,7 +256,7 @@ def drive(rules, B, seed, steps, some=False, walls=None):
             for b in np.flatnonzero(term):
                 seeds[b] = np.uint64(mix64(int(seeds[b]) ^ 0x5EED))
             ENGINE.reset_some(S, seeds, term, *args)
-            _feed(h, S)
+            _feed(h, _recorded_arrays(S))
         if (t + 1) % CHECKPOINT == 0 or t + 1 == steps:
             marks.append(h.copy().hexdigest())
     return marks, S
@@ -387,7 +392,7 @@ def random_play(rules, B, seed, episodes, check, policy, games=None):
 
 
 def rp_summary(out, S):
-    return {"table": _sha(out), "state": _sha(*S), "hands": int(out[:, 1].sum()), "decisions": int(out[:, 2].sum()),
+    return {"table": _sha(out), "state": _sha(*_recorded_arrays(S)), "hands": int(out[:, 1].sum()), "decisions": int(out[:, 2].sum()),
             "wins": int(out[:, 3].sum()), "errors": int((out[:, 4] != 0).sum())}
 
 
@@ -532,8 +537,8 @@ def _legal(S):
 def test_bad_arrays(live):
     eng, S = live
     args = (eng.opts, eng.cfg, eng.prof)
-    with pytest.raises(ValueError, match="17 arrays"):
-        _core.step_batch(tuple(S)[:16], _legal(S), *args)
+    with pytest.raises(ValueError, match=f"{len(FIELDS)} arrays"):
+        _core.step_batch(tuple(S)[:-1], _legal(S), *args)
     with pytest.raises(ValueError, match="state"):
         _core.step_batch(S.g, _legal(S), *args)
     with pytest.raises(TypeError, match="state.hands: expected dtype int8"):

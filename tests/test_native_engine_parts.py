@@ -29,7 +29,7 @@ from envs.engine.api import Engine
 from envs.engine.invariants import ERROR_NAMES
 from envs.rules import OPT_BASE, OPT_DEAD_WALL_PER_KONG, OPT_DECLARE_READY, OPT_DICE, OPT_FLOWERS, Rules
 from envs.scoring.profile import PO_SHAPES
-from envs.tiles import ANKONG, CHI as M_CHI, PON as M_PON
+from envs.tiles import ANKONG, FLOWER0, FLOWER_ID0, Meld
 
 SCALE = max(1, int(os.environ.get("TW16_DIFF_N", "1")))
 BATCH = 16
@@ -80,16 +80,13 @@ def _tiles(S, b, opts):
     cnt = np.zeros(42, np.int64)
     g = S.g[b]
     for t in S.wall[b, g[st.G_HEAD]:g[st.G_TAIL] + 1].astype(np.int64):
-        cnt[34 + t - 136 if t >= 136 else t >> 2] += 1
+        cnt[FLOWER0 + t - FLOWER_ID0 if t >= FLOWER_ID0 else t >> 2] += 1
     cnt[:34] += S.hands[b].sum(0)
     for s in range(4):
         fl = S.p[b, s, st.P_FLOWERS] | S.p[b, s, st.P_HELD_FLOWERS]
         cnt[34:] += [(fl >> f) & 1 for f in range(8)]
         for mt, mk, _ in S.melds[b, s, :S.p[b, s, st.P_NMELDS]].astype(np.int64):
-            if mt == M_CHI:
-                cnt[mk:mk + 3] += 1
-            else:
-                cnt[mk] += 3 if mt == M_PON else 4
+            np.add.at(cnt, Meld(int(mt), int(mk)).kinds, 1)
     r = S.river[b, :g[st.G_NRIVER]].astype(np.int64)
     np.add.at(cnt, r[r[:, 2] < 0, 0], 1)
     want = np.full(42, 4)
@@ -135,10 +132,7 @@ def _wins(h, nm, t, shapes):
 def _held_all(h, ms, nm, k):
     n = int(h[k])
     for mt, mk, _ in ms[:nm].astype(np.int64):
-        if mt == M_CHI:
-            n += mk <= k <= mk + 2
-        elif mk == k:
-            n += 3 if mt == M_PON else 4
+        n += Meld(int(mt), int(mk)).kinds.count(k)
     return n
 
 

@@ -38,7 +38,7 @@ from envs.engine.api import Engine
 from envs.engine.replay import GOLDEN, action_from_name
 from envs.obs import oracle_v0 as ov
 from envs.obs import planes_v0 as pv
-from envs.rules import Rules
+from envs.rules import OPT_PER_TAI, Rules
 
 DIGESTS = Path(__file__).parent / "data" / "obs_digests.json"
 FLAGS = (0, pv.F_DERIVED, pv.F_REVEAL_ANKONG, pv.F_DERIVED | pv.F_REVEAL_ANKONG)
@@ -400,7 +400,7 @@ def test_bad_arrays_raise(small):
     with pytest.raises(ValueError, match="opts"):
         _planes_call(eng, a, opts=eng.opts[:5])
     zero = eng.opts.copy()
-    zero[pv.OPT_PER_TAI] = 0
+    zero[OPT_PER_TAI] = 0
     with pytest.raises(ValueError, match="per_tai"):
         _planes_call(eng, a, opts=zero)
     ro = np.zeros((3, pv.N_CHANNELS, 34), np.float32)

@@ -9,7 +9,6 @@ import itertools
 import numpy as np
 
 from envs.engine import actions as A
-from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.rules import Rules
 from envs.tiles import kind_name
@@ -195,7 +194,7 @@ def test_choices_name_every_legal_action():
             for c in ch:
                 seen.add(c.verb)
                 if c.verb == "chi":
-                    t = int(eng.s.g[0, st.G_TILE])
+                    t = int(eng.claim_tile[0])
                     assert t in c.kinds and c.label.startswith("chi ")
             eng.step(np.array([int(rng.choice(np.flatnonzero(mask)))]))
     assert {"discard", "pass", "pon", "chi"} <= seen

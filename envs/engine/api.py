@@ -7,14 +7,18 @@
     rewards, terminated = eng.step(actions)   # (B, 4) float32 tai units, (B,) bool
     eng.rewards, eng.terminated, eng.truncated
 
+    eng.take_hands(b)                 # finished hands of game b (None: all games), read and cleared
+                                      # (Engine(..., record_hands=True); drivers: sync_hands)
+
 Stepping a finished game is a no-op (zero rewards). With ``auto_reset`` a game that ends in a step
 reports its rewards and ``terminated=True`` from that step and is already dealt again (seeded from
 its own stream), so the mask and state are the new game's.
 
-Read-only state views (see ``envs.engine.state`` for every array): ``hands`` (B,4,34),
+Read-only state views (see ``envs.engine.state`` for every array): ``wall`` (B,144), ``hands`` (B,4,34),
 ``melds`` (B,4,5,3), ``n_melds`` (B,4), ``flowers`` (B,4) bits, ``river`` (B,144,4),
-``n_river`` (B,), ``phase``, ``dealer``, ``streak``, ``round_wind``, ``turn_seat``, ``claim_tile``,
+``n_river`` (B,), ``phase``, ``dealer``, ``streak``, ``round_wind``, ``turn_seat``, ``claim_tile``, ``last_drawn``,
 ``wall_drawable`` (B,), ``pass_win`` (B,4), ``ready`` (B,4) flag bits, ``scores`` (B,4) chips;
+``wall_head`` / ``wall_tail`` (B,) the next front / tail wall positions;
 hongkong: ``la_debt`` (B,4,4) open 拉 debts in chips (row pays column), ``la_count`` (B,4,4) their k,
 ``dice`` (B,3) this hand's dice (0 when not rolled), ``side_chips`` (B,4) side payments so far this hand.
 """
@@ -25,24 +29,13 @@ import numpy as np
 
 from envs.engine import actions as A
 from envs.engine import state as st
-from envs.engine.mask import CFG_READY_MODE, N_CFG, READY_DECLARED, READY_HEAVEN_EARTH, READY_HK, READY_NONE
+from envs.engine.claims import tiles_left
+from envs.engine.mask import engine_config
+from envs.engine.record import HandLog, HandRecord
 from envs.engine.rng import game_seeds, mix64
 from envs.engine.step import reset_batch, reset_some, step_batch
-from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, Rules, is_hongkong
+from envs.rules import Rules
 from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
-
-
-def engine_config(rules: Rules) -> np.ndarray:
-    """Engine settings derived from the profile (which ready declarations it scores)."""
-    cfg = np.zeros(N_CFG, np.int64)
-    keys = set(rules.profile_data.keys)
-    if {"heavenly_ready", "earthly_ready"} & keys:
-        cfg[CFG_READY_MODE] = READY_HEAVEN_EARTH
-    elif {"declared_ready", "shown_ready"} & keys:
-        cfg[CFG_READY_MODE] = READY_HK if is_hongkong(rules.profile_data) else READY_DECLARED
-    else:
-        cfg[CFG_READY_MODE] = READY_NONE
-    return cfg
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -54,7 +47,8 @@ def _ro(a: np.ndarray) -> np.ndarray:
 class Engine:
     """A batch of independent tw16 games sharing one rules object."""
 
-    def __init__(self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False):
+    def __init__(self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False,
+                 record_hands: bool = False):
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be an envs.rules.Rules (Rules.make(profile, **options)), got {type(rules).__name__}")
         self.rules = rules if rules is not None else Rules()
@@ -64,6 +58,10 @@ class Engine:
         if not isinstance(auto_reset, (bool, np.bool_)):
             raise TypeError(f"auto_reset must be True or False, got {auto_reset!r}")
         self.auto_reset = bool(auto_reset)
+        if not isinstance(record_hands, (bool, np.bool_)):
+            raise TypeError(f"record_hands must be True or False, got {record_hands!r}")
+        # With record_hands every finished hand is kept (a HandRecord) until take_hands reads it.
+        self._log = HandLog(self.batch_size) if record_hands else None
         self.opts = self.rules.as_array()
         self.cfg = engine_config(self.rules)
         self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
@@ -93,6 +91,9 @@ class Engine:
         self.s = s
         self.truncated[:] = False
         reset_batch(self.s, sd, self.opts, self.cfg, self.prof)
+        if self._log is not None:
+            self._log.restart()
+            self._log.collect(self.s)  # (a hand can end in its deal)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
 
@@ -109,12 +110,40 @@ class Engine:
         step_batch(self.s, a, self.opts, self.cfg, self.prof)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
+        if self._log is not None:
+            self._log.collect(self.s)
         if self.auto_reset and self._terminated.any():
             # A finished game is dealt again from a seed derived from its previous one: deterministic.
             for b in np.flatnonzero(self._terminated):
                 self._seeds[b] = np.uint64(mix64(int(self._seeds[b]) ^ 0x5EED))
             reset_some(self.s, self._seeds, self._terminated, self.opts, self.cfg, self.prof)
+            if self._log is not None:
+                self._log.restart(self._terminated)
+                self._log.collect(self.s)
         return self._rewards, self._terminated
+
+    def take_hands(self, game: int | None = None) -> list[HandRecord]:
+        """The hands finished since the last call (``envs.engine.record.HandRecord``, oldest first), of
+        game ``game`` or of every game (by game, then hand), and forget them. Needs
+        ``Engine(..., record_hands=True)``."""
+        if self._log is None:
+            raise RuntimeError("this Engine keeps no hand records: construct it with record_hands=True")
+        if game is not None:
+            game = as_int(game, "game")
+            if not 0 <= game < self.batch_size:
+                raise ValueError(f"game must be in 0..{self.batch_size - 1}, got {game}")
+        return self._log.take(game)
+
+    def sync_hands(self, restarted=None) -> None:
+        """Read the hand records of calls made on ``self.s`` directly (``envs.engine.step``'s
+        ``step_some`` / ``reset_some``, as the vector env drivers do), as ``step`` and ``reset`` do
+        for their own calls. After a call that dealt games again, pass them as ``restarted`` (bool
+        (B,)), having synced before it: their records start again at hand 0."""
+        if self._log is None:
+            raise RuntimeError("this Engine keeps no hand records: construct it with record_hands=True")
+        if restarted is not None:
+            self._log.restart(np.asarray(restarted, np.bool_))
+        self._log.collect(self.s)
 
     @property
     def legal_action_mask(self) -> np.ndarray:
@@ -135,6 +164,7 @@ class Engine:
         return _ro(self._terminated)
 
     # -- read-only state views ----------------------------------------------------------------
+    wall = property(lambda self: _ro(self.s.wall), doc="(B,144) uint8 physical tile ids in draw order (hidden: replays, tests)")
     hands = property(lambda self: _ro(self.s.hands), doc="(B,4,34) int8 concealed counts")
     melds = property(lambda self: _ro(self.s.melds), doc="(B,4,5,3) int8 (type, lowest kind, from seat)")
     n_melds = property(lambda self: _ro(self.s.p[:, :, st.P_NMELDS]), doc="(B,4) melds per seat")
@@ -147,6 +177,7 @@ class Engine:
     round_wind = property(lambda self: _ro(self.s.g[:, st.G_ROT] // 4 % 4), doc="(B,) prevailing wind 0..3 (copy)")
     turn_seat = property(lambda self: _ro(self.s.g[:, st.G_TURN]), doc="(B,) seat on turn / discarder")
     claim_tile = property(lambda self: _ro(self.s.g[:, st.G_TILE]), doc="(B,) tile in question (-1 none)")
+    last_drawn = property(lambda self: _ro(self.s.g[:, st.G_LAST_DRAWN]), doc="(B,) kind the seat on turn drew this turn (-1 none)")
     pass_win = property(lambda self: _ro(self.s.p[:, :, st.P_PASS_WIN]), doc="(B,4) 過水 flags")
     ready = property(lambda self: _ro(self.s.p[:, :, st.P_READY]), doc="(B,4) declared-ready flag bits")
     scores = property(lambda self: _ro(self.s.scores), doc="(B,4) int64 cumulative chips")
@@ -160,12 +191,14 @@ class Engine:
         d = self.s.g[:, st.G_DICE]
         return np.stack([d % 8, d // 8 % 8, d // 64], axis=1)
 
+    wall_head = property(lambda self: _ro(self.s.g[:, st.G_HEAD]), doc="(B,) wall position of the next front draw")
+    wall_tail = property(lambda self: _ro(self.s.g[:, st.G_TAIL]), doc="(B,) wall position of the next replacement (counts down)")
+
     @property
     def wall_drawable(self) -> np.ndarray:
-        """(B,) tiles that may still be drawn (copy)."""
-        g = self.s.g
-        dead = self.opts[OPT_DEAD_WALL] + (g[:, st.G_NKONG] if self.opts[OPT_DEAD_WALL_PER_KONG] else 0)
-        return g[:, st.G_TAIL] - g[:, st.G_HEAD] + 1 - dead
+        """(B,) tiles that may still be drawn: the rest of the wall minus the dead wall (a copy; the
+        core's ``tiles_left``, one call per game)."""
+        return np.fromiter((tiles_left(row, self.opts) for row in self.s.g), np.int64, self.batch_size)
 
     def state_bytes_per_game(self) -> int:
         return st.state_bytes_per_game(self.s)

@@ -12,5 +12,3 @@ from __future__ import annotations
 from envs._core import hk_flags
 
 __all__ = ["hk_flags"]
-
-PH_HAND_OVER = 5  # transient: the hand just ended, the driver decides what comes next

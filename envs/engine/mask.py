@@ -18,6 +18,8 @@ The functions run in the native core (native/src/mask.cpp), on one game's rows (
 
 from __future__ import annotations
 
+import numpy as np
+
 from envs._core import (
     can_declare_ready,
     held_all,
@@ -27,10 +29,12 @@ from envs._core import (
     ready_after_discard,
     turn_win_ok,
 )
+from envs.rules import Rules, is_hongkong
 
-__all__ = ["can_declare_ready", "held_all", "is_concealed", "is_ready_hand", "mask_rows", "ready_after_discard",
-           "turn_win_ok"]
+__all__ = ["can_declare_ready", "engine_config", "held_all", "is_concealed", "is_ready_hand", "mask_rows",
+           "ready_after_discard", "turn_win_ok"]
 
+# The engine settings derived from the profile (cfg, int64 (N_CFG,)): engine_config builds them.
 # cfg[CFG_READY_MODE]: which ready declarations the profile scores.
 CFG_READY_MODE = 0
 READY_NONE = 0
@@ -38,3 +42,16 @@ READY_HEAVEN_EARTH = 1  # 天聽 (PH_READY0) and 地聽 (with the seat's first d
 READY_DECLARED = 2  # 宣告聽牌 at any turn while concealed: casual
 READY_HK = 3  # 報聽 at any turn, concealed or not; then the drawn tile is discarded unless it wins (hongkong)
 N_CFG = 1
+
+
+def engine_config(rules: Rules) -> np.ndarray:
+    """Engine settings derived from the profile (which ready declarations it scores)."""
+    cfg = np.zeros(N_CFG, np.int64)
+    keys = set(rules.profile_data.keys)
+    if {"heavenly_ready", "earthly_ready"} & keys:
+        cfg[CFG_READY_MODE] = READY_HEAVEN_EARTH
+    elif {"declared_ready", "shown_ready"} & keys:
+        cfg[CFG_READY_MODE] = READY_HK if is_hongkong(rules.profile_data) else READY_DECLARED
+    else:
+        cfg[CFG_READY_MODE] = READY_NONE
+    return cfg

@@ -22,83 +22,69 @@ from pathlib import Path
 import numpy as np
 
 from envs._core import discard_shanten
-from envs.engine import state as st
 from envs.engine.actions import ACTION_LAYOUT_VERSION, CHI, PASS, PON, KONG, READY, SELF_KONG, WIN, action_from_name, action_name
 from envs.engine.api import Engine
+from envs.engine.record import HandRecord
 from envs.rules import Rules
-from envs.scoring.codes import ITEM_KEYS, WIN_BY_NAMES
-from envs.tiles import MELD_NAMES, format_counts, format_tiles, kind_name
+from envs.tiles import FLOWER0, FLOWER_ID0, MELD_NAMES, Meld, format_counts, format_tiles, kind_name
 
 SEATS = "ESWN"
 
 
 def _tile(t: int) -> str:
-    return kind_name(t >> 2 if t < 136 else 34 + t - 136)
+    return kind_name(t >> 2 if t < FLOWER_ID0 else FLOWER0 + t - FLOWER_ID0)
 
 
-def _deal_info(eng: Engine) -> dict:
-    s = eng.s
+def _deal_info(eng: Engine, hand: int) -> dict:
+    """The hand just dealt, the ``hand``-th of the episode (0-based)."""
     return {
-        "hand": int(s.g[0, st.G_HANDS]),
-        "dealer": SEATS[int(s.g[0, st.G_DEALER])],
-        "streak": int(s.g[0, st.G_STREAK]),
-        "wind": SEATS[int(s.g[0, st.G_ROT]) // 4 % 4],
-        "hands": [format_counts(s.hands[0, p]) for p in range(4)],
-        "flowers": [format_tiles([34 + f for f in range(8) if (int(s.p[0, p, st.P_FLOWERS]) >> f) & 1]) for p in range(4)],
+        "hand": hand,
+        "dealer": SEATS[int(eng.dealer[0])],
+        "streak": int(eng.streak[0]),
+        "wind": SEATS[int(eng.round_wind[0])],
+        "hands": [format_counts(eng.hands[0, p]) for p in range(4)],
+        "flowers": [format_tiles([FLOWER0 + f for f in range(8) if (int(eng.flowers[0, p]) >> f) & 1]) for p in range(4)],
     }
 
 
-def _result(eng: Engine) -> dict:
-    s = eng.s
-    g = s.g[0]
-    out: dict = {"kind": "win" if g[st.G_RESULT] == st.RES_WIN else "drawn"}
-    if g[st.G_RESULT] == st.RES_WIN:
-        out["win_by"] = WIN_BY_NAMES[int(g[st.G_WIN_BY])]
-        out["payer"] = SEATS[int(g[st.G_PAYER])] if g[st.G_PAYER] >= 0 else None
-        out["winners"] = {
-            SEATS[w]: {
-                "tai": int(s.res_tai[0, w]),
-                "items": {ITEM_KEYS[i]: int(v) for i, v in enumerate(s.res_items[0, w]) if v},
-            }
-            for w in range(4)
-            if (int(g[st.G_WINNERS]) >> w) & 1
-        }
-    out["deltas"] = [int(x) for x in s.res_delta[0]]
+def _result(r: HandRecord) -> dict:
+    out: dict = {"kind": "drawn" if r.drawn else "win"}
+    if not r.drawn:
+        out["win_by"] = r.win_by
+        out["payer"] = SEATS[r.payer] if r.payer is not None else None
+        out["winners"] = {SEATS[w]: {"tai": r.tai[w], "items": dict(r.items[w])} for w in r.winners}
+    out["deltas"] = list(r.deltas)
     return out
 
 
 class _Snap:
     def __init__(self, eng: Engine):
-        s = eng.s
-        self.head = int(s.g[0, st.G_HEAD])
-        self.tail = int(s.g[0, st.G_TAIL])
-        self.hands_done = int(s.g[0, st.G_HANDS])
-        self.nm = s.p[0, :, st.P_NMELDS].copy()
-        self.melds = s.melds[0].copy()
-        self.wall = s.wall[0].copy()
+        self.head = int(eng.wall_head[0])
+        self.tail = int(eng.wall_tail[0])
+        self.nm = eng.n_melds[0].copy()
+        self.melds = eng.melds[0].copy()
+        self.wall = eng.wall[0].copy()
 
 
-def _event(eng: Engine, i: int, seat: int, a: int, before: _Snap) -> dict:
-    s = eng.s
+def _event(eng: Engine, i: int, seat: int, a: int, before: _Snap, ended: list[HandRecord], hands_done: int) -> dict:
+    """The log line of step ``i``: ``ended`` the hands it finished, ``hands_done`` those finished before."""
     ev: dict = {"i": i, "seat": SEATS[seat], "action": action_name(a)}
-    new_hand = int(s.g[0, st.G_HANDS]) != before.hands_done
-    if new_hand:
-        ev["result"] = _result(eng)
-    if not new_hand or s.terminated[0]:
+    if ended:
+        ev["result"] = _result(ended[-1])
+    if not ended or eng.terminated[0]:
         # Tiles taken from the wall in this step (the wall of this hand).
-        head, tail = int(s.g[0, st.G_HEAD]), int(s.g[0, st.G_TAIL])
+        head, tail = int(eng.wall_head[0]), int(eng.wall_tail[0])
         drew = [_tile(int(t)) for t in before.wall[before.head : head]]
         drew += [_tile(int(t)) for t in before.wall[tail + 1 : before.tail + 1][::-1]]
         if drew:
             ev["drew"] = drew
         for p in range(4):
-            for j in range(int(s.p[0, p, st.P_NMELDS])):
-                m = s.melds[0, p, j]
+            for j in range(int(eng.n_melds[0, p])):
+                m = eng.melds[0, p, j]
                 if j >= before.nm[p] or m[0] != before.melds[p, j, 0]:
-                    kinds = [int(m[1]) + d for d in range(3)] if m[0] == 0 else [int(m[1])] * (3 if m[0] == 1 else 4)
-                    ev["meld"] = f"{SEATS[p]} {MELD_NAMES[m[0]]} {format_tiles(kinds)}"
-    elif not s.terminated[0]:
-        ev["deal"] = _deal_info(eng)
+                    ev["meld"] = f"{SEATS[p]} {MELD_NAMES[m[0]]} {format_tiles(Meld(int(m[0]), int(m[1])).kinds)}"
+    elif not eng.terminated[0]:
+        ev["deal"] = _deal_info(eng, hands_done + len(ended))
     return ev
 
 
@@ -134,11 +120,14 @@ def greedy_action(eng: Engine, rng: np.random.Generator) -> int:
 def record(rules: Rules, seed: int, actions=None, policy_seed: int | None = None, max_steps: int = 100_000) -> list[dict]:
     """Play one game (batch 1) and return its log: the given ``actions`` (names or ids), or a greedy
     policy seeded with ``policy_seed`` (default: ``seed``) until the episode ends."""
-    eng = Engine(rules, 1)
+    eng = Engine(rules, 1, record_hands=True)
     eng.reset(np.array([seed], np.uint64))
-    lines: list[dict] = [{"rules": rules.to_dict(), "seed": int(seed), "action_layout": ACTION_LAYOUT_VERSION, "deal": _deal_info(eng)}]
+    ended = eng.take_hands(0)  # (hands that ended in their deal)
+    hands_done = len(ended)
+    lines: list[dict] = [{"rules": rules.to_dict(), "seed": int(seed), "action_layout": ACTION_LAYOUT_VERSION,
+                          "deal": _deal_info(eng, hands_done)}]
     if eng.terminated[0]:
-        lines[0]["result"] = _result(eng)
+        lines[0]["result"] = _result(ended[-1])
     rng = np.random.default_rng(seed if policy_seed is None else policy_seed)
     todo = list(actions) if actions is not None else None
     i = 0
@@ -153,7 +142,9 @@ def record(rules: Rules, seed: int, actions=None, policy_seed: int | None = None
         seat = int(eng.current_player[0])
         before = _Snap(eng)
         eng.step(np.array([a]))
-        lines.append(_event(eng, i, seat, a, before))
+        ended = eng.take_hands(0)
+        lines.append(_event(eng, i, seat, a, before, ended, hands_done))
+        hands_done += len(ended)
         i += 1
     return lines
 

@@ -5,6 +5,8 @@
                          tail="9s 3p ...")      # replacement draws (flowers, kongs) in order
     eng = Engine(rules, 1); eng.reset(0, walls=wall)
     play(eng, "E: discard 5m", "S: pon", "discard 9p", "pass", "win")
+    last_hand(eng)                      # the HandRecord of the hand that ended last
+
 
 Tiles not named fill the middle of the wall (a fixed shuffle, unnamed flowers nearest the tail
 end), so the named ones come exactly where the script says.
@@ -12,21 +14,23 @@ end), so the named ones come exactly where the script says.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from envs.engine.actions import action_from_name, action_name
-from envs.tiles import FLOWER0, N_KINDS, parse_tiles
+from envs.tiles import FLOWER0, FLOWER_ID0, N_KINDS, N_TILES, parse_tiles
 
 SEAT_LETTERS = "ESWN"
 
 
 def scripted_wall(hands, draws: str = "", tail: str = "", dealer: int = 0, flowers: bool = True) -> np.ndarray:
     """One hand's wall (uint8[144] physical ids). ``hands[s]``: seat s's 16 dealt tiles."""
-    n = 144 if flowers else 136
+    n = N_TILES if flowers else FLOWER_ID0
     pool = {k: [4 * k + i for i in range(4)] for k in range(N_KINDS)}
     if flowers:
         for f in range(8):
-            pool[FLOWER0 + f] = [136 + f]
+            pool[FLOWER0 + f] = [FLOWER_ID0 + f]
 
     def take(k: int, where: str) -> int:
         if k not in pool:
@@ -62,7 +66,7 @@ def scripted_wall(hands, draws: str = "", tail: str = "", dealer: int = 0, flowe
     rest += [t for k in sorted(pool) if k >= N_KINDS for t in pool[k]]
     wall[pos : end + 1] = rest
     if flowers is False:
-        wall[136:] = np.arange(136, 144)
+        wall[FLOWER_ID0:] = np.arange(FLOWER_ID0, N_TILES)
     return wall.astype(np.uint8)
 
 
@@ -73,7 +77,7 @@ def scripted_engine(hands, draws: str = "", tail: str = "", walls=None, profile:
     from envs.rules import Rules
 
     rules = Rules.make(profile, **{"flowers": False, **options})
-    eng = Engine(rules, 1)
+    eng = Engine(rules, 1, record_hands=True)
     if walls is None:
         walls = scripted_wall(hands, draws, tail, flowers=rules.flowers)
     eng.reset(0, walls=walls)
@@ -103,28 +107,45 @@ def legal_names(engine, game: int = 0) -> list[str]:
     return [action_name(a) for a in np.flatnonzero(engine.legal_action_mask[game])]
 
 
+# Records taken from each engine (Engine.take_hands forgets what it hands out), per game.
+_TAKEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def finished_hands(engine, game: int = 0) -> list:
+    """The ``HandRecord`` of every hand finished so far in game ``game`` of an engine made with
+    ``record_hands=True`` (``scripted_engine`` makes one), oldest first; they stay readable here."""
+    kept = _TAKEN.setdefault(engine, {}).setdefault(game, [])
+    kept.extend(engine.take_hands(game))
+    return kept
+
+
+def last_hand(engine, game: int = 0):
+    """The record of the hand that ended last in game ``game``."""
+    hands = finished_hands(engine, game)
+    if not hands:
+        raise AssertionError(f"no hand of game {game} has finished")
+    return hands[-1]
+
+
 def items(engine, seat: int, game: int = 0) -> dict[str, int]:
     """Tai per item of ``seat``'s win in the last finished hand (items with tai only)."""
-    from envs.scoring.codes import ITEM_INDEX
-
-    row = engine.s.res_items[game, seat]
-    return {k: int(row[i]) for k, i in ITEM_INDEX.items() if row[i]}
+    return dict(last_hand(engine, game).items[seat])
 
 
 def deltas(engine, game: int = 0) -> list[int]:
     """Chip deltas of the last finished hand, per seat."""
-    return [int(x) for x in engine.s.res_delta[game]]
+    return list(last_hand(engine, game).deltas)
 
 
 def tsumogiri(engine, n: int = 1) -> None:
     """``n`` decisions of game 0: the seat on turn discards the tile it just drew (or its first legal
     discard); a seat asked to claim passes."""
-    from envs.engine.state import G_LAST_DRAWN, G_PHASE, PH_TURN
+    from envs.engine.state import PH_TURN
 
     for _ in range(n):
-        if engine.s.g[0, G_PHASE] != PH_TURN:
+        if engine.phase[0] != PH_TURN:
             play(engine, "pass")
             continue
-        k = int(engine.s.g[0, G_LAST_DRAWN])
+        k = int(engine.last_drawn[0])
         m = engine.legal_action_mask[0]
         engine.step(np.array([k if k >= 0 and m[k] else int(np.flatnonzero(m[:34])[0])]))

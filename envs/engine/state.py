@@ -29,6 +29,12 @@ script      (B, K, 144) uint8   optional scripted walls for the first K hands (t
 la          (B, 4, 4) float64   拉 ledger (settlement "la"): la[b, d, c] = R, the open debt of player d
                                 to player c in chips (exact: halves only), 0 when none
 la_k        (B, 4, 4) int32     its count k (HONGKONG.md 5.2)
+rec         (B, HAND_LOG, NREC) the records of the last finished hands (REC_* slots): hand h of the
+            int64               episode in row h % HAND_LOG, written when it ends; ``Engine`` reads
+                                them after every call (``Engine.take_hands``), so a hand that ends
+                                in a step that also deals the next one (and the next) is kept
+rec_items   (B, HAND_LOG,       their nonzero scoring items, packed (seat * N_ITEMS + item) << 16 |
+            REC_MAX_ITEMS) i32  (tai & 0xFFFF), REC_NITEMS of them
 ==========  ==================  ====================================================================
 """
 
@@ -50,7 +56,7 @@ PH_CLAIM = 1  # a seat with a legal claim on the last discard: win / pon / kong 
 PH_ROB = 2  # a seat that could rob the added kong: win / pass
 PH_READY0 = 3  # a non-dealer may declare 天聽 right after the initial flowers: ready / pass
 PH_DONE = 4  # the episode is over
-# (5 is handend.PH_HAND_OVER, a transient state)
+PH_HAND_OVER = 5  # transient: the hand just ended (handend), the step driver deals again or ends the episode
 PH_FLOWER = 6  # flower_win "offer": the seat offered 八仙過海 / 七搶一 answers WIN / PASS
 PH_LA_CUT = 7  # la_cut_policy "ask": after a hand, a debtor whose k reached 3, 6 ... answers WIN (cut) / PASS
 
@@ -138,10 +144,38 @@ C_READY = 64  # PH_READY0: may declare 天聽
 RV_TSUMOGIRI = 1  # the discard was the tile just drawn
 RV_WON_ON = 2  # a seat won on it (on a discard, or on the robbed tile of an added kong / ankong)
 
+# Finished-hand records (rec[b, h % HAND_LOG, REC_*], written by native/src/handend.cpp when hand h
+# ends). Two rows: a step ends at most one hand by its action, plus any that end inside the deals it
+# makes (a flower win or an exhausted wall before the first decision); Engine reads them after every
+# call, and a call that ends more hands than HAND_LOG raises there.
+HAND_LOG = 2
+REC_MAX_ITEMS = 32  # nonzero items a record holds, all winners together
+REC_HAND = 0  # the hand's index in the episode (G_HANDS when it ended)
+REC_RESULT = 1  # RES_WIN / RES_DRAWN
+REC_WINNERS = 2  # bitmask
+REC_PAYER = 3  # the seat that paid alone, -1 for all three / none
+REC_WIN_BY = 4  # WIN_* code, -1 for a drawn hand
+REC_TILE = 5  # the winning tile's kind, -1 when none (drawn, flowers, 天胡 scored without one)
+REC_SRC = 6  # where the turn seat's last drawn tile came from (SRC_*), read for self-drawn wins
+REC_DEALER = 7  # the dealer of the hand
+REC_STREAK = 8  # its streak N (連莊) during the hand
+REC_ROT = 9  # dealer passes before the hand (prevailing wind = ROT // 4 % 4)
+REC_HEAD = 10  # G_HEAD at the end: tiles drawn from the front
+REC_TAIL = 11  # G_TAIL at the end
+REC_AT_DEAL = 12  # 1: the hand ended in its deal, before any decision (the next deal followed)
+REC_NITEMS = 13  # items counted (above REC_MAX_ITEMS: the record could not hold them all)
+REC_TAI = 14  # 14..17: tai per seat (-1 for non-winners), res_tai
+REC_DELTA = 18  # 18..21: chips per seat: res_delta when it ended (the 拉 payments between hands are not in it)
+REC_FLOWERS = 22  # exposed flower bits of seat s in bits 8s..8s+7
+NREC = 23
+
 State = namedtuple(
     "State",
-    "wall hands melds river g p scores rng rewards terminated mask res_tai res_items res_delta script la la_k",
+    "wall hands melds river g p scores rng rewards terminated mask res_tai res_items res_delta script la la_k"
+    " rec rec_items",
 )
+# The arrays the recorded engine digests cover (tests/data/engine_digests.json predates rec).
+RECORDED_FIELDS = State._fields[:17]
 
 
 def alloc(batch_size: int, n_script: int = 0) -> State:
@@ -166,6 +200,8 @@ def alloc(batch_size: int, n_script: int = 0) -> State:
         script=np.zeros((B, n_script, WALL_SIZE), np.uint8),
         la=np.zeros((B, 4, 4), np.float64),
         la_k=np.zeros((B, 4, 4), np.int32),
+        rec=np.zeros((B, HAND_LOG, NREC), np.int64),
+        rec_items=np.zeros((B, HAND_LOG, REC_MAX_ITEMS), np.int32),
     )
 
 

@@ -15,7 +15,7 @@ points that ``Engine``, the Gymnasium vector env and ``tw16_v0`` call:
 may be read-only), ``opts`` is ``Rules.as_array()``, ``cfg`` is ``api.engine_config(rules)`` and
 ``prof`` the profile's ``compiled()`` tuple. Everything is checked before anything changes (dtypes,
 shapes, each stepped game's state and action): bad input raises ValueError (TypeError for a wrong
-dtype). From ``envs._core.PARALLEL_MIN_BATCH`` games up a call splits the batch over
+dtype). From ``PARALLEL_MIN_BATCH`` games up a call splits the batch over
 ``envs._core.set_num_threads`` threads; results never depend on the thread count.
 """
 
@@ -25,4 +25,5 @@ from envs._core import reset_batch, reset_some, step_batch, step_some
 
 __all__ = ["reset_batch", "reset_some", "step_batch", "step_some"]
 
+PARALLEL_MIN_BATCH = 256  # smallest batch a core call splits over threads (native/include/tw16/parallel.hpp)
 WEST = 29  # 一路歸西 (west_draw): the first four discards all West end the hand drawn

@@ -16,5 +16,3 @@ from __future__ import annotations
 from envs._core import deal, draw_tile, fill_wall
 
 __all__ = ["deal", "draw_tile", "fill_wall"]
-
-FLOWER_ID0 = 136  # physical ids 136..143 are the flowers f1..f8

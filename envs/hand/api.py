@@ -20,7 +20,7 @@ import numpy as np
 
 from envs._core import decompositions, discard_shanten, is_win, win_shanten, win_wait_mask
 from envs.hand.analysis import DEC_WIDTH, MAX_DECOMPOSITIONS, SHAPE_EIGHT_PAIRS
-from envs.tiles import CHI, N_KINDS, Meld, format_counts, format_tiles, kind_name, parse_hand, parse_meld
+from envs.tiles import N_KINDS, Meld, format_counts, format_tiles, kind_name, parse_hand, parse_meld
 
 __all__ = ["hand_counts", "is_complete_hand", "shanten_of", "waits", "decompose", "discards"]
 
@@ -117,7 +117,7 @@ def decompose(hand, n_melds: int | None = None, melds=()) -> list[tuple[str, ...
         items = [format_tiles([row[0]] * 2)]
         for j in range(n_sets):
             t, k = int(row[1 + 2 * j]), int(row[2 + 2 * j])
-            items.append(format_tiles([k, k + 1, k + 2] if t == CHI else [k] * 3))
+            items.append(format_tiles(Meld(t, k).kinds))  # a set: a chi or a pon
         res.append(tuple(items))
     return res
 

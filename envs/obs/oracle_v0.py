@@ -26,7 +26,6 @@ import numpy as np
 from envs._core import oracle_v0_encode
 from envs.obs import planes_v0 as pv
 from envs.obs.channels import REL, THRESHOLDS, Block, names, starts
-from envs.tiles import ANKONG  # noqa: F401 (constants.hpp py::oracle_v0::ANKONG, native/tools/gen_constants.py)
 
 OBS_VERSION = "oracle_v0"
 EXTENDS = pv.OBS_VERSION  # its channels follow those of planes_v0
@@ -50,7 +49,6 @@ CHANNELS = (
 O_HANDS, O_ANKONG, O_WALL, O_FRONT, O_TAIL, O_WALL_META, N_EXTRA = starts(CHANNELS)
 N_FRONT = len(_FRONT)
 N_TAIL = len(_TAIL)
-FLOWER_ID0 = 136
 
 
 def n_channels(derived: bool = False) -> int:

@@ -39,13 +39,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs._core import planes_v0_encode, tiles_left
+from envs._core import planes_v0_encode
 from envs.engine import state as st
 from envs.obs.channels import REL, THRESHOLDS, Block, names, starts
-# the encoder's rule options and tile codes: native/tools/gen_constants.py writes them into
-# constants.hpp (py::planes_v0::...) for the C++ encoder (native/src/obs.cpp)
-from envs.rules import OPT_DEAD_WALL, OPT_DEAD_WALL_PER_KONG, OPT_NO_CALLS_LAST3, OPT_PER_TAI  # noqa: F401
-from envs.tiles import ANKONG, CHI as M_CHI, PON as M_PON, WIND0  # noqa: F401
 
 OBS_VERSION = "planes_v0"
 
@@ -135,11 +131,6 @@ def channel_names(derived: bool = False) -> list[str]:
 
 def scalar_names() -> list[str]:
     return names(SCALARS)
-
-
-# drawable_of(g, opts): tiles that may still be drawn in the game of scalar row g (the rest of the
-# wall minus the dead wall), as the encoder computes SC_DRAWABLE
-drawable_of = tiles_left
 
 
 def engine_shapes(engine) -> int:

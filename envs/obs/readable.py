@@ -8,7 +8,7 @@ import numpy as np
 
 from envs.engine import state as st
 from envs.engine.actions import action_name
-from envs.obs.planes_v0 import drawable_of
+from envs.engine.claims import tiles_left
 from envs.tiles import ANKONG, FLOWER0, WIND_NAMES, Meld, format_counts, format_tiles, kind_name
 
 PHASE_NAMES = {st.PH_TURN: "turn", st.PH_CLAIM: "claim", st.PH_ROB: "rob", st.PH_READY0: "ready", st.PH_DONE: "done",
@@ -70,7 +70,7 @@ def readable(engine, b: int = 0, view: int | None = None) -> dict:
         "to_act": cur,
         "turn": int(g[st.G_TURN]),
         "tile": kind_name(t) if t >= 0 and phase in (st.PH_CLAIM, st.PH_ROB) else None,
-        "wall": int(max(drawable_of(g, engine.opts), 0)),
+        "wall": int(max(tiles_left(g, engine.opts), 0)),
         "dealer": dealer,
         "streak": int(g[st.G_STREAK]),
         "round_wind": WIND_NAMES[int(g[st.G_ROT]) // 4 % 4],

@@ -3,7 +3,7 @@
 // twins of the Numba engine are one function each here: big batches are split over threads
 // (parallel.hpp) and the results never depend on the thread count.
 //
-// The state is the 17 arrays of envs.engine.state.State, passed as the namedtuple (or any tuple /
+// The state is the 19 arrays of envs.engine.state.State, passed as the namedtuple (or any tuple /
 // list of its fields in order). Checked before anything changes: every array's dtype, rank and
 // shape, that the batch sizes agree, the rules arrays, the profile, scripted walls, and each action
 // (0..75, legal under the game's stored mask). Each game's state is checked just before that game is
@@ -40,8 +40,10 @@ namespace RP = py::randplay;
 
 [[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
-const char* const FIELDS[17] = {"wall", "hands", "melds", "river", "g", "p", "scores", "rng", "rewards",
-                                "terminated", "mask", "res_tai", "res_items", "res_delta", "script", "la", "la_k"};
+constexpr int N_FIELDS = 19;
+const char* const FIELDS[N_FIELDS] = {"wall",    "hands",     "melds",    "river",    "g",         "p",      "scores",
+                                      "rng",     "rewards",   "terminated", "mask",   "res_tai",   "res_items",
+                                      "res_delta", "script",  "la",       "la_k",     "rec",       "rec_items"};
 
 // A writable numpy array (no conversion: a converted copy would drop the engine's writes).
 RwArray rw_array(nb::handle h, const std::string& name) {
@@ -57,12 +59,14 @@ AnyArray ro_array(nb::handle h, const std::string& name) {
     bad(name + ": expected a numpy array");
 }
 
-// envs.engine.state.State from the namedtuple (or a tuple / list of its 17 arrays in order).
+// envs.engine.state.State from the namedtuple (or a tuple / list of its N_FIELDS arrays in order).
 State state_of(nb::handle state) {
     if (!nb::isinstance<nb::tuple>(state) && !nb::isinstance<nb::list>(state))
-        bad("state: expected envs.engine.state.State (or a tuple of its 17 arrays)");
+        bad("state: expected envs.engine.state.State (or a tuple of its " + std::to_string(N_FIELDS) + " arrays)");
     const size_t n = nb::len(state);
-    if (n != 17) bad("state: expected the 17 arrays of envs.engine.state.State, got " + std::to_string(n));
+    if (n != N_FIELDS)
+        bad("state: expected the " + std::to_string(N_FIELDS) + " arrays of envs.engine.state.State, got " +
+            std::to_string(n));
     auto item = [&](int i) { return state[static_cast<size_t>(i)]; };
     auto nm = [](int i) { return std::string("state.") + FIELDS[i]; };
     State S;
@@ -86,6 +90,8 @@ State state_of(nb::handle state) {
     TW16_RW(13, res_delta, int64_t, 2, 4);
     TW16_RW(15, la, double, 3, 4, 4);
     TW16_RW(16, la_k, int32_t, 3, 4, 4);
+    TW16_RW(17, rec, int64_t, 3, St::HAND_LOG, St::NREC);
+    TW16_RW(18, rec_items, int32_t, 3, St::HAND_LOG, St::REC_MAX_ITEMS);
 #undef TW16_RW
     // The scripted walls are only read: a read-only (or broadcast) array is accepted as it is.
     const View<const uint8_t, 3> script = ro<uint8_t, 3>(ro_array(item(14), nm(14)), "state.script", {B, -1, St::WALL_SIZE});
@@ -242,7 +248,7 @@ void run_steps(const State& S, View<const int64_t, 1> actions, const View<const 
 }  // namespace
 
 void bind_engine(nb::module_& m) {
-    // Below this many games a batch call runs on the calling thread (parallel.hpp).
+    // Below this many games a batch call runs on the calling thread (envs.engine.step, parallel.hpp).
     m.attr("PARALLEL_MIN_BATCH") = PARALLEL_MIN_BATCH;
     m.def(
         "reset_batch",

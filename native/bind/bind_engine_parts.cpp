@@ -106,6 +106,8 @@ State state_of(nb::handle S) {
     s.script = field<uint8_t, 3>(S, "script", {B, -1, WALL_SIZE}, false);
     s.la = field<double, 3>(S, "la", {B, 4, 4});
     s.la_k = field<int32_t, 3>(S, "la_k", {B, 4, 4});
+    s.rec = field<int64_t, 3>(S, "rec", {B, St::HAND_LOG, St::NREC});
+    s.rec_items = field<int32_t, 3>(S, "rec_items", {B, St::HAND_LOG, St::REC_MAX_ITEMS});
     return s;
 }
 

@@ -7,6 +7,7 @@
 
 #include "common.hpp"
 #include "tw16/constants.hpp"
+#include "tw16/meld.hpp"
 #include "tw16/parallel.hpp"
 #include "tw16/score.hpp"
 #include "tw16/state.hpp"
@@ -79,11 +80,7 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
         if (t == CHI && (k >= WIND0 || k % 9 > 6))
             bad(at("meld_kind", i, batch) + ": meld " + std::to_string(m) + " is a chi starting on kind " +
                 std::to_string(k) + ", expected a suited kind with number 1..7");
-        if (t == CHI) {
-            for (int64_t d = 0; d < 3; ++d) total[k + d] += 1;
-        } else {
-            total[k] += t <= py::tiles::PON ? 3 : 4;
-        }
+        add_meld_tiles(total, t, k);
     }
     // A fifth copy cannot be: the hongkong scorer (hk_score, reached through score_hand) relies on it.
     for (int64_t k = 0; k < N_KINDS; ++k)

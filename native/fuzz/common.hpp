@@ -91,6 +91,8 @@ struct Game {
     std::array<uint8_t, MAX_SCRIPT * St::WALL_SIZE> script{};
     std::array<double, 16> la{};
     std::array<int32_t, 16> la_k{};
+    std::array<int64_t, St::HAND_LOG * St::NREC> rec{};
+    std::array<int32_t, St::HAND_LOG * St::REC_MAX_ITEMS> rec_items{};
     State S;
     explicit Game(int64_t n_script = 0) {
         river.fill(-1);
@@ -114,6 +116,8 @@ struct Game {
                                                                 St::WALL_SIZE});
         S.la = View<double, 3>::contiguous(la.data(), {1, 4, 4});
         S.la_k = View<int32_t, 3>::contiguous(la_k.data(), {1, 4, 4});
+        S.rec = View<int64_t, 3>::contiguous(rec.data(), {1, St::HAND_LOG, St::NREC});
+        S.rec_items = View<int32_t, 3>::contiguous(rec_items.data(), {1, St::HAND_LOG, St::REC_MAX_ITEMS});
     }
     Game(const Game&) = delete;
     // The i-th legal action (i modulo their number), -1 when none.

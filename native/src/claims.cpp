@@ -21,11 +21,7 @@ bool wins_with(View<int8_t, 1> h, int64_t n_melds, int64_t t, View<int64_t, 1> p
 
 bool chi_has_discard(View<int8_t, 1> h, int64_t t, int64_t lo, int64_t used1, int64_t used2, bool swap_ok) {
     const int64_t ban1 = t;
-    int64_t ban2 = -1;
-    if (!swap_ok) {
-        if (t == lo && t % 9 <= 5) ban2 = t + 3;            // claimed low: 45 + 3 -> 6 also banned
-        else if (t == lo + 2 && t % 9 >= 3) ban2 = t - 3;   // claimed high: 45 + 6 -> 3 also banned
-    }
+    const int64_t ban2 = swap_ok ? -1 : swap_ban_other(t, lo);
     for (int64_t k = 0; k < 34; ++k) {
         const int64_t n = h[k] - (k == used1 ? 1 : 0) - (k == used2 ? 1 : 0);
         if (n > 0 && (swap_ok || (k != ban1 && k != ban2))) return true;

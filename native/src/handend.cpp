@@ -7,6 +7,7 @@
 
 #include "tw16/hongkong.hpp"
 #include "tw16/ledger.hpp"
+#include "tw16/meld.hpp"
 #include "tw16/score.hpp"
 #include "tw16/tally.hpp"
 
@@ -33,16 +34,7 @@ bool tiles_fit(View<int8_t, 1> conc, View<int8_t, 1> mt, View<int8_t, 1> mk, int
         if (conc[k] < 0) return false;
         total[k] = conc[k];
     }
-    for (int64_t i = 0; i < nm; ++i) {
-        const int64_t k = mk[i];
-        if (mt[i] == py::tiles::CHI) {
-            total[k] += 1;
-            total[k + 1] += 1;
-            total[k + 2] += 1;
-        } else {
-            total[k] += mt[i] == py::tiles::PON ? 3 : 4;
-        }
-    }
+    for (int64_t i = 0; i < nm; ++i) add_meld_tiles(total, mt[i], mk[i]);
     for (int64_t k = 0; k < py::tiles::N_KINDS; ++k)
         if (total[k] > 4) return false;
     return true;
@@ -73,6 +65,40 @@ void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts
         const float r = static_cast<float>(static_cast<double>(deltas[s]) / static_cast<double>(per_tai));
         S.rewards(b, s) = S.rewards(b, s) + r;
     }
+}
+
+void record_hand(const State& S, int64_t b, int64_t tile) {
+    auto g = S.g[b];
+    const int64_t slot = pymod(g[St::G_HANDS], St::HAND_LOG);
+    auto r = S.rec[b][slot];
+    r[St::REC_HAND] = g[St::G_HANDS];
+    r[St::REC_RESULT] = g[St::G_RESULT];
+    r[St::REC_WINNERS] = g[St::G_WINNERS];
+    r[St::REC_PAYER] = g[St::G_PAYER];
+    r[St::REC_WIN_BY] = g[St::G_WIN_BY];
+    r[St::REC_TILE] = tile;
+    r[St::REC_SRC] = g[St::G_DRAWSRC];
+    r[St::REC_DEALER] = g[St::G_DEALER];
+    r[St::REC_STREAK] = g[St::G_STREAK];
+    r[St::REC_ROT] = g[St::G_ROT];
+    r[St::REC_HEAD] = g[St::G_HEAD];
+    r[St::REC_TAIL] = g[St::G_TAIL];
+    r[St::REC_AT_DEAL] = 0;  // (start_hand sets it)
+    r[St::REC_FLOWERS] = 0;
+    int64_t n = 0;
+    for (int64_t s = 0; s < 4; ++s) {
+        r[St::REC_FLOWERS] |= (S.p(b, s, St::P_FLOWERS) & 0xFF) << (8 * s);
+        r[St::REC_TAI + s] = S.res_tai(b, s);
+        r[St::REC_DELTA + s] = S.res_delta(b, s);
+        for (int64_t i = 0; i < C::N_ITEMS; ++i) {
+            const int16_t v = S.res_items(b, s, i);
+            if (v == 0) continue;
+            if (n < St::REC_MAX_ITEMS)
+                S.rec_items(b, slot, n) = static_cast<int32_t>(((s * C::N_ITEMS + i) << 16) | static_cast<uint16_t>(v));
+            ++n;
+        }
+    }
+    r[St::REC_NITEMS] = n;
 }
 
 void pay_hand(const State& S, int64_t b, View<int64_t, 2> legs, bool drawn, Opts opts) {
@@ -106,8 +132,9 @@ void finish_drawn(const State& S, int64_t b, Opts opts) {
     g[St::G_WINNERS] = 0;
     g[St::G_PAYER] = -1;
     g[St::G_WIN_BY] = -1;
-    g[St::G_PHASE] = py::handend::PH_HAND_OVER;
+    g[St::G_PHASE] = St::PH_HAND_OVER;
     g[St::G_CUR] = -1;
+    record_hand(S, b, -1);
 }
 
 int64_t replacement_flags(View<int64_t, 1> g) {
@@ -210,6 +237,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
     int64_t liable = -1;
     if (opts[R::OPT_HK] && win_by == C::WIN_SELF_DRAW && g[St::G_DRAWSRC] != St::SRC_FRONT)
         liable = g[St::G_LIABLE];  // 全包: the chain began with a kong claimed on that seat's discard
+    int64_t rec_tile = -1;  // the winning tile (the same for every winner)
     for (int64_t w = 0; w < 4; ++w) {
         if (!((winners >> w) & 1)) continue;
         for (int k = 0; k < 34; ++k) conc[k] = S.hands(b, w, k);
@@ -226,6 +254,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
         } else if (win_by == C::WIN_SELF_DRAW && !no_tile) {
             win_tile = g[St::G_LAST_DRAWN];
         }
+        rec_tile = win_tile;
         items_b.fill(0);
         int64_t tai = -1;
         if (tiles_fit(conc, mt, mk, nm))
@@ -243,8 +272,9 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
     g[St::G_RESULT] = St::RES_WIN;
     g[St::G_PAYER] = liable >= 0 ? liable : payer;
     g[St::G_WIN_BY] = win_by;
-    g[St::G_PHASE] = py::handend::PH_HAND_OVER;
+    g[St::G_PHASE] = St::PH_HAND_OVER;
     g[St::G_CUR] = -1;
+    record_hand(S, b, rec_tile);
 }
 
 bool check_flower_win(const State& S, int64_t b, Opts opts, const Prof& prof) {

@@ -6,12 +6,14 @@
 #include <cmath>
 
 #include "tw16/handend.hpp"
+#include "tw16/meld.hpp"
 
 namespace tw16 {
 
 namespace {
 namespace St = py::state;
 namespace E = py::invariants;
+namespace T = py::tiles;
 
 // After a hand won on a discard or a robbed kong, the seat that paid holds 16 - 3m tiles: the
 // discard, or the robbed tile (step.cpp's resolve_rob), lies in the river, not in its hand.
@@ -51,7 +53,7 @@ int64_t check_game(const State& S, int64_t b, Opts opts) {
     std::array<int32_t, 42> cnt{};
     for (int64_t i = g[St::G_HEAD]; i < g[St::G_TAIL] + 1; ++i) {
         const int64_t t = S.wall(b, i);
-        cnt[t >= 136 ? 34 + t - 136 : t >> 2] += 1;
+        cnt[t >= T::FLOWER_ID0 ? T::FLOWER0 + t - T::FLOWER_ID0 : t >> 2] += 1;
     }
     for (int64_t s = 0; s < 4; ++s) {
         for (int k = 0; k < 34; ++k) {
@@ -62,15 +64,7 @@ int64_t check_game(const State& S, int64_t b, Opts opts) {
         const int64_t fl = S.p(b, s, St::P_FLOWERS) | S.p(b, s, St::P_HELD_FLOWERS);
         for (int f = 0; f < 8; ++f) cnt[34 + f] += static_cast<int32_t>((fl >> f) & 1);
         for (int64_t i = 0; i < S.p(b, s, St::P_NMELDS); ++i) {
-            const int64_t mt = S.melds(b, s, i, 0);
-            const int64_t mk = S.melds(b, s, i, 1);
-            if (mt == 0) {
-                cnt[mk] += 1;
-                cnt[mk + 1] += 1;
-                cnt[mk + 2] += 1;
-            } else {
-                cnt[mk] += mt == 1 ? 3 : 4;
-            }
+            add_meld_tiles(cnt, S.melds(b, s, i, 0), S.melds(b, s, i, 1));
         }
     }
     for (int64_t i = 0; i < g[St::G_NRIVER]; ++i)

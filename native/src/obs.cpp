@@ -5,13 +5,17 @@
 #include <array>
 
 #include "tw16/hand.hpp"
+#include "tw16/meld.hpp"
 #include "tw16/obs.hpp"
 #include "tw16/parallel.hpp"
+#include "tw16/wall.hpp"
 
 namespace tw16::planes_v0 {
 namespace {
 namespace pv = py::planes_v0;
 namespace ps = py::state;
+namespace pr = py::rules;
+namespace pt = py::tiles;
 
 // A View over a 34-kind scratch row.
 template <class T>
@@ -21,24 +25,6 @@ View<T, 1> row_view(std::array<T, 34>& a) {
 }  // namespace
 
 int64_t n_channels(bool derived) { return derived ? pv::N_CHANNELS_DERIVED : pv::N_CHANNELS; }
-
-void meld_add(View<int8_t, 1> counts, int64_t mtype, int64_t mk) {
-    if (mtype == pv::M_CHI) {
-        counts[mk] += 1;
-        counts[mk + 1] += 1;
-        counts[mk + 2] += 1;
-    } else if (mtype == pv::M_PON) {
-        counts[mk] += 3;
-    } else {
-        counts[mk] += 4;
-    }
-}
-
-int64_t drawable_of(View<int64_t, 1> g, Opts opts) {
-    int64_t dead = opts[pv::OPT_DEAD_WALL];
-    if (opts[pv::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[ps::G_NKONG]);
-    return sub_wrap(add_wrap(sub_wrap(g[ps::G_TAIL], g[ps::G_HEAD]), 1), dead);
-}
 
 void _thresholds(View<float, 2> o, int64_t ch, View<int8_t, 1> counts) {
     for (int64_t k = 0; k < 34; ++k) {
@@ -123,18 +109,18 @@ void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, 
         const int64_t nm = p(b, s, ps::P_NMELDS);
         for (int64_t i = 0; i < nm; ++i) {
             const int64_t mt = melds(b, s, i, 0), mk = melds(b, s, i, 1), frm = melds(b, s, i, 2);
-            if (mt == pv::ANKONG) {
+            if (mt == pt::ANKONG) {
                 // a concealed kong is face down: others see it only with reveal_ankong
                 add_to(o(pv::CH_MELD_FROM, 4 * r), 0.25);
-                if (r == 0) meld_add(held, mt, mk);
+                if (r == 0) add_meld_tiles(held, mt, mk);
                 if (r == 0 || reveal) {
                     o(pv::CH_ANKONG + r, mk) = 1.0f;
-                    meld_add(mc, mt, mk);
+                    add_meld_tiles(mc, mt, mk);
                 }
             } else {
                 add_to(o(pv::CH_MELD_FROM, 4 * r + pymod(frm - s, 4)), 0.25);
-                meld_add(mc, mt, mk);
-                if (r == 0) meld_add(held, mt, mk);
+                add_meld_tiles(mc, mt, mk);
+                if (r == 0) add_meld_tiles(held, mt, mk);
             }
         }
         _thresholds(o, pv::CH_MELD + 4 * r, mc);
@@ -146,7 +132,7 @@ void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, 
         int64_t hs = 0;
         for (int64_t k = 0; k < 34; ++k) hs += hands(b, s, k);
         sc[pv::SC_HAND_SIZE + r] = static_cast<float>(hs / 16.0);
-        const double score = static_cast<double>(scores(b, s)) / (static_cast<double>(opts[pv::OPT_PER_TAI]) * 64.0);
+        const double score = static_cast<double>(scores(b, s)) / (static_cast<double>(opts[pr::OPT_PER_TAI]) * 64.0);
         sc[pv::SC_SCORE + r] = static_cast<float>(std::min(std::max(score, -pv::SCORE_CLIP), pv::SCORE_CLIP));
     }
     // the river: counts, claims, recent discards (newest first)
@@ -176,11 +162,11 @@ void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, 
         if (t >= 0) o(pv::CH_QUESTION, t) = 1.0f;
     }
     const int64_t dealer = g(b, ps::G_DEALER);
-    o(pv::CH_SEAT_WIND, pv::WIND0 + pymod(sub_wrap(me, dealer), 4)) = 1.0f;  // (G_DEALER is not checked: wraps)
-    o(pv::CH_ROUND_WIND, pv::WIND0 + pymod(floordiv(g(b, ps::G_ROT), 4), 4)) = 1.0f;
-    const int64_t dr = drawable_of(g[b], opts);
+    o(pv::CH_SEAT_WIND, pt::WIND0 + pymod(sub_wrap(me, dealer), 4)) = 1.0f;  // (G_DEALER is not checked: wraps)
+    o(pv::CH_ROUND_WIND, pt::WIND0 + pymod(floordiv(g(b, ps::G_ROT), 4), 4)) = 1.0f;
+    const int64_t dr = tiles_left(g[b], opts);
     sc[pv::SC_DRAWABLE] = static_cast<float>(std::max<int64_t>(dr, 0) / 128.0);
-    sc[pv::SC_LAST3] = (opts[pv::OPT_NO_CALLS_LAST3] && dr <= 3) ? 1.0f : 0.0f;
+    sc[pv::SC_LAST3] = (opts[pr::OPT_NO_CALLS_LAST3] && dr <= 3) ? 1.0f : 0.0f;
     sc[pv::SC_STREAK] = static_cast<float>(g(b, ps::G_STREAK) / 8.0);
     sc[pv::SC_ROT] = static_cast<float>(g(b, ps::G_ROT) / 16.0);
     sc[pv::SC_NRIVER] = static_cast<float>(n / 128.0);
@@ -231,14 +217,14 @@ void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int
                 if (c > i) o(base + po::O_HANDS + 4 * (r - 1) + i, k) = 1.0f;
         }
         for (int64_t i = 0; i < p(b, s, ps::P_NMELDS); ++i)
-            if (melds(b, s, i, 0) == po::ANKONG) o(base + po::O_ANKONG + r - 1, melds(b, s, i, 1)) = 1.0f;
+            if (melds(b, s, i, 0) == py::tiles::ANKONG) o(base + po::O_ANKONG + r - 1, melds(b, s, i, 1)) = 1.0f;
     }
     // the wall: counts of what is left (dead wall included), then the next front and tail draws
     const int64_t head = g(b, ps::G_HEAD), tail = g(b, ps::G_TAIL);
     std::array<int8_t, 34> wc{};
     for (int64_t i = head; i <= tail; ++i) {
         const int64_t t = wall(b, i);
-        if (t < po::FLOWER_ID0) wc[t >> 2] += 1;
+        if (t < py::tiles::FLOWER_ID0) wc[t >> 2] += 1;
     }
     for (int64_t k = 0; k < 34; ++k)
         for (int64_t i = 0; i < 4; ++i)
@@ -247,14 +233,14 @@ void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int
         const int64_t i = head + j;
         if (i > tail) break;
         const int64_t t = wall(b, i);
-        if (t < po::FLOWER_ID0) o(base + po::O_FRONT + j, t >> 2) = 1.0f;
+        if (t < py::tiles::FLOWER_ID0) o(base + po::O_FRONT + j, t >> 2) = 1.0f;
         else o(base + po::O_WALL_META, j) = 1.0f;
     }
     for (int64_t j = 0; j < po::N_TAIL; ++j) {
         const int64_t i = tail - j;
         if (i < head) break;
         const int64_t t = wall(b, i);
-        if (t < po::FLOWER_ID0) o(base + po::O_TAIL + j, t >> 2) = 1.0f;
+        if (t < py::tiles::FLOWER_ID0) o(base + po::O_TAIL + j, t >> 2) = 1.0f;
         else o(base + po::O_WALL_META, po::N_FRONT + j) = 1.0f;
     }
 }

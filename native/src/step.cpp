@@ -23,7 +23,6 @@ namespace St = py::state;
 namespace A = py::actions;
 namespace T = py::tiles;
 namespace M = py::mask;
-constexpr int64_t PH_HAND_OVER = py::handend::PH_HAND_OVER;
 
 View<int64_t, 1> view4(std::array<int64_t, 4>& a) { return View<int64_t, 1>::contiguous(a.data(), {4}); }
 
@@ -236,10 +235,7 @@ void resolve_claims(const State& S, int64_t b, Opts opts, const Prof& prof) {
         g[St::G_AFTER_CLAIM] = 1;
         if (!opts[R::OPT_SWAP_CALL]) {  // 食替: the claimed kind, and the other end of the two used
             g[St::G_SWAP1] = t;
-            if (lo == t && pymod(t, 9) <= 5)
-                g[St::G_SWAP2] = t + 3;
-            else if (lo == t - 2 && pymod(t, 9) >= 3)
-                g[St::G_SWAP2] = t - 3;
+            g[St::G_SWAP2] = swap_ban_other(t, lo);
         }
         return;
     }
@@ -331,7 +327,10 @@ bool open_ready0(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof
 void start_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof) {
     auto g = S.g[b];
     g[St::G_PHASE] = St::PH_TURN;
-    if (deal(S, b, opts, prof)) return;
+    if (deal(S, b, opts, prof)) {
+        if (g[St::G_PHASE] == St::PH_HAND_OVER) S.rec(b, pymod(g[St::G_HANDS], St::HAND_LOG), St::REC_AT_DEAL) = 1;
+        return;  // (or a flower win offered in PH_FLOWER)
+    }
     const int64_t last = g[St::G_LAST_DRAWN];  // the dealer's 17th tile counts as its draw (tsumogiri bit)
     if (!open_ready0(S, b, opts, cfg, prof)) {
         begin_turn(S, b, g[St::G_DEALER], false, opts, prof);
@@ -342,7 +341,7 @@ void start_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof)
 
 void after_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof) {
     auto g = S.g[b];
-    while (g[St::G_PHASE] == PH_HAND_OVER) {
+    while (g[St::G_PHASE] == St::PH_HAND_OVER) {
         g[St::G_HANDS] = add_wrap(g[St::G_HANDS], 1);
         const int64_t dealer = g[St::G_DEALER];
         if (g[St::G_RESULT] == St::RES_DRAWN || ((g[St::G_WINNERS] >> dealer) & 1)) {
@@ -424,7 +423,7 @@ void step_game(const State& S, int64_t b, int64_t a, Opts opts, Cfg cfg, const P
     } else if (ph == St::PH_LA_CUT) {
         answer_la_cut(S, b, a, opts, cfg, prof);
     }
-    if (g[St::G_PHASE] == PH_HAND_OVER) after_hand(S, b, opts, cfg, prof);
+    if (g[St::G_PHASE] == St::PH_HAND_OVER) after_hand(S, b, opts, cfg, prof);
     if (g[St::G_OFFER] >= 0) open_offer(g);  // (flower_win "offer" only)
     mask_game(S, b, opts, cfg, prof);
 }

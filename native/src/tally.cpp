@@ -2,6 +2,7 @@
 #include "tw16/tally.hpp"
 
 #include "tw16/hand.hpp"
+#include "tw16/meld.hpp"
 
 namespace tw16 {
 
@@ -33,16 +34,7 @@ int64_t hand_kind(View<int8_t, 1> concealed, int64_t n_sets, int64_t win_by, int
 void all_tiles(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
                View<int8_t, 1> counts) {
     for (int64_t k = 0; k < N_KINDS; ++k) counts[k] = concealed[k];
-    for (int64_t m = 0; m < n_melds; ++m) {
-        const int64_t k = meld_kind[m];
-        if (meld_type[m] == CHI) {
-            counts[k] = static_cast<int8_t>(counts[k] + 1);
-            counts[k + 1] = static_cast<int8_t>(counts[k + 1] + 1);
-            counts[k + 2] = static_cast<int8_t>(counts[k + 2] + 1);
-        } else {
-            counts[k] = static_cast<int8_t>(counts[k] + (meld_type[m] <= PON ? 3 : 4));
-        }
-    }
+    for (int64_t m = 0; m < n_melds; ++m) add_meld_tiles(counts, meld_type[m], meld_kind[m]);
 }
 
 int64_t waits_before_win(View<int8_t, 1> concealed, View<int8_t, 1> all_counts, int64_t win_tile, int64_t n_sets,

@@ -10,7 +10,7 @@ namespace tw16 {
 namespace {
 namespace St = py::state;
 namespace R = py::rules;
-constexpr int64_t FLOWER_ID0 = py::wall::FLOWER_ID0;
+constexpr int64_t FLOWER_ID0 = py::tiles::FLOWER_ID0;
 }  // namespace
 
 void fill_wall(const State& S, int64_t b, Opts opts) {

@@ -10,6 +10,7 @@
 #include "tw16/constants.hpp"
 #include "tw16/state.hpp"
 #include "tw16/view.hpp"
+#include "tw16/wall.hpp"
 
 namespace tw16 {
 
@@ -48,23 +49,23 @@ inline bool may_win(View<int8_t, 1> h, int64_t t, int64_t shapes) {
 // Would the hand h (a seat's concealed counts) plus one t be a winning shape? (h is restored)
 bool wins_with(View<int8_t, 1> h, int64_t n_melds, int64_t t, View<int64_t, 1> p_opts);
 
-// `drawable` on one game's scalar row g.
-inline int64_t tiles_left(View<int64_t, 1> g, Opts opts) {
-    namespace S = py::state;
-    namespace R = py::rules;
-    int64_t dead = opts[R::OPT_DEAD_WALL];
-    if (opts[R::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[S::G_NKONG]);
-    return sub_wrap(add_wrap(sub_wrap(g[S::G_TAIL], g[S::G_HEAD]), 1), dead);  // (wraps on garbage, as numba)
-}
-
 // A kong needs a drawable tile for its replacement (after the dead wall grows, if it does).
 inline bool kong_allowed(View<int64_t, 1> g, Opts opts) {
     const int64_t extra = opts[py::rules::OPT_DEAD_WALL_PER_KONG] ? 1 : 0;
     return sub_wrap(tiles_left(g, opts), extra) >= 1;
 }
 
-// After a chi using used1/used2, is some discard left? With swap_call off the claimed kind and the
-// other kind that completes a chow with the two used tiles are banned (食替).
+// 食替 (swap_call off): after a chi of the claimed kind t into the chow of lowest kind lo, the seat may
+// discard neither t nor the other kind that completes a chow with the two tiles used (45 + 3 -> 6, 45 +
+// 6 -> 3). The second banned kind, -1 when none. The one definition: the chi's offer and the mask.
+inline int64_t swap_ban_other(int64_t t, int64_t lo) {
+    if (lo == t && pymod(t, 9) <= 5) return t + 3;       // claimed low
+    if (lo == t - 2 && pymod(t, 9) >= 3) return t - 3;   // claimed high
+    return -1;
+}
+
+// After a chi using used1/used2, is some discard left? With swap_call off the claimed kind and
+// swap_ban_other are banned (食替).
 bool chi_has_discard(View<int8_t, 1> h, int64_t t, int64_t lo, int64_t used1, int64_t used2, bool swap_ok);
 
 // C_* bits for seat s (its scalars ps, hand h) on d's discard of kind t.

@@ -10,6 +10,7 @@ inline constexpr int64_t N_FLOWER_KINDS = 8LL;
 inline constexpr int64_t N_ALL_KINDS = 42LL;
 inline constexpr int64_t N_TILES = 144LL;
 inline constexpr int64_t N_TILES_NO_FLOWERS = 136LL;
+inline constexpr int64_t FLOWER_ID0 = 136LL;
 inline constexpr int64_t FLOWER0 = 34LL;
 inline constexpr int64_t WIND0 = 27LL;
 inline constexpr int64_t DRAGON0 = 31LL;
@@ -521,6 +522,7 @@ inline constexpr int64_t PH_CLAIM = 1LL;
 inline constexpr int64_t PH_ROB = 2LL;
 inline constexpr int64_t PH_READY0 = 3LL;
 inline constexpr int64_t PH_DONE = 4LL;
+inline constexpr int64_t PH_HAND_OVER = 5LL;
 inline constexpr int64_t PH_FLOWER = 6LL;
 inline constexpr int64_t PH_LA_CUT = 7LL;
 inline constexpr int64_t G_PHASE = 0LL;
@@ -596,6 +598,26 @@ inline constexpr int64_t C_KONG = 32LL;
 inline constexpr int64_t C_READY = 64LL;
 inline constexpr int64_t RV_TSUMOGIRI = 1LL;
 inline constexpr int64_t RV_WON_ON = 2LL;
+inline constexpr int64_t HAND_LOG = 2LL;
+inline constexpr int64_t REC_MAX_ITEMS = 32LL;
+inline constexpr int64_t REC_HAND = 0LL;
+inline constexpr int64_t REC_RESULT = 1LL;
+inline constexpr int64_t REC_WINNERS = 2LL;
+inline constexpr int64_t REC_PAYER = 3LL;
+inline constexpr int64_t REC_WIN_BY = 4LL;
+inline constexpr int64_t REC_TILE = 5LL;
+inline constexpr int64_t REC_SRC = 6LL;
+inline constexpr int64_t REC_DEALER = 7LL;
+inline constexpr int64_t REC_STREAK = 8LL;
+inline constexpr int64_t REC_ROT = 9LL;
+inline constexpr int64_t REC_HEAD = 10LL;
+inline constexpr int64_t REC_TAIL = 11LL;
+inline constexpr int64_t REC_AT_DEAL = 12LL;
+inline constexpr int64_t REC_NITEMS = 13LL;
+inline constexpr int64_t REC_TAI = 14LL;
+inline constexpr int64_t REC_DELTA = 18LL;
+inline constexpr int64_t REC_FLOWERS = 22LL;
+inline constexpr int64_t NREC = 23LL;
 }  // namespace state
 namespace actions {  // envs.engine.actions
 inline constexpr int64_t N_KINDS = 34LL;
@@ -619,12 +641,11 @@ inline constexpr int64_t READY_HK = 3LL;
 inline constexpr int64_t N_CFG = 1LL;
 }  // namespace mask
 namespace handend {  // envs.engine.handend
-inline constexpr int64_t PH_HAND_OVER = 5LL;
 }  // namespace handend
 namespace wall {  // envs.engine.wall
-inline constexpr int64_t FLOWER_ID0 = 136LL;
 }  // namespace wall
 namespace step {  // envs.engine.step
+inline constexpr int64_t PARALLEL_MIN_BATCH = 256LL;
 inline constexpr int64_t WEST = 29LL;
 }  // namespace step
 namespace randplay {  // envs.engine.randplay
@@ -652,14 +673,6 @@ inline constexpr int64_t E_SEAT = 8LL;
 inline constexpr int64_t E_COUNTS = 9LL;
 }  // namespace invariants
 namespace planes_v0 {  // envs.obs.planes_v0
-inline constexpr int64_t OPT_DEAD_WALL = 1LL;
-inline constexpr int64_t OPT_DEAD_WALL_PER_KONG = 2LL;
-inline constexpr int64_t OPT_NO_CALLS_LAST3 = 5LL;
-inline constexpr int64_t OPT_PER_TAI = 12LL;
-inline constexpr int64_t ANKONG = 4LL;
-inline constexpr int64_t M_CHI = 0LL;
-inline constexpr int64_t M_PON = 1LL;
-inline constexpr int64_t WIND0 = 27LL;
 inline constexpr int64_t CH_HAND = 0LL;
 inline constexpr int64_t CH_DRAWN = 4LL;
 inline constexpr int64_t CH_MELD = 5LL;
@@ -702,7 +715,6 @@ inline constexpr int64_t F_DERIVED = 1LL;
 inline constexpr int64_t F_REVEAL_ANKONG = 2LL;
 }  // namespace planes_v0
 namespace oracle_v0 {  // envs.obs.oracle_v0
-inline constexpr int64_t ANKONG = 4LL;
 inline constexpr int64_t O_HANDS = 0LL;
 inline constexpr int64_t O_ANKONG = 12LL;
 inline constexpr int64_t O_WALL = 15LL;
@@ -712,7 +724,6 @@ inline constexpr int64_t O_WALL_META = 43LL;
 inline constexpr int64_t N_EXTRA = 44LL;
 inline constexpr int64_t N_FRONT = 16LL;
 inline constexpr int64_t N_TAIL = 8LL;
-inline constexpr int64_t FLOWER_ID0 = 136LL;
 }  // namespace oracle_v0
 namespace planes_v1 {  // envs.obs.planes_v1
 inline constexpr int64_t X_PHASE_FLOWER = 0LL;

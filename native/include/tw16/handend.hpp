@@ -8,16 +8,12 @@
 
 #include "tw16/constants.hpp"
 #include "tw16/state.hpp"
+#include "tw16/wall.hpp"
 
 namespace tw16 {
 
-// Tiles that may still be drawn (front or tail): the rest of the wall minus the dead wall.
-// (Inline: on every discard and draw.)
-inline int64_t drawable(const State& S, int64_t b, Opts opts) {
-    int64_t dead = opts[py::rules::OPT_DEAD_WALL];
-    if (opts[py::rules::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, S.g(b, py::state::G_NKONG));
-    return sub_wrap(add_wrap(sub_wrap(S.g(b, py::state::G_TAIL), S.g(b, py::state::G_HEAD)), 1), dead);
-}
+// Tiles that may still be drawn in game b (wall.hpp's tiles_left).
+inline int64_t drawable(const State& S, int64_t b, Opts opts) { return tiles_left(S.g[b], opts); }
 
 // Bits set among the low 8 of x (flower bits).
 int64_t popcount8(int64_t x);
@@ -27,6 +23,10 @@ void _clear_result(const State& S, int64_t b);
 
 // Add deltas (4, chips) to res_delta and scores, and deltas / per_tai (float32) to rewards.
 void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts);
+
+// Write the record of the hand that just ended (finish_*): rec row G_HANDS mod HAND_LOG, from g and
+// res_*. tile: the winning tile's kind, -1 when none.
+void record_hand(const State& S, int64_t b, int64_t tile);
 
 // The hand's chips: its legs (legs(x, y): chips x owes y), paid in full or through the 拉 ledger
 // (settlement "la" in a game), plus the side payments made during the hand (P_SIDE, cleared).

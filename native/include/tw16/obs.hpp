@@ -16,13 +16,6 @@ namespace tw16::planes_v0 {
 // Channels of a planes_v0 observation: N_CHANNELS, or N_CHANNELS_DERIVED with the derived features.
 int64_t n_channels(bool derived);
 
-// Add a meld's tiles to a count row (chi: three kinds from mk; pon 3; kongs 4).
-void meld_add(View<int8_t, 1> counts, int64_t mtype, int64_t mk);
-
-// Tiles left to draw from the live wall of one game (g = its row of the g array): the tiles between
-// head and tail minus the dead wall (RULES.md: dead_wall, dead_wall_per_kong).
-int64_t drawable_of(View<int64_t, 1> g, Opts opts);
-
 // o[ch + i, k] = 1 where counts[k] > i, i = 0..3 (a count as four 0/1 threshold channels).
 void _thresholds(View<float, 2> o, int64_t ch, View<int8_t, 1> counts);
 

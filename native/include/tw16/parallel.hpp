@@ -7,10 +7,12 @@
 #include <thread>
 #include <vector>
 
+#include "tw16/constants.hpp"
+
 namespace tw16 {
 
 // Below this many games a batch runs on the calling thread (thread start-up costs more).
-constexpr int64_t PARALLEL_MIN_BATCH = 256;
+constexpr int64_t PARALLEL_MIN_BATCH = py::step::PARALLEL_MIN_BATCH;
 // At most this many threads per batch (set_num_threads refuses more).
 constexpr int MAX_THREADS = 1024;
 

@@ -28,6 +28,8 @@ struct State {
     View<uint8_t, 3> script;     // (B, K, 144), read only
     View<double, 3> la;          // (B, 4, 4)
     View<int32_t, 3> la_k;       // (B, 4, 4)
+    View<int64_t, 3> rec;        // (B, HAND_LOG, NREC): finished-hand records (REC_*)
+    View<int32_t, 3> rec_items;  // (B, HAND_LOG, REC_MAX_ITEMS): their items, packed
     int64_t batch() const { return wall.shape[0]; }
 };
 

@@ -8,7 +8,17 @@
 
 namespace tw16 {
 
-// py::wall::FLOWER_ID0: physical ids 136..143 are the flowers f1..f8.
+// py::tiles::FLOWER_ID0: physical ids 136..143 are the flowers f1..f8.
+
+// Tiles that may still be drawn (front or tail) in the game of scalar row g: the rest of the wall
+// minus the dead wall (which grows by one per kong with dead_wall_per_kong). The one definition of
+// "tiles left": the engine, the claims, the observations and Engine.wall_drawable use it. (Inline: on
+// every discard and draw; wraps on garbage, as numba did.)
+inline int64_t tiles_left(View<int64_t, 1> g, Opts opts) {
+    int64_t dead = opts[py::rules::OPT_DEAD_WALL];
+    if (opts[py::rules::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[py::state::G_NKONG]);
+    return sub_wrap(add_wrap(sub_wrap(g[py::state::G_TAIL], g[py::state::G_HEAD]), 1), dead);
+}
 
 // This hand's wall: the next scripted one if any is left, else a fresh shuffle (Fisher-Yates on
 // the game's own stream).
