@@ -290,7 +290,7 @@ void _extra_one(View<float, 2> o, int64_t base, View<int64_t, 2> g, View<int64_t
     if (me < 0) return;
     const int64_t phase = g(b, ps::G_PHASE);
     // the ledger is public: every open debt d -> c, seen from me (R on the score scale, k / 16)
-    const double scale = static_cast<double>(opts[pv::OPT_PER_TAI]) * 64.0;
+    const double scale = static_cast<double>(opts[py::rules::OPT_PER_TAI]) * 64.0;
     for (int64_t d = 0; d < 4; ++d)
         for (int64_t c = 0; c < 4; ++c) {
             if (la_k(b, d, c) == 0) continue;
