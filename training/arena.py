@@ -120,7 +120,9 @@ def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, der
         actions[:] = 0  # finished games have an all-ones mask; their step is a no-op
         for i, agent in enumerate(agents):
             sel = np.flatnonzero(who == i)
-            if sel.size:
+            if sel.size and getattr(agent, "needs_engine", False):  # agents.search reads the engine
+                actions[live[sel]] = agent.act_engine(eng, live[sel])
+            elif sel.size:
                 actions[live[sel]] = agent.act(obs[sel], mask[sel])
         if on_decision is not None:
             on_decision(live, cur, obs, mask, actions[live])

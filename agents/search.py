@@ -1,0 +1,90 @@
+"""Search at decision time: determinized rollouts over the base policy's best candidates.
+
+At each of its decisions with more than one legal action (and no win on offer), the agent takes the
+top ``n`` candidates of the base policy (Greedy: its own choice first, then its discard order), and
+for each of ``k`` determinizations (``Engine.resample_hidden``: the opponents' concealed tiles and
+the wall dealt again uniformly among the deals consistent with what the seat has seen) plays each
+candidate and then the hand out with a fast rollout policy (the core's ``greedy`` or ``random``
+legal play, native/src/randplay.cpp), every candidate on the same determinizations and rollout
+streams. It plays the candidate with the best mean chips for its seat over the rest of the hand
+(ties: the base order). With ``n = 1`` it plays exactly as Greedy. The whole decision runs in the
+native core (``envs._core.search_batch``, over threads for a batch of games).
+
+Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
+(``training.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
+hidden state is what ``resample_hidden`` keeps (native/include/tw16/resample.hpp): the kinds of the
+opponents' concealed kongs and their 過水 flags; everything else hidden is dealt again.
+
+    make_agent("search")                          # k=8, n=3, rollout=greedy
+    make_agent("search:k=16,n=4,rollout=random")
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from envs import _core
+from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
+
+ROLLOUTS = {"greedy": POLICY_GREEDY, "random": POLICY_UNIFORM}
+DEFAULTS = {"k": 8, "n": 3, "rollout": "greedy"}
+
+
+class SearchAgent:
+    """Determinized one-ply search; see the module docstring."""
+
+    needs_engine = True
+
+    def __init__(self, seed: int | None = 0, k: int = 8, n: int = 3, rollout: str = "greedy"):
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
+            raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 76:
+            raise ValueError(f"n (candidates) must be an int in 1..76, got {n!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {rollout!r}")
+        self.k, self.n, self.rollout = int(k), int(n), rollout
+        self.name = "search" if (k, n, rollout) == tuple(DEFAULTS.values()) else f"search:k={k},n={n},rollout={rollout}"
+        self.reset(seed)
+
+    @classmethod
+    def from_spec(cls, arg: str, seed: int | None = 0) -> "SearchAgent":
+        """``k=8,n=3,rollout=greedy`` (any subset, in any order) -> an agent."""
+        params: dict = {}
+        for part in filter(None, str(arg).split(",")):
+            key, eq, val = part.partition("=")
+            if not eq or key not in DEFAULTS:
+                raise ValueError(f"search agent option {part!r}: expected k=INT, n=INT or rollout=greedy|random")
+            try:
+                params[key] = val if key == "rollout" else int(val)
+            except ValueError:
+                raise ValueError(f"search agent option {part!r}: {key} must be an integer") from None
+        return cls(seed, **params)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Restart the stream the decisions' seeds come from, and the counters."""
+        self.rng = np.random.default_rng(seed)
+        self.searched = 0  # decisions that ran rollouts
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        raise TypeError("the search agent decides from the engine's state (it resamples what the seat cannot see): "
+                        "call act_engine(engine, games); training.arena.run_games does")  # fmt: skip
+
+    def act_engine(self, engine, games) -> np.ndarray:
+        """The actions (int64 (G,)) of the seats to decide in ``engine``'s games ``games`` (distinct
+        live games). The engine is not changed."""
+        games = np.ascontiguousarray(games, dtype=np.int64).reshape(-1)
+        seeds = self.rng.integers(0, 1 << 63, size=games.size, dtype=np.uint64)
+        out = np.empty(games.size, np.int64)
+        values = np.empty((games.size, self.n), np.float64)
+        t0 = time.perf_counter()
+        _core.search_batch(engine.s, games, seeds, self.k, self.n, ROLLOUTS[self.rollout], engine.opts, engine.cfg,
+                           engine.prof, out, values)  # fmt: skip
+        self.seconds += time.perf_counter() - t0
+        self.decisions += games.size
+        self.searched += int((~np.isnan(values[:, 0])).sum())
+        self.last_values = values
+        return out
