@@ -4,10 +4,11 @@ At each of its decisions with more than one legal action (and no win on offer), 
 top ``n`` candidates of the base policy (Greedy: its own choice first, then its discard order), and
 for each of ``k`` determinizations (``Engine.resample_hidden``: the opponents' concealed tiles and
 the wall dealt again uniformly among the deals consistent with what the seat has seen) plays each
-candidate and then the hand out with a fast rollout policy (the core's ``greedy`` or ``random``
-legal play, native/src/randplay.cpp), every candidate on the same determinizations and rollout
+candidate and then the hand out with a fast rollout policy (``ROLLOUTS``: the core's ``random`` or
+``greedy`` legal play, native/src/randplay.cpp, or ``efficient``), every candidate on the same determinizations and rollout
 streams. It plays the candidate with the best mean chips for its seat over the rest of the hand
-(ties: the base order). With ``n = 1`` it plays exactly as Greedy. The whole decision runs in the
+among those that beat the base candidate by more than ``z`` standard errors of the paired
+differences (``z = 0``: the best mean; ties: the base order). With ``n = 1`` it plays exactly as Greedy. The whole decision runs in the
 native core (``envs._core.search_batch``, over threads for a batch of games).
 
 Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
@@ -28,8 +29,11 @@ import numpy as np
 from envs import _core
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 
-ROLLOUTS = {"greedy": POLICY_GREEDY, "random": POLICY_UNIFORM}
-DEFAULTS = {"k": 8, "n": 3, "rollout": "greedy"}
+# rollout policies (native/include/tw16/resample.hpp): randplay's uniform and greedy play (lowest
+# shanten, one decision in 8 and every claim answer uniform), and "efficient": wins and ready
+# declarations whenever legal, Greedy's claim answers, lowest-shanten discards
+ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2}
+DEFAULTS = {"k": 8, "n": 3, "rollout": "greedy", "z": 0.0}
 
 
 class SearchAgent:
@@ -37,29 +41,32 @@ class SearchAgent:
 
     needs_engine = True
 
-    def __init__(self, seed: int | None = 0, k: int = 8, n: int = 3, rollout: str = "greedy"):
+    def __init__(self, seed: int | None = 0, k: int = 8, n: int = 3, rollout: str = "greedy", z: float = 0.0):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 76:
             raise ValueError(f"n (candidates) must be an int in 1..76, got {n!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {rollout!r}")
-        self.k, self.n, self.rollout = int(k), int(n), rollout
-        self.name = "search" if (k, n, rollout) == tuple(DEFAULTS.values()) else f"search:k={k},n={n},rollout={rollout}"
+        if isinstance(z, bool) or not isinstance(z, (int, float, np.integer, np.floating)) or not 0 <= z <= 1e6:
+            raise ValueError(f"z (standard errors) must be a number in 0..1e6, got {z!r}")
+        self.k, self.n, self.rollout, self.z = int(k), int(n), rollout, float(z)
+        same = (self.k, self.n, rollout, self.z) == tuple(DEFAULTS.values())
+        self.name = "search" if same else f"search:k={self.k},n={self.n},rollout={rollout},z={self.z:g}"
         self.reset(seed)
 
     @classmethod
     def from_spec(cls, arg: str, seed: int | None = 0) -> "SearchAgent":
-        """``k=8,n=3,rollout=greedy`` (any subset, in any order) -> an agent."""
+        """``k=8,n=3,rollout=greedy,z=0`` (any subset, in any order) -> an agent."""
         params: dict = {}
         for part in filter(None, str(arg).split(",")):
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
-                raise ValueError(f"search agent option {part!r}: expected k=INT, n=INT or rollout=greedy|random")
+                raise ValueError(f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER or rollout={'|'.join(ROLLOUTS)}")
             try:
-                params[key] = val if key == "rollout" else int(val)
+                params[key] = val if key == "rollout" else float(val) if key == "z" else int(val)
             except ValueError:
-                raise ValueError(f"search agent option {part!r}: {key} must be an integer") from None
+                raise ValueError(f"search agent option {part!r}: {key} must be a number") from None
         return cls(seed, **params)
 
     def reset(self, seed: int | None = None) -> None:
@@ -81,8 +88,8 @@ class SearchAgent:
         out = np.empty(games.size, np.int64)
         values = np.empty((games.size, self.n), np.float64)
         t0 = time.perf_counter()
-        _core.search_batch(engine.s, games, seeds, self.k, self.n, ROLLOUTS[self.rollout], engine.opts, engine.cfg,
-                           engine.prof, out, values)  # fmt: skip
+        _core.search_batch(engine.s, games, seeds, self.k, self.n, ROLLOUTS[self.rollout], self.z, engine.opts,
+                           engine.cfg, engine.prof, out, values)  # fmt: skip
         self.seconds += time.perf_counter() - t0
         self.decisions += games.size
         self.searched += int((~np.isnan(values[:, 0])).sum())

@@ -225,7 +225,7 @@ def phase_play(core, scale, summary):
                 core.copy_game(S, int(games[0]), R, int(games[0]))
                 if t % 6 == 0:
                     sa, sv = np.zeros(games.size, np.int64), np.zeros((games.size, 2))
-                    core.search_batch(R, games, games.astype(np.uint64), 1, 2, t % 2, ctx.opts, ctx.cfg, ctx.prof, sa, sv)
+                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 3, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv)
                     assert S.mask[games, sa].all(), f"{ctx.name}: search_batch chose an illegal action"
                     n_search += games.size
             acts = pick_actions(rng, S)
@@ -676,7 +676,7 @@ def valid_calls(core, ctx, S):
         # search at decision time (game 1 is a live decision)
         "copy_game": [S, 1, _copy_arg(S), 0],
         "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.opts, ctx.cfg, ctx.prof],
-        "search_batch": [S, np.array([1], np.int64), np.array([3], np.uint64), 2, 2, 1, ctx.opts, ctx.cfg, ctx.prof,
+        "search_batch": [S, np.array([1], np.int64), np.array([3], np.uint64), 2, 2, 2, 0.5, ctx.opts, ctx.cfg, ctx.prof,
                          np.zeros(1, np.int64), np.zeros((1, 2))],
         # encoders
         "planes_v0_encode": [np.zeros((B, C, 34), np.float32), S.hands, S.melds, S.river, S.g, S.p, S.scores, seats,

@@ -304,13 +304,13 @@ def test_bad_arguments_are_refused():
         _core.copy_game(S, 0, st.alloc(1), 1)
     out, vals = np.zeros(2, np.int64), np.zeros((2, 3))
     games, seeds = np.array([0, 1]), np.zeros(2, np.uint64)
-    for kw, msg in (({"k": 0}, "k = 0"), ({"n": 77}, "n = 77"), ({"policy": 2}, "policy")):
+    for kw, msg in (({"k": 0}, "k = 0"), ({"n": 77}, "n = 77"), ({"policy": 3}, "policy")):
         args = {"k": 2, "n": 3, "policy": 1, **kw}
         with pytest.raises(ValueError, match=msg):
-            _core.search_batch(S, games, seeds, args["k"], args["n"], args["policy"], eng.opts, eng.cfg, eng.prof,
-                               out, vals)  # fmt: skip
+            _core.search_batch(S, games, seeds, args["k"], args["n"], args["policy"], 0.0, eng.opts, eng.cfg,
+                               eng.prof, out, vals)  # fmt: skip
     with pytest.raises(ValueError, match="twice"):
-        _core.search_batch(S, np.array([1, 1]), seeds, 2, 3, 1, eng.opts, eng.cfg, eng.prof, out, vals)
+        _core.search_batch(S, np.array([1, 1]), seeds, 2, 3, 1, 0.0, eng.opts, eng.cfg, eng.prof, out, vals)
 
 
 # -- the search agent ------------------------------------------------------------------------------
@@ -341,7 +341,7 @@ def test_search_agent_is_deterministic_and_thread_independent():
     for threads in (1, 2):
         _core.set_num_threads(threads)
         out, vals = np.zeros(games.size, np.int64), np.zeros((games.size, 3))
-        _core.search_batch(eng.s, games, seeds, 2, 3, 0, eng.opts, eng.cfg, eng.prof, out, vals)
+        _core.search_batch(eng.s, games, seeds, 2, 3, 0, 0.0, eng.opts, eng.cfg, eng.prof, out, vals)
         res.append((out, vals))
     _core.set_num_threads(0)
     np.testing.assert_array_equal(res[0][0], res[1][0])
@@ -358,9 +358,9 @@ def test_search_agent_spec_and_protocol():
     from agents import make_agent
 
     a = make_agent("search:k=3,rollout=random,n=2", seed=4)
-    assert (a.k, a.n, a.rollout) == (3, 2, "random") and a.name == "search:k=3,n=2,rollout=random"
+    assert (a.k, a.n, a.rollout, a.z) == (3, 2, "random", 0.0) and a.name == "search:k=3,n=2,rollout=random,z=0"
     assert make_agent("search").name == "search"
-    for spec in ("search:k=0", "search:j=3", "search:k=x", "search:rollout=best"):
+    for spec in ("search:k=0", "search:j=3", "search:k=x", "search:rollout=best", "search:z=-1"):
         with pytest.raises(ValueError):
             make_agent(spec)
     with pytest.raises(TypeError, match="act_engine"):

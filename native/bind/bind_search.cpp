@@ -85,7 +85,7 @@ void bind_search(nb::module_& m) {
     m.def(
         "search_batch",
         [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
-           const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h, const RwArray& out_a,
+           double z, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h, const RwArray& out_a,
            const RwArray& values_a) {
             const State S = state_of(state);
             const Opts opts = opts_of(opts_a);
@@ -96,8 +96,8 @@ void bind_search(nb::module_& m) {
             const auto seeds = ro<uint64_t, 1>(seeds_a, "seeds", {G});
             if (k < 1 || k > (int64_t{1} << 20)) bad("k = " + str(k) + ", expected 1..2**20 determinizations");
             if (n < 1 || n > A::N_ACTIONS) bad("n = " + str(n) + ", expected 1..76 candidate actions");
-            if (policy != RP::POLICY_UNIFORM && policy != RP::POLICY_GREEDY)
-                bad("policy: expected POLICY_UNIFORM (0) or POLICY_GREEDY (1), got " + str(policy));
+            if (policy != RP::POLICY_UNIFORM && policy != RP::POLICY_GREEDY && policy != ROLLOUT_EFFICIENT)
+                bad("policy: expected POLICY_UNIFORM (0), POLICY_GREEDY (1) or ROLLOUT_EFFICIENT (2), got " + str(policy));
             const auto out = rw<int64_t, 1>(out_a, "out", {G});
             const auto values = rw<double, 2>(values_a, "values", {G, n});
             for (int64_t i = 0; i < G; ++i) {
@@ -105,7 +105,9 @@ void bind_search(nb::module_& m) {
                 for (int64_t j = 0; j < i; ++j)
                     if (games[j] == games[i]) bad("games: game " + str(games[i]) + " is listed twice");
             }
+            if (!(z >= 0.0 && z <= 1e6)) bad("z = " + std::to_string(z) + ", expected 0..1e6 standard errors");
             SearchCfg sc;
+            sc.z = z;
             sc.k = k;
             sc.n = n;
             sc.policy = policy;
@@ -128,10 +130,11 @@ void bind_search(nb::module_& m) {
                 if (refused[i]) bad("state: game " + str(games[i]) + ": a rollout reached a state the step refuses");
         },
         nb::arg("state"), nb::arg("games"), nb::arg("seeds"), nb::arg("k"), nb::arg("n"), nb::arg("policy"),
-        nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"), nb::arg("out"), nb::arg("values"),
+        nb::arg("z"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"), nb::arg("out"), nb::arg("values"),
         "The search agent's decision for each game in games (int64 (G,), distinct, each a live decision): "
         "out[i] the action, values[i, j] the mean chips of its j-th candidate over k determinizations "
-        "(NaN past the candidates; all NaN when there was nothing to search: a win, a single candidate). Game i searches from seeds[i] "
+        "(NaN past the candidates; another candidate than the first (Greedy's) is played only when it beats it by "
+        "z standard errors; all NaN when there was nothing to search: a win, a single candidate). Game i searches from seeds[i] "
         "(uint64 (G,)); the state is not changed. Over threads; results never depend on the thread count.");
 }
 

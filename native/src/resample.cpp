@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "tw16/agents.hpp"
 #include "tw16/claims.hpp"
+#include "tw16/hand.hpp"
 #include "tw16/mask.hpp"
 #include "tw16/randplay.hpp"
 #include "tw16/rng.hpp"
@@ -222,6 +224,36 @@ void unseen_of(const State& S, int64_t b, int64_t seat, View<int8_t, 1> u) {
     for (int64_t k = 0; k < T::N_KINDS; ++k) u[k] = static_cast<int8_t>(std::max<int64_t>(0, 4 - seen[k]));
 }
 
+// ROLLOUT_EFFICIENT: win and declare whenever legal, Greedy's claim answers (agents/greedy.py:
+// pon / chi / kong only when they lower the shanten), a discard of lowest shanten (ties uniform);
+// every other decision uniform. Cheaper than Greedy's full turn (no ukeire), with no random calls.
+int64_t efficient_action(const State& R, Stream& arng, View<int64_t, 1> sh, View<int64_t, 1> legal) {
+    const auto m = R.mask[0];
+    if (m[A::WIN]) return A::WIN;
+    if (m[A::READY]) return A::READY;
+    const int64_t seat = R.g(0, St::G_CUR);
+    const int64_t ph = R.g(0, St::G_PHASE);
+    std::array<int8_t, T::N_KINDS> hb{};
+    for (int64_t k = 0; k < T::N_KINDS; ++k) hb[k] = R.hands(0, seat, k);
+    const auto hand = View<int8_t, 1>::contiguous(hb.data(), {T::N_KINDS});
+    const int64_t n_sets = 5 - R.p(0, seat, St::P_NMELDS);
+    if (ph == St::PH_CLAIM && R.g(0, St::G_TILE) >= 0 && n_sets > 0)
+        return greedy::_claim(hand, n_sets, R.g(0, St::G_TILE), m);
+    if (ph == St::PH_TURN) {
+        discard_shanten(hand, n_sets, sh);
+        int64_t best = int64_t{1} << 30, n = 0;
+        for (int64_t k = 0; k < T::N_KINDS; ++k)
+            if (m[k] && sh[k] < best) best = sh[k];
+        for (int64_t k = 0; k < T::N_KINDS; ++k) n += m[k] && sh[k] == best;
+        if (n > 0) {
+            int64_t r = arng.below(n);
+            for (int64_t k = 0; k < T::N_KINDS; ++k)
+                if (m[k] && sh[k] == best && r-- == 0) return k;
+        }
+    }
+    return random_action(m, arng.v(), 0, legal);
+}
+
 // Play game 0 of R from action a with the rollout policy to the end of the hand: the seat's chips.
 // Returns false when ok refused a state.
 bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
@@ -237,7 +269,9 @@ bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const Searc
         if (a < 0 || !R.mask(0, a) || !ok(R, 0, a, opts)) return false;
         step_game(R, 0, a, opts, ecfg, prof);
         if (R.terminated[0] || R.g(0, St::G_HANDS) != hands0) break;
-        a = cfg.policy == RP::POLICY_GREEDY ? greedy_action(R, 0, arng.v(), shv, lv) : random_action(R.mask[0], arng.v(), 0, lv);
+        a = cfg.policy == ROLLOUT_EFFICIENT ? efficient_action(R, arng, shv, lv)
+            : cfg.policy == RP::POLICY_GREEDY ? greedy_action(R, 0, arng.v(), shv, lv)
+                                              : random_action(R.mask[0], arng.v(), 0, lv);
     }
     *value = static_cast<double>(sub_wrap(R.scores(0, seat), before));
     return true;
@@ -307,21 +341,29 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
     GameBuf det(1), roll(1);
     const State D = det.state(), R = roll.state();
     Stream r(seed);
+    std::array<double, A::N_ACTIONS> sq{};  // sums of squared differences to the base candidate
     for (int64_t i = 0; i < cfg.k; ++i) {
         copy_game(S, b, D, 0);
         resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
         const uint64_t rs = r.next();  // the same rollout stream for every candidate
+        double v0 = 0.0;
         for (int64_t j = 0; j < nc; ++j) {
             copy_game(D, 0, R, 0);
             double v = 0.0;
             if (!rollout(R, seat, cands[j], rs, cfg, opts, ecfg, prof, ok, &v)) return -1;
             values[j] += v;
+            if (j == 0) v0 = v;
+            sq[j] += (v - v0) * (v - v0);
         }
     }
+    // The best mean, if it beats the base candidate by z standard errors of the paired differences.
+    const double k = static_cast<double>(cfg.k);
     int64_t best = 0;
-    for (int64_t j = 0; j < nc; ++j) {
-        values[j] /= static_cast<double>(cfg.k);
-        if (values[j] > values[best]) best = j;
+    for (int64_t j = 0; j < nc; ++j) values[j] /= k;
+    for (int64_t j = 1; j < nc; ++j) {
+        const double d = values[j] - values[0];
+        const double var = k > 1 ? std::max(0.0, (sq[j] - k * d * d) / (k - 1)) : 0.0;
+        if (d > cfg.z * std::sqrt(var / k) && values[j] > values[best]) best = j;
     }
     return cands[best];
 }

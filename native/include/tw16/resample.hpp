@@ -56,10 +56,15 @@ struct GameBuf {
 };
 
 // -- the search agent (agents/search.py) --------------------------------------------------------
+// The rollout policies: randplay's POLICY_UNIFORM (0) and POLICY_GREEDY (1: lowest shanten, one
+// decision in 8 and every claim answer uniform), and this one (agents.search.ROLLOUTS["efficient"]):
+// wins and ready declarations whenever legal, Greedy's claim answers, lowest-shanten discards.
+inline constexpr int64_t ROLLOUT_EFFICIENT = 2;
 struct SearchCfg {
     int64_t k = 8;            // determinizations per decision
     int64_t n = 3;            // candidate actions (the top n by the base policy)
-    int64_t policy = 1;       // rollout policy: py::randplay::POLICY_UNIFORM or POLICY_GREEDY
+    int64_t policy = 1;       // rollout policy: py::randplay::POLICY_UNIFORM, POLICY_GREEDY or ROLLOUT_EFFICIENT
+    double z = 0.0;           // another candidate must beat the base one by z standard errors
     int64_t max_steps = 4000;  // a rollout longer than this is cut (a hand takes a few hundred)
 };
 
@@ -76,7 +81,9 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
 // The search's decision for game b: WIN when legal, the only legal action when there is one, else for
 // each of k determinizations (resample_hidden with seeds drawn from `seed`) and each candidate, the
 // candidate then the rollout policy to the end of the hand; the candidate of best mean chips for the
-// seat (ties: the base order). Every candidate sees the same determinizations and rollout seeds.
+// seat among those that beat the base candidate (Greedy's) by more than z standard errors of their
+// paired differences (z = 0: the best mean; ties: the base order). Every candidate sees the same
+// determinizations and rollout seeds.
 // cands (n) receives the candidates and values (n) their means (chips), n_cands how many were
 // searched (0 when nothing was: a win, a single candidate); returns the action, or -1 when a state
 // was refused by ok.
