@@ -3,7 +3,7 @@
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
 (the shipped checkpoint), ``neural:PATH`` (a checkpoint file), ``sb3:PATH`` (a Stable-Baselines3
 model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra) or ``search`` /
-``search:k=8,n=3,rollout=greedy`` (determinized rollouts, ``agents.search``; it reads the engine).
+``search:k=8,n=3,rollout=efficient,z=2`` (determinized rollouts, ``agents.search``; it reads the engine).
 """
 
 from __future__ import annotations
