@@ -358,7 +358,7 @@ def test_search_agent_spec_and_protocol():
     from agents import make_agent
 
     a = make_agent("search:k=3,rollout=random,n=2", seed=4)
-    assert (a.k, a.n, a.rollout, a.z) == (3, 2, "random", 0.0) and a.name == "search:k=3,n=2,rollout=random,z=0"
+    assert (a.k, a.n, a.rollout, a.z) == (3, 2, "random", 2.0) and a.name == "search:k=3,n=2,rollout=random,z=2"
     assert make_agent("search").name == "search"
     for spec in ("search:k=0", "search:j=3", "search:k=x", "search:rollout=best", "search:z=-1"):
         with pytest.raises(ValueError):
