@@ -30,9 +30,10 @@ from envs import _core
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 
 # rollout policies (native/include/tw16/resample.hpp): randplay's uniform and greedy play (lowest
-# shanten, one decision in 8 and every claim answer uniform), and "efficient": wins and ready
-# declarations whenever legal, Greedy's claim answers, lowest-shanten discards
-ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2}
+# shanten, one decision in 8 and every claim answer uniform), "efficient": wins and ready
+# declarations whenever legal, Greedy's claim answers, lowest-shanten discards, and "base": Greedy
+# itself at every seat (the slowest)
+ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2, "base": 3}
 # measured against three Greedy seats, 300 walls (1,200 hands) of seed 2027 (duplicate): z = 0 loses
 # 12.5 (greedy rollouts) and 15.5 (efficient) chips per hand, z = 1 loses 7.2, z = 2 reads +1.15
 # [-0.78, +3.08]: the rollouts' values are biased (uniformly dealt opponents hold worse hands than

@@ -225,7 +225,7 @@ def phase_play(core, scale, summary):
                 core.copy_game(S, int(games[0]), R, int(games[0]))
                 if t % 6 == 0:
                     sa, sv = np.zeros(games.size, np.int64), np.zeros((games.size, 2))
-                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 3, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv)
+                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv)
                     assert S.mask[games, sa].all(), f"{ctx.name}: search_batch chose an illegal action"
                     n_search += games.size
             acts = pick_actions(rng, S)

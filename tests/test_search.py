@@ -12,7 +12,8 @@ Engine.resample_hidden (envs._core.resample_hidden, native/src/resample.cpp) and
 - Uniform: on a built late-game state with six unseen tiles (a hidden flower among them), a
   chi-square test of 20,000 draws against the enumerated consistent deals.
 - A copy continues exactly as the original (all 17 arrays, auto-reset redeals included).
-- The search agent with n = 1 is Greedy; it is deterministic given its seed, independent of threads.
+- The search agent with n = 1, or with a z no candidate can reach, is Greedy; it is deterministic
+  given its seed, independent of threads.
 """
 
 from __future__ import annotations
@@ -323,6 +324,19 @@ def test_search_with_one_candidate_is_greedy():
     mixed = play_duplicate([s1, make_agent("greedy"), s1, make_agent("greedy")], 4, seed=3)
     np.testing.assert_array_equal(greedy["per_wall"], mixed["per_wall"])
     assert s1.decisions > 0 and s1.searched == 0
+
+
+def test_search_that_never_deviates_is_greedy():
+    """Rollouts run (and read the engine) but z is too high to leave Greedy's choice: Greedy's play."""
+    from agents import make_agent
+    from training.arena import play_duplicate
+
+    greedy = play_duplicate([make_agent("greedy")] * 4, 4, seed=3)
+    for rollout in ("base", "efficient"):
+        s = make_agent(f"search:z=1000000,k=2,rollout={rollout}")
+        mixed = play_duplicate([s, make_agent("greedy"), make_agent("greedy"), make_agent("greedy")], 4, seed=3)
+        np.testing.assert_array_equal(greedy["per_wall"], mixed["per_wall"])
+        assert s.searched > 100
 
 
 def test_search_agent_is_deterministic_and_thread_independent():

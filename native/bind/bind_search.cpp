@@ -96,8 +96,10 @@ void bind_search(nb::module_& m) {
             const auto seeds = ro<uint64_t, 1>(seeds_a, "seeds", {G});
             if (k < 1 || k > (int64_t{1} << 20)) bad("k = " + str(k) + ", expected 1..2**20 determinizations");
             if (n < 1 || n > A::N_ACTIONS) bad("n = " + str(n) + ", expected 1..76 candidate actions");
-            if (policy != RP::POLICY_UNIFORM && policy != RP::POLICY_GREEDY && policy != ROLLOUT_EFFICIENT)
-                bad("policy: expected POLICY_UNIFORM (0), POLICY_GREEDY (1) or ROLLOUT_EFFICIENT (2), got " + str(policy));
+            if (policy != RP::POLICY_UNIFORM && policy != RP::POLICY_GREEDY && policy != ROLLOUT_EFFICIENT &&
+                policy != ROLLOUT_BASE)
+                bad("policy: expected POLICY_UNIFORM (0), POLICY_GREEDY (1), ROLLOUT_EFFICIENT (2) or ROLLOUT_BASE (3), "
+                    "got " + str(policy));
             const auto out = rw<int64_t, 1>(out_a, "out", {G});
             const auto values = rw<double, 2>(values_a, "values", {G, n});
             for (int64_t i = 0; i < G; ++i) {

@@ -269,7 +269,10 @@ bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const Searc
         if (a < 0 || !R.mask(0, a) || !ok(R, 0, a, opts)) return false;
         step_game(R, 0, a, opts, ecfg, prof);
         if (R.terminated[0] || R.g(0, St::G_HANDS) != hands0) break;
-        a = cfg.policy == ROLLOUT_EFFICIENT ? efficient_action(R, arng, shv, lv)
+        int64_t base = -1;
+        if (cfg.policy == ROLLOUT_BASE) search_candidates(R, 0, &base, 1);
+        a = cfg.policy == ROLLOUT_BASE        ? base
+            : cfg.policy == ROLLOUT_EFFICIENT ? efficient_action(R, arng, shv, lv)
             : cfg.policy == RP::POLICY_GREEDY ? greedy_action(R, 0, arng.v(), shv, lv)
                                               : random_action(R.mask[0], arng.v(), 0, lv);
     }
@@ -356,13 +359,14 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
             sq[j] += (v - v0) * (v - v0);
         }
     }
-    // The best mean, if it beats the base candidate by z standard errors of the paired differences.
+    // The best mean, if it beats the base candidate by z standard errors of the paired differences
+    // (their variance floored at 1 chip squared: k equal differences are not certainty).
     const double k = static_cast<double>(cfg.k);
     int64_t best = 0;
     for (int64_t j = 0; j < nc; ++j) values[j] /= k;
     for (int64_t j = 1; j < nc; ++j) {
         const double d = values[j] - values[0];
-        const double var = k > 1 ? std::max(0.0, (sq[j] - k * d * d) / (k - 1)) : 0.0;
+        const double var = std::max(1.0, k > 1 ? (sq[j] - k * d * d) / (k - 1) : 0.0);
         if (d > cfg.z * std::sqrt(var / k) && values[j] > values[best]) best = j;
     }
     return cands[best];

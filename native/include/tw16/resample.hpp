@@ -60,6 +60,9 @@ struct GameBuf {
 // decision in 8 and every claim answer uniform), and this one (agents.search.ROLLOUTS["efficient"]):
 // wins and ready declarations whenever legal, Greedy's claim answers, lowest-shanten discards.
 inline constexpr int64_t ROLLOUT_EFFICIENT = 2;
+// ROLLOUT_BASE (agents.search.ROLLOUTS["base"]): every seat plays the base policy itself (Greedy, as
+// search_candidates ranks it first): the one-step lookahead of a policy over itself, and the slowest.
+inline constexpr int64_t ROLLOUT_BASE = 3;
 struct SearchCfg {
     int64_t k = 8;            // determinizations per decision
     int64_t n = 3;            // candidate actions (the top n by the base policy)
