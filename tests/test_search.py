@@ -305,7 +305,7 @@ def test_bad_arguments_are_refused():
         _core.copy_game(S, 0, st.alloc(1), 1)
     out, vals = np.zeros(2, np.int64), np.zeros((2, 3))
     games, seeds = np.array([0, 1]), np.zeros(2, np.uint64)
-    for kw, msg in (({"k": 0}, "k = 0"), ({"n": 77}, "n = 77"), ({"policy": 3}, "policy")):
+    for kw, msg in (({"k": 0}, "k = 0"), ({"n": 77}, "n = 77"), ({"policy": 4}, "policy")):
         args = {"k": 2, "n": 3, "policy": 1, **kw}
         with pytest.raises(ValueError, match=msg):
             _core.search_batch(S, games, seeds, args["k"], args["n"], args["policy"], 0.0, eng.opts, eng.cfg,
