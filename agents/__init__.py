@@ -1,8 +1,10 @@
 """Agents: one protocol (``agents.base.Agent``), batched and seeded.
 
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
-(the shipped checkpoint), ``neural:PATH`` (a checkpoint file) or ``sb3:PATH`` (a Stable-Baselines3
-model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra). Importing ``agents``
+(the shipped checkpoint), ``neural:PATH`` (a checkpoint file), ``sb3:PATH`` (a Stable-Baselines3
+model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra) or ``search`` /
+``search:k=8,n=3,rollout=efficient,z=2`` (determinized rollouts, ``agents.search``; it reads the engine).
+Importing ``agents``
 registers these names with ``envs.policies``, so the envs take them as ``opponents`` (envs never
 imports agents).
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from agents.base import Agent, RandomAgent
 
-AGENT_NAMES = ("random", "greedy", "defensive", "neural")
+AGENT_NAMES = ("random", "greedy", "defensive", "neural", "search")
 
 
 def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
@@ -32,11 +34,15 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
         if arg:
             agent.name = f"neural:{arg}"
         return agent
+    if name == "search":
+        from agents.search import SearchAgent
+
+        return SearchAgent.from_spec(arg, seed=seed)
     if name == "sb3" and arg:
         from agents.sb3_agent import SB3Agent
 
         return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}")
-    raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH)")
+    raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R)")
 
 
 def _register() -> None:

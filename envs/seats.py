@@ -11,13 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 
-def act_by_seat(policies, who, obs, mask, actions) -> None:
+def act_by_seat(policies, who, obs, mask, actions, engine=None, games=None) -> None:
     """Fill ``actions[k]`` with ``policies[who[k]].act`` for every decision ``k`` whose ``who[k]`` is in
     ``0 .. len(policies) - 1``; other rows (``who[k] = -1``: decided elsewhere) keep their value.
 
     ``obs`` (n, C, 34), ``mask`` (n, 76), ``who`` and ``actions`` (n,). Each policy object is asked
     once per call, on all its rows in row order, also when it sits at several seats: one call per
     policy per step (a shared opponent costs one batch, not three).
+
+    A policy with ``needs_engine`` (``agents.search``: it reads the game itself, to resample and roll
+    out) is asked ``act_engine(engine, games[sel])`` instead, where ``games`` (n,) are the engine's
+    game indices of the rows; the callers that can give it an engine pass ``engine`` and ``games``.
     """
     who = np.asarray(who)
     seen: set[int] = set()
@@ -27,5 +31,12 @@ def act_by_seat(policies, who, obs, mask, actions) -> None:
         seen.add(id(p))
         slots = [i for i, q in enumerate(policies) if q is p]
         sel = np.flatnonzero(who == slots[0]) if len(slots) == 1 else np.flatnonzero(np.isin(who, slots))
-        if sel.size:
+        if not sel.size:
+            continue
+        if getattr(p, "needs_engine", False):
+            if engine is None:
+                raise TypeError(f"{getattr(p, 'name', p)!r} reads the engine (act_engine): this caller has no engine "
+                                "to give it (duplicate evaluation, evaluation.arena, has)")
+            actions[sel] = p.act_engine(engine, np.asarray(games)[sel])
+        else:
             actions[sel] = p.act(obs[sel], mask[sel])

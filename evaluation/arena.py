@@ -141,7 +141,7 @@ def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, der
         who = seat_agent[live, cur]
         actions[:] = 0  # finished games have an all-ones mask; their step is a no-op
         acts = np.zeros(live.size, np.int64)
-        act_by_seat(agents, who, obs, mask, acts)
+        act_by_seat(agents, who, obs, mask, acts, engine=eng, games=live)
         actions[live] = acts
         if on_decision is not None:
             on_decision(live, cur, obs, mask, actions[live])

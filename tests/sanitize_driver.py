@@ -10,7 +10,8 @@ normal envs._core is used: the same checks, no sanitizer). PHASE is one of
   "ERROR: AddressSanitizer: use-after-poison"; the test checks that it does).
 - ``play``: random and greedy play with the invariant checker (``random_play``, check on) on every
   profile and option set; batch steps through ``step_batch`` / ``step_some`` / ``reset_some`` with
-  the invariant checker, the mask, the encoders and the agents' kernels at every decision.
+  the invariant checker, the mask, the encoders and the agents' kernels at every decision, and
+  ``resample_hidden`` / ``copy_game`` on every live game (``search_batch`` every sixth step).
 - ``score``: scoring of random hands (complete and not) on every profile: ``score_batch``,
   ``score_hand``, ``hk_score``, ``settle_batch``, ``settle``, ``hk_legs``, ``hk_settle``,
   ``winning_shape``; the hand analysis on random counts (``_eval_batch`` on every function,
@@ -160,7 +161,7 @@ def phase_play(core, scale, summary):
     from envs.engine.mask import N_CFG  # noqa: F401  (the cfg layout the engine uses)
 
     rng = np.random.default_rng(16)
-    n_games = n_dec = n_hands = n_steps = 0
+    n_games = n_dec = n_hands = n_steps = n_search = 0
     for i, (profile, options) in enumerate(CONFIGS):
         ctx = Ctx(profile, options)
         # compiled random / greedy play with the invariant checker after every step
@@ -219,6 +220,18 @@ def phase_play(core, scale, summary):
                                 f.opp_disc, f.opp_passed, f.tiles_left.astype(np.int64), f.claim_tile.astype(np.int64),
                                 S.mask[live], d, act)
                 assert S.mask[live][np.arange(act.size), act].all(), f"{ctx.name}: act_kernel chose an illegal action"
+                # search at decision time: a resampled copy of each live game, and the search's decision
+                games = np.flatnonzero(live).astype(np.int64)
+                R = _copy_arg(S)
+                for b in games:
+                    core.resample_hidden(R, int(b), int(R.g[b, st.G_CUR]), 7 * t + int(b), ctx.opts, ctx.cfg, ctx.prof)
+                    assert core.check_game(R, int(b), ctx.opts) == 0, f"{ctx.name}: a resampled state fails the checker"
+                core.copy_game(S, int(games[0]), R, int(games[0]))
+                if t % 6 == 0:
+                    sa, sv = np.zeros(games.size, np.int64), np.zeros((games.size, 2))
+                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv)
+                    assert S.mask[games, sa].all(), f"{ctx.name}: search_batch chose an illegal action"
+                    n_search += games.size
             acts = pick_actions(rng, S)
             if t % 2:
                 core.step_batch(S, acts, ctx.opts, ctx.cfg, ctx.prof)
@@ -231,7 +244,7 @@ def phase_play(core, scale, summary):
                 core.reset_some(S, np.arange(B, dtype=np.uint64) + np.uint64(7 * t), S.terminated.copy(), ctx.opts,
                                 ctx.cfg, ctx.prof)
     summary["play"] = {"configs": len(CONFIGS), "random_play games": n_games, "random_play hands": n_hands,
-                       "random_play decisions": n_dec, "batch steps (B=4)": n_steps}
+                       "random_play decisions": n_dec, "batch steps (B=4)": n_steps, "searches": n_search}
 
 
 # ------------------------------------------------------------------------------------ score
@@ -500,6 +513,7 @@ INTS = [-1, -2, 0, 1, 2, 3, 4, 5, 33, 34, 35, 143, 144, 1 << 31, -(1 << 31), (1 
 # integer arguments that size the work: only small values (a huge one is a legal long loop)
 INT_LIMITS = {
     ("random_play", "episodes"): [-1, -(1 << 63), 0, 1, 2],
+    ("search_batch", "k"): [-1, -(1 << 63), 0, 1, 3, (1 << 20) + 1, (1 << 63) - 1],
     ("score_all", "reps"): [-1, -(1 << 63), 0, 1, 2],
     ("gen_group", "nk"): [-1, 0, 2, 3, 4, 5, 10, 34, (1 << 63) - 1, -(1 << 63)],
     ("set_num_threads", "n"): [-1, 0, 1, 2, 3, 1024, 1025, -(1 << 31), (1 << 63) - 1],
@@ -664,6 +678,11 @@ def valid_calls(core, ctx, S):
         "random_play": [S, np.arange(B, dtype=np.uint64), np.arange(B, dtype=np.uint64), 1, True, 1, ctx.opts, ctx.cfg,
                         ctx.prof],
         "check_game": [S, 1, ctx.opts],
+        # search at decision time (game 1 is a live decision)
+        "copy_game": [S, 1, _copy_arg(S), 0],
+        "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.opts, ctx.cfg, ctx.prof],
+        "search_batch": [S, np.array([1], np.int64), np.array([3], np.uint64), 2, 2, 2, 0.5, ctx.opts, ctx.cfg, ctx.prof,
+                         np.zeros(1, np.int64), np.zeros((1, 2))],
         # encoders
         "planes_v0_encode": [np.zeros((B, C, 34), np.float32), S.hands, S.melds, S.river, S.g, S.p, S.scores, seats,
                              ctx.opts, flags, ctx.shapes],

@@ -21,12 +21,19 @@ Read-only state views (see ``envs.engine.state`` for every array): ``wall`` (B,1
 ``wall_head`` / ``wall_tail`` (B,) the next front / tail wall positions;
 hongkong: ``la_debt`` (B,4,4) open 拉 debts in chips (row pays column), ``la_count`` (B,4,4) their k,
 ``dice`` (B,3) this hand's dice (0 when not rolled), ``side_chips`` (B,4) side payments so far this hand.
+
+Search at decision time (agents/search.py):
+
+    copies = eng.clone(b, n)          # a new Engine of n exact copies of game b
+    copies.resample_hidden(i, seat, seed)   # game i: deal again what seat cannot see (in place)
+    eng.set_game(c, other, b)         # game c becomes a copy of game b of another Engine
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from envs import _core
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.claims import tiles_left
@@ -199,6 +206,58 @@ class Engine:
         """(B,) tiles that may still be drawn: the rest of the wall minus the dead wall (a copy; the
         core's ``tiles_left``, one call per game)."""
         return np.fromiter((tiles_left(row, self.opts) for row in self.s.g), np.int64, self.batch_size)
+
+    # -- search at decision time (native/include/tw16/resample.hpp) ----------------------------
+    def clone(self, b: int = 0, n: int = 1) -> "Engine":
+        """A new Engine (same rules, auto_reset and scripted walls) of ``n`` exact copies of game ``b``:
+        state, random stream, episode seed and last rewards. Stepping a copy as the original is stepped
+        gives the same trajectory."""
+        b = self._game_index(b, "b")
+        n = as_int(n, "n")
+        if n < 1:
+            raise ValueError(f"n must be >= 1, got {n}")
+        new = Engine(self.rules, batch_size=n, auto_reset=self.auto_reset)
+        new.s = st.alloc(n, self.s.script.shape[1])
+        for c in range(n):
+            new.set_game(c, self, b)
+        return new
+
+    def set_game(self, c: int, src: "Engine", b: int) -> None:
+        """Game ``c`` of this engine becomes an exact copy of game ``b`` of ``src`` (an Engine with the
+        same rules and as many scripted walls per game)."""
+        if not isinstance(src, Engine):
+            raise TypeError(f"src must be an Engine, got {type(src).__name__}")
+        if not (np.array_equal(src.opts, self.opts) and np.array_equal(src.cfg, self.cfg)
+                and all(np.array_equal(x, y) for x, y in zip(src.prof, self.prof))):  # fmt: skip
+            raise ValueError("src plays other rules: a game can only be copied between engines of the same rules")
+        c = self._game_index(c, "c")
+        b = src._game_index(b, "b")
+        _core.copy_game(src.s, b, self.s, c)
+        self._seeds[c] = src._seeds[b]
+        self.truncated[c] = src.truncated[b]
+        self._rewards[c] = src._rewards[b]
+        self._terminated[c] = src._terminated[b]
+
+    def resample_hidden(self, b: int, seat: int, seed: int) -> None:
+        """Deal again, in place, what ``seat`` cannot see in game ``b``, uniformly among the deals
+        consistent with what it has seen: the opponents' concealed tiles (each keeps its count) and the
+        wall (dead wall included; the hidden flowers stay in it), the game's random stream (the later
+        hands) from ``seed``. The seat's observation, its hand, every meld, the river and the flowers do
+        not change. ``seat`` must be the seat to decide in game ``b`` (a live game the engine made:
+        ValueError otherwise). Deterministic given ``seed`` (an int in 0..2**64-1). Details:
+        native/include/tw16/resample.hpp."""
+        b = self._game_index(b, "b")
+        seat = as_int(seat, "seat")
+        seed = as_int(seed, "seed")
+        if not 0 <= seed < 1 << 64:
+            raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
+        _core.resample_hidden(self.s, b, seat, seed, self.opts, self.cfg, self.prof)
+
+    def _game_index(self, b, name: str) -> int:
+        b = as_int(b, name)
+        if not 0 <= b < self.batch_size:
+            raise ValueError(f"{name} = {b} is not a game of this engine (0..{self.batch_size - 1})")
+        return b
 
     def state_bytes_per_game(self) -> int:
         return st.state_bytes_per_game(self.s)

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "engine_args.hpp"
 #include "state_checks.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/invariants.hpp"
@@ -58,6 +59,8 @@ AnyArray ro_array(nb::handle h, const std::string& name) {
     if (nb::try_cast<AnyArray>(h, r, false)) return r;
     bad(name + ": expected a numpy array");
 }
+
+}  // namespace
 
 // envs.engine.state.State from the namedtuple (or a tuple / list of its N_FIELDS arrays in order).
 State state_of(nb::handle state) {
@@ -174,6 +177,8 @@ void check_game_bounds(const State& S, int64_t b) {
         if (S.river(b, i, 2) < 0 && (S.river(b, i, 0) < 0 || S.river(b, i, 0) >= T::N_KINDS))
             bad(w + "river[" + str(i) + "]: kind " + in(S.river(b, i, 0), 0, T::N_KINDS - 1));
 }
+
+namespace {
 
 // Scripted walls: the first 144 ids (136 with flowers off) of each are a permutation of 0..143
 // (0..135); a wall is copied in whenever a hand is dealt, so steps check them too.

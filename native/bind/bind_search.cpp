@@ -1,0 +1,143 @@
+// Bindings of search at decision time (tw16/resample.hpp): copy_game, resample_hidden and the search
+// agent's batch decision search_batch. The state is envs.engine.state.State (state_of, as for the
+// engine); a game to resample or search must be live, pass the invariant checker (check_game) and the
+// step's own checks (game_ok) and have the seat as its current player: else ValueError naming it.
+#include <nanobind/ndarray.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "engine_args.hpp"
+#include "state_checks.hpp"
+#include "tw16/constants.hpp"
+#include "tw16/invariants.hpp"
+#include "tw16/parallel.hpp"
+#include "tw16/resample.hpp"
+
+namespace tw16::bind {
+
+namespace {
+namespace St = py::state;
+namespace A = py::actions;
+namespace RP = py::randplay;
+using state_checks::str;
+
+[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
+
+void check_index(int64_t v, int64_t n, const char* what) {
+    if (v < 0 || v >= n) bad(std::string(what) + " = " + str(v) + " is not in 0.." + str(n - 1));
+}
+
+// Game b is a live decision of the engine's own making, with `seat` (-1: any) to decide.
+void check_decision(const State& S, int64_t b, int64_t seat, Opts opts, const char* what) {
+    check_index(b, S.batch(), what);
+    const std::string w = "state: game " + str(b) + ": ";
+    if (S.terminated[b]) bad(w + "the episode is over (nothing to decide)");
+    check_game_bounds(S, b);
+    const int64_t e = check_game(S, b, opts);
+    if (e != py::invariants::E_OK) bad(w + "the invariant checker fails (E_* code " + str(e) + ")");
+    int64_t a = 0;
+    while (a < A::N_ACTIONS && !S.mask(b, a)) ++a;
+    std::string why;
+    if (!game_ok<true>(S, b, a, opts, &why)) bad(w + why);
+    if (seat >= 0 && S.g(b, St::G_CUR) != seat)
+        bad("seat = " + str(seat) + " is not the seat to decide in game " + str(b) + " (" + str(S.g(b, St::G_CUR)) +
+            "): resample at the seat's own decision");
+}
+
+bool step_ok(const State& S, int64_t b, int64_t a, Opts opts) { return game_ok<false>(S, b, a, opts, nullptr); }
+}  // namespace
+
+void bind_search(nb::module_& m) {
+    m.def(
+        "copy_game",
+        [](nb::handle src, int64_t b, nb::handle dst, int64_t c) {
+            const State S = state_of(src);
+            const State D = state_of(dst);
+            check_index(b, S.batch(), "b");
+            check_index(c, D.batch(), "c");
+            if (S.script.shape[1] != D.script.shape[1])
+                bad("dst.script: holds " + str(D.script.shape[1]) + " scripted walls per game, src " +
+                    str(S.script.shape[1]) + " (they must agree)");
+            copy_game(S, b, D, c);
+        },
+        nb::arg("src"), nb::arg("b"), nb::arg("dst"), nb::arg("c"),
+        "Copy game b of the state src into slot c of the state dst (every array's row; src and dst may be the "
+        "same state).");
+    m.def(
+        "resample_hidden",
+        [](nb::handle state, int64_t b, int64_t seat, uint64_t seed, const AnyArray& opts_a, const AnyArray& cfg_a,
+           nb::handle prof_h) {
+            const State S = state_of(state);
+            const Opts opts = opts_of(opts_a);
+            const Cfg cfg = cfg_of(cfg_a);
+            const Prof prof = prof_of(prof_h);
+            check_index(seat, 4, "seat");
+            check_decision(S, b, seat, opts, "b");
+            resample_hidden(S, b, seat, seed, opts, cfg, prof);
+        },
+        nb::arg("state"), nb::arg("b"), nb::arg("seat"), nb::arg("seed"), nb::arg("opts"), nb::arg("cfg"),
+        nb::arg("prof"),
+        "Deal again, in place and uniformly, what seat (the seat to decide in game b) cannot see: the opponents' "
+        "concealed tiles and the wall (tw16/resample.hpp). Deterministic given seed.");
+    m.def(
+        "search_batch",
+        [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
+           double z, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h, const RwArray& out_a,
+           const RwArray& values_a) {
+            const State S = state_of(state);
+            const Opts opts = opts_of(opts_a);
+            const Cfg cfg = cfg_of(cfg_a);
+            const Prof prof = prof_of(prof_h);
+            const auto games = ro<int64_t, 1>(games_a, "games", {-1});
+            const int64_t G = games.shape[0];
+            const auto seeds = ro<uint64_t, 1>(seeds_a, "seeds", {G});
+            if (k < 1 || k > (int64_t{1} << 20)) bad("k = " + str(k) + ", expected 1..2**20 determinizations");
+            if (n < 1 || n > A::N_ACTIONS) bad("n = " + str(n) + ", expected 1..76 candidate actions");
+            if (policy != RP::POLICY_UNIFORM && policy != RP::POLICY_GREEDY && policy != ROLLOUT_EFFICIENT &&
+                policy != ROLLOUT_BASE)
+                bad("policy: expected POLICY_UNIFORM (0), POLICY_GREEDY (1), ROLLOUT_EFFICIENT (2) or ROLLOUT_BASE (3), "
+                    "got " + str(policy));
+            const auto out = rw<int64_t, 1>(out_a, "out", {G});
+            const auto values = rw<double, 2>(values_a, "values", {G, n});
+            for (int64_t i = 0; i < G; ++i) {
+                check_decision(S, games[i], -1, opts, ("games[" + str(i) + "]").c_str());
+                for (int64_t j = 0; j < i; ++j)
+                    if (games[j] == games[i]) bad("games: game " + str(games[i]) + " is listed twice");
+            }
+            if (!(z >= 0.0 && z <= 1e6)) bad("z = " + std::to_string(z) + ", expected 0..1e6 standard errors");
+            SearchCfg sc;
+            sc.z = z;
+            sc.k = k;
+            sc.n = n;
+            sc.policy = policy;
+            std::vector<uint8_t> refused(static_cast<size_t>(G), 0);
+            {
+                nb::gil_scoped_release nogil;
+                parallel_for(G, [&](int64_t i) {
+                    std::vector<double> v(static_cast<size_t>(n));
+                    std::vector<int64_t> c(static_cast<size_t>(n));
+                    int64_t nc = 0;
+                    const int64_t a = search_action(S, games[i], sc, seeds[i], opts, cfg, prof, step_ok, v.data(),
+                                                    c.data(), &nc);
+                    out[i] = a;
+                    refused[i] = a < 0;
+                    for (int64_t j = 0; j < n; ++j) values(i, j) = std::nan("");
+                    for (int64_t j = 0; j < nc; ++j) values(i, j) = v[j];
+                });
+            }
+            for (int64_t i = 0; i < G; ++i)
+                if (refused[i]) bad("state: game " + str(games[i]) + ": a rollout reached a state the step refuses");
+        },
+        nb::arg("state"), nb::arg("games"), nb::arg("seeds"), nb::arg("k"), nb::arg("n"), nb::arg("policy"),
+        nb::arg("z"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"), nb::arg("out"), nb::arg("values"),
+        "The search agent's decision for each game in games (int64 (G,), distinct, each a live decision): "
+        "out[i] the action, values[i, j] the mean chips of its j-th candidate over k determinizations "
+        "(NaN past the candidates; another candidate than the first (Greedy's) is played only when it beats it by "
+        "z standard errors; all NaN when there was nothing to search: a win, a single candidate). Game i searches from seeds[i] "
+        "(uint64 (G,)); the state is not changed. Over threads; results never depend on the thread count.");
+}
+
+}  // namespace tw16::bind

@@ -1,0 +1,96 @@
+// Search at decision time: copy one game's state, and resample what a seat cannot see (the
+// opponents' concealed tiles, the wall with its dead part and the unrevealed flowers, the game's own
+// random stream for the hands after this one), so that an agent can play determinized rollouts.
+// Python: envs/engine/api.py (Engine.clone, Engine.resample_hidden), agents/search.py.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "tw16/constants.hpp"
+#include "tw16/state.hpp"
+
+namespace tw16 {
+
+// Every array's row b of src into row c of dst. The scripted walls are copied when dst holds as many
+// (K) as src; a dst with K = 0 keeps none (its later hands are shuffled from the game's stream).
+void copy_game(const State& src, int64_t b, const State& dst, int64_t c);
+
+// Resample game b in place for `seat`, which must be the seat to decide (G_CUR; the caller checks
+// that the state is one the engine made: the bindings run check_game and game_ok first).
+//
+// What the seat sees stays: its own hand, every meld (concealed kongs included), the river, the
+// exposed flowers, each opponent's concealed-tile count and every scalar. What it cannot see is dealt
+// again uniformly among the deals consistent with that: the unseen tiles (the opponents' concealed
+// tiles and the live wall from head to tail, dead wall included) are a uniform random arrangement
+// over those slots, with the hidden flowers only in the wall (a flower is never held after the
+// deal's replacements). The claim options of the opponents still to answer are computed again from
+// their new hands (those asked before the seat are taken to have passed: the seat cannot see their
+// answers), the last tile drawn by an opponent on turn is a tile of its new hand, the game's random
+// stream is reseeded from `seed` and the remaining scripted walls are skipped (later hands are hidden
+// too), and the mask is computed again. Slots of the wall outside head..tail (tiles already drawn)
+// are history the engine never reads again: they are left as they were. Between hands (PH_LA_CUT)
+// only the stream is reseeded. Deterministic given seed.
+// Kept although the seat cannot see them (the melds and per-seat scalars stay as they are): the kinds
+// of the opponents' concealed kongs and their 過水 flags (P_PASS_WIN). The opponents' play (what
+// their discards and claims suggest about their hands) is not used: the deal is uniform, as in
+// determinized search.
+void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opts opts, Cfg cfg, const Prof& prof);
+
+// One game's arrays, owned: n slots (script K = 0) for the search's determinizations and rollouts.
+struct GameBuf {
+    explicit GameBuf(int64_t n);
+    State state() const { return S; }
+
+  private:
+    std::vector<uint8_t> wall;
+    std::vector<int8_t> hands, melds, river;
+    std::vector<int64_t> g, p, scores, res_delta, rec;
+    std::vector<uint64_t> rng;
+    std::vector<float> rewards;
+    std::vector<uint8_t> terminated, mask;  // (bool storage: one byte each)
+    std::vector<int32_t> res_tai, la_k, rec_items;
+    std::vector<int16_t> res_items;
+    std::vector<double> la;
+    std::vector<uint8_t> script;
+    State S;
+};
+
+// -- the search agent (agents/search.py) --------------------------------------------------------
+// The rollout policies: randplay's POLICY_UNIFORM (0) and POLICY_GREEDY (1: lowest shanten, one
+// decision in 8 and every claim answer uniform), and this one (agents.search.ROLLOUTS["efficient"]):
+// wins and ready declarations whenever legal, Greedy's claim answers, lowest-shanten discards.
+inline constexpr int64_t ROLLOUT_EFFICIENT = 2;
+// ROLLOUT_BASE (agents.search.ROLLOUTS["base"]): every seat plays the base policy itself (Greedy, as
+// search_candidates ranks it first): the one-step lookahead of a policy over itself, and the slowest.
+inline constexpr int64_t ROLLOUT_BASE = 3;
+struct SearchCfg {
+    int64_t k = 8;            // determinizations per decision
+    int64_t n = 3;            // candidate actions (the top n by the base policy)
+    int64_t policy = 1;       // rollout policy: py::randplay::POLICY_UNIFORM, POLICY_GREEDY or ROLLOUT_EFFICIENT
+    double z = 0.0;           // another candidate must beat the base one by z standard errors
+    int64_t max_steps = 4000;  // a rollout longer than this is cut (a hand takes a few hundred)
+};
+
+// A check run before each rollout step (the bindings' game_ok): false refuses the state.
+using StepOk = bool (*)(const State&, int64_t b, int64_t action, Opts opts);
+
+// The candidates of the seat to decide in game b, best first by the base policy: Greedy's own
+// decision first (agents/greedy.py: win, ready, its claim answer or its turn action), then on a turn
+// the other discards in Greedy's order (shanten, unseen tiles that lower it, neighbours, kind) with
+// the self kongs after the best discard, then every other legal action in index order. Writes at
+// most max_n actions into out and returns how many (so n = 1 plays exactly as Greedy).
+int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n);
+
+// The search's decision for game b: WIN when legal, the only legal action when there is one, else for
+// each of k determinizations (resample_hidden with seeds drawn from `seed`) and each candidate, the
+// candidate then the rollout policy to the end of the hand; the candidate of best mean chips for the
+// seat among those that beat the base candidate (Greedy's) by more than z standard errors of their
+// paired differences (z = 0: the best mean; ties: the base order). Every candidate sees the same
+// determinizations and rollout seeds.
+// cands (n) receives the candidates and values (n) their means (chips), n_cands how many were
+// searched (0 when nothing was: a win, a single candidate); returns the action, or -1 when a state
+// was refused by ok.
+int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
+                      const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands);
+
+}  // namespace tw16

@@ -1,0 +1,381 @@
+// Search at decision time (resample.hpp): copy a game, resample what a seat cannot see, and the
+// search agent's determinized rollouts.
+#include "tw16/resample.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "tw16/agents.hpp"
+#include "tw16/claims.hpp"
+#include "tw16/hand.hpp"
+#include "tw16/mask.hpp"
+#include "tw16/randplay.hpp"
+#include "tw16/rng.hpp"
+#include "tw16/step.hpp"
+
+namespace tw16 {
+
+namespace {
+namespace St = py::state;
+namespace T = py::tiles;
+namespace A = py::actions;
+namespace RP = py::randplay;
+constexpr int64_t FLOWER_ID0 = py::wall::FLOWER_ID0;
+
+// Row b of src into row c of dst (same shape past the first axis).
+template <class T, int N>
+void copy_row(const View<T, N>& src, int64_t b, const View<T, N>& dst, int64_t c) {
+    int64_t total = 1;
+    for (int d = 1; d < N; ++d) total *= src.shape[d];
+    for (int64_t e = 0; e < total; ++e) {
+        int64_t r = e, so = b * src.stride[0], dof = c * dst.stride[0];
+        for (int d = N - 1; d >= 1; --d) {
+            const int64_t i = r % src.shape[d];
+            r /= src.shape[d];
+            so += i * src.stride[d];
+            dof += i * dst.stride[d];
+        }
+        dst.data[dof] = src.data[so];
+    }
+}
+
+// A one-slot random stream on the stack (rng.hpp draws from a View).
+struct Stream {
+    uint64_t s;
+    explicit Stream(uint64_t seed) : s(seed) {}
+    View<uint64_t, 1> v() { return View<uint64_t, 1>::contiguous(&s, {1}); }
+    uint64_t next() { return next_u64(v(), 0); }
+    int64_t below(int64_t n) { return randint(v(), 0, n); }
+};
+
+template <class T>
+void shuffle(T* a, int64_t n, Stream& r) {  // Fisher-Yates
+    for (int64_t i = n - 1; i > 0; --i) std::swap(a[i], a[r.below(i + 1)]);
+}
+
+// The claim options of opponent s on the tile in question, from its (new) hand: as open_claims /
+// open_rob / open_ready0 compute them.
+int64_t claim_bits(const State& S, int64_t b, int64_t s, int64_t ph, Opts opts, const Prof& prof) {
+    auto g = S.g[b];
+    const int64_t nm = S.p(b, s, St::P_NMELDS);
+    if (ph == St::PH_READY0) return is_ready_hand(S.hands[b][s], S.melds[b][s], nm, prof.p_opts) ? St::C_READY : 0;
+    const int64_t t = g[St::G_TILE];
+    if (ph == St::PH_CLAIM) return claim_options(g, S.p[b][s], S.hands[b][s], s, g[St::G_TURN], t, opts, prof.p_opts);
+    if (S.p(b, s, St::P_PASS_WIN) != 0 || !wins_with(S.hands[b][s], nm, t, prof.p_opts)) return 0;
+    if (g[St::G_ROB_ANKONG] && !robs_as_thirteen(S.hands[b][s], nm, t, prof.p_opts)) return 0;
+    return St::C_WIN;
+}
+}  // namespace
+
+void copy_game(const State& src, int64_t b, const State& dst, int64_t c) {
+    copy_row(src.wall, b, dst.wall, c);
+    copy_row(src.hands, b, dst.hands, c);
+    copy_row(src.melds, b, dst.melds, c);
+    copy_row(src.river, b, dst.river, c);
+    copy_row(src.g, b, dst.g, c);
+    copy_row(src.p, b, dst.p, c);
+    copy_row(src.scores, b, dst.scores, c);
+    copy_row(src.rng, b, dst.rng, c);
+    copy_row(src.rewards, b, dst.rewards, c);
+    copy_row(src.terminated, b, dst.terminated, c);
+    copy_row(src.mask, b, dst.mask, c);
+    copy_row(src.res_tai, b, dst.res_tai, c);
+    copy_row(src.res_items, b, dst.res_items, c);
+    copy_row(src.res_delta, b, dst.res_delta, c);
+    if (dst.script.shape[1] == src.script.shape[1] && src.script.shape[1] > 0) copy_row(src.script, b, dst.script, c);
+    copy_row(src.la, b, dst.la, c);
+    copy_row(src.la_k, b, dst.la_k, c);
+    copy_row(src.rec, b, dst.rec, c);
+    copy_row(src.rec_items, b, dst.rec_items, c);
+}
+
+void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opts opts, Cfg cfg, const Prof& prof) {
+    auto g = S.g[b];
+    Stream r(seed);
+    S.rng[b] = r.next();  // the hands after this one are hidden too
+    g[St::G_SCRIPT_USED] = std::max<int64_t>(g[St::G_SCRIPT_USED], S.script.shape[1]);
+    const int64_t ph = g[St::G_PHASE];
+    if (ph == St::PH_LA_CUT) return;  // between hands: the last hand's tiles were shown
+    const int64_t turn = g[St::G_TURN];
+    // While a kong is robbed, the konger's tile(s) of that kind are known: they stay.
+    const int64_t fixed_kind = ph == St::PH_ROB ? g[St::G_TILE] : -1;
+    const int64_t fixed_n = g[St::G_ROB_ANKONG] ? 4 : 1;
+    std::array<int8_t, T::N_TILES> pool;  // the unseen playing tiles (kinds), then the wall's flowers
+    std::array<uint8_t, 8> flowers;
+    std::array<int64_t, 4> cnt{};
+    int64_t np = 0, nf = 0;
+    for (int64_t s = 0; s < 4; ++s) {
+        if (s == seat) continue;
+        for (int64_t k = 0; k < T::N_KINDS; ++k) {
+            const int64_t keep = (s == turn && k == fixed_kind) ? fixed_n : 0;
+            const int64_t c = S.hands(b, s, k) - keep;
+            for (int64_t i = 0; i < c; ++i) pool[np++] = static_cast<int8_t>(k);
+            cnt[s] += c;
+            S.hands(b, s, k) = static_cast<int8_t>(keep);
+        }
+    }
+    // The physical ids a kind goes back into the wall with: those it had there first, then its others.
+    std::array<bool, T::N_TILES> in_wall{};
+    const int64_t head = g[St::G_HEAD], tail = g[St::G_TAIL];
+    for (int64_t i = head; i <= tail; ++i) {
+        const int64_t t = S.wall(b, i);
+        in_wall[t] = true;
+        if (t >= FLOWER_ID0)
+            flowers[nf++] = static_cast<uint8_t>(t);
+        else
+            pool[np++] = static_cast<int8_t>(t >> 2);
+    }
+    std::array<std::array<uint8_t, 4>, T::N_KINDS> ids;
+    std::array<int8_t, T::N_KINDS> next_id{};
+    for (int64_t k = 0; k < T::N_KINDS; ++k) {
+        int64_t j = 0;
+        for (int pass = 0; pass < 2; ++pass)
+            for (int64_t i = 4 * k; i < 4 * k + 4; ++i)
+                if (in_wall[i] == (pass == 0)) ids[k][j++] = static_cast<uint8_t>(i);
+    }
+    // A uniform arrangement: the playing tiles shuffled, the opponents' slots first (flowers are never
+    // held), then the rest with the flowers shuffled into the wall.
+    shuffle(pool.data(), np, r);
+    int64_t at = 0;
+    for (int64_t i = 1; i < 4; ++i) {
+        const int64_t s = (seat + i) % 4;
+        // An opponent on turn (a flower win offered to the seat) drew its first slot last.
+        if (ph == St::PH_FLOWER && s == turn && cnt[s] > 0 && g[St::G_LAST_DRAWN] >= 0) g[St::G_LAST_DRAWN] = pool[at];
+        for (int64_t j = 0; j < cnt[s]; ++j, ++at) S.hands(b, s, pool[at]) = static_cast<int8_t>(S.hands(b, s, pool[at]) + 1);
+    }
+    std::array<int16_t, T::N_TILES> w;  // the new wall: kinds (< 34) or flower ids (>= 136)
+    int64_t nw = 0;
+    for (; at < np; ++at) w[nw++] = pool[at];
+    for (int64_t i = 0; i < nf; ++i) w[nw++] = flowers[i];
+    shuffle(w.data(), nw, r);
+    for (int64_t i = 0; i < nw; ++i) {
+        const int64_t x = w[i];
+        S.wall(b, head + i) = static_cast<uint8_t>(x >= FLOWER_ID0 ? x : ids[x][next_id[x]++]);
+    }
+    // Claims: the opponents still to answer are asked with their new hands; those asked before the
+    // seat passed (their answers are hidden).
+    if (ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0) {
+        const int64_t my_pos = pymod(seat - turn, 4);
+        for (int64_t s = 0; s < 4; ++s) {
+            if (s == seat || s == turn) continue;
+            const bool before = pymod(s - turn, 4) < my_pos;
+            if (before && ph == St::PH_READY0) continue;  // (a declaration shows in its ready flag)
+            S.p(b, s, St::P_CLAIM) = before ? 0 : claim_bits(S, b, s, ph, opts, prof);
+            S.p(b, s, St::P_ANSWER) = -1;
+        }
+    }
+    mask_rows(S.mask[b], g, S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, prof.p_opts);
+}
+
+GameBuf::GameBuf(int64_t n)
+    : wall(n * St::WALL_SIZE),
+      hands(n * 4 * T::N_KINDS),
+      melds(n * 4 * St::MAX_MELDS * 3),
+      river(n * St::MAX_RIVER * 4),
+      g(n * St::NG),
+      p(n * 4 * St::NP),
+      scores(n * 4),
+      res_delta(n * 4),
+      rng(n),
+      rewards(n * 4),
+      terminated(n),
+      mask(n * A::N_ACTIONS),
+      res_tai(n * 4),
+      la_k(n * 16),
+      res_items(n * 4 * py::profile::N_ITEMS),
+      la(n * 16),
+      script(1),
+      rec(n * St::HAND_LOG * St::NREC),
+      rec_items(n * St::HAND_LOG * St::REC_MAX_ITEMS) {
+    S.wall = View<uint8_t, 2>::contiguous(wall.data(), {n, St::WALL_SIZE});
+    S.hands = View<int8_t, 3>::contiguous(hands.data(), {n, 4, T::N_KINDS});
+    S.melds = View<int8_t, 4>::contiguous(melds.data(), {n, 4, St::MAX_MELDS, 3});
+    S.river = View<int8_t, 3>::contiguous(river.data(), {n, St::MAX_RIVER, 4});
+    S.g = View<int64_t, 2>::contiguous(g.data(), {n, St::NG});
+    S.p = View<int64_t, 3>::contiguous(p.data(), {n, 4, St::NP});
+    S.scores = View<int64_t, 2>::contiguous(scores.data(), {n, 4});
+    S.rng = View<uint64_t, 1>::contiguous(rng.data(), {n});
+    S.rewards = View<float, 2>::contiguous(rewards.data(), {n, 4});
+    S.terminated = View<bool, 1>::contiguous(reinterpret_cast<bool*>(terminated.data()), {n});
+    S.mask = View<bool, 2>::contiguous(reinterpret_cast<bool*>(mask.data()), {n, A::N_ACTIONS});
+    S.res_tai = View<int32_t, 2>::contiguous(res_tai.data(), {n, 4});
+    S.res_items = View<int16_t, 3>::contiguous(res_items.data(), {n, 4, py::profile::N_ITEMS});
+    S.res_delta = View<int64_t, 2>::contiguous(res_delta.data(), {n, 4});
+    S.script = View<uint8_t, 3>::contiguous(script.data(), {n, 0, St::WALL_SIZE});
+    S.la = View<double, 3>::contiguous(la.data(), {n, 4, 4});
+    S.la_k = View<int32_t, 3>::contiguous(la_k.data(), {n, 4, 4});
+    S.rec = View<int64_t, 3>::contiguous(rec.data(), {n, St::HAND_LOG, St::NREC});
+    S.rec_items = View<int32_t, 3>::contiguous(rec_items.data(), {n, St::HAND_LOG, St::REC_MAX_ITEMS});
+}
+
+// -- the search agent ---------------------------------------------------------------------------
+namespace {
+// 4 minus every copy of each kind the seat can see (planes_v0's CH_UNSEEN without reveal_ankong).
+void unseen_of(const State& S, int64_t b, int64_t seat, View<int8_t, 1> u) {
+    std::array<int64_t, T::N_KINDS> seen{};
+    for (int64_t k = 0; k < T::N_KINDS; ++k) seen[k] = S.hands(b, seat, k);
+    for (int64_t s = 0; s < 4; ++s)
+        for (int64_t i = 0; i < S.p(b, s, St::P_NMELDS); ++i) {
+            const int64_t mt = S.melds(b, s, i, 0), mk = S.melds(b, s, i, 1);
+            if (mt == T::ANKONG && s != seat) continue;  // face down
+            if (mt == T::CHI) {
+                for (int64_t j = 0; j < 3; ++j) seen[mk + j] += 1;
+            } else {
+                seen[mk] += mt == T::PON ? 3 : 4;
+            }
+        }
+    for (int64_t i = 0; i < S.g(b, St::G_NRIVER); ++i)
+        if (S.river(b, i, 2) < 0) seen[S.river(b, i, 0)] += 1;
+    for (int64_t k = 0; k < T::N_KINDS; ++k) u[k] = static_cast<int8_t>(std::max<int64_t>(0, 4 - seen[k]));
+}
+
+// ROLLOUT_EFFICIENT: win and declare whenever legal, Greedy's claim answers (agents/greedy.py:
+// pon / chi / kong only when they lower the shanten), a discard of lowest shanten (ties uniform);
+// every other decision uniform. Cheaper than Greedy's full turn (no ukeire), with no random calls.
+int64_t efficient_action(const State& R, Stream& arng, View<int64_t, 1> sh, View<int64_t, 1> legal) {
+    const auto m = R.mask[0];
+    if (m[A::WIN]) return A::WIN;
+    if (m[A::READY]) return A::READY;
+    const int64_t seat = R.g(0, St::G_CUR);
+    const int64_t ph = R.g(0, St::G_PHASE);
+    std::array<int8_t, T::N_KINDS> hb{};
+    for (int64_t k = 0; k < T::N_KINDS; ++k) hb[k] = R.hands(0, seat, k);
+    const auto hand = View<int8_t, 1>::contiguous(hb.data(), {T::N_KINDS});
+    const int64_t n_sets = 5 - R.p(0, seat, St::P_NMELDS);
+    if (ph == St::PH_CLAIM && R.g(0, St::G_TILE) >= 0 && n_sets > 0)
+        return greedy::_claim(hand, n_sets, R.g(0, St::G_TILE), m);
+    if (ph == St::PH_TURN) {
+        discard_shanten(hand, n_sets, sh);
+        int64_t best = int64_t{1} << 30, n = 0;
+        for (int64_t k = 0; k < T::N_KINDS; ++k)
+            if (m[k] && sh[k] < best) best = sh[k];
+        for (int64_t k = 0; k < T::N_KINDS; ++k) n += m[k] && sh[k] == best;
+        if (n > 0) {
+            int64_t r = arng.below(n);
+            for (int64_t k = 0; k < T::N_KINDS; ++k)
+                if (m[k] && sh[k] == best && r-- == 0) return k;
+        }
+    }
+    return random_action(m, arng.v(), 0, legal);
+}
+
+// Play game 0 of R from action a with the rollout policy to the end of the hand: the seat's chips.
+// Returns false when ok refused a state.
+bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
+             const Prof& prof, StepOk ok, double* value) {
+    Stream arng(seed);
+    std::array<int64_t, 34> sh{};
+    std::array<int64_t, A::N_ACTIONS> legal{};
+    const auto shv = View<int64_t, 1>::contiguous(sh.data(), {34});
+    const auto lv = View<int64_t, 1>::contiguous(legal.data(), {A::N_ACTIONS});
+    const int64_t before = R.scores(0, seat);
+    const int64_t hands0 = R.g(0, St::G_HANDS);
+    for (int64_t t = 0; t < cfg.max_steps; ++t) {
+        if (a < 0 || !R.mask(0, a) || !ok(R, 0, a, opts)) return false;
+        step_game(R, 0, a, opts, ecfg, prof);
+        if (R.terminated[0] || R.g(0, St::G_HANDS) != hands0) break;
+        int64_t base = -1;
+        if (cfg.policy == ROLLOUT_BASE) search_candidates(R, 0, &base, 1);
+        a = cfg.policy == ROLLOUT_BASE        ? base
+            : cfg.policy == ROLLOUT_EFFICIENT ? efficient_action(R, arng, shv, lv)
+            : cfg.policy == RP::POLICY_GREEDY ? greedy_action(R, 0, arng.v(), shv, lv)
+                                              : random_action(R.mask[0], arng.v(), 0, lv);
+    }
+    *value = static_cast<double>(sub_wrap(R.scores(0, seat), before));
+    return true;
+}
+}  // namespace
+
+int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n) {
+    const auto m = S.mask[b];
+    const int64_t seat = S.g(b, St::G_CUR);
+    std::array<int8_t, T::N_KINDS> hb{}, ub{};
+    for (int64_t k = 0; k < T::N_KINDS; ++k) hb[k] = S.hands(b, seat, k);
+    const auto hand = View<int8_t, 1>::contiguous(hb.data(), {T::N_KINDS});
+    const int64_t n_sets = 5 - S.p(b, seat, St::P_NMELDS);
+    std::array<int64_t, A::N_ACTIONS> order;
+    std::array<bool, A::N_ACTIONS> taken{};
+    int64_t n = 0;
+    auto put = [&](int64_t a) {
+        if (a >= 0 && a < A::N_ACTIONS && m[a] && !taken[a]) {
+            taken[a] = true;
+            order[n++] = a;
+        }
+    };
+    put(A::WIN);
+    put(A::READY);  // (Greedy declares whenever it may)
+    const int64_t ph = S.g(b, St::G_PHASE);
+    if (ph == St::PH_TURN) {
+        unseen_of(S, b, seat, View<int8_t, 1>::contiguous(ub.data(), {T::N_KINDS}));
+        const auto unseen = View<int8_t, 1>::contiguous(ub.data(), {T::N_KINDS});
+        std::array<std::array<int64_t, 4>, T::N_KINDS> keys;
+        int64_t nd = 0;
+        for (int64_t d = 0; d < T::N_KINDS; ++d)
+            if (m[A::DISCARD + d] && hand[d] > 0) {
+                const auto k = greedy::_discard_key(hand, n_sets, unseen, d).key;
+                keys[nd++] = {k[0], k[1], k[2], d};
+            }
+        std::sort(keys.begin(), keys.begin() + nd);
+        // Greedy's own choice first (a self kong that keeps the shanten, else its discard): with no
+        // defence (risk 0) _turn reads nothing of the opponents.
+        std::array<int64_t, 3> om{};
+        std::array<int8_t, 3 * T::N_KINDS> od{}, opass{};
+        std::array<double, 8> defence{};
+        put(greedy::_turn(hand, n_sets, unseen, m, View<int64_t, 1>::contiguous(om.data(), {3}),
+                          View<int8_t, 2>::contiguous(od.data(), {3, T::N_KINDS}),
+                          View<int8_t, 2>::contiguous(opass.data(), {3, T::N_KINDS}), 0,
+                          View<double, 1>::contiguous(defence.data(), {8})));
+        if (nd > 0) put(A::DISCARD + keys[0][3]);
+        for (int64_t k = 0; k < T::N_KINDS; ++k) put(A::SELF_KONG + k);
+        for (int64_t i = 1; i < nd; ++i) put(A::DISCARD + keys[i][3]);
+    } else if (ph == St::PH_CLAIM && S.g(b, St::G_TILE) >= 0 && n_sets > 0) {
+        put(greedy::_claim(hand, n_sets, S.g(b, St::G_TILE), m));
+    }
+    for (int64_t a = 0; a < A::N_ACTIONS; ++a) put(a);
+    const int64_t k = std::min(n, max_n);
+    for (int64_t i = 0; i < k; ++i) out[i] = order[i];
+    return k;
+}
+
+int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
+                      const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands) {
+    const int64_t seat = S.g(b, St::G_CUR);
+    const int64_t nc = search_candidates(S, b, cands, cfg.n);
+    *n_cands = 0;
+    if (nc == 0) return -1;
+    if (nc == 1 || cands[0] == A::WIN) return cands[0];  // nothing to search
+    *n_cands = nc;
+    for (int64_t j = 0; j < nc; ++j) values[j] = 0.0;
+    GameBuf det(1), roll(1);
+    const State D = det.state(), R = roll.state();
+    Stream r(seed);
+    std::array<double, A::N_ACTIONS> sq{};  // sums of squared differences to the base candidate
+    for (int64_t i = 0; i < cfg.k; ++i) {
+        copy_game(S, b, D, 0);
+        resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
+        const uint64_t rs = r.next();  // the same rollout stream for every candidate
+        double v0 = 0.0;
+        for (int64_t j = 0; j < nc; ++j) {
+            copy_game(D, 0, R, 0);
+            double v = 0.0;
+            if (!rollout(R, seat, cands[j], rs, cfg, opts, ecfg, prof, ok, &v)) return -1;
+            values[j] += v;
+            if (j == 0) v0 = v;
+            sq[j] += (v - v0) * (v - v0);
+        }
+    }
+    // The best mean, if it beats the base candidate by z standard errors of the paired differences
+    // (their variance floored at 1 chip squared: k equal differences are not certainty).
+    const double k = static_cast<double>(cfg.k);
+    int64_t best = 0;
+    for (int64_t j = 0; j < nc; ++j) values[j] /= k;
+    for (int64_t j = 1; j < nc; ++j) {
+        const double d = values[j] - values[0];
+        const double var = std::max(1.0, k > 1 ? (sq[j] - k * d * d) / (k - 1) : 0.0);
+        if (d > cfg.z * std::sqrt(var / k) && values[j] > values[best]) best = j;
+    }
+    return cands[best];
+}
+
+}  // namespace tw16
