@@ -21,7 +21,7 @@ namespace St = py::state;
 namespace T = py::tiles;
 namespace A = py::actions;
 namespace RP = py::randplay;
-constexpr int64_t FLOWER_ID0 = py::wall::FLOWER_ID0;
+constexpr int64_t FLOWER_ID0 = py::tiles::FLOWER_ID0;
 
 // Row b of src into row c of dst (same shape past the first axis).
 template <class T, int N>
