@@ -7,19 +7,17 @@ from __future__ import annotations
 import numpy as np
 
 from envs._core import encode_rows, planes_v1_encode
-from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.rng import mix64
-from envs.engine.step import reset_some, step_some
 from envs.obs import planes_v0 as pv
 from envs.obs.planes_v1 import PlanesV1
 from envs.rules import Rules
 
 
 class Driver:
-    """The engine plus subset stepping, per-game seeds and encoding into given rows (the one place
-    that calls the engine's batch step directly; envs._core runs batches of PARALLEL_MIN_BATCH (256)
-    games and more over threads, smaller ones on the calling thread)."""
+    """The engine plus subset stepping, per-game seeds and encoding into given rows, through the
+    Engine's fast path (``Engine.reset_some`` / ``step_some``; envs._core runs batches of
+    PARALLEL_MIN_BATCH (256) games and more over threads, smaller ones on the calling thread)."""
 
     def __init__(self, rules: Rules, batch_size: int):
         self.engine = Engine(rules, batch_size=batch_size)
@@ -30,26 +28,32 @@ class Driver:
 
     @property
     def s(self):
+        """The state arrays (the encoders' input)."""
         return self.engine.s
+
+    @property
+    def mask(self) -> np.ndarray:
+        return self.engine.legal_action_mask
+
+    @property
+    def terminated(self) -> np.ndarray:
+        return self.engine.step_terminated
 
     def deal(self, seeds, which) -> None:
         """Deal new games in rows ``which`` (bool (B,)) from ``seeds`` (uint64 (B,))."""
         self.seeds[which] = seeds[which]
-        e = self.engine
-        reset_some(e.s, self.seeds, which, e.opts, e.cfg, e.prof)
+        self.engine.reset_some(self.seeds, which)
 
     def redeal(self, which) -> None:
         """Deal the games in ``which`` again, each from a seed derived from its previous one."""
         for b in np.flatnonzero(which):
             self.seeds[b] = np.uint64(mix64(int(self.seeds[b]) ^ 0x5EED))
-        e = self.engine
-        reset_some(e.s, self.seeds, which, e.opts, e.cfg, e.prof)
+        self.engine.reset_some(self.seeds, which)
 
     def step(self, actions, active) -> np.ndarray:
         """Step the games in ``active``; returns this step's (B, 4) tai rewards (0 elsewhere)."""
-        e = self.engine
-        step_some(e.s, actions, active, e.opts, e.cfg, e.prof)
-        np.multiply(e.s.rewards, active[:, None], out=self.rewards)
+        self.engine.step_some(actions, active)
+        np.multiply(self.engine.step_rewards, active[:, None], out=self.rewards)
         return self.rewards
 
     def encode(self, out, rows, seats, flags) -> None:
@@ -58,7 +62,7 @@ class Driver:
 
     @property
     def current(self) -> np.ndarray:
-        return self.engine.s.g[:, st.G_CUR]
+        return self.engine.current_player
 
 
 class DriverV1(Driver):

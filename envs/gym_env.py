@@ -105,7 +105,7 @@ class _Core:
     def _restart_early_ends(self, which):
         """Games in ``which`` that ended before the learner's first decision are dealt again."""
         while True:
-            again = which & self.d.s.terminated
+            again = which & self.d.terminated
             if not again.any():
                 return
             self.d.redeal(again)
@@ -117,14 +117,14 @@ class _Core:
         d = self.d
         while True:
             cur = d.current
-            active = (~d.s.terminated) & (cur != self.learner) & (cur >= 0)
+            active = (~d.terminated) & (cur != self.learner) & (cur >= 0)
             if not active.any():
                 return
             rows = np.flatnonzero(active)
             seats = cur[rows].astype(np.int64)
             n = rows.shape[0]
             d.encode(self.opp_obs[:n], rows, seats, self.opp_enc.flags)
-            mask = d.s.mask[rows]
+            mask = d.mask[rows]
             rel = (seats - self.learner[rows]) % 4  # 1 next, 2 opposite, 3 previous
             acts = np.zeros(self.N, np.int64)
             sub = np.zeros(n, np.int64)
@@ -139,20 +139,20 @@ class _Core:
 
     def _encode_learner(self):
         self.d.encode(self.obs, self.rows, self.learner, self.enc.flags)
-        np.copyto(self.mask, self.d.s.mask, casting="unsafe")
+        np.copyto(self.mask, self.d.mask, casting="unsafe")
 
     def step(self, actions):
         """Learner actions (N,) -> (rewards (N,) float32, terminated, truncated, illegal (N,) bool)."""
         a = np.asarray(actions, dtype=np.int64).reshape(-1)
         if a.shape[0] != self.N:
             raise ValueError(f"need {self.N} actions, got {a.shape[0]}")
-        live = ~self.d.s.terminated
+        live = ~self.d.terminated
         ok = (a >= 0) & (a < N_ACTIONS)
-        ok[ok] = self.d.s.mask[self.rows[ok], a[ok]]
+        ok[ok] = self.d.mask[self.rows[ok], a[ok]]
         illegal = live & ~ok
         if illegal.any() and self.illegal_action == "raise":
             b = int(np.flatnonzero(illegal)[0])
-            legal = [action_name(x) for x in np.flatnonzero(self.d.s.mask[b])]
+            legal = [action_name(x) for x in np.flatnonzero(self.d.mask[b])]
             raise ValueError(f"illegal action {a[b]} in game {b} for the learner (seat {self.learner[b]}); legal: {legal}")
         self.acc[:] = 0
         self.steps += 1
@@ -162,7 +162,7 @@ class _Core:
         self._advance()
         rew = self.scale(self.acc[self.rows, self.learner]).astype(np.float32)
         rew[illegal] = self.illegal_reward
-        terminated = self.d.s.terminated | illegal
+        terminated = self.d.terminated | illegal
         truncated = np.zeros(self.N, np.bool_)
         if self.max_steps is not None:
             truncated = (self.steps >= self.max_steps) & ~terminated
@@ -211,7 +211,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.core._encode_learner()
         info = {"seat": int(self.core.learner[0])}
         if self._done:
-            info["scores"] = [int(x) for x in self.core.d.s.scores[0]]
+            info["scores"] = [int(x) for x in self.core.d.engine.scores[0]]
             if illegal[0]:
                 info["illegal_action"] = True
         if self.render_mode == "human":
@@ -320,7 +320,7 @@ class SelfPlayVecEnv:
 
     def _observe(self):
         self.d.encode(self.obs, self.rows, self.d.current.astype(np.int64), self.enc.flags)
-        np.copyto(self.mask, self.d.s.mask, casting="unsafe")
+        np.copyto(self.mask, self.d.mask, casting="unsafe")
         o = {"observation": self.obs, "action_mask": self.mask}
         return {k: v.copy() for k, v in o.items()} if self.copy else o
 
@@ -329,20 +329,20 @@ class SelfPlayVecEnv:
             seed = int(np.random.SeedSequence().entropy % (1 << 63))
         self.d.deal(game_seeds(int(seed), self.num_envs), self.all)
         self.steps[:] = 0
-        while self.d.s.terminated.any():
-            self.d.redeal(self.d.s.terminated.copy())
+        while self.d.terminated.any():
+            self.d.redeal(self.d.terminated.copy())
         return self._observe(), {"seat": self.d.current.astype(np.int64)}
 
     def step(self, actions):
         a = np.asarray(actions, dtype=np.int64).reshape(-1)
         acted = self.d.current.astype(np.int64)
-        ok = self.d.s.mask[self.rows, np.clip(a, 0, N_ACTIONS - 1)] & (a >= 0) & (a < N_ACTIONS)
+        ok = self.d.mask[self.rows, np.clip(a, 0, N_ACTIONS - 1)] & (a >= 0) & (a < N_ACTIONS)
         if not ok.all():
             b = int(np.flatnonzero(~ok)[0])
             raise ValueError(f"illegal action {a[b]} in game {b} for seat {acted[b]}")
         rewards = self.scale(self.d.step(a, self.all)).astype(np.float32)
         self.steps += 1
-        term = self.d.s.terminated.copy()
+        term = self.d.terminated.copy()
         trunc = np.zeros(self.num_envs, np.bool_) if self.max_steps is None else (self.steps >= self.max_steps) & ~term
         done = term | trunc
         info = {"acted": acted}
@@ -354,7 +354,7 @@ class SelfPlayVecEnv:
             again = done
             while again.any():
                 self.d.redeal(again)
-                again = again & self.d.s.terminated
+                again = again & self.d.terminated
         obs = self._observe()
         info["seat"] = self.d.current.astype(np.int64)
         return obs, rewards, term, trunc, info

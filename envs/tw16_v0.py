@@ -128,10 +128,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from envs._core import encode_one
-from envs.engine import state as st
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS, action_name
 from envs.engine.rng import mix64
-from envs.engine.step import step_some
 from envs.driver import Driver
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
@@ -140,7 +138,6 @@ from envs.rules import Rules
 from envs.validate import as_int, env_seed, real_number
 
 ENV_VERSION = "tw16_v0"
-RESULTS = {st.RES_NONE: "none", st.RES_WIN: "win", st.RES_DRAWN: "drawn"}
 OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
 
 ILLEGAL_ACTIONS = ("raise", "terminate")  # raw_env's illegal_action
@@ -203,6 +200,10 @@ class raw_env(AECEnv):
         self.max_steps = max_steps
         self.driver = Driver(self.rules, 1)
         self.engine = self.driver.engine
+        # the Engine's live read-only views of its one game (they follow the state; made once)
+        e = self.engine
+        self._mask, self._rew, self._term, self._cur = (e.legal_action_mask[0], e.step_rewards[0], e.step_terminated,
+                                                       e.current_player)
         self._one = np.ones(1, np.bool_)
         self._act = np.zeros(1, np.int64)
         self.encoder = self.encoder_class(derived=derived)
@@ -251,7 +252,7 @@ class raw_env(AECEnv):
             self.render()
 
     def _ended_in_deal(self) -> bool:
-        return bool(self.engine.s.terminated[0])
+        return bool(self._term[0])
 
     def _encode(self, i):
         if not self._valid[i]:
@@ -264,7 +265,7 @@ class raw_env(AECEnv):
     def observe(self, agent):
         i = self.agent_name_mapping[agent]
         if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
-            mask = self.engine.s.mask[0].astype(np.int8)
+            mask = self._mask.astype(np.int8)
         else:
             mask = np.zeros(N_ACTIONS, np.int8)
         return {"observation": self._encode(i).copy(), "action_mask": mask}
@@ -273,7 +274,7 @@ class raw_env(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        mask = self.engine.s.mask[0]
+        mask = self._mask
         if self.illegal_action == "terminate":
             # AssertOutOfBoundsWrapper's check (Discrete.contains), with a fast path for plain ints
             if type(action) is int:
@@ -294,10 +295,9 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._act[0] = a
         e = self.engine
-        s = e.s
-        step_some(s, self._act, self._one, e.opts, e.cfg, e.prof)  # one game: no thread launch
-        r = s.rewards[0]
-        done = bool(s.terminated[0])
+        e.step_some(self._act, self._one)  # the Engine's fast path; one game: no thread launch
+        r = self._rew
+        done = bool(self._term[0])
         self._valid = [False] * 4
         self.n_steps += 1
         if any(r.tolist()):
@@ -307,11 +307,11 @@ class raw_env(AECEnv):
             self.rewards = dict.fromkeys(self.possible_agents, 0.0)
         if done:
             self.terminations = {ag: True for ag in self.agents}
-            g = s.g[0]
-            result = RESULTS.get(int(g[st.G_RESULT]))
-            winners = [i for i in range(4) if int(g[st.G_WINNERS]) >> i & 1]
+            hand = e.last_hand(0)  # the episode's last hand
+            result, winners = ("drawn" if hand.drawn else "win"), list(hand.winners)
+            scores = [int(x) for x in e.scores[0]]
             for i, ag in enumerate(self.agents):
-                self.infos[ag] = {"seat": i, "result": result, "winners": winners, "scores": [int(x) for x in s.scores[0]]}
+                self.infos[ag] = {"seat": i, "result": result, "winners": winners, "scores": scores}
         elif self.max_steps is not None and self.n_steps >= self.max_steps:
             self.truncations = {ag: True for ag in self.agents}
         self._accumulate_rewards()
@@ -319,7 +319,7 @@ class raw_env(AECEnv):
             self.agent_selection = agent
             self._deads_step_first()
         else:
-            self.agent_selection = self.possible_agents[s.g[0, st.G_CUR]]
+            self.agent_selection = self.possible_agents[self._cur[0]]
         if self.render_mode == "human":
             self.render()
 

@@ -59,7 +59,6 @@ from __future__ import annotations
 import numpy as np
 
 from envs._core import planes_v1_encode
-from envs.engine import state as st
 from envs.obs.planes_v1 import PlanesV1
 from envs import tw16_v0
 
@@ -83,8 +82,8 @@ class raw_env(tw16_v0.raw_env):
         self._obs_of = [self._obs[i : i + 1] for i in range(4)]  # views of the observation buffer
 
     def _ended_in_deal(self) -> bool:
-        # G_HANDS > 0 right after the deal: a game episode's first hand ended in it
-        return bool(self.engine.s.terminated[0]) or int(self.engine.s.g[0, st.G_HANDS]) > 0
+        # a finished hand right after the deal: a game episode's first hand ended in it
+        return bool(self.engine.step_terminated[0]) or self.engine.last_hand(0) is not None
 
     def reset(self, seed=None, options=None):
         super().reset(seed=seed, options=options)

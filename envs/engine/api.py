@@ -9,6 +9,13 @@
 
     eng.take_hands(b)                 # finished hands of game b (None: all games), read and cleared
                                       # (Engine(..., record_hands=True); drivers: sync_hands)
+    eng.last_hand(b)                  # the record of game b's last finished hand (None: none yet)
+
+The fast path (the environments' drivers, envs/driver.py and tw16_v0): ``reset_some(seeds, which)``
+and ``step_some(actions, active)`` deal / step a subset of the games in place, with the core's
+boundary checks but without ``step``'s legality message, copies and auto-reset; their results are
+the live views ``step_rewards`` / ``step_terminated``. The views (``legal_action_mask``,
+``current_player``, ``scores``, ...) are live: they show the state as it is now, so a driver may keep them.
 
 Stepping a finished game is a no-op (zero rewards). With ``auto_reset`` a game that ends in a step
 reports its rewards and ``terminated=True`` from that step and is already dealt again (seeded from
@@ -38,9 +45,9 @@ from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.claims import tiles_left
 from envs.engine.mask import engine_config
-from envs.engine.record import HandLog, HandRecord
+from envs.engine.record import HandLog, HandRecord, read_record
 from envs.engine.rng import game_seeds, mix64
-from envs.engine.step import reset_batch, reset_some, step_batch
+from envs.engine.step import reset_batch, reset_some, step_batch, step_some
 from envs.rules import Rules
 from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
 
@@ -48,6 +55,17 @@ from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
 def _ro(a: np.ndarray) -> np.ndarray:
     v = a.view()
     v.setflags(write=False)
+    return v
+
+
+def _live_view(eng, name: str, field: str, index=None) -> np.ndarray:
+    """A read-only view of ``eng.s.<field>[index]``, made once and kept while ``eng.s`` holds the same
+    array (the hot properties of the fast path: a view costs about a microsecond to make)."""
+    src = getattr(eng.s, field)
+    v = eng._views.get(name)
+    if v is None or v.base is not (src if src.base is None else src.base):
+        v = _ro(src if index is None else src[index])
+        eng._views[name] = v
     return v
 
 
@@ -73,6 +91,7 @@ class Engine:
         self.cfg = engine_config(self.rules)
         self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
         self.s = st.alloc(self.batch_size)
+        self._views: dict[str, np.ndarray] = {}  # _live_view's cache
         self.truncated = np.zeros(self.batch_size, np.bool_)
         self._seeds = np.zeros(self.batch_size, np.uint64)
         self._rewards = np.zeros((self.batch_size, 4), np.float32)
@@ -152,13 +171,41 @@ class Engine:
             self._log.restart(np.asarray(restarted, np.bool_))
         self._log.collect(self.s)
 
+    def last_hand(self, game: int = 0) -> HandRecord | None:
+        """The record of game ``game``'s last finished hand of this episode (None when none has ended),
+        read from the core's record rows: no ``record_hands`` needed, nothing is taken."""
+        n = int(self.s.g[game, st.G_HANDS])
+        return read_record(self.s, game, n - 1) if n > 0 else None
+
+    # -- the fast path: a subset of the games, in place (the envs' drivers) ----------------------
+    def reset_some(self, seeds: np.ndarray, which: np.ndarray) -> None:
+        """Deal new games in rows ``which`` (bool (B,)) from ``seeds`` (uint64 (B,)); hand records
+        of those games start again at hand 0."""
+        reset_some(self.s, seeds, which, self.opts, self.cfg, self.prof)
+        if self._log is not None:
+            self._log.restart(which)
+            self._log.collect(self.s)
+
+    def step_some(self, actions: np.ndarray, active: np.ndarray) -> None:
+        """Step the games in ``active`` (bool (B,)) with ``actions`` (int64 (B,), legal: the caller
+        checks them against ``legal_action_mask``; the core refuses an illegal one). The others are
+        untouched; results in ``step_rewards`` / ``step_terminated``."""
+        step_some(self.s, actions, active, self.opts, self.cfg, self.prof)
+        if self._log is not None:
+            self._log.collect(self.s)
+
+    step_rewards = property(lambda self: _live_view(self, "rewards", "rewards"),
+                            doc="(B,4) float32 live view: the last fast-path call's rewards (0 for games not stepped)")
+    step_terminated = property(lambda self: _live_view(self, "terminated", "terminated"),
+                               doc="(B,) bool live view: the games that are over (fast path)")
+
     @property
     def legal_action_mask(self) -> np.ndarray:
-        return _ro(self.s.mask)
+        return _live_view(self, "mask", "mask")
 
     @property
     def current_player(self) -> np.ndarray:
-        return _ro(self.s.g[:, st.G_CUR])
+        return _live_view(self, "cur", "g", (slice(None), st.G_CUR))
 
     @property
     def rewards(self) -> np.ndarray:
@@ -187,7 +234,7 @@ class Engine:
     last_drawn = property(lambda self: _ro(self.s.g[:, st.G_LAST_DRAWN]), doc="(B,) kind the seat on turn drew this turn (-1 none)")
     pass_win = property(lambda self: _ro(self.s.p[:, :, st.P_PASS_WIN]), doc="(B,4) 過水 flags")
     ready = property(lambda self: _ro(self.s.p[:, :, st.P_READY]), doc="(B,4) declared-ready flag bits")
-    scores = property(lambda self: _ro(self.s.scores), doc="(B,4) int64 cumulative chips")
+    scores = property(lambda self: _live_view(self, "scores", "scores"), doc="(B,4) int64 cumulative chips")
     la_debt = property(lambda self: _ro(self.s.la), doc="(B,4,4) float64 open 拉 debt of row to column, chips")
     la_count = property(lambda self: _ro(self.s.la_k), doc="(B,4,4) int32 k of each open 拉 debt")
     side_chips = property(lambda self: _ro(self.s.p[:, :, st.P_SIDE]), doc="(B,4) side payments this hand")
