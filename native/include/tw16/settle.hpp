@@ -1,0 +1,58 @@
+// Settlement of a win (RULES.md 4, HONGKONG.md 5.1): who pays the winner, how many tai and chips
+// on each payment leg. The one settlement of tw16: the engine's hand end (handend.cpp) and `tw16
+// score` (envs.scoring.api, through the binding `settle`) both call win_legs, and the bench loop
+// score_all settles with it too.
+//
+// A win produces one leg per paying seat p (the seat whose leg it is): a self-draw or 八仙過海
+// (payer -1), each other seat; a discard or robbed kong, the discarder or konger; 七搶一, the seat
+// that held the eighth flower. Leg tai = hand tai + the dealer tai on that leg; the leg pays
+// base + per_tai x leg tai chips. The rule set (opts[OPT_HK]) decides the rest:
+//   standard profiles (standard, strict16, casual, extras, ...): the dealer tai 1 + 2N is on every
+//     leg the dealer pays or wins; no 全包 (liable is ignored).
+//   hongkong: the dealer tai is on a leg when the dealer wins, or when the dealer pays it as
+//     discarder / konger / 七搶一 holder; on the dealer's leg of a non-dealer self-draw (and 八仙) only
+//     with the option dealer_pays_on_self_draw. Under 全包 (liable >= 0) the liable seat pays all three
+//     legs of a self-draw, each with the dealer tai it has as a self-draw leg. A leg whose tai is
+//     negative (a negative hand tai from a caller, or a dealer tai wrapped by an absurd streak) is
+//     reported but not paid, as the hongkong port did; the standard rule pays it.
+// int64 arithmetic wraps (Numba's int64, done through uint64: no undefined behaviour).
+#pragma once
+#include <cstdint>
+
+#include "tw16/constants.hpp"
+#include "tw16/state.hpp"
+#include "tw16/view.hpp"
+
+#include "tw16/tally.hpp"  // PHASE A: dealer_tai still there
+namespace tw16 {
+// One win. payer: the discarder, the konger robbed, the 七搶一 holder, or -1 when all three pay;
+// liable: the 全包 seat (hongkong) or -1; seats 0..3 (the caller checks them).
+struct Win {
+    int64_t hand_tai, win_by, winner, payer, liable, dealer, streak;
+};
+
+// The legs of one win, indexed by the seat p whose leg it is.
+struct Legs {
+    int64_t payer[4];       // the seat paying p's leg (p, or the liable seat); -1: p has no leg
+    int64_t tai[4];         // leg tai (hand tai + dealer_tai[p]); -1 where p has no leg
+    int64_t dealer_tai[4];  // the dealer tai on p's leg; 0 where none
+    int64_t chips[4];       // base + per_tai x tai[p]; 0 where p has no leg
+    bool paid[4];           // whether p's leg is paid (every leg, except a negative hongkong one)
+    int64_t n;              // the number of legs
+};
+
+// The legs of win w under the rules opts (see above).
+Legs win_legs(const Win& w, Opts opts);
+
+// Add the paid legs to owed (4 x 4, chips): owed(x, y) += chips x owes y. Several winners of one
+// discard each add their own legs; the engine pays owed in full or through the 拉 ledger.
+void owe(const Legs& legs, int64_t winner, View<int64_t, 2> owed);
+
+// Pay owed (4 x 4) in full: deltas[x] -= owed(x, y), deltas[y] += owed(x, y) (added to deltas).
+void pay_in_full(View<int64_t, 2> owed, View<int64_t, 1> deltas);
+
+// win_legs of w paid in full, added to out_deltas (int64[4]); out_dealer_tai[p] (when given, int64[4])
+// = the dealer tai on p's paid leg, 0 where p pays none. Returns the number of legs.
+int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas, View<int64_t, 1>* out_dealer_tai = nullptr);
+
+}  // namespace tw16
