@@ -20,7 +20,6 @@ void bind_engine_parts(nb::module_& m);
 void bind_engine(nb::module_& m);
 void bind_obs(nb::module_& m);
 void bind_agents(nb::module_& m);
-void bind_settle_compare(nb::module_& m);
 }  // namespace tw16::bind
 
 NB_MODULE(_core, m) {
@@ -42,5 +41,4 @@ NB_MODULE(_core, m) {
     tw16::bind::bind_engine(m);
     tw16::bind::bind_obs(m);
     tw16::bind::bind_agents(m);
-    tw16::bind::bind_settle_compare(m);
 }

@@ -56,4 +56,12 @@ int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas, View<int64_
     return legs.n;
 }
 
+void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64_t, 1> winner,
+                  View<int64_t, 1> payer, View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak,
+                  Opts opts, View<int64_t, 2> out_deltas) {
+    for (int64_t i = 0; i < hand_tai.size(); ++i)
+        if (hand_tai[i] >= 0)
+            settle(Win{hand_tai[i], win_by[i], winner[i], payer[i], liable[i], dealer[i], streak[i]}, opts, out_deltas[i]);
+}
+
 }  // namespace tw16

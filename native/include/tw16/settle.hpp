@@ -23,8 +23,15 @@
 #include "tw16/state.hpp"
 #include "tw16/view.hpp"
 
-#include "tw16/tally.hpp"  // PHASE A: dealer_tai still there
 namespace tw16 {
+
+// 莊家 1 + 連莊拉莊 2N, N the streak capped by opts[OPT_STREAK_CAP] (< 0: no cap); wraps.
+inline int64_t dealer_tai(int64_t streak, Opts opts) {
+    const int64_t cap = opts[py::rules::OPT_STREAK_CAP];
+    const int64_t n = cap < 0 ? streak : (streak < cap ? streak : cap);
+    return static_cast<int64_t>(1u + 2u * static_cast<uint64_t>(n));
+}
+
 // One win. payer: the discarder, the konger robbed, the 七搶一 holder, or -1 when all three pay;
 // liable: the 全包 seat (hongkong) or -1; seats 0..3 (the caller checks them).
 struct Win {
@@ -54,5 +61,11 @@ void pay_in_full(View<int64_t, 2> owed, View<int64_t, 1> deltas);
 // win_legs of w paid in full, added to out_deltas (int64[4]); out_dealer_tai[p] (when given, int64[4])
 // = the dealer tai on p's paid leg, 0 where p pays none. Returns the number of legs.
 int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas, View<int64_t, 1>* out_dealer_tai = nullptr);
+
+// settle of every win i (row i of every array) into out_deltas[i] (added to it); a hand tai < 0 (not
+// a win) pays nothing. (No Python counterpart: the binding settle_batch.)
+void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64_t, 1> winner,
+                  View<int64_t, 1> payer, View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak,
+                  Opts opts, View<int64_t, 2> out_deltas);
 
 }  // namespace tw16
