@@ -36,7 +36,7 @@ Items of note: 花槓 (flower_set) replaces only the seat flower of its own set 
 全求 (half_beggar / full_beggar) need all five sets claimed from others, and an ankong among them is
 not melded (PROFILES.md); all_chows (平胡) needs a two-sided wait on a discard, no flower and no honour.
 
-``settle(hand_tai, win_by, winner, payer, dealer, streak, opts, out_deltas, *, liable=-1,
+``settle(hand_tai, win_by, winner, payer, dealer, streak, opts, out_deltas, liable=-1,
 out_dealer_tai=None)`` adds one win's legs, paid in full, to ``out_deltas`` (int64[4]) and returns the
 number of legs; ``out_dealer_tai`` (int64[4]), when given, gets the dealer tai on each seat's paid leg.
 It is the engine's own settlement (native/include/tw16/settle.hpp): the hand end of every game and

@@ -218,7 +218,7 @@ void bind_scoring(nb::module_& m) {
           nb::arg("out_items"),
           "envs.scoring.core.score_hand: hand tai of a win (items into out_items), or -1 if not a winning hand.");
     m.def("settle", &settle_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
-          nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"), nb::kw_only(),
+          nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
           nb::arg("liable") = -1, nb::arg("out_dealer_tai").none() = nb::none(),
           "envs.scoring.core.settle: add one win's legs, paid in full under the rules opts, to out_deltas "
           "(int64[4]); out_dealer_tai (int64[4]) gets the dealer tai on each seat's paid leg. Returns the "
