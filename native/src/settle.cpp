@@ -16,18 +16,19 @@ Legs win_legs(const Win& w, Opts opts) {
     // The dealer's leg of a non-dealer self-draw carries the dealer tai except under hongkong rules
     // without dealer_pays_on_self_draw (HONGKONG.md 1, "Dealer tai").
     const bool dealer_self_leg = !hk || opts[R::OPT_DEALER_PAYS_ON_SELF_DRAW] != 0;
-    Legs l{};
+    const int64_t base = opts[R::OPT_BASE], per_tai = opts[R::OPT_PER_TAI];
+    Legs l;
+    l.n = 0;
     for (int64_t p = 0; p < 4; ++p) {
-        l.payer[p] = -1;
-        l.tai[p] = -1;
-        if (p == w.winner || (!self_legs && p != w.payer)) continue;
-        const bool on = w.winner == w.dealer || (p == w.dealer && (!self_legs || dealer_self_leg));
+        const bool leg = p != w.winner && (self_legs || p == w.payer);
+        const bool on = leg && (w.winner == w.dealer || (p == w.dealer && (!self_legs || dealer_self_leg)));
+        const int64_t tai = add_wrap(w.hand_tai, on ? dt : 0);
         l.dealer_tai[p] = on ? dt : 0;
-        l.tai[p] = add_wrap(w.hand_tai, l.dealer_tai[p]);
-        l.payer[p] = liable >= 0 ? liable : p;
-        l.chips[p] = add_wrap(opts[R::OPT_BASE], mul_wrap(opts[R::OPT_PER_TAI], l.tai[p]));
-        l.paid[p] = !hk || l.tai[p] >= 0;
-        l.n += 1;
+        l.tai[p] = leg ? tai : -1;
+        l.payer[p] = !leg ? -1 : liable >= 0 ? liable : p;
+        l.chips[p] = leg ? add_wrap(base, mul_wrap(per_tai, tai)) : 0;
+        l.paid[p] = leg && (!hk || tai >= 0);
+        l.n += leg;
     }
     return l;
 }
@@ -45,12 +46,17 @@ void pay_in_full(View<int64_t, 2> owed, View<int64_t, 1> deltas) {
         }
 }
 
+void pay(const Legs& legs, int64_t winner, View<int64_t, 1> deltas) {
+    for (int64_t p = 0; p < 4; ++p) {
+        if (!legs.paid[p]) continue;
+        deltas[legs.payer[p]] = sub_wrap(deltas[legs.payer[p]], legs.chips[p]);
+        deltas[winner] = add_wrap(deltas[winner], legs.chips[p]);
+    }
+}
+
 int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas, View<int64_t, 1>* out_dealer_tai) {
     const Legs legs = win_legs(w, opts);
-    int64_t owed_a[16] = {};
-    const auto owed = View<int64_t, 2>::contiguous(owed_a, {4, 4});
-    owe(legs, w.winner, owed);
-    pay_in_full(owed, out_deltas);
+    pay(legs, w.winner, out_deltas);
     if (out_dealer_tai)
         for (int64_t p = 0; p < 4; ++p) (*out_dealer_tai)[p] = legs.paid[p] ? legs.dealer_tai[p] : 0;
     return legs.n;

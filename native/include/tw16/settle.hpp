@@ -58,6 +58,10 @@ void owe(const Legs& legs, int64_t winner, View<int64_t, 2> owed);
 // Pay owed (4 x 4) in full: deltas[x] -= owed(x, y), deltas[y] += owed(x, y) (added to deltas).
 void pay_in_full(View<int64_t, 2> owed, View<int64_t, 1> deltas);
 
+// Pay the paid legs of one win in full: the same chips as owe + pay_in_full, without the matrix
+// (int64 sums wrap, so the order does not matter).
+void pay(const Legs& legs, int64_t winner, View<int64_t, 1> deltas);
+
 // win_legs of w paid in full, added to out_deltas (int64[4]); out_dealer_tai[p] (when given, int64[4])
 // = the dealer tai on p's paid leg, 0 where p pays none. Returns the number of legs.
 int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas, View<int64_t, 1>* out_dealer_tai = nullptr);
