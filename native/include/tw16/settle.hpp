@@ -48,8 +48,33 @@ struct Legs {
     int64_t n;              // the number of legs
 };
 
-// The legs of win w under the rules opts (see above).
-Legs win_legs(const Win& w, Opts opts);
+// The legs of win w under the rules opts (see above). (Inline, as pay and settle: the engine's hand end
+// and the scoring bench loop call them per win.)
+inline Legs win_legs(const Win& w, Opts opts) {
+    const bool hk = opts[py::rules::OPT_HK] != 0;
+    const int64_t dt = dealer_tai(w.streak, opts);
+    const int64_t liable = hk ? w.liable : -1;  // 全包 is a hongkong rule
+    // Legs from all three: a self-draw, 八仙過海, or 全包 (the liable seat pays the self-draw legs).
+    const bool self_legs = w.payer < 0 || liable >= 0;
+    // The dealer's leg of a non-dealer self-draw carries the dealer tai except under hongkong rules
+    // without dealer_pays_on_self_draw (HONGKONG.md 1, "Dealer tai").
+    const bool dealer_self_leg = !hk || opts[py::rules::OPT_DEALER_PAYS_ON_SELF_DRAW] != 0;
+    const int64_t base = opts[py::rules::OPT_BASE], per_tai = opts[py::rules::OPT_PER_TAI];
+    Legs l;
+    l.n = 0;
+    for (int64_t p = 0; p < 4; ++p) {
+        const bool leg = p != w.winner && (self_legs || p == w.payer);
+        const bool on = leg && (w.winner == w.dealer || (p == w.dealer && (!self_legs || dealer_self_leg)));
+        const int64_t tai = add_wrap(w.hand_tai, on ? dt : 0);
+        l.dealer_tai[p] = on ? dt : 0;
+        l.tai[p] = leg ? tai : -1;
+        l.payer[p] = !leg ? -1 : liable >= 0 ? liable : p;
+        l.chips[p] = leg ? add_wrap(base, mul_wrap(per_tai, tai)) : 0;
+        l.paid[p] = leg && (!hk || tai >= 0);
+        l.n += leg;
+    }
+    return l;
+}
 
 // Add the paid legs to owed (4 x 4, chips): owed(x, y) += chips x owes y. Several winners of one
 // discard each add their own legs; the engine pays owed in full or through the 拉 ledger.
@@ -60,11 +85,23 @@ void pay_in_full(View<int64_t, 2> owed, View<int64_t, 1> deltas);
 
 // Pay the paid legs of one win in full: the same chips as owe + pay_in_full, without the matrix
 // (int64 sums wrap, so the order does not matter).
-void pay(const Legs& legs, int64_t winner, View<int64_t, 1> deltas);
+inline void pay(const Legs& legs, int64_t winner, View<int64_t, 1> deltas) {
+    for (int64_t p = 0; p < 4; ++p) {
+        if (!legs.paid[p]) continue;
+        deltas[legs.payer[p]] = sub_wrap(deltas[legs.payer[p]], legs.chips[p]);
+        deltas[winner] = add_wrap(deltas[winner], legs.chips[p]);
+    }
+}
 
 // win_legs of w paid in full, added to out_deltas (int64[4]); out_dealer_tai[p] (when given, int64[4])
 // = the dealer tai on p's paid leg, 0 where p pays none. Returns the number of legs.
-int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas, View<int64_t, 1>* out_dealer_tai = nullptr);
+inline int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas, View<int64_t, 1>* out_dealer_tai = nullptr) {
+    const Legs legs = win_legs(w, opts);
+    pay(legs, w.winner, out_deltas);
+    if (out_dealer_tai)
+        for (int64_t p = 0; p < 4; ++p) (*out_dealer_tai)[p] = legs.paid[p] ? legs.dealer_tai[p] : 0;
+    return legs.n;
+}
 
 // settle of every win i (row i of every array) into out_deltas[i] (added to it); a hand tai < 0 (not
 // a win) pays nothing. (No Python counterpart: the binding settle_batch.)
