@@ -1,11 +1,11 @@
 """The scoring core: which items a winning hand holds, the profile applied, settlement (RULES.md 3-4).
 
 The functions are native code (native/src/score.cpp, tally.cpp, extras.cpp; hongkong.cpp for the
-hongkong profile; settle.cpp for the settlement of every profile), bound in ``envs._core``: ``score_hand``, ``settle``, ``dealer_tai``,
-``winning_shape``, the batch forms ``score_batch`` / ``settle_batch`` and the bench loop
-``score_all``. ``tw16 score`` calls them through ``envs.scoring.api`` and the engine at the end of
-every hand. This module keeps the item indices of the standard items as constants. Inputs are plain
-arrays:
+hongkong profile; settle.cpp, the settlement of every profile), bound in ``envs._core``:
+``score_hand``, ``settle``, ``dealer_tai``, ``winning_shape``, the batch forms ``score_batch`` /
+``settle_batch`` and the bench loop ``score_all``. ``tw16 score`` calls them through
+``envs.scoring.api`` and the engine at the end of every hand. This module keeps the item indices of
+the standard items as constants. Inputs are plain arrays:
 
     concealed   int8[34]   the winner's concealed tiles INCLUDING the winning tile
     meld_type   int8[>=5]  CHI/PON/KONG/ADDKONG/ANKONG (envs.tiles), first n_melds used

@@ -1,7 +1,8 @@
-// Bindings of the hongkong concept: hk_score, and hk_legs / hk_settle (envs/scoring/hongkong.py), with
-// the Python names and arguments; the last two are thin wrappers of the one settlement (settle.hpp). Every array is checked (dtype, rank, shape) and every value that
-// native code uses as an index or relies on (tile kinds, counts, melds, seats, the profile's item
-// order) is range-checked here: bad input raises ValueError / TypeError naming the argument.
+// Bindings of the hongkong concept: hk_score, and hk_legs / hk_settle (envs/scoring/hongkong.py),
+// with the Python names and arguments; the last two are thin wrappers of the one settlement
+// (settle.hpp). Every array is checked (dtype, rank, shape) and every value that native code uses
+// as an index or relies on (tile kinds, counts, melds, seats, the profile's item order) is
+// range-checked here: bad input raises ValueError / TypeError naming the argument.
 #include <string>
 
 #include "common.hpp"

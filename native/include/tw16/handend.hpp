@@ -1,7 +1,7 @@
 // The end of a hand (envs/engine/handend.py): wall accounting, flower wins, wins and drawn hands,
 // scoring and settlement. finish_* record the result, settle chips through the one settlement
-// (settle.hpp, the code `tw16 score` runs too) and leave the game in PH_HAND_OVER; the step driver (step.hpp) then deals the next hand or ends the
-// episode.
+// (settle.hpp, the code `tw16 score` runs too) and leave the game in PH_HAND_OVER; the step driver
+// (step.hpp) then deals the next hand or ends the episode.
 #pragma once
 #include <cstdint>
 #include <utility>

@@ -95,7 +95,8 @@ inline void pay(const Legs& legs, int64_t winner, View<int64_t, 1> deltas) {
 
 // win_legs of w paid in full, added to out_deltas (int64[4]); out_dealer_tai[p] (when given, int64[4])
 // = the dealer tai on p's paid leg, 0 where p pays none. Returns the number of legs.
-inline int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas, View<int64_t, 1>* out_dealer_tai = nullptr) {
+inline int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas,
+                      View<int64_t, 1>* out_dealer_tai = nullptr) {
     const Legs legs = win_legs(w, opts);
     pay(legs, w.winner, out_deltas);
     if (out_dealer_tai)
