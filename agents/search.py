@@ -12,7 +12,7 @@ differences (``z = 0``: the best mean; ties: the base order). With ``n = 1`` it 
 native core (``envs._core.search_batch``, over threads for a batch of games).
 
 Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
-(``training.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
+(``evaluation.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
 hidden state is what ``resample_hidden`` keeps (native/include/tw16/resample.hpp): the kinds of the
 opponents' concealed kongs and their 過水 flags; everything else hidden is dealt again.
 
@@ -83,7 +83,7 @@ class SearchAgent:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         raise TypeError("the search agent decides from the engine's state (it resamples what the seat cannot see): "
-                        "call act_engine(engine, games); training.arena.run_games does")  # fmt: skip
+                        "call act_engine(engine, games); evaluation.arena.run_games does")  # fmt: skip
 
     def act_engine(self, engine, games) -> np.ndarray:
         """The actions (int64 (G,)) of the seats to decide in ``engine``'s games ``games`` (distinct

@@ -2,8 +2,8 @@
 
 Random winning hands are built by drawing a random decomposition (0-5 melds, sets, a pair, a winning
 tile, how it was won), then a native loop (``envs._core.score_all``) scores and settles them all on one
-thread: ``score_hand``, then ``settle`` (a hongkong profile: ``hk_settle``, its legs paid in full,
-HONGKONG.md 5.1), the payer the seat after the winner unless the hand was self-drawn.
+thread: ``score_hand``, then the engine's own settlement (native/src/settle.cpp: the legs paid in full,
+RULES.md 4 or HONGKONG.md 5.1), the payer the seat after the winner unless the hand was self-drawn.
 """
 
 from __future__ import annotations

@@ -626,7 +626,7 @@ def valid_calls(core, ctx, S):
         # scoring
         "score_hand": [*hand14, *ctx.prof, np.zeros(N_ITEMS, np.int32)],
         "hk_score": [*hand14, *ctx.prof, np.zeros(N_ITEMS, np.int32)],
-        "settle": [6, 0, 1, 2, 0, 1, ctx.opts, np.zeros(4, np.int64)],
+        "settle": [6, 0, 1, 2, 0, 1, ctx.opts, np.zeros(4, np.int64), -1, np.zeros(4, np.int64)],
         "dealer_tai": [2, ctx.opts],
         "winning_shape": [ex["concealed"], 4, po],
         "score_batch": [*hb, *ctx.prof, np.zeros(n, np.int64), np.zeros((n, N_ITEMS), np.int32)],
@@ -845,7 +845,8 @@ def phase_fuzz(core, scale, summary):
                 if kind in ("ro", "rw") or (kind == "object" and isinstance(v, np.ndarray)):
                     array_param = kind in ("ro", "rw")
                     for label, m, must in structural(v, kind == "rw"):
-                        run(m, label, must and array_param)
+                        optional = m is None and default == "None"  # an optional array may be None
+                        run(m, label, must and array_param and not optional)
                     for label, m in garbage_arrays(rng, v):
                         run(m, label, False)
                 elif kind == "object" and hasattr(v, "_fields"):

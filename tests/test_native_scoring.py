@@ -626,6 +626,35 @@ def test_settle_bad_input():
     ro.flags.writeable = False
     with pytest.raises(TypeError):
         core.settle(3, 0, 1, 2, 0, 0, opts, ro)
+    with pytest.raises(ValueError, match="liable"):
+        core.settle(3, 0, 1, 2, 0, 0, opts, d, liable=4)
+    with pytest.raises(ValueError, match="out_dealer_tai"):
+        core.settle(3, 0, 1, 2, 0, 0, opts, d, out_dealer_tai=np.zeros(3, np.int64))
+    with pytest.raises(TypeError, match="out_dealer_tai"):
+        core.settle(3, 0, 1, 2, 0, 0, opts, d, out_dealer_tai=np.zeros(4, np.int32))
+
+
+def test_settle_is_one_settlement():
+    """settle follows the rule set of opts (one settlement, settle.hpp): under a hongkong one it pays
+    hk_legs' legs (全包 with liable), and out_dealer_tai holds the dealer tai of each seat's paid leg."""
+    std, hk = Rules.make("standard").as_array(), Rules.make("hongkong").as_array()
+    for opts, liable, want_dt in ((std, 3, [0, 5, 5, 5]), (hk, 3, [0, 5, 5, 5]), (hk, -1, [0, 5, 5, 5])):
+        d, dt = np.zeros(4, np.int64), np.zeros(4, np.int64)
+        assert core.settle(10, C.WIN_SELF_DRAW, 0, -1, 0, 2, opts, d, liable=liable, out_dealer_tai=dt) == 3
+        assert dt.tolist() == want_dt
+        legs = (30 + 10 * 15) * 3
+        if opts is hk and liable == 3:  # N pays all three legs
+            assert d.tolist() == [legs, 0, 0, -legs]
+        else:  # each seat its own leg (standard rules know no 全包)
+            assert d.tolist() == [legs, -legs // 3, -legs // 3, -legs // 3]
+        d_hk = np.zeros(4, np.int64)
+        core.hk_settle(10, C.WIN_SELF_DRAW, 0, -1, liable, 0, 2, opts, d_hk)
+        assert np.array_equal(d, d_hk)
+    # a non-dealer self-draw: the dealer's leg carries the dealer tai under standard rules only
+    for opts, want_dt in ((std, [5, 0, 0, 0]), (hk, [0, 0, 0, 0])):
+        d, dt = np.zeros(4, np.int64), np.zeros(4, np.int64)
+        core.settle(10, C.WIN_SELF_DRAW, 1, -1, 0, 2, opts, d, out_dealer_tai=dt)
+        assert dt.tolist() == want_dt
 
 
 def test_batch_bad_input():

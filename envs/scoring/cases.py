@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs._core import dealer_tai, hk_legs, score_hand, settle
+from envs._core import score_hand, settle
 from envs.rules import MAX_STREAK, OPT_BASE, OPT_PER_TAI, Rules, RulesError
 from envs.scoring import codes as C
 from envs.scoring.errors import CaseError
@@ -263,23 +263,10 @@ def score_parsed(c: Case) -> dict:
         raise CaseError(f"not {kind}: {describe_hand(c)}")
     opts = c.rules.as_array()
     deltas = np.zeros(4, dtype=np.int64)
-    legs = {}
-    if prof.options.get("hongkong", False):  # HONGKONG.md 5.1: the legs, paid in full
-        leg_tai = np.zeros(4, dtype=np.int64)
-        leg_payer = np.zeros(4, dtype=np.int64)
-        hk_legs(hand_tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, leg_tai, leg_payer)
-        for p in range(4):
-            legs[WIND_NAMES[p]] = int(leg_tai[p] - hand_tai) if leg_tai[p] >= 0 else 0
-            if leg_tai[p] >= 0:
-                amount = int(opts[OPT_BASE] + opts[OPT_PER_TAI] * leg_tai[p])
-                deltas[leg_payer[p]] -= amount
-                deltas[c.winner] += amount
-    else:
-        settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas)
-        dt = int(dealer_tai(c.streak, opts))
-        for p in range(4):
-            on_leg = p != c.winner and (c.payer < 0 or p == c.payer)
-            legs[WIND_NAMES[p]] = dt if on_leg and (p == 0 or c.winner == 0) else 0
+    dealer_tai = np.zeros(4, dtype=np.int64)
+    # The engine's own settlement (native/src/settle.cpp): the legs paid in full (HONGKONG.md 5.1), and
+    # the dealer tai on each seat's leg. The case's seats are winds: the dealer is E (0).
+    settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas, liable=c.liable, out_dealer_tai=dealer_tai)
     order = {k: i for i, k in enumerate(prof.keys)}
     # A 0-tai item changes no payment and is not reported (as 屁胡 reports no item).
     held = sorted((k for i, k in enumerate(C.ITEM_KEYS) if out[i] != 0), key=order.get)
@@ -289,7 +276,7 @@ def score_parsed(c: Case) -> dict:
         "items": {k: int(out[C.ITEM_KEYS.index(k)]) for k in held},
         "names": {k: prof.zh(k) for k in held},
         "hand_tai": int(hand_tai),
-        "dealer_tai": legs,
+        "dealer_tai": {WIND_NAMES[p]: int(dealer_tai[p]) for p in range(4)},
         "deltas": {WIND_NAMES[p]: int(deltas[p]) for p in range(4)},
         "stakes": {"base": int(opts[OPT_BASE]), "per_tai": int(opts[OPT_PER_TAI])},
     }

@@ -1,11 +1,11 @@
 """The scoring core: which items a winning hand holds, the profile applied, settlement (RULES.md 3-4).
 
 The functions are native code (native/src/score.cpp, tally.cpp, extras.cpp; hongkong.cpp for the
-hongkong profile), bound in ``envs._core``: ``score_hand``, ``settle``, ``dealer_tai``,
-``winning_shape``, the batch forms ``score_batch`` / ``settle_batch`` and the bench loop
-``score_all``. ``tw16 score`` calls them through ``envs.scoring.api`` and the engine at the end of
-every hand. This module keeps the item indices of the standard items as constants. Inputs are plain
-arrays:
+hongkong profile; settle.cpp, the settlement of every profile), bound in ``envs._core``:
+``score_hand``, ``settle``, ``dealer_tai``, ``winning_shape``, the batch forms ``score_batch`` /
+``settle_batch`` and the bench loop ``score_all``. ``tw16 score`` calls them through
+``envs.scoring.api`` and the engine at the end of every hand. This module keeps the item indices of
+the standard items as constants. Inputs are plain arrays:
 
     concealed   int8[34]   the winner's concealed tiles INCLUDING the winning tile
     meld_type   int8[>=5]  CHI/PON/KONG/ADDKONG/ANKONG (envs.tiles), first n_melds used
@@ -38,11 +38,17 @@ Items of note: 花槓 (flower_set) replaces only the seat flower of its own set 
 全求 (half_beggar / full_beggar) need all five sets claimed from others, and an ankong among them is
 not melded (PROFILES.md); all_chows (平胡) needs a two-sided wait on a discard, no flower and no honour.
 
-``settle(hand_tai, win_by, winner, payer, dealer, streak, opts, out_deltas)`` adds one win's chips to
-``out_deltas`` (int64[4]). ``payer`` = the discarder, the konger robbed, the single-flower seat of
-七搶一, or -1 when all three pay (self-draw, 八仙過海). Each paying leg pays base + per_tai x (hand tai
-+ dealer tai when the dealer is on that leg); ``dealer_tai(streak, opts)`` = 莊家 1 + 連莊拉莊 2N, N the
-streak capped by ``streak_cap`` (a negative cap: no cap).
+``settle(hand_tai, win_by, winner, payer, dealer, streak, opts, out_deltas, liable=-1,
+out_dealer_tai=None)`` adds one win's legs, paid in full, to ``out_deltas`` (int64[4]) and returns the
+number of legs; ``out_dealer_tai`` (int64[4]), when given, gets the dealer tai on each seat's paid leg.
+It is the engine's own settlement (native/include/tw16/settle.hpp): the hand end of every game and
+``tw16 score`` run the same code. ``payer`` = the discarder, the konger robbed, the single-flower seat
+of 七搶一, or -1 when all three pay (self-draw, 八仙過海). Each paying leg pays base + per_tai x (hand tai
++ dealer tai on that leg); ``dealer_tai(streak, opts)`` = 莊家 1 + 連莊拉莊 2N, N the streak capped by
+``streak_cap`` (a negative cap: no cap). The rules ``opts`` decide which legs carry it: the standard
+profiles put it on every leg the dealer pays or wins (RULES.md 4); a hongkong rule set
+(``opts[OPT_HK]``) follows HONGKONG.md 1 and 5.1 (not on the dealer's leg of a non-dealer self-draw
+unless ``dealer_pays_on_self_draw``; ``liable``, 全包, pays all three legs).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """hongkong scoring (HONGKONG.md sections 2, 3 and 5.1): the additive items, families, 計法 and legs.
 
 Native code (the files below, declared in native/include/tw16/hongkong.hpp and its hk_*.hpp), bound
-in ``envs._core`` as ``hk_score``, ``hk_legs`` and ``hk_settle``.
+in ``envs._core`` as ``hk_score``; ``hk_legs`` and ``hk_settle`` are thin bindings of the one
+settlement of every profile (native/include/tw16/settle.hpp, ``envs.scoring.core.settle``), which
+applies the hongkong legs when the rules ``opts`` are a hongkong rule set (``opts[OPT_HK]``).
 ``score_hand`` hands a profile with ``p_opts[PO_HONGKONG]`` to ``hk_score``, with its own arguments, so
 the engine and ``tw16 score`` call one function for every profile.
 
@@ -23,9 +25,9 @@ Interface (``envs.scoring.codes`` for the constants, ``envs.scoring.hk_items`` f
 ``payer`` is the discarder, the konger robbed or the seat holding the eighth flower (七搶一), -1 when
 all three pay (self-draw, eight_flowers); ``liable`` is -1 or the seat paying all three legs (全包).
 
-Native files (native/src): hongkong.cpp (the entry point, readings, legs), hk_items.cpp (the items
-that do not depend on the reading, chicken hands), hk_reading.cpp (the items of one reading) and
-hk_families.cpp (the choice of family occurrences); ``envs.scoring.hk_cases`` validates a case's
+Native files (native/src): hongkong.cpp (the entry point, readings), settle.cpp (the legs),
+hk_items.cpp (the items that do not depend on the reading, chicken hands), hk_reading.cpp (the items of
+one reading) and hk_families.cpp (the choice of family occurrences); ``envs.scoring.hk_cases`` validates a case's
 hongkong fields.
 
 Scoring: every decomposition and winning-tile placement is a reading, scored and the best kept (tie

@@ -1,12 +1,14 @@
-// Bindings of the hongkong concept: hk_score, hk_legs, hk_settle (envs/scoring/hongkong.py), with
-// the Python names and arguments. Every array is checked (dtype, rank, shape) and every value that
-// native code uses as an index or relies on (tile kinds, counts, melds, seats, the profile's item
-// order) is range-checked here: bad input raises ValueError / TypeError naming the argument.
+// Bindings of the hongkong concept: hk_score, and hk_legs / hk_settle (envs/scoring/hongkong.py),
+// with the Python names and arguments; the last two are thin wrappers of the one settlement
+// (settle.hpp). Every array is checked (dtype, rank, shape) and every value that native code uses
+// as an index or relies on (tile kinds, counts, melds, seats, the profile's item order) is
+// range-checked here: bad input raises ValueError / TypeError naming the argument.
 #include <string>
 
 #include "common.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/hongkong.hpp"
+#include "tw16/settle.hpp"
 
 namespace tw16::bind {
 
@@ -122,24 +124,29 @@ void bind_hongkong(nb::module_& m) {
             const Opts o = check_legs(win_by, winner, payer, liable, dealer, opts);
             const auto lt = rw<int64_t, 1>(out_leg_tai, "out_leg_tai", {4});
             const auto lp = rw<int64_t, 1>(out_leg_payer, "out_leg_payer", {4});
-            return hk_legs(hand_tai, win_by, winner, payer, liable, dealer, streak, o, lt, lp);
+            const Legs legs = win_legs(Win{hand_tai, win_by, winner, payer, liable, dealer, streak}, o);
+            for (int64_t p = 0; p < 4; ++p) {
+                lt[p] = legs.tai[p];
+                lp[p] = legs.payer[p];
+            }
+            return legs.n;
         },
         nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"), nb::arg("liable"),
         nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_leg_tai"), nb::arg("out_leg_payer"),
-        "The legs of one win (HONGKONG.md 5.1) into out_leg_tai / out_leg_payer (int64[4]); returns their "
-        "number (envs.scoring.hongkong.hk_legs).");
+        "The legs of one win (HONGKONG.md 5.1; settle.hpp's win_legs under the rules opts) into out_leg_tai / "
+        "out_leg_payer (int64[4]); returns their number (envs.scoring.hongkong.hk_legs).");
     m.def(
         "hk_settle",
         [](int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
            int64_t streak, const AnyArray& opts, const RwArray& out_deltas) {
             const Opts o = check_legs(win_by, winner, payer, liable, dealer, opts);
             const auto d = rw<int64_t, 1>(out_deltas, "out_deltas", {4});
-            return hk_settle(hand_tai, win_by, winner, payer, liable, dealer, streak, o, d);
+            return settle(Win{hand_tai, win_by, winner, payer, liable, dealer, streak}, o, d);
         },
         nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"), nb::arg("liable"),
         nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
         "Add one win's legs, paid in full, to out_deltas (int64[4], chips); returns the legs' count "
-        "(envs.scoring.hongkong.hk_settle).");
+        "(envs.scoring.hongkong.hk_settle: settle with liable).");
 }
 
 }  // namespace tw16::bind

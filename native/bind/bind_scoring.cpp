@@ -1,8 +1,11 @@
-// Bindings of the scoring concept (score.hpp, tally.hpp): score_hand, settle, dealer_tai,
-// winning_shape as in envs/scoring/core.py, plus score_batch / settle_batch over many hands and the
-// bench loop score_all (bench/scoring.py _score_all). Every array and every scalar whose range
+// Bindings of the scoring concept (score.hpp) and of the settlement (settle.hpp): score_hand, settle,
+// dealer_tai, winning_shape as in envs/scoring/core.py, plus score_batch / settle_batch over many hands
+// and the bench loop score_all (bench/scoring.py _score_all). Every array and every scalar whose range
 // matters is checked here; inside the core, inputs are trusted.
+#include <nanobind/stl/optional.h>
+
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "common.hpp"
@@ -10,8 +13,8 @@
 #include "tw16/meld.hpp"
 #include "tw16/parallel.hpp"
 #include "tw16/score.hpp"
+#include "tw16/settle.hpp"
 #include "tw16/state.hpp"
-#include "tw16/tally.hpp"
 
 namespace tw16::bind {
 
@@ -120,10 +123,16 @@ int64_t score_hand_b(const AnyArray& concealed_a, const AnyArray& meld_type_a, c
                       prof, out_items);
 }
 
-void settle_b(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t dealer, int64_t streak,
-              const AnyArray& opts, const RwArray& out_deltas) {
+int64_t settle_b(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t dealer, int64_t streak,
+                 const AnyArray& opts, const RwArray& out_deltas, int64_t liable,
+                 const std::optional<RwArray>& out_dealer_tai) {
     check_settle(win_by, winner, payer, dealer, 0, false);
-    settle(hand_tai, win_by, winner, payer, dealer, streak, opts_of(opts), rw<int64_t, 1>(out_deltas, "out_deltas", {4}));
+    check_range(liable, -1, 3, "liable", 0, false, " (-1: none)");
+    const Opts o = opts_of(opts);
+    const auto deltas = rw<int64_t, 1>(out_deltas, "out_deltas", {4});
+    if (!out_dealer_tai) return settle(Win{hand_tai, win_by, winner, payer, liable, dealer, streak}, o, deltas);
+    auto dt = rw<int64_t, 1>(*out_dealer_tai, "out_dealer_tai", {4});
+    return settle(Win{hand_tai, win_by, winner, payer, liable, dealer, streak}, o, deltas, &dt);
 }
 
 bool winning_shape_b(const AnyArray& counts_a, int64_t n_sets, const AnyArray& p_opts) {
@@ -207,7 +216,10 @@ void bind_scoring(nb::module_& m) {
           "envs.scoring.core.score_hand: hand tai of a win (items into out_items), or -1 if not a winning hand.");
     m.def("settle", &settle_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
           nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
-          "envs.scoring.core.settle: add one win's chips to out_deltas (int64[4]).");
+          nb::arg("liable") = -1, nb::arg("out_dealer_tai").none() = nb::none(),
+          "envs.scoring.core.settle: add one win's legs, paid in full under the rules opts, to out_deltas "
+          "(int64[4]); out_dealer_tai (int64[4]) gets the dealer tai on each seat's paid leg. Returns the "
+          "number of legs. The engine's settlement (settle.hpp).");
     m.def(
         "dealer_tai", [](int64_t streak, const AnyArray& opts) { return dealer_tai(streak, opts_of(opts)); },
         nb::arg("streak"), nb::arg("opts"), "envs.scoring.tally.dealer_tai: 1 + 2N, N the streak capped by streak_cap.");
@@ -222,7 +234,7 @@ void bind_scoring(nb::module_& m) {
     m.def("settle_batch", &settle_batch_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"),
           nb::arg("payer"), nb::arg("liable"), nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"),
           nb::arg("out_deltas"),
-          "settle (hongkong: hk_settle, with liable) of win i into out_deltas[i] ((n,4) int64, added to); a "
+          "settle of win i (with liable: hongkong 全包) into out_deltas[i] ((n,4) int64, added to); a "
           "hand_tai < 0 pays nothing.");
     m.def("score_all", &score_all_b, nb::arg("conc"), nb::arg("mt"), nb::arg("mk"), nb::arg("nm"), nb::arg("ctx"),
           nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"), nb::arg("opts"), nb::arg("reps"),

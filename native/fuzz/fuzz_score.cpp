@@ -1,19 +1,20 @@
 // libFuzzer harness: scoring of a byte-decoded hand (score.hpp, hongkong.hpp, tally.hpp) under every
-// rule set of fixtures.inc, then its settlement.
+// rule set of fixtures.inc, then its settlement (settle.hpp).
 //
 // Input: config, mode, melds, concealed tiles (from sets, so that most hands are complete and the
 // items are reached, or raw kinds), the winning tile and the context; settlement seats and streak;
 // with mode bit 2, edits of the compiled profile and the rule options (any values the bindings let
 // through: p_tai's rows 0..2, p_repl, p_opts and opts are not range-checked there). A hand the
 // bindings would refuse (bind_scoring.cpp check_hand: a fifth tile of a kind, a winning tile not held)
-// is skipped. score_hand, hk_score (any profile, as the binding allows), winning_shape, settle,
-// hk_legs, hk_settle and dealer_tai run; score_hand must be deterministic.
+// is skipped. score_hand, hk_score (any profile, as the binding allows), winning_shape, win_legs,
+// settle and dealer_tai run; score_hand must be deterministic and settle zero-sum (int64 wrapping).
 #include <array>
 #include <cstdint>
 
 #include "common.hpp"
 #include "tw16/hongkong.hpp"
 #include "tw16/score.hpp"
+#include "tw16/settle.hpp"
 #include "tw16/tally.hpp"
 
 using namespace tw16;
@@ -106,12 +107,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (tai != tai2 || items != items2) fail("score: score_hand is not deterministic", tai, tai2);
     hk_score(cv, mtv, mkv, nm, flowers, win_tile, win_by, seat_wind, round_wind, flags, R.prof, iv);
     winning_shape(cv, n_sets, R.prof.p_opts);
-    std::array<int64_t, 4> d{}, lt{}, lp{};
+    std::array<int64_t, 4> d{}, dt{};
     const int64_t ht = (mode & 32) ? static_cast<int64_t>(r.u64()) : tai;
-    settle(ht, win_by, winner, payer, dealer, streak, R.o(), View<int64_t, 1>::contiguous(d.data(), {4}));
-    hk_legs(ht, win_by, winner, payer, liable, dealer, streak, R.o(), View<int64_t, 1>::contiguous(lt.data(), {4}),
-            View<int64_t, 1>::contiguous(lp.data(), {4}));
-    hk_settle(ht, win_by, winner, payer, liable, dealer, streak, R.o(), View<int64_t, 1>::contiguous(d.data(), {4}));
+    const Win w{ht, win_by, winner, payer, liable, dealer, streak};
+    win_legs(w, R.o());
+    auto dtv = View<int64_t, 1>::contiguous(dt.data(), {4});
+    settle(w, R.o(), View<int64_t, 1>::contiguous(d.data(), {4}), &dtv);
+    uint64_t sum = 0;
+    for (int64_t x : d) sum += static_cast<uint64_t>(x);
+    if (sum != 0) fail("settle: the deltas do not sum to zero", ht, static_cast<int64_t>(sum));
     dealer_tai(streak, R.o());
     return 0;
 }

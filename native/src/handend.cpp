@@ -5,11 +5,10 @@
 #include <algorithm>
 #include <array>
 
-#include "tw16/hongkong.hpp"
 #include "tw16/ledger.hpp"
 #include "tw16/meld.hpp"
 #include "tw16/score.hpp"
-#include "tw16/tally.hpp"
+#include "tw16/settle.hpp"
 
 namespace tw16 {
 
@@ -110,11 +109,7 @@ void pay_hand(const State& S, int64_t b, View<int64_t, 2> legs, bool drawn, Opts
         else if (opts[R::OPT_LA_DRAW_SETTLE])
             la_close_all(S.la[b], S.la_k[b], deltas);
     } else {
-        for (int x = 0; x < 4; ++x)
-            for (int y = 0; y < 4; ++y) {
-                deltas[x] = sub_wrap(deltas[x], legs(x, y));
-                deltas[y] = add_wrap(deltas[y], legs(x, y));
-            }
+        pay_in_full(legs, deltas);
     }
     for (int s = 0; s < 4; ++s) {
         deltas[s] = add_wrap(deltas[s], S.p(b, s, St::P_SIDE));
@@ -198,25 +193,6 @@ int64_t hk_flags(const State& S, int64_t b, int64_t w, int64_t win_by) {
     return fl;
 }
 
-// One leg's chips: base + per_tai x tai (int64, wrapping as in numba on absurd options).
-static int64_t chips(Opts opts, int64_t tai) { return add_wrap(opts[R::OPT_BASE], mul_wrap(opts[R::OPT_PER_TAI], tai)); }
-
-void win_legs(int64_t tai, int64_t win_by, int64_t w, int64_t payer, int64_t liable, int64_t dealer, int64_t streak,
-              Opts opts, View<int64_t, 2> legs) {
-    if (opts[R::OPT_HK]) {
-        std::array<int64_t, 4> lt{}, lp{};
-        hk_legs(tai, win_by, w, payer, liable, dealer, streak, opts, view1(lt), view1(lp));
-        for (int p = 0; p < 4; ++p)
-            if (lt[p] >= 0) legs(lp[p], w) = add_wrap(legs(lp[p], w), chips(opts, lt[p]));
-        return;
-    }
-    const int64_t dt = dealer_tai(streak, opts);
-    for (int64_t p = 0; p < 4; ++p) {
-        if (p == w || (payer >= 0 && p != payer)) continue;
-        legs(p, w) = add_wrap(legs(p, w), chips(opts, add_wrap(tai, (p == dealer || w == dealer) ? dt : 0)));
-    }
-}
-
 void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int64_t payer, int64_t tile, Opts opts,
                 const Prof& prof) {
     auto g = S.g[b];
@@ -266,7 +242,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
         }
         S.res_tai(b, w) = static_cast<int32_t>(tai);
         for (int64_t i = 0; i < C::N_ITEMS; ++i) S.res_items(b, w, i) = static_cast<int16_t>(items[i]);
-        win_legs(tai, win_by, w, payer, liable, dealer, streak, opts, legs);
+        owe(win_legs(Win{tai, win_by, w, payer, liable, dealer, streak}, opts), w, legs);
     }
     pay_hand(S, b, legs, false, opts);
     g[St::G_RESULT] = St::RES_WIN;

@@ -1,4 +1,5 @@
-// hongkong scoring (HONGKONG.md sections 2, 3 and 5.1): the entry point, the readings and the legs.
+// hongkong scoring (HONGKONG.md sections 2 and 3): the entry point and the readings. (Its legs, 5.1:
+// settle.hpp, the one settlement.)
 // Port of envs/scoring/hongkong.py (see hongkong.hpp for the interface).
 #include "tw16/hongkong.hpp"
 
@@ -17,7 +18,6 @@ namespace H = py::hk_items;
 namespace C = py::codes;
 namespace A = py::analysis;
 namespace P = py::profile;
-namespace R = py::rules;
 namespace T = py::tiles;
 
 constexpr int64_t NI = H::N_ITEMS;
@@ -163,54 +163,6 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
     }
     if (best_total < 0) return -1;
     return _chicken(v, out_items, best_kept, best_total, p_tai);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Legs (HONGKONG.md 5.1). Sums wrap as Numba's int64 arithmetic does (done in uint64: no UB).
-namespace {
-int64_t wrap_add(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
-int64_t wrap_sub(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-}
-int64_t wrap_mul(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-}
-}  // namespace
-
-int64_t hk_legs(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
-                int64_t streak, Opts opts, View<int64_t, 1> out_leg_tai, View<int64_t, 1> out_leg_payer) {
-    const int64_t dt = dealer_tai(streak, opts);
-    int64_t n = 0;
-    const bool self_legs = payer < 0 || liable >= 0;
-    for (int64_t p = 0; p < 4; ++p) {
-        out_leg_tai[p] = -1;
-        out_leg_payer[p] = -1;
-        if (p == winner || (!self_legs && p != payer)) continue;
-        const bool on = winner == dealer ||
-                        (p == dealer && (!self_legs || opts[R::OPT_DEALER_PAYS_ON_SELF_DRAW] != 0));
-        out_leg_tai[p] = wrap_add(hand_tai, on ? dt : 0);
-        out_leg_payer[p] = liable >= 0 ? liable : p;
-        n += 1;
-    }
-    return n;
-}
-
-int64_t hk_settle(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
-                  int64_t streak, Opts opts, View<int64_t, 1> out_deltas) {
-    int64_t leg_tai_a[4], leg_payer_a[4];
-    const auto leg_tai = View<int64_t, 1>::contiguous(leg_tai_a, {4});
-    const auto leg_payer = View<int64_t, 1>::contiguous(leg_payer_a, {4});
-    const int64_t n = hk_legs(hand_tai, win_by, winner, payer, liable, dealer, streak, opts, leg_tai, leg_payer);
-    for (int64_t p = 0; p < 4; ++p) {
-        if (leg_tai[p] >= 0) {
-            const int64_t amount = wrap_add(opts[R::OPT_BASE], wrap_mul(opts[R::OPT_PER_TAI], leg_tai[p]));
-            out_deltas[leg_payer[p]] = wrap_sub(out_deltas[leg_payer[p]], amount);
-            out_deltas[winner] = wrap_add(out_deltas[winner], amount);
-        }
-    }
-    return n;
 }
 
 }  // namespace tw16

@@ -1,11 +1,12 @@
 // Port of envs/scoring/core.py and the compiled loop of bench/scoring.py (see score.hpp): which
-// items a winning hand holds, the profile applied, settlement (RULES.md 3-4).
+// items a winning hand holds, the profile applied (RULES.md 3).
 #include "tw16/score.hpp"
 
 #include "tw16/extras.hpp"
 #include "tw16/hand.hpp"
 #include "tw16/hongkong.hpp"
 #include "tw16/parallel.hpp"
+#include "tw16/settle.hpp"
 #include "tw16/tally.hpp"
 
 namespace tw16 {
@@ -23,17 +24,6 @@ using py::tiles::DRAGON0;
 using py::tiles::N_KINDS;
 using py::tiles::WIND0;
 constexpr int64_t N_ITEMS = C::N_ITEMS;
-
-// int64 arithmetic that wraps as Numba's does (signed overflow is undefined in C++).
-inline int64_t wadd(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
-inline int64_t wsub(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-}
-inline int64_t wmul(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-}
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -275,18 +265,6 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
     return best_total;
 }
 
-void settle(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t dealer, int64_t streak,
-            Opts opts, View<int64_t, 1> out_deltas) {
-    const int64_t dt = dealer_tai(streak, opts);
-    for (int64_t p = 0; p < 4; ++p) {
-        if (p == winner || (payer >= 0 && p != payer)) continue;
-        const int64_t leg = wadd(hand_tai, (p == dealer || winner == dealer) ? dt : 0);
-        const int64_t amount = wadd(opts[py::rules::OPT_BASE], wmul(opts[py::rules::OPT_PER_TAI], leg));
-        out_deltas[p] = wsub(out_deltas[p], amount);
-        out_deltas[winner] = wadd(out_deltas[winner], amount);
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Batches
 
@@ -296,20 +274,6 @@ void score_batch(const HandBatch& h, const Prof& prof, View<int64_t, 1> out_tai,
                                 h.win_tile[i], h.win_by[i], h.seat_wind[i], h.round_wind[i], h.flags[i], prof,
                                 out_items[i]);
     });
-}
-
-void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64_t, 1> winner,
-                  View<int64_t, 1> payer, View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak,
-                  Opts opts, View<int64_t, 2> out_deltas) {
-    const bool hk = opts[py::rules::OPT_HK] != 0;
-    for (int64_t i = 0; i < hand_tai.size(); ++i) {
-        if (hand_tai[i] < 0) continue;
-        if (hk)
-            hk_settle(hand_tai[i], win_by[i], winner[i], payer[i], liable[i], dealer[i], streak[i], opts,
-                      out_deltas[i]);
-        else
-            settle(hand_tai[i], win_by[i], winner[i], payer[i], dealer[i], streak[i], opts, out_deltas[i]);
-    }
 }
 
 int64_t _score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk, View<int64_t, 1> nm,
@@ -326,11 +290,8 @@ int64_t _score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk,
                                            ctx(i, 3), 0, prof, out);
             const int64_t payer = win_by == C::WIN_SELF_DRAW ? -1  // bench.py: win_by == 1
                                                                   : pymod(ctx(i, 2) + 1, 4);
-            if (prof.p_opts[PO_HONGKONG] != 0)  // its legs (HONGKONG.md 5.1), paid in full
-                hk_settle(tai, win_by, ctx(i, 2), payer, -1, 0, 0, opts, deltas);
-            else
-                settle(tai, win_by, ctx(i, 2), payer, 0, 0, opts, deltas);
-            acc = wadd(acc, tai);
+            settle(Win{tai, win_by, ctx(i, 2), payer, -1, 0, 0}, opts, deltas);  // the legs, paid in full
+            acc = add_wrap(acc, tai);
         }
     }
     return acc;

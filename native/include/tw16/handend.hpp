@@ -1,7 +1,7 @@
 // The end of a hand (envs/engine/handend.py): wall accounting, flower wins, wins and drawn hands,
-// scoring and settlement. finish_* record the result, settle chips through the scoring core and
-// leave the game in PH_HAND_OVER; the step driver (step.hpp) then deals the next hand or ends the
-// episode.
+// scoring and settlement. finish_* record the result, settle chips through the one settlement
+// (settle.hpp, the code `tw16 score` runs too) and leave the game in PH_HAND_OVER; the step driver
+// (step.hpp) then deals the next hand or ends the episode.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -28,8 +28,9 @@ void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts
 // res_*. tile: the winning tile's kind, -1 when none.
 void record_hand(const State& S, int64_t b, int64_t tile);
 
-// The hand's chips: its legs (legs(x, y): chips x owes y), paid in full or through the 拉 ledger
-// (settlement "la" in a game), plus the side payments made during the hand (P_SIDE, cleared).
+// The hand's chips: its legs (legs(x, y): chips x owes y, settle.hpp's owe), paid in full
+// (pay_in_full) or through the 拉 ledger (settlement "la" in a game), plus the side payments made
+// during the hand (P_SIDE, cleared).
 void pay_hand(const State& S, int64_t b, View<int64_t, 2> legs, bool drawn, Opts opts);
 
 // A drawn hand (流局): settle (no legs), record RES_DRAWN, phase PH_HAND_OVER.
@@ -45,11 +46,6 @@ std::pair<int64_t, bool> win_flags(const State& S, int64_t b, int64_t w, int64_t
 
 // hongkong context (HONGKONG.md 6): 一發, robbed-kong kinds, co-winners, discards, floor.
 int64_t hk_flags(const State& S, int64_t b, int64_t w, int64_t win_by);
-
-// One winner's legs into legs(payer, w) (chips): base + per_tai x leg tai. hongkong: hk_legs;
-// otherwise RULES.md 4 (dealer tai on every leg the dealer pays or wins).
-void win_legs(int64_t tai, int64_t win_by, int64_t w, int64_t payer, int64_t liable, int64_t dealer, int64_t streak,
-              Opts opts, View<int64_t, 2> legs);
 
 // Score and settle every winner in the bitmask winners. tile: the claimed tile for discard /
 // robbed-kong wins, otherwise ignored. payer: discarder, konger, single-flower seat, or -1.

@@ -1,5 +1,5 @@
-// hongkong scoring (HONGKONG.md sections 2, 3 and 5.1): the entry point, the readings and the legs.
-// Port of envs/scoring/hongkong.py.
+// hongkong scoring (HONGKONG.md sections 2 and 3): the entry point and the readings. Port of
+// envs/scoring/hongkong.py. Its legs (5.1) are those of the one settlement, settle.hpp.
 //
 // score_hand (scoring.hpp) hands a profile with p_opts[PO_HONGKONG] to hk_score with its own
 // arguments, so the engine and `tw16 score` call one function for every profile.
@@ -9,9 +9,6 @@
 // replacement chain at CHAIN_SHIFT, and (codes.hk_context_flags) the discards made in the hand
 // (DISCARDS_SHIFT), the tiles in the pools (FLOOR_SHIFT), both stored + 1 with 0 = not known, and
 // the number of seats winning on the same tile (CO_WIN_SHIFT).
-//
-// payer: the discarder, the konger robbed or the seat holding the eighth flower (七搶一), -1 when all
-// three pay (self-draw, eight_flowers); liable: -1 or the seat paying all three legs (全包).
 //
 // Scoring: every decomposition and winning-tile placement is a reading, scored and the best kept
 // (tie rule of RULES.md 3); the special shapes are one more reading each; chicken hands (3.9) are
@@ -34,18 +31,5 @@ namespace tw16 {
 int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
                  int64_t flowers, int64_t win_tile, int64_t win_by, int64_t seat_wind, int64_t round_wind,
                  int64_t flags, const Prof& prof, View<int32_t, 1> out_items);
-
-// The legs of one win (HONGKONG.md 5.1), per seat p: out_leg_tai[p] the tai of p's leg (hand tai +
-// the dealer tai on it) and out_leg_payer[p] the seat paying it (p, or liable under 全包); -1 in both
-// for the winner and for a seat without a leg. Returns the number of legs. Dealer tai (1 + 2N) is on
-// a leg when the dealer wins, or when the dealer pays it as discarder / konger / 七搶一 holder; on
-// the dealer's leg of a self-draw (全包 included) only with the rule option dealer_pays_on_self_draw.
-int64_t hk_legs(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
-                int64_t streak, Opts opts, View<int64_t, 1> out_leg_tai, View<int64_t, 1> out_leg_payer);
-
-// Add one win's legs, paid in full, to out_deltas (int64[4], chips: base + per_tai x leg tai
-// each); returns the legs' count.
-int64_t hk_settle(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
-                  int64_t streak, Opts opts, View<int64_t, 1> out_deltas);
 
 }  // namespace tw16

@@ -1,5 +1,5 @@
 // Port of envs/scoring/core.py (and the compiled loop of bench/scoring.py): which items a
-// winning hand holds, the profile applied, settlement (RULES.md 3-4).
+// winning hand holds, the profile applied (RULES.md 3). Settlement (RULES.md 4): settle.hpp.
 //
 // Shared: `tw16 score` calls it through envs.scoring.api and the engine calls it at the end of every
 // hand. Inputs are plain arrays:
@@ -65,15 +65,8 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
                    int64_t flowers, int64_t win_tile, int64_t win_by, int64_t seat_wind, int64_t round_wind,
                    int64_t flags, const Prof& prof, View<int32_t, 1> out_items);
 
-// Add one win's chips to out_deltas (int64[4]). `payer` = the discarder, the konger robbed, the
-// single-flower seat of 七搶一, or -1 when all three pay (self-draw, 八仙過海). Each paying leg pays
-// base + per_tai x (hand tai + dealer tai when the dealer is on that leg). int64 arithmetic wraps as
-// in Numba.
-void settle(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t dealer, int64_t streak,
-            Opts opts, View<int64_t, 1> out_deltas);
-
 // ---------------------------------------------------------------------------------------------
-// Batches (no Python counterpart: the bindings' score_batch / settle_batch)
+// Batches (no Python counterpart: the binding score_batch)
 
 // Hand i of a batch is row i of every array (the arguments of score_hand).
 struct HandBatch {
@@ -88,14 +81,9 @@ struct HandBatch {
 // on parallel threads; results do not depend on the thread count.
 void score_batch(const HandBatch& h, const Prof& prof, View<int64_t, 1> out_tai, View<int32_t, 2> out_items);
 
-// settle (or, with opts[OPT_HK], the hongkong legs of hk_settle) of every win into out_deltas[i]
-// (added to it); a hand tai < 0 (not a win) pays nothing. liable: hongkong 全包 seat or -1.
-void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64_t, 1> winner,
-                  View<int64_t, 1> payer, View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak,
-                  Opts opts, View<int64_t, 2> out_deltas);
-
-// bench/scoring.py _score_all: score and settle every hand `reps` times on one thread (ctx
-// columns: win_tile, win_by, seat, round, flowers); returns the sum of hand tai.
+// bench/scoring.py _score_all: score and settle (settle.hpp, the engine's settlement) every hand
+// `reps` times on one thread (ctx columns: win_tile, win_by, seat, round, flowers); returns the sum of
+// hand tai.
 int64_t _score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk, View<int64_t, 1> nm,
                    View<int64_t, 2> ctx, const Prof& prof, Opts opts, int64_t reps);
 

@@ -1,7 +1,7 @@
 // Port of envs/scoring/tally.py. Shared by the scoring core (score.hpp) and the hongkong scorer
 // (hongkong.hpp): the readings of a hand (its melds and every decomposition of its concealed tiles),
-// the profile applied to item multiplicities (replacements, reductions, the tie rule of RULES.md 3)
-// and the dealer tai of a payment leg.
+// the profile applied to item multiplicities (replacements, reductions, the tie rule of RULES.md 3).
+// (The dealer tai of a payment leg is settlement: settle.hpp.)
 #pragma once
 #include <cstdint>
 
@@ -72,14 +72,5 @@ bool _comes_first(View<bool, 1> kept_a, View<bool, 1> kept_b, View<int32_t, 2> p
 // Score reading `v`; if it beats the best so far, copy it over. Returns the new best total.
 int64_t _consider(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> tmp,
                   View<bool, 1> tmp_kept, View<int32_t, 1> best, View<bool, 1> best_kept, int64_t best_total);
-
-// ---------------------------------------------------------------------------------------------
-// 莊家 1 + 連莊拉莊 2N, N capped by `streak_cap` (opts[OPT_STREAK_CAP] < 0: no cap). Wraps on
-// overflow as the int64 arithmetic of Numba does.
-inline int64_t dealer_tai(int64_t streak, View<int64_t, 1> opts) {
-    const int64_t cap = opts[py::rules::OPT_STREAK_CAP];
-    const int64_t n = cap < 0 ? streak : (streak < cap ? streak : cap);
-    return static_cast<int64_t>(1u + 2u * static_cast<uint64_t>(n));
-}
 
 }  // namespace tw16
