@@ -62,3 +62,23 @@ def starts(blocks, first: int = 0) -> list[int]:
 
 def names(blocks) -> list[str]:
     return [x for b in blocks for x in b.names()]
+
+
+class Extension:
+    """The table functions of an encoding whose channels follow those of ``base`` (a module with
+    ``n_channels(derived)`` and ``blocks(derived)``): oracle_v0 and planes_v1 extend planes_v0."""
+
+    def __init__(self, base, channels: tuple):
+        self.base, self.channels = base, channels
+        self.n_extra = starts(channels)[-1]
+
+    def n_channels(self, derived: bool = False) -> int:
+        return self.base.n_channels(derived) + self.n_extra
+
+    def blocks(self, derived: bool = False) -> tuple:
+        """The base's blocks, then this encoding's."""
+        return self.base.blocks(derived) + self.channels
+
+    def channel_names(self, derived: bool = False) -> list[str]:
+        """One readable name per channel: the base's, then this encoding's."""
+        return names(self.blocks(derived))

@@ -25,7 +25,7 @@ import numpy as np
 
 from envs._core import oracle_v0_encode
 from envs.obs import planes_v0 as pv
-from envs.obs.channels import REL, THRESHOLDS, Block, names, starts
+from envs.obs.channels import REL, THRESHOLDS, Block, Extension, starts
 
 OBS_VERSION = "oracle_v0"
 EXTENDS = pv.OBS_VERSION  # its channels follow those of planes_v0
@@ -50,18 +50,8 @@ O_HANDS, O_ANKONG, O_WALL, O_FRONT, O_TAIL, O_WALL_META, N_EXTRA = starts(CHANNE
 N_FRONT = len(_FRONT)
 N_TAIL = len(_TAIL)
 
-
-def n_channels(derived: bool = False) -> int:
-    return pv.n_channels(derived) + N_EXTRA
-
-
-def blocks(derived: bool = False) -> tuple[Block, ...]:
-    """planes_v0's blocks, then the hidden ones."""
-    return pv.blocks(derived) + CHANNELS
-
-
-def channel_names(derived: bool = False) -> list[str]:
-    return names(blocks(derived))
+_EXT = Extension(pv, CHANNELS)  # planes_v0's channels, then these
+n_channels, blocks, channel_names = _EXT.n_channels, _EXT.blocks, _EXT.channel_names
 
 
 class OracleV0(pv.PlanesV0):

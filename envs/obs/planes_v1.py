@@ -44,7 +44,7 @@ import numpy as np
 
 from envs import _core
 from envs.obs import planes_v0 as pv
-from envs.obs.channels import REL, Block, names, starts
+from envs.obs.channels import REL, Block, Extension, starts
 
 OBS_VERSION = "planes_v1"
 
@@ -74,18 +74,8 @@ OF_PASSED = 10  # + r
 
 LA_COUNT_SCALE = 16.0
 
-def n_channels(derived: bool = False) -> int:
-    return pv.n_channels(derived) + N_EXTRA
-
-
-def blocks(derived: bool = False) -> tuple[Block, ...]:
-    """planes_v0's blocks, then the planes_v1 ones."""
-    return pv.blocks(derived) + CHANNELS
-
-
-def channel_names(derived: bool = False) -> list[str]:
-    """One readable name per channel: planes_v0's, then e.g. ``'v1 la debt (cols 4rd+rc)'``."""
-    return names(blocks(derived))
+_EXT = Extension(pv, CHANNELS)  # planes_v0's channels, then these
+n_channels, blocks, channel_names = _EXT.n_channels, _EXT.blocks, _EXT.channel_names
 
 
 def offer_names() -> list[str]:
