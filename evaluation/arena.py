@@ -22,7 +22,7 @@ from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
 from envs.seats import act_by_seat
 from evaluation.luck import LuckRecorder
-from evaluation.variance import controls, corrected_row, mean_ci
+from evaluation.variance import corrected_rows, mean_ci
 
 
 def hand_outcomes(eng: Engine) -> dict:
@@ -218,9 +218,7 @@ def add_corrected(result: dict, luck_own: np.ndarray, luck_total: np.ndarray) ->
     """Put the variance-reduced chips per hand and interval (``evaluation.variance``) in each agent's
     row under ``vr``, beside the plain ones; the luck arrays stay in the result (``luck_own``,
     ``luck_total``) for studies."""
-    names, per_wall = result["names"], result["per_wall"]
+    rows = corrected_rows(result["per_wall"], result["names"], luck_own, luck_total)
     for name, row in result["agents"].items():
-        cols = [i for i, n in enumerate(names) if n == name]
-        y = per_wall[:, cols].sum(axis=1) / (4 * len(cols))
-        row["vr"] = corrected_row(y, controls(luck_own, luck_total, cols))
+        row["vr"] = rows[name]
     result["luck_own"], result["luck_total"] = luck_own, luck_total

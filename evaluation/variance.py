@@ -43,10 +43,11 @@ def mean_ci(x: np.ndarray) -> tuple[float, list[float]]:
 
 
 def controls(luck_own: np.ndarray, luck_total: np.ndarray, cols) -> np.ndarray:
-    """(walls, 2K) control variates of the agents in ``cols`` (copies pooled): their own luck, then
-    the other seats' (``luck_own`` (walls, 4 agents, K), ``luck_total`` (walls, K) all seats')."""
-    own = luck_own[:, cols].sum(axis=1)
-    return np.concatenate([own, len(cols) * luck_total - own], axis=1)
+    """(walls, 2K) control variates of the agents in ``cols`` (copies averaged, as their chips are):
+    their own luck, then the other seats' (``luck_own`` (walls, 4 agents, K), ``luck_total`` (walls, K)
+    all seats')."""
+    own = luck_own[:, cols].mean(axis=1)
+    return np.concatenate([own, luck_total - own], axis=1)
 
 
 def fit_beta(y: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -59,25 +60,46 @@ def fit_beta(y: np.ndarray, x: np.ndarray) -> np.ndarray:
     return beta
 
 
-def cross_fit(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def cross_fit(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None, fit_y=None, fit_x=None):
     """Corrected per-wall values y - beta_f . x and the betas (FOLDS, columns): wall w in fold
-    w % FOLDS uses the beta fitted on the other walls, or the given ``beta`` for every fold."""
+    w % FOLDS uses the beta fitted on the other walls, or the given ``beta`` for every fold. The fit
+    reads ``fit_y`` (walls, m) / ``fit_x`` (walls, m, columns) when given (every seat's rows: four times
+    the data), else y and x."""
+    fit_y = y[:, None] if fit_y is None else fit_y
+    fit_x = x[:, None] if fit_x is None else fit_x
     fold = np.arange(len(y)) % FOLDS
     betas = np.zeros((FOLDS, x.shape[1]))
     out = np.array(y, np.float64)
     for f in range(FOLDS):
         here = fold == f
-        betas[f] = fit_beta(y[~here], x[~here]) if beta is None else beta
+        if beta is None:
+            betas[f] = fit_beta(fit_y[~here].reshape(-1), fit_x[~here].reshape(-1, x.shape[1]))
+        else:
+            betas[f] = beta
         out[here] = y[here] - x[here] @ betas[f]
     return out, betas
 
 
-def corrected_row(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None) -> dict:
+def corrected_rows(per_wall: np.ndarray, names, luck_own: np.ndarray, luck_total: np.ndarray) -> dict:
+    """Per agent name the corrected figures (``corrected_row``), beta fitted on every seat's rows of
+    the other walls (one luck-to-chips relation for all agents: four times the data of one)."""
+    seats = range(len(names))
+    fit_y = per_wall / 4  # chips per hand of each seat's agent, (walls, 4)
+    fit_x = np.stack([controls(luck_own, luck_total, [i]) for i in seats], axis=1)
+    out = {}
+    for name in dict.fromkeys(names):
+        cols = [i for i, n in enumerate(names) if n == name]
+        y = per_wall[:, cols].sum(axis=1) / (4 * len(cols))
+        out[name] = corrected_row(y, controls(luck_own, luck_total, cols), fit_y=fit_y, fit_x=fit_x)
+    return out
+
+
+def corrected_row(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None, **fit) -> dict:
     """The corrected figures of one agent beside its plain interval: chips per hand, 95% CI, the
     ratio of the plain CI width to the corrected one, and the betas."""
     plain_mean, plain_ci = mean_ci(y)
-    z, betas = cross_fit(y, x, beta)
+    z, betas = cross_fit(y, x, beta, **fit)
     mean, ci = mean_ci(z)
-    width = ci[1] - ci[0]
-    return {"chips_per_hand": mean, "ci95": ci, "ci_narrower": (plain_ci[1] - plain_ci[0]) / width if width > 0 else float("inf"),
+    width, plain = ci[1] - ci[0], plain_ci[1] - plain_ci[0]
+    return {"chips_per_hand": mean, "ci95": ci, "ci_narrower": plain / width if width > 0 else (1.0 if plain == 0 else float("inf")),
             "betas": betas.tolist()}  # fmt: skip
