@@ -37,7 +37,8 @@ from envs import _core
 from envs.obs.planes_v0 import engine_shapes
 from envs.tiles import FLOWER_ID0, N_KINDS
 
-FEATURES = ("win", "ready", "improve2", "improve3", "flower", "danger", "stolen")
+FEATURES = ("win", "win_late", "ready", "ready_late", "improve2", "improve3", "flower", "deal", "keep", "fed", "stolen")
+LATE = 48  # undrawn tiles (dead wall included) at or below which a win or ready draw counts as late
 N_FEATURES = len(FEATURES)
 FLOWER = N_KINDS  # column of the flowers in the undrawn-tile counts
 
@@ -76,20 +77,26 @@ def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn
     better = np.zeros((D, N_KINDS + 1))
     better[:, :N_KINDS] = (s1 < s0[rows, drawer][:, None]) & ~full
     level = np.minimum(s0[rows, drawer], 3)  # 0: win, 1: ready, 2, 3+ (a hand before a draw is never complete)
-    out[rows, drawer, level] = _centred(better, undrawn, drawn, n)
+    col = np.array([0, 2, 4, 5])[level] + ((level <= 1) & (n <= LATE))  # win and ready: early / late
+    out[rows, drawer, col] = _centred(better, undrawn, drawn, n)
     flower = np.zeros((D, N_KINDS + 1))
     flower[:, FLOWER] = 1
-    out[rows, drawer, 4] = _centred(flower, undrawn, drawn, n)
-    # the other seats that are ready: their winning tiles drawn by someone else
+    out[rows, drawer, 6] = _centred(flower, undrawn, drawn, n)
+    # the ready other seats: their winning tiles drawn by the drawer, who keeps one that helps its
+    # hand and mostly discards one that does not (a deal-in)
     waits = np.zeros((D, 4, N_KINDS + 1))
     ready = (s0 == 0) & (np.arange(4)[None, :] != drawer[:, None])
     r_idx = np.nonzero(ready)
     if r_idx[0].size:
         hr = hands[r_idx].astype(np.int8)
         waits[r_idx[0], r_idx[1], :N_KINDS] = _core.win_wait_mask_batch(hr, n_sets[r_idx], hr, shapes)
+    useless = 1 - better
     for o in range(4):
-        out[:, o, 6] = np.where(ready[:, o], _centred(waits[:, o], undrawn, drawn, n), 0.0)
-    out[rows, drawer, 5] = _centred(waits.max(axis=1), undrawn, drawn, n)
+        out[:, o, 9] = np.where(ready[:, o], _centred(waits[:, o] * useless, undrawn, drawn, n), 0.0)
+        out[:, o, 10] = np.where(ready[:, o], _centred(waits[:, o] * better, undrawn, drawn, n), 0.0)
+    anyone = waits.max(axis=1)
+    out[rows, drawer, 7] = _centred(anyone * useless, undrawn, drawn, n)
+    out[rows, drawer, 8] = _centred(anyone * better, undrawn, drawn, n)
     return out
 
 

@@ -4,6 +4,7 @@ corrected mean must agree with the plain one).
 
     python -m evaluation.vr_study aa --walls 1000     # four sampling Neural agents, named A B A B
     python -m evaluation.vr_study ab --walls 1000 --agents greedy defensive greedy defensive
+    python -m evaluation.vr_study aa --walls 200 --repeats 20 --eval-set ''   # coverage of 0, seeds 0..19
 
 An A/A match needs agents that play differently on the same wall: copies of a deterministic agent
 (Greedy) play the four seatings of a wall identically, so each agent's result is exactly 0 there.
@@ -63,6 +64,21 @@ def run(agents, walls: int, seed: int, eval_set: str | None) -> dict:
     return {"walls": walls, "hands": res["hands"], "seconds": round(time.time() - t0, 1), "agents": rows}
 
 
+def coverage(policy: str, walls: int, seeds) -> dict:
+    """A/A matches on several seeds: how often each interval covers 0 (agent A), and the CI ratios."""
+    hits = {"plain": 0, "vr": 0}
+    ratios, means = [], {"plain": [], "vr": []}
+    for seed in seeds:
+        row = run(aa_agents(policy), walls, seed, None)["agents"]["A"]
+        for k in hits:
+            hits[k] += row[k][1] < 0 < row[k][2]
+            means[k].append(row[k][0])
+        ratios.append(row["ci_narrower"])
+    n = len(ratios)
+    return {"matches": n, "walls": walls, "covers_0": hits, "mean_of_means": {k: float(np.mean(v)) for k, v in means.items()},
+            "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios))}  # fmt: skip
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m evaluation.vr_study", description=__doc__.splitlines()[0])
     p.add_argument("match", choices=("aa", "ab"))
@@ -71,7 +87,11 @@ def main(argv=None) -> int:
     p.add_argument("--eval-set", default="v1", help="published walls ('' for walls from --seed)")
     p.add_argument("--agents", nargs=4, default=["greedy", "defensive", "greedy", "defensive"], help="ab: the four agents")
     p.add_argument("--policy", default="neural-sample", help="aa: the policy (neural-sample, random, ...)")
+    p.add_argument("--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)")
     a = p.parse_args(argv)
+    if a.repeats > 1:
+        print(json.dumps(coverage(a.policy, a.walls, range(a.seed, a.seed + a.repeats)), indent=1))
+        return 0
     agents = aa_agents(a.policy) if a.match == "aa" else [make_agent(s, seed=a.seed) for s in a.agents]
     print(json.dumps(run(agents, a.walls, a.seed, a.eval_set or None), indent=1))
     return 0
