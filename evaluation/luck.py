@@ -13,20 +13,22 @@ at the wall would break this; none does: ``agents.search`` resamples it). Sums o
 (a bounded number of draws) have mean zero too, and so do their products with any coefficient that
 does not depend on the hand (``evaluation.variance`` fits those on other walls).
 
-The g here are cheap and read only the drawer's concealed hand h (3n+1 tiles) before the draw, with
-s0 = its shanten over the shapes the profile allows (``win_shanten``):
+The g here are cheap and read only concealed hands before the draw, with s0 = a hand's shanten
+over the shapes the profile allows (``win_shanten``) and "late" = at most ``LATE`` tiles undrawn:
 
-    win       the tile completes the hand (s0 = 0, shanten -1 after it): a self-draw chance
-    ready     s0 = 1 and the tile makes it ready
-    improve2  s0 = 2 and the tile lowers the shanten
-    improve3  s0 >= 3 and the tile lowers the shanten
-    flower    the tile is a flower (a tai of its own, and one more replacement draw)
+    win, win_late        the drawer's s0 = 0 and the tile completes its hand (a self-draw chance)
+    ready, ready_late    the drawer's s0 = 1 and the tile makes it ready
+    improve2, improve3   the drawer's s0 = 2, or >= 3, and the tile lowers its shanten
+    flower               the tile is a flower (a tai of its own, and one more replacement draw)
+    deal, keep           (the drawer) the tile is a winning tile of a ready other seat, and does
+                         not / does lower the drawer's shanten (mostly discarded: a deal-in; or kept)
+    fed, stolen          (each ready other seat) the same two events seen from the seat waiting
 
-Each g is an indicator of the draw's outcome times an indicator of s0 (known before the draw), so
-its expectation is the count of undrawn tiles that satisfy it over the count of undrawn tiles. The
-deal is not counted: its tiles are the same in the four seatings of a wall, so in duplicate play a
-deal term (any function of the four starting hands summed over the seatings) is the same for every
-agent and its correction cancels between the seatings.
+Each g is an indicator of the draw's outcome times an indicator of what is known before the draw,
+so its expectation is the count of undrawn tiles that satisfy it over the count of undrawn tiles. The
+deal is not counted: the exact expectation of a function of a 16-tile starting hand is not cheap, and
+in duplicate play the starting hands of a wall are the same in its four seatings, so a deal term
+summed over the seatings is the same for every agent: it cannot tell them apart.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 FOLDS = 2  # even and odd walls
+MIN_ROWS = 10  # rows of the fit per coefficient (intercept included)
 
 
 def t95(n: int) -> float:
@@ -52,8 +53,9 @@ def controls(luck_own: np.ndarray, luck_total: np.ndarray, cols) -> np.ndarray:
 
 def fit_beta(y: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Least-squares coefficients of y on x with an intercept (the intercept is dropped: only beta . x
-    is subtracted). Fewer walls than columns + 2 give beta = 0 (no correction)."""
-    if len(y) < x.shape[1] + 2:
+    is subtracted). Fewer than ``MIN_ROWS`` rows per coefficient give beta = 0 (no correction: a beta
+    fitted on too few rows adds more noise than it removes; it never adds bias)."""
+    if len(y) < MIN_ROWS * (x.shape[1] + 1):
         return np.zeros(x.shape[1])
     xc = x - x.mean(axis=0)
     beta, *_ = np.linalg.lstsq(xc, y - y.mean(), rcond=None)

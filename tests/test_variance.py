@@ -77,14 +77,16 @@ def test_corrected_estimator_with_zero_beta_is_the_plain_one():
 def test_cross_fitting_uses_the_other_walls_only():
     """Wall w's correction does not change when wall w's own outcome does (its beta comes from the other parity)."""
     rng = np.random.default_rng(1)
-    x = rng.normal(size=(60, 3))
-    y = x @ np.array([2.0, -1.0, 0.5]) + rng.normal(size=60) * 0.1
+    x = rng.normal(size=(120, 3))
+    y = x @ np.array([2.0, -1.0, 0.5]) + rng.normal(size=120) * 0.1
     z, betas = cross_fit(y, x)
     assert np.allclose(betas, [2.0, -1.0, 0.5], atol=0.1) and np.std(z) < 0.2
     y2 = y.copy()
     y2[::2] += 100.0  # the even walls only
     z2, betas2 = cross_fit(y2, x)
     assert np.allclose(betas2[0], betas[0]) and np.allclose(z2[::2] - z[::2], 100.0)
+    few, _ = cross_fit(y[:20], x[:20])  # too few walls to fit 3 coefficients: no correction
+    assert np.array_equal(few, y[:20])
 
 
 def test_vr_leaves_the_plain_figures_alone():
