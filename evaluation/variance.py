@@ -62,14 +62,14 @@ def fit_beta(y: np.ndarray, x: np.ndarray) -> np.ndarray:
     return beta
 
 
-def cross_fit(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None, fit_y=None, fit_x=None):
+def cross_fit(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None, fit_y=None, fit_x=None, fold=None):
     """Corrected per-wall values y - beta_f . x and the betas (FOLDS, columns): wall w in fold
-    w % FOLDS uses the beta fitted on the other walls, or the given ``beta`` for every fold. The fit
-    reads ``fit_y`` (walls, m) / ``fit_x`` (walls, m, columns) when given (every seat's rows: four times
-    the data), else y and x."""
+    w % FOLDS (or ``fold[w]``) uses the beta fitted on the other walls, or the given ``beta`` for
+    every fold. The fit reads ``fit_y`` (walls, m) / ``fit_x`` (walls, m, columns) when given (every
+    seat's rows: four times the data), else y and x."""
     fit_y = y[:, None] if fit_y is None else fit_y
     fit_x = x[:, None] if fit_x is None else fit_x
-    fold = np.arange(len(y)) % FOLDS
+    fold = np.arange(len(y)) % FOLDS if fold is None else np.asarray(fold)
     betas = np.zeros((FOLDS, x.shape[1]))
     out = np.array(y, np.float64)
     for f in range(FOLDS):

@@ -5,6 +5,7 @@ corrected mean must agree with the plain one).
     python -m evaluation.vr_study aa --walls 1000     # four sampling Neural agents, named A B A B
     python -m evaluation.vr_study ab --walls 1000 --agents greedy defensive greedy defensive
     python -m evaluation.vr_study aa --walls 200 --repeats 20 --eval-set ''   # coverage of 0, seeds 0..19
+    python -m evaluation.vr_study residual --walls 600 --seed 3 --eval-set ''  # what the correction leaves
 
 An A/A match needs agents that play differently on the same wall: copies of a deterministic agent
 (Greedy) play the four seatings of a wall identically, so each agent's result is exactly 0 there.
@@ -79,9 +80,41 @@ def coverage(policy: str, walls: int, seeds) -> dict:
             "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios))}  # fmt: skip
 
 
+def residual(specs, walls: int, seed: int) -> dict:
+    """Per hand of agent 0: chips and chips corrected (beta fitted per hand, cross-fitted by wall
+    parity), by what the hand was for it: the share of the residual sum of squares each kind holds."""
+    from envs.engine.api import Engine
+    from envs.rules import Rules
+    from evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
+    from evaluation.luck import LuckRecorder
+    from evaluation.variance import cross_fit
+
+    agents = [make_agent(s, seed=seed) for s in specs]
+    eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
+    seat_agent = (np.arange(4)[None, :] - np.tile(np.arange(4), walls)[:, None]) % 4
+    deal_played(eng, np.repeat(duplicate_wall_seeds(seed, walls), 4))
+    rec = LuckRecorder(eng)
+    run_games(eng, agents, seat_agent, on_step=rec.after_step)
+
+    def mine(a):  # seat order -> agent 0's column
+        return np.take_along_axis(a, np.argmax(seat_agent == 0, axis=1).reshape(-1, *[1] * (a.ndim - 1)), axis=1)[:, 0]
+
+    out = hand_outcomes(eng)
+    y = mine(out["chips"])
+    own = mine(rec.luck)
+    x = np.concatenate([own, rec.luck.sum(axis=1) - own], axis=1)
+    z, _ = cross_fit(y, x, fold=np.arange(4 * walls) // 4 % 2)  # the four seatings of a wall in one fold
+    won, sd, din = mine(out["won"]), mine(out["self_drawn"]), mine(out["dealt_in"])
+    kinds = {"self_draw": sd, "discard_win": won & ~sd, "deal_in": din, "other": ~won & ~din}
+    ss = float((z**2).sum())
+    return {"hands": int(y.size), "sd_chips": float(y.std()), "sd_corrected": float(z.std()),
+            "kinds": {k: {"share_of_hands": float(m.mean()), "chips": float(y[m].mean()), "corrected": float(z[m].mean()),
+                          "share_of_residual_ss": float((z[m] ** 2).sum() / ss)} for k, m in kinds.items()}}  # fmt: skip
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m evaluation.vr_study", description=__doc__.splitlines()[0])
-    p.add_argument("match", choices=("aa", "ab"))
+    p.add_argument("match", choices=("aa", "ab", "residual"))
     p.add_argument("--walls", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-set", default="v1", help="published walls ('' for walls from --seed)")
@@ -89,6 +122,9 @@ def main(argv=None) -> int:
     p.add_argument("--policy", default="neural-sample", help="aa: the policy (neural-sample, random, ...)")
     p.add_argument("--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)")
     a = p.parse_args(argv)
+    if a.match == "residual":
+        print(json.dumps(residual(a.agents, a.walls, a.seed), indent=1))
+        return 0
     if a.repeats > 1:
         print(json.dumps(coverage(a.policy, a.walls, range(a.seed, a.seed + a.repeats)), indent=1))
         return 0
