@@ -5,7 +5,7 @@ corrected mean must agree with the plain one).
     python -m evaluation.vr_study aa --walls 1000     # four sampling Neural agents, named A B A B
     python -m evaluation.vr_study ab --walls 1000 --agents greedy defensive greedy defensive
     python -m evaluation.vr_study aa --walls 200 --repeats 20 --eval-set ''   # coverage of 0, seeds 0..19
-    python -m evaluation.vr_study residual --walls 600 --seed 3 --eval-set ''  # what the correction leaves
+    python -m evaluation.vr_study residual --walls 600 --seed 3  # what the correction leaves
 
 An A/A match needs agents that play differently on the same wall: copies of a deterministic agent
 (Greedy) play the four seatings of a wall identically, so each agent's result is exactly 0 there.
