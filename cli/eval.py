@@ -21,6 +21,7 @@ def check_eval_args(args) -> Rules:
     positive_int(getattr(args, "batch_walls", 256), "--batch-walls")
     positive_int(getattr(args, "workers", 0), "--workers", minimum=0)
     rules = rules_from_args(args.profile, args.rules)
+    check_eval_set(args)
     if args.plot:
         suffix = Path(args.plot).suffix.lower().lstrip(".")
         if suffix not in PLOT_FORMATS:
@@ -39,11 +40,27 @@ def check_eval_args(args) -> Rules:
     return rules
 
 
+def check_eval_set(args) -> None:
+    """``--eval-set``: a published version with enough walls for ``--hands``."""
+    from cli.usage import UsageError
+    from evaluation.eval_seeds import EVAL_SETS
+
+    version = getattr(args, "eval_set", None)
+    if version is None:
+        return
+    if version not in EVAL_SETS:
+        raise UsageError(f"--eval-set {version!r}: unknown evaluation set (known: {', '.join(EVAL_SETS)})")
+    if args.hands > 4 * EVAL_SETS[version]:
+        raise UsageError(f"--hands {args.hands}: evaluation set {version} has {EVAL_SETS[version]} walls, "
+                         f"{4 * EVAL_SETS[version]} hands at most")  # fmt: skip
+
+
 def run_eval(args) -> int:
     rules = check_eval_args(args)
     res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
                    workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
-                   batch_walls=getattr(args, "batch_walls", 256))  # fmt: skip
+                   batch_walls=getattr(args, "batch_walls", 256), eval_set=getattr(args, "eval_set", None),
+                   vr=getattr(args, "vr", False))  # fmt: skip
     if args.plot:
         res["plot"] = str(plot(res, args.plot))
     if args.json:

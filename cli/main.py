@@ -5,6 +5,7 @@
     tw16 bench soak --hands N [--seed S]             (random and greedy play, invariant checker on,
                                                    every profile and option combination)
     tw16 eval A B C D --hands N [--json] [--plot PNG] [--workers N | --ray ADDRESS] [--batch-walls W]
+                     [--eval-set v1] [--vr]        (published walls; variance-reduced figures beside the plain ones)
     tw16 replay LOG [--html PAGE] [--view SEAT]
     tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
     tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py;
@@ -95,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--ray", default=None, metavar="ADDRESS", help="a Ray cluster to play on ('auto', 'ray://host:10001')")
     e.add_argument("--batch-walls", type=int, default=256,
                    help="walls per engine batch, the unit of work of a worker (results depend on it, not on --workers)")
+    e.add_argument("--eval-set", default=None, metavar="VERSION",
+                   help="deal the published walls of this evaluation set (evaluation/eval_seeds_VERSION.json; v1: "
+                        "5,000 walls) instead of walls derived from --seed (which still seeds the agents)")
+    e.add_argument("--vr", action="store_true",
+                   help="also report chips per hand corrected by the luck of the draws (unbiased control variates, "
+                        "docs/evaluation.md) with their narrower 95%% CI")
     e.set_defaults(func=_cmd_eval)
 
     r = sub.add_parser("replay", help="step through a recorded hand or game (JSON-lines log), or write an HTML page")

@@ -14,7 +14,6 @@ per wall in ``redealt_walls`` (its four rotations end in the same deal).
 
 from __future__ import annotations
 
-import math
 import numpy as np
 
 from envs.engine.api import Engine
@@ -22,6 +21,8 @@ from envs.engine.rng import mix64
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
 from envs.seats import act_by_seat
+from evaluation.luck import LuckRecorder
+from evaluation.variance import corrected_rows, mean_ci
 
 
 def hand_outcomes(eng: Engine) -> dict:
@@ -53,24 +54,32 @@ def batch_seed(seed: int, b: int) -> int:
     return int(seed) if b == 0 else int(np.random.SeedSequence([int(seed), b]).generate_state(1, np.uint64)[0] >> 1)
 
 
+def duplicate_wall_seeds(seed: int, n_walls: int) -> np.ndarray:
+    """The wall seeds of ``play_duplicate(..., seed=seed)`` without a published set."""
+    return np.random.SeedSequence(seed).generate_state(n_walls, dtype=np.uint64)
+
+
 def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int = 0, batch_walls: int = 256,
-                   progress=None) -> dict:  # fmt: skip
-    """Play ``n_walls`` walls x 4 rotations (hands) with 4 agents; return per-agent statistics."""
+                   progress=None, wall_seeds=None, vr: bool = False) -> dict:  # fmt: skip
+    """Play ``n_walls`` walls x 4 rotations (hands) with 4 agents; return per-agent statistics.
+    ``wall_seeds``: the walls to deal (``evaluation.eval_seeds``), else derived from ``seed``; ``vr``:
+    record the luck of every draw and add the variance-reduced figures (``evaluation.variance``)."""
     if len(agents) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
     rules = (rules or Rules()).replace(episode="hand")
-    wall_seeds = np.random.SeedSequence(seed).generate_state(n_walls, dtype=np.uint64)
+    wall_seeds = duplicate_wall_seeds(seed, n_walls) if wall_seeds is None else np.asarray(wall_seeds, np.uint64)[:n_walls]
     parts = []
-    for b, (s0, s1) in enumerate(wall_batches(n_walls, batch_walls)):
-        parts.append(play_walls(agents, wall_seeds[s0:s1], rules, batch_seed(seed, b)))
+    for b, (s0, s1) in enumerate(wall_batches(len(wall_seeds), batch_walls)):
+        parts.append(play_walls(agents, wall_seeds[s0:s1], rules, batch_seed(seed, b), vr=vr))
         if progress is not None:
             progress(s1 - s0)
     return combine([a.name for a in agents], parts, rules)
 
 
-def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int) -> dict:
+def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr: bool = False) -> dict:
     """One batch: reset the agents to ``agent_seed``, deal each wall 4 times with the seats rotated.
-    Returns per-wall chips (walls, 4 agents), per-hand chips (4 x walls, 4) and summed statistics."""
+    Returns per-wall chips (walls, 4 agents), per-hand chips (4 x walls, 4) and summed statistics;
+    with ``vr`` also the luck per wall: each agent's own (walls, 4, K) and all seats' (walls, K)."""
     for a in agents:
         a.reset(agent_seed)
     nw = len(wall_seeds)
@@ -80,8 +89,14 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int) ->
     seat_agent = (np.arange(4)[None, :] - rot[:, None]) % 4  # agent sitting at each seat
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     redealt = deal_played(eng, seeds)
-    run_games(eng, agents, seat_agent)
+    rec = LuckRecorder(eng) if vr else None
+    run_games(eng, agents, seat_agent, on_step=rec.after_step if vr else None)
     out = {"stats": stats, "redealt_walls": int(redealt.reshape(nw, 4).any(axis=1).sum())}
+    if vr:
+        own = np.zeros_like(rec.luck)  # seat order -> agent order
+        np.put_along_axis(own, seat_agent[:, :, None], rec.luck, axis=1)
+        out["luck_own"] = own.reshape(nw, 4, 4, -1).sum(axis=1)
+        out["luck_total"] = out["luck_own"].sum(axis=1)
     for key, arr in hand_outcomes(eng).items():  # seat order -> agent order
         by_agent = np.zeros((nw * 4, 4))
         np.put_along_axis(by_agent, seat_agent, arr.astype(np.float64), axis=1)
@@ -117,14 +132,18 @@ def combine(names, parts: list[dict], rules: Rules) -> dict:
         for k, v in p["stats"].items():
             stats[k] += v
     result = summarize(names, np.concatenate([p["per_wall"] for p in parts]), stats, rules)
+    if "luck_own" in parts[0]:
+        add_corrected(result, np.concatenate([p["luck_own"] for p in parts]), np.concatenate([p["luck_total"] for p in parts]))
     result["ratings"] = rate(names, np.concatenate([p["per_game"] for p in parts]))
     result["redealt_walls"] = sum(p["redealt_walls"] for p in parts)
     return result
 
 
-def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, derived: bool | None = None) -> None:
+def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, derived: bool | None = None,
+              on_step=None) -> None:  # fmt: skip
     """Step every game to its end, each decision taken by the agent sitting at the acting seat.
-    ``on_decision(games, seats, obs, mask, actions)`` sees every decision (behaviour cloning).
+    ``on_decision(games, seats, obs, mask, actions)`` sees every decision (behaviour cloning);
+    ``on_step()`` is called after every step (``evaluation.luck.LuckRecorder.after_step``).
     Observations carry the derived planes when ``derived`` or when an agent asks for them."""
     actions = np.zeros(eng.batch_size, np.int64)
     if derived is None:
@@ -146,6 +165,8 @@ def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, der
         if on_decision is not None:
             on_decision(live, cur, obs, mask, actions[live])
         eng.step(actions)
+        if on_step is not None:
+            on_step()
 
 
 def rate(names, per_game: np.ndarray) -> dict:
@@ -166,15 +187,6 @@ def rate(names, per_game: np.ndarray) -> dict:
     return out
 
 
-def _t95(n: int) -> float:
-    """Two-sided 95% t quantile (normal beyond 30 degrees of freedom)."""
-    table = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
-             15: 2.13, 20: 2.09, 30: 2.04}  # fmt: skip
-    if n > 30:
-        return 1.96
-    return table.get(n) or table[min(k for k in table if k >= n)]
-
-
 def summarize(names, per_wall: np.ndarray, stats: dict, rules: Rules) -> dict:
     """Pool agents by name; chips per hand with a 95% CI over walls."""
     per_tai = rules.stakes.per_tai
@@ -184,15 +196,13 @@ def summarize(names, per_wall: np.ndarray, stats: dict, rules: Rules) -> dict:
         cols = [i for i, n in enumerate(names) if n == name]
         hands = sum(stats["hands"][i] for i in cols)
         # per wall: chips of all copies of this agent over the 4 rotations, per hand played
-        x = per_wall[:, cols].sum(axis=1) / (4 * len(cols))
-        mean = float(x.mean())
-        half = float(_t95(n_walls - 1) * x.std(ddof=1) / math.sqrt(n_walls)) if n_walls > 1 else float("inf")
+        mean, ci = mean_ci(per_wall[:, cols].sum(axis=1) / (4 * len(cols)))
         won = sum(stats["won"][i] for i in cols)
         rows[name] = {
             "seats": len(cols),
             "hands": int(hands),
             "chips_per_hand": mean,
-            "ci95": [mean - half, mean + half],
+            "ci95": ci,
             "tai_per_hand": mean / per_tai,
             "win_rate": won / hands,
             "deal_in_rate": sum(stats["dealt_in"][i] for i in cols) / hands,
@@ -202,3 +212,13 @@ def summarize(names, per_wall: np.ndarray, stats: dict, rules: Rules) -> dict:
         }
     return {"walls": n_walls, "hands": int(n_walls * 4), "rules": rules.to_dict(), "agents": rows,
             "per_wall": per_wall, "names": list(names)}  # fmt: skip
+
+
+def add_corrected(result: dict, luck_own: np.ndarray, luck_total: np.ndarray) -> None:
+    """Put the variance-reduced chips per hand and interval (``evaluation.variance``) in each agent's
+    row under ``vr``, beside the plain ones; the luck arrays stay in the result (``luck_own``,
+    ``luck_total``) for studies."""
+    rows = corrected_rows(result["per_wall"], result["names"], luck_own, luck_total)
+    for name, row in result["agents"].items():
+        row["vr"] = rows[name]
+    result["luck_own"], result["luck_total"] = luck_own, luck_total

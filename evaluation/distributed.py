@@ -80,18 +80,19 @@ class EvalWorker:
             agent.name = name
             self.agents.append(agent)
 
-    def play(self, wall_seeds, rules, agent_seed: int) -> dict:
+    def play(self, wall_seeds, rules, agent_seed: int, vr: bool = False) -> dict:
         from evaluation.arena import play_walls
 
-        return play_walls(self.agents, wall_seeds, rules, agent_seed)
+        return play_walls(self.agents, wall_seeds, rules, agent_seed, vr=vr)
 
 
 def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_walls: int = 256,
-                         workers: int = 0, address: str | None = None, progress=None) -> dict:  # fmt: skip
+                         workers: int = 0, address: str | None = None, progress=None, wall_seeds=None,
+                         vr: bool = False) -> dict:  # fmt: skip
     """``play_duplicate`` of the agents named by ``specs`` on Ray workers; the same result exactly."""
     from agents import make_agent
     from envs.rules import Rules
-    from evaluation.arena import batch_seed, combine, wall_batches
+    from evaluation.arena import batch_seed, combine, duplicate_wall_seeds, wall_batches
 
     if len(specs) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(specs)}")
@@ -103,7 +104,7 @@ def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_w
             with open(arg, "rb") as f:
                 blobs[k] = f.read()
     rules = (rules or Rules()).replace(episode="hand")
-    wall_seeds = np.random.SeedSequence(seed).generate_state(n_walls, dtype=np.uint64)
+    wall_seeds = duplicate_wall_seeds(seed, n_walls) if wall_seeds is None else np.asarray(wall_seeds, np.uint64)[:n_walls]
     batches = wall_batches(n_walls, batch_walls)
     ray, owns = connect(address, workers)
     from ray.exceptions import RayActorError
@@ -124,7 +125,7 @@ def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_w
         def submit(i):
             b = todo.pop()
             s0, s1 = batches[b]
-            pending[pool[i].play.remote(wall_seeds[s0:s1], rules, batch_seed(seed, b))] = (i, b)
+            pending[pool[i].play.remote(wall_seeds[s0:s1], rules, batch_seed(seed, b), vr)] = (i, b)
 
         for i in range(n):
             if todo:

@@ -14,13 +14,24 @@ import numpy as np
 from agents import make_agent
 from envs.rules import Rules
 from evaluation.arena import play_duplicate
+from evaluation.eval_seeds import load
 
 
 def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progress: bool = True, workers: int = 0,
-             ray: str | None = None, batch_walls: int = 256) -> dict:  # fmt: skip
+             ray: str | None = None, batch_walls: int = 256, eval_set: str | None = None, vr: bool = False) -> dict:  # fmt: skip
     """Duplicate play of the agents named by ``specs``; with ``workers`` or a Ray address ``ray``, the
-    batches of walls are played on Ray workers (``evaluation.distributed``), with the same result."""
+    batches of walls are played on Ray workers (``evaluation.distributed``), with the same result.
+    ``eval_set``: deal the first walls of a published set (``evaluation.eval_seeds``) instead of walls
+    derived from ``seed`` (which still seeds the agents); ``vr``: add the variance-reduced figures
+    (``evaluation.variance``)."""
     n_walls = max(2, math.ceil(hands / 4))
+    wall_seeds = None
+    if eval_set is not None:
+        wall_seeds = load(eval_set)
+        if n_walls > len(wall_seeds):
+            raise ValueError(f"evaluation set {eval_set!r} has {len(wall_seeds)} walls ({4 * len(wall_seeds)} hands); "
+                             f"{hands} hands need {n_walls}")  # fmt: skip
+        wall_seeds = wall_seeds[:n_walls]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -32,13 +43,16 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
             from evaluation.distributed import evaluate_distributed
 
             res = evaluate_distributed(specs, n_walls, rules, seed=seed, batch_walls=batch_walls, workers=workers,
-                                       address=ray, progress=step)  # fmt: skip
+                                       address=ray, progress=step, wall_seeds=wall_seeds, vr=vr)  # fmt: skip
         else:
             agents = [make_agent(s, seed=seed) for s in specs]
-            res = play_duplicate(agents, n_walls, rules, seed=seed, batch_walls=batch_walls, progress=step)
+            res = play_duplicate(agents, n_walls, rules, seed=seed, batch_walls=batch_walls, progress=step,
+                                 wall_seeds=wall_seeds, vr=vr)  # fmt: skip
     finally:
         if bar is not None:
             bar.close()
+    if eval_set is not None:
+        res["eval_set"] = eval_set
     return res
 
 
@@ -46,18 +60,25 @@ def league_table(res: dict) -> str:
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"duplicate play: {res['walls']} walls x 4 seatings = {res['hands']} hands")
-    for col in ("agent", "seats", "chips/hand", "95% CI", "win", "deal-in", "self-draw", "mean win tai", "drawn", "rating"):
-        t.add_column(col, justify="right" if col != "agent" else "left")
+    walls = f" of evaluation set {res['eval_set']}" if res.get("eval_set") else ""
+    t = Table(title=f"duplicate play: {res['walls']} walls{walls} x 4 seatings = {res['hands']} hands")
     rows = sorted(res["agents"].items(), key=lambda kv: -kv[1]["chips_per_hand"])
+    vr = all("vr" in r for _, r in rows)
+    cols = ("agent", "seats", "chips/hand", "95% CI") + (("VR chips/hand", "VR 95% CI", "CI narrower") if vr else ())
+    for col in cols + ("win", "deal-in", "self-draw", "mean win tai", "drawn", "rating"):
+        t.add_column(col, justify="right" if col != "agent" else "left")
     for name, r in rows:
-        lo, hi = r["ci95"]
-        t.add_row(name, str(r["seats"]), f"{r['chips_per_hand']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]",
+        corrected = [f"{r['vr']['chips_per_hand']:+.2f}", _ci(r["vr"]["ci95"]), f"x{r['vr']['ci_narrower']:.2f}"] if vr else []
+        t.add_row(name, str(r["seats"]), f"{r['chips_per_hand']:+.2f}", _ci(r["ci95"]), *corrected,
                   f"{r['win_rate']:.3f}", f"{r['deal_in_rate']:.3f}", f"{r['self_draw_rate']:.3f}",
                   f"{r['mean_win_tai']:.2f}", f"{r['drawn_rate']:.3f}", f"{res['ratings'][name]['ordinal']:.2f}")  # fmt: skip
-    console = Console(record=True, width=140, file=io.StringIO())
+    console = Console(record=True, width=190 if vr else 140, file=io.StringIO())
     console.print(t)
     return console.export_text()
+
+
+def _ci(ci) -> str:
+    return f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
 
 
 def short_labels(names) -> list[str]:

@@ -1,0 +1,137 @@
+"""The measurements of docs/evaluation.md: how much narrower the variance-reduced interval is, on an
+A/A match (one policy against itself: the true value is 0) and on an A/B match (two agents: the
+corrected mean must agree with the plain one).
+
+    python -m evaluation.vr_study aa --walls 1000     # four sampling Neural agents, named A B A B
+    python -m evaluation.vr_study ab --walls 1000 --agents greedy defensive greedy defensive
+    python -m evaluation.vr_study aa --walls 200 --repeats 20 --eval-set ''   # coverage of 0, seeds 0..19
+    python -m evaluation.vr_study residual --walls 600 --seed 3  # what the correction leaves
+
+An A/A match needs agents that play differently on the same wall: copies of a deterministic agent
+(Greedy) play the four seatings of a wall identically, so each agent's result is exactly 0 there.
+``SaltedAgent`` gives each copy of a sampling agent its own random stream (``play_walls`` resets
+every agent to the same seed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+from agents import make_agent
+
+
+class SaltedAgent:
+    """``agent`` under another ``name``, reset to a seed mixed with ``salt``: copies of one sampling
+    agent draw independent streams."""
+
+    def __init__(self, agent, name: str, salt: int):
+        self.agent, self.name, self.salt = agent, name, int(salt)
+        self.derived = getattr(agent, "derived", False)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.agent.reset(int(np.random.SeedSequence([int(seed or 0), self.salt]).generate_state(1, np.uint64)[0] >> 1))
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.agent.act(obs, mask)
+
+
+def aa_agents(spec: str = "neural-sample") -> list:
+    """Four copies of one sampling policy, named A B A B, each with its own stream."""
+    if spec == "neural-sample":
+        import torch
+
+        from agents.neural import NeuralAgent
+
+        torch.set_num_threads(1)  # small batches: threads cost more than they give on a shared machine
+        make = lambda: NeuralAgent(sample=True)  # noqa: E731
+    else:
+        make = lambda: make_agent(spec)  # noqa: E731
+    return [SaltedAgent(make(), "AB"[i % 2], i) for i in range(4)]
+
+
+def run(agents, walls: int, seed: int, eval_set: str | None) -> dict:
+    from evaluation.arena import play_duplicate
+    from evaluation.eval_seeds import load
+
+    t0 = time.time()
+    res = play_duplicate(agents, walls, seed=seed, vr=True, wall_seeds=load(eval_set)[:walls] if eval_set else None)
+    rows = {n: {"plain": [r["chips_per_hand"], *r["ci95"]], "vr": [r["vr"]["chips_per_hand"], *r["vr"]["ci95"]],
+                "ci_narrower": r["vr"]["ci_narrower"]} for n, r in res["agents"].items()}  # fmt: skip
+    return {"walls": walls, "hands": res["hands"], "seconds": round(time.time() - t0, 1), "agents": rows}
+
+
+def coverage(policy: str, walls: int, seeds) -> dict:
+    """A/A matches on several seeds: how often each interval covers 0 (agent A), and the CI ratios."""
+    hits = {"plain": 0, "vr": 0}
+    ratios, means = [], {"plain": [], "vr": []}
+    for seed in seeds:
+        row = run(aa_agents(policy), walls, seed, None)["agents"]["A"]
+        for k in hits:
+            hits[k] += row[k][1] < 0 < row[k][2]
+            means[k].append(row[k][0])
+        ratios.append(row["ci_narrower"])
+    n = len(ratios)
+    return {"matches": n, "walls": walls, "covers_0": hits, "mean_of_means": {k: float(np.mean(v)) for k, v in means.items()},
+            "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios))}  # fmt: skip
+
+
+def residual(specs, walls: int, seed: int) -> dict:
+    """Per hand of agent 0: chips and chips corrected (beta fitted per hand, cross-fitted by wall
+    parity), by what the hand was for it: the share of the residual sum of squares each kind holds."""
+    from envs.engine.api import Engine
+    from envs.rules import Rules
+    from evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
+    from evaluation.luck import LuckRecorder
+    from evaluation.variance import cross_fit
+
+    agents = [make_agent(s, seed=seed) for s in specs]
+    eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
+    seat_agent = (np.arange(4)[None, :] - np.tile(np.arange(4), walls)[:, None]) % 4
+    deal_played(eng, np.repeat(duplicate_wall_seeds(seed, walls), 4))
+    rec = LuckRecorder(eng)
+    run_games(eng, agents, seat_agent, on_step=rec.after_step)
+
+    def mine(a):  # seat order -> agent 0's column
+        return np.take_along_axis(a, np.argmax(seat_agent == 0, axis=1).reshape(-1, *[1] * (a.ndim - 1)), axis=1)[:, 0]
+
+    out = hand_outcomes(eng)
+    y = mine(out["chips"])
+    own = mine(rec.luck)
+    x = np.concatenate([own, rec.luck.sum(axis=1) - own], axis=1)
+    z, _ = cross_fit(y, x, fold=np.arange(4 * walls) // 4 % 2)  # the four seatings of a wall in one fold
+    won, sd, din = mine(out["won"]), mine(out["self_drawn"]), mine(out["dealt_in"])
+    kinds = {"self_draw": sd, "discard_win": won & ~sd, "deal_in": din, "other": ~won & ~din}
+    ss = float((z**2).sum())
+    return {"hands": int(y.size), "sd_chips": float(y.std()), "sd_corrected": float(z.std()),
+            "kinds": {k: {"share_of_hands": float(m.mean()), "chips": float(y[m].mean()), "corrected": float(z[m].mean()),
+                          "share_of_residual_ss": float((z[m] ** 2).sum() / ss)} for k, m in kinds.items()}}  # fmt: skip
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m evaluation.vr_study", description=__doc__.splitlines()[0])
+    p.add_argument("match", choices=("aa", "ab", "residual"))
+    p.add_argument("--walls", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--eval-set", default="v1", help="published walls ('' for walls from --seed)")
+    p.add_argument("--agents", nargs=4, default=["greedy", "defensive", "greedy", "defensive"], help="ab: the four agents")
+    p.add_argument("--policy", default="neural-sample", help="aa: the policy (neural-sample, random, ...)")
+    p.add_argument("--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)")
+    a = p.parse_args(argv)
+    if a.match == "residual":
+        print(json.dumps(residual(a.agents, a.walls, a.seed), indent=1))
+        return 0
+    if a.repeats > 1:
+        print(json.dumps(coverage(a.policy, a.walls, range(a.seed, a.seed + a.repeats)), indent=1))
+        return 0
+    agents = aa_agents(a.policy) if a.match == "aa" else [make_agent(s, seed=a.seed) for s in a.agents]
+    print(json.dumps(run(agents, a.walls, a.seed, a.eval_set or None), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""Variance-reduced duplicate evaluation (evaluation.luck, evaluation.variance, evaluation.eval_seeds,
+``tw16 eval --eval-set --vr``): the luck terms have mean zero, the estimator is the plain one with
+beta = 0, an A/A match stays at zero, the published walls are what their rule says."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import evaluation.luck as luck
+from agents import make_agent
+from envs.engine.api import Engine
+from envs.rules import Rules
+from evaluation.arena import deal_played, play_duplicate, run_games
+from evaluation.eval_seeds import EVAL_SETS, document, generate, load, path_of
+from evaluation.variance import corrected_row, cross_fit, mean_ci
+from evaluation.vr_study import aa_agents
+from test_cli import run
+
+
+def _play_recorded(n_games: int, seed: int, specs=("greedy", "defensive", "random", "greedy"), probe=None):
+    rules = Rules().replace(episode="hand")
+    eng = Engine(rules, batch_size=n_games, record_hands=True)
+    deal_played(eng, np.random.SeedSequence(seed).generate_state(n_games, np.uint64))
+    rec = luck.LuckRecorder(eng)
+    run_games(eng, [make_agent(s) for s in specs], np.tile(np.arange(4), (n_games, 1)), on_step=rec.after_step)
+    return eng, rec
+
+
+def test_each_draw_luck_has_expectation_zero_over_the_undrawn_tiles():
+    """Exact: for recorded situations, the luck of every possible draw weighted by its undrawn count sums to 0."""
+    seen = []
+    real = luck.draw_luck
+
+    def keep(hands, n_sets, drawer, undrawn, drawn, shapes):
+        seen.append((hands.copy(), n_sets.copy(), drawer.copy(), undrawn.copy()))
+        return real(hands, n_sets, drawer, undrawn, drawn, shapes)
+
+    luck.draw_luck = keep
+    try:
+        _play_recorded(16, seed=3)
+    finally:
+        luck.draw_luck = real
+    hands, n_sets, drawer, undrawn = (np.concatenate(a)[:200] for a in zip(*seen))
+    assert (hands >= 0).all() and (hands <= 4).all()
+    rows = np.arange(len(drawer))
+    assert (hands[rows, drawer].sum(axis=1) == 3 * n_sets[rows, drawer] + 1).all()  # 3n+1 before every draw
+    total = np.zeros((len(drawer), 4, luck.N_FEATURES))
+    for kind in range(luck.N_KINDS + 1):
+        drawn = np.full(len(drawer), kind)
+        total += undrawn[:, kind, None, None] * real(hands, n_sets, drawer, undrawn, drawn, 0)
+    assert np.abs(total).max() < 1e-9
+
+
+def test_recorded_luck_has_mean_zero_in_play():
+    """Statistical, fixed seed: every feature's mean over 512 hands x 4 seats is within 4 standard errors of 0."""
+    eng, rec = _play_recorded(512, seed=11)
+    x = rec.luck.reshape(-1, luck.N_FEATURES)
+    z = x.mean(axis=0) / (x.std(axis=0, ddof=1) / np.sqrt(len(x)))
+    assert np.all(np.abs(z) < 4), dict(zip(luck.FEATURES, z.round(2)))
+    assert rec.draws > 512 * 20
+    # the bookkeeping followed the wall: the undrawn tiles it kept are the wall's
+    head, tail = eng.wall_head.astype(np.int64), eng.wall_tail.astype(np.int64)
+    assert np.array_equal(rec.undrawn, luck.undrawn_counts(eng.wall, head, tail))
+
+
+def test_corrected_estimator_with_zero_beta_is_the_plain_one():
+    rng = np.random.default_rng(0)
+    y, x = rng.normal(size=40), rng.normal(size=(40, 6))
+    row = corrected_row(y, x, beta=np.zeros(6))
+    mean, ci = mean_ci(y)
+    assert row["chips_per_hand"] == mean and row["ci95"] == ci and row["ci_narrower"] == 1.0
+
+
+def test_cross_fitting_uses_the_other_walls_only():
+    """Wall w's correction does not change when wall w's own outcome does (its beta comes from the other parity)."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(120, 3))
+    y = x @ np.array([2.0, -1.0, 0.5]) + rng.normal(size=120) * 0.1
+    z, betas = cross_fit(y, x)
+    assert np.allclose(betas, [2.0, -1.0, 0.5], atol=0.1) and np.std(z) < 0.2
+    y2 = y.copy()
+    y2[::2] += 100.0  # the even walls only
+    z2, betas2 = cross_fit(y2, x)
+    assert np.allclose(betas2[0], betas[0]) and np.allclose(z2[::2] - z[::2], 100.0)
+    few, _ = cross_fit(y[:20], x[:20])  # too few walls to fit 3 coefficients: no correction
+    assert np.array_equal(few, y[:20])
+
+
+def test_vr_leaves_the_plain_figures_alone():
+    agents = [make_agent(s) for s in ("greedy", "defensive", "greedy", "defensive")]
+    plain = play_duplicate(agents, 24, seed=5)
+    with_vr = play_duplicate(agents, 24, seed=5, vr=True)
+    assert np.array_equal(plain["per_wall"], with_vr["per_wall"])
+    for name, row in plain["agents"].items():
+        assert with_vr["agents"][name]["ci95"] == row["ci95"]
+        assert "vr" in with_vr["agents"][name] and "vr" not in row
+
+
+def test_aa_match_covers_zero_and_narrows():
+    """Four sampling Neural copies named A B A B: the true value is 0; 150 walls x 4 seatings."""
+    res = play_duplicate(aa_agents("neural-sample"), 150, seed=2, vr=True)
+    for name in ("A", "B"):
+        r = res["agents"][name]
+        lo, hi = r["vr"]["ci95"]
+        assert lo < 0 < hi and r["ci95"][0] < 0 < r["ci95"][1]
+        assert r["vr"]["ci_narrower"] > 1.1
+
+
+def test_eval_set_is_what_its_rule_says():
+    for version in EVAL_SETS:
+        seeds = load(version)
+        assert np.array_equal(seeds, generate(version)) and len(seeds) == EVAL_SETS[version]
+        assert json.loads(path_of(version).read_text()) == document(version)
+        assert len(set(seeds.tolist())) == len(seeds)
+    with pytest.raises(ValueError, match="unknown evaluation set"):
+        load("v0")
+
+
+def test_cli_eval_set_and_vr():
+    r = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
+            "--json", "--plot", "")  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    res = json.loads(r.stdout)
+    assert res["eval_set"] == "v1" and res["walls"] == 40
+    for row in res["agents"].values():
+        assert set(row["vr"]) == {"chips_per_hand", "ci95", "ci_narrower", "betas"}
+    # the published walls: the same figures whatever --seed (Greedy and Defensive ignore it)
+    again = json.loads(run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1",
+                           "--json", "--plot", "", "--seed", "9").stdout)  # fmt: skip
+    assert again["agents"]["greedy"]["ci95"] == res["agents"]["greedy"]["ci95"]
+    table = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
+                "--plot", "")  # fmt: skip
+    assert table.returncode == 0 and "VR 95% CI" in table.stdout and "evaluation set v1" in table.stdout
+    bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "40000", "--eval-set", "v1")
+    assert bad.returncode == 2 and "20000 hands at most" in bad.stderr
+    bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--eval-set", "v7")
+    assert bad.returncode == 2 and "unknown evaluation set" in bad.stderr
