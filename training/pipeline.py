@@ -42,7 +42,7 @@ class Pipeline:
     bc: BCConfig = field(default_factory=_quick_bc)
     ppo: TrainConfig = field(default_factory=_quick_ppo)
     skip_bc: bool = False
-    eval_hands: int = 400  # duplicate hands against the baselines at the end (0: none)
+    eval_hands: int = 2000  # duplicate hands against the baselines at the end (0: none); 400 read +-6 chips
     eval_against: tuple[str, ...] = ("greedy", "defensive", "random")  # the other three seats
     seed: int = 0
 

@@ -96,7 +96,9 @@ def assign_seats(rng, n: int, cfg: TrainConfig, n_opponents: int):
 @dataclass
 class Batch:
     """The learner's decisions of one rollout (one row each) with their advantages and returns, plus
-    the learner's result of every hand that ended during it and the decisions stepped (all seats)."""
+    the learner's result of every hand that ended during it and the decisions stepped (all seats).
+    From ``Rollout.collect``, ``obs`` and ``mask`` are views of the rollout's storage, valid until its
+    next ``collect`` (fresh pages every rollout cost 10 us a decision); ``concat`` copies."""
 
     obs: np.ndarray
     mask: np.ndarray
@@ -141,6 +143,7 @@ class Rollout:
         self.learner = self.opp_idx = None  # seats are drawn at the first collect (when the pool is known)
         self.hand_tai = np.zeros((N, 4))
         self.timing = dict.fromkeys(TIMING_PARTS, 0.0)
+        self.store = None  # the learner rows' observations and masks (Batch.obs / mask are views of it)
 
     def _redeal(self, which: np.ndarray) -> None:
         """Deal the games in ``which`` again (until none ends before its first decision)."""
@@ -164,9 +167,9 @@ class Rollout:
         if self.learner is None:
             self.learner, self.opp_idx = assign_seats(self.rng, N, cfg, n_slots)
         learner, opp_idx, hand_tai = self.learner, self.opp_idx, self.hand_tai
-        cap = T * N  # at most every decision is the learner's; only the rows used are touched
-        s_obs = np.empty((cap, cfg.net.net_channels, 34), np.float32)
-        s_mask = np.empty((cap, N_ACTIONS), np.bool_)
+        if self.store is None:  # at most every decision is the learner's; kept across collects (no new pages)
+            self.store = (np.empty((T * N, cfg.net.net_channels, 34), np.float32), np.empty((T * N, N_ACTIONS), np.bool_))
+        s_obs, s_mask = self.store
         b_act, b_logp, b_val = np.zeros((T, N), np.int64), np.zeros((T, N), np.float32), np.zeros((T, N), np.float32)
         b_learn = np.zeros((T, N), np.bool_)
         ep_returns: list[float] = []
