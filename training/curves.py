@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from evaluation.league import save_figure
+
 # (log.csv column, panel title): what tells whether the run learns
 CURVES = (("learner_tai_per_hand", "learner's tai per hand (last 500 hands)"), ("entropy", "policy entropy"),
           ("approx_kl", "approx KL per update"), ("explained_var", "explained variance of the values"))  # fmt: skip
@@ -46,9 +48,4 @@ def plot_curves(log_path, path) -> Path:
     for ax in axes[1]:
         ax.set_xlabel("environment decisions (all seats)")
     fig.suptitle("tw16 PPO learning curves", fontsize=10)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)

@@ -61,8 +61,9 @@ def run_pipeline(p: Pipeline, argv: list[str] | None = None) -> dict:
     p.ppo.out_dir = str(out / "ppo")
     policy = train(p.ppo)
     t_ppo = time.perf_counter() - t0 - t_bc
-    report = {"policy": str(policy), "bc_s": round(t_bc, 1), "ppo_s": round(t_ppo, 1),
-              "curves": str(plot_curves(Path(p.ppo.out_dir) / "log.csv", out / "curves.png")), "config": asdict(p)}  # fmt: skip
+    curves = plot_curves(Path(p.ppo.out_dir) / "log.csv", out / "curves.png")
+    report = {"policy": str(policy), "bc_s": round(t_bc, 1), "ppo_s": round(t_ppo, 1), "curves": str(curves),
+              "config": asdict(p)}  # fmt: skip
     if p.eval_hands:
         from evaluation.league import evaluate, jsonable, league_table, plot
 

@@ -1,6 +1,6 @@
 """Masked PPO self-play for tw16, read top to bottom (CleanRL style).
 
-One rollout steps ``num_envs`` games of the self-play vector environment ``rollout_steps`` times. In
+One rollout steps ``num_envs`` self-play games (the engine, driven directly) ``rollout_steps`` times. In
 each game some seats are played by the learning policy and the others by opponents drawn from a pool
 (the rule-based agents and frozen snapshots of the policy), re-drawn whenever a game ends.
 Turn-based credit assignment (``training.credit.SeatCredit``): every decision belongs to its own
@@ -53,7 +53,8 @@ def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
         raise CheckpointError(f"training state {str(path)!r} does not fit this network: {str(e)[:300]}") from None
 
 # log.csv, one row per update: progress, the learner's result per hand (mean of the last 500 hands, tai),
-# the update's diagnostics (means over its minibatches), then where the time went (seconds)
+# the update's diagnostics (means over its minibatches), the learner's rows, then where the time went: wall
+# seconds of the rollout and of the update, CPU seconds of the rollout's parts (``TIMING_PARTS``)
 LOG_COLUMNS = ("update", "decisions", "sps", "hands", "learner_tai_per_hand", "pg_loss", "v_loss", "entropy",
                "approx_kl", "clipfrac", "explained_var", "lr", "learner_decisions", "rollout_s", "update_s",
                *(f"{k}_s" for k in TIMING_PARTS))  # fmt: skip
@@ -189,7 +190,8 @@ def train(cfg: TrainConfig) -> Path:
             log_f.flush()
             if bar is not None:
                 bar.update(n)
-                bar.set_postfix(sps=round(sps), tai=round(float(np.mean(recent)), 3) if recent else 0, kl=round(diag["approx_kl"], 4))
+                tai = round(float(np.mean(recent)), 3) if recent else 0
+                bar.set_postfix(sps=round(sps), tai=tai, kl=round(diag["approx_kl"], 4))
             if update % cfg.pool_every == 0:
                 opponents.snapshot(net)
             if update % cfg.checkpoint_every == 0 or update == n_updates:

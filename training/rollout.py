@@ -23,7 +23,8 @@ from envs.seats import act_by_seat
 from training.config import TrainConfig
 from training.credit import SeatCredit
 
-# where a rollout's time goes (``Rollout.timing``, seconds): encoding every game's observation, the
+# where a rollout's time goes (``Rollout.timing``, CPU seconds of this process, so that neighbours on a
+# shared machine do not blur the breakdown): encoding every game's observation, the
 # networks' input (efficiency planes), the networks' forward passes and sampling, the rule-based
 # opponents, the engine's step (and new deals), the advantages
 TIMING_PARTS = ("encode", "net_input", "forward", "opponents", "engine", "gae")
@@ -168,7 +169,8 @@ class Rollout:
             self.learner, self.opp_idx = assign_seats(self.rng, N, cfg, n_slots)
         learner, opp_idx, hand_tai = self.learner, self.opp_idx, self.hand_tai
         if self.store is None:  # at most every decision is the learner's; kept across collects (no new pages)
-            self.store = (np.empty((T * N, cfg.net.net_channels, 34), np.float32), np.empty((T * N, N_ACTIONS), np.bool_))
+            self.store = (np.empty((T * N, cfg.net.net_channels, 34), np.float32),
+                          np.empty((T * N, N_ACTIONS), np.bool_))  # fmt: skip
         s_obs, s_mask = self.store
         b_act, b_logp, b_val = np.zeros((T, N), np.int64), np.zeros((T, N), np.float32), np.zeros((T, N), np.float32)
         b_learn = np.zeros((T, N), np.bool_)
@@ -192,8 +194,9 @@ class Rollout:
             actions = np.zeros(N, np.int64)
             n = lg.size
             if n:
-                s_obs[used : used + n], s_mask[used : used + n] = x[:n], mask[lg]
-                actions[lg], b_logp[t, lg], b_val[t, lg] = self._sample(net, s_obs[used : used + n], s_mask[used : used + n])
+                rows_l = slice(used, used + n)
+                s_obs[rows_l], s_mask[rows_l] = x[:n], mask[lg]
+                actions[lg], b_logp[t, lg], b_val[t, lg] = self._sample(net, s_obs[rows_l], s_mask[rows_l])
                 used += n
             if pg.size:
                 actions[pg] = self._sample(pool, x[n:], mask[pg])[0]
