@@ -112,6 +112,14 @@ def plot(res: dict, path) -> Path:
     ax.axhline(0, color="black", lw=0.8)
     ax.set_ylabel("chips per hand (95% CI)")
     ax.set_title(f"tw16 duplicate evaluation, {res['hands']} hands")
+    return save_figure(fig, path)
+
+
+def save_figure(fig, path) -> Path:
+    """Lay out ``fig``, write it to ``path`` (folders made) and close it (this plot and
+    ``training.curves``)."""
+    import matplotlib.pyplot as plt
+
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -99,3 +99,4 @@ def test_train_at_a_tiny_size(tmp_path):
     assert (out / "bc.pt").exists() and (out / "ppo" / "policy.pt").exists() and (out / "eval.png").exists()
     report = (out / "report.md").read_text()
     assert f"`tw16 train --out-dir {out} " in report and "greedy" in report
+    assert "![learning curves](curves.png)" in report and (out / "curves.png").stat().st_size > 10_000

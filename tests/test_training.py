@@ -80,3 +80,66 @@ def test_core_threads_keeps_the_old_name():
     assert TrainConfig(numba_threads=3).core_threads == 3 and TrainConfig().core_threads == 1
     assert TrainConfig(core_threads=2).core_threads == 2
     assert "numba_threads" not in asdict(TrainConfig(numba_threads=3))
+
+
+def _tiny(tmp_path, name: str, **kw) -> TrainConfig:
+    return TrainConfig(**{"num_envs": 8, "rollout_steps": 16, "total_decisions": 256, "minibatch_size": 32,
+                          "update_epochs": 2, "opponents": ("greedy", "greedy", "pool"), "pool_every": 1,
+                          "out_dir": str(tmp_path / name), "progress": False, **kw})  # fmt: skip
+
+
+def test_training_is_deterministic_given_the_seed(tmp_path):
+    """Same seed: the same weights and the same per-update diagnostics (timings aside); another seed differs."""
+    import torch
+
+    from training.ppo import LOG_COLUMNS
+
+    timing = {"sps", "rollout_s", "update_s"} | {c for c in LOG_COLUMNS if c.endswith("_s")}
+
+    def run(name, seed):
+        net, _ = load_checkpoint(train(_tiny(tmp_path, name, seed=seed)))
+        rows = list(csv.DictReader(open(tmp_path / name / "log.csv")))
+        return net.state_dict(), [{k: v for k, v in r.items() if k not in timing} for r in rows]
+
+    (w1, log1), (w2, log2), (w3, _) = run("a", 3), run("b", 3), run("c", 4)
+    assert log1 == log2 and all(torch.equal(w1[k], w2[k]) for k in w1)
+    assert not all(torch.equal(w1[k], w3[k]) for k in w1)
+
+
+def test_log_has_diagnostics_and_time_breakdown_per_update(tmp_path):
+    from training.ppo import LOG_COLUMNS
+
+    train(_tiny(tmp_path, "run"))
+    rows = list(csv.DictReader(open(tmp_path / "run" / "log.csv")))
+    assert len(rows) == 2 and tuple(rows[0]) == LOG_COLUMNS
+    for r in rows:
+        assert 0 < float(r["learner_decisions"]) <= 8 * 16 and float(r["entropy"]) > 0
+        assert float(r["rollout_s"]) > 0 and float(r["forward_s"]) >= 0 and float(r["update_s"]) > 0
+
+
+def test_opponent_slots_count_repeated_names_and_the_pool_plays_one_snapshot():
+    from agents.neural import NetConfig, PolicyValueNet
+    from training.rollout import Opponents
+
+    cfg = TrainConfig(opponents=("greedy", "greedy", "pool", "random"))
+    opp = Opponents(cfg)
+    assert list(opp.rule) == ["greedy", "random"] and opp.slot_rule.tolist() == [0, 0, -1, 1]
+    with np.testing.assert_raises(ValueError):
+        opp.pick(np.random.default_rng(0))  # no snapshot yet
+    for _ in range(3):
+        opp.snapshot(PolicyValueNet(NetConfig()))
+    assert opp.pick(np.random.default_rng(0)) in [a.net for a in opp.pool]
+    assert Opponents(TrainConfig(opponents=("greedy",))).pick(np.random.default_rng(0)) is None
+
+
+def test_curves_are_plotted_from_the_log(tmp_path):
+    from training.curves import CURVES, plot_curves, read_log
+
+    train(_tiny(tmp_path, "run", total_decisions=384))
+    log = read_log(tmp_path / "run" / "log.csv")
+    assert len(log["decisions"]) == 3 and all(k in log for k, _ in CURVES)
+    png = plot_curves(tmp_path / "run" / "log.csv", tmp_path / "curves.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    (tmp_path / "empty.csv").write_text("update,decisions\n")
+    with np.testing.assert_raises(ValueError):
+        plot_curves(tmp_path / "empty.csv", tmp_path / "x.png")

@@ -1,6 +1,6 @@
 """Masked PPO self-play for tw16, read top to bottom (CleanRL style).
 
-One rollout steps ``num_envs`` games of the self-play vector environment ``rollout_steps`` times. In
+One rollout steps ``num_envs`` self-play games (the engine, driven directly) ``rollout_steps`` times. In
 each game some seats are played by the learning policy and the others by opponents drawn from a pool
 (the rule-based agents and frozen snapshots of the policy), re-drawn whenever a game ends.
 Turn-based credit assignment (``training.credit.SeatCredit``): every decision belongs to its own
@@ -31,7 +31,7 @@ from agents.neural import CheckpointError, PolicyValueNet, load_checkpoint, mask
 from envs import _core
 from envs.rules import Rules
 from training.config import TrainConfig
-from training.rollout import Opponents, Rollout, gae  # noqa: F401 (gae: part of the trainer's API)
+from training.rollout import TIMING_PARTS, Batch, Opponents, Rollout, gae  # noqa: F401 (gae: part of the trainer's API)
 
 
 def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
@@ -51,6 +51,57 @@ def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
         return int(st["decisions"]), int(st["update"]), int(st["rng_seed"])
     except (RuntimeError, ValueError, TypeError, KeyError) as e:
         raise CheckpointError(f"training state {str(path)!r} does not fit this network: {str(e)[:300]}") from None
+
+# log.csv, one row per update: progress, the learner's result per hand (mean of the last 500 hands, tai),
+# the update's diagnostics (means over its minibatches), the learner's rows, then where the time went: wall
+# seconds of the rollout and of the update, CPU seconds of the rollout's parts (``TIMING_PARTS``)
+LOG_COLUMNS = ("update", "decisions", "sps", "hands", "learner_tai_per_hand", "pg_loss", "v_loss", "entropy",
+               "approx_kl", "clipfrac", "explained_var", "lr", "learner_decisions", "rollout_s", "update_s",
+               *(f"{k}_s" for k in TIMING_PARTS))  # fmt: skip
+
+
+def ppo_update(net: PolicyValueNet, opt, batch: Batch, cfg: TrainConfig, rng) -> dict:
+    """The clipped PPO update on one rollout's learner decisions: ``update_epochs`` passes in shuffled
+    minibatches (stopping early past ``target_kl``). Returns the diagnostics: losses, entropy,
+    approx KL, clip fraction (means over the minibatches) and the explained variance of the values."""
+    d_obs, d_mask, d_act = torch.from_numpy(batch.obs), torch.from_numpy(batch.mask), torch.from_numpy(batch.act)
+    d_logp, d_ret = torch.from_numpy(batch.logp), torch.from_numpy(batch.ret)
+    d_adv = torch.from_numpy((batch.adv - batch.adv.mean()) / (batch.adv.std() + 1e-8))  # over the whole batch
+    net.train()
+    n = len(batch.act)
+    sums = dict.fromkeys(("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"), 0.0)
+    k = 0
+    for _epoch in range(cfg.update_epochs):
+        perm = torch.from_numpy(rng.permutation(n))
+        kl_epoch, k_epoch = 0.0, 0
+        for s0 in range(0, n, cfg.minibatch_size):
+            mb = perm[s0 : s0 + cfg.minibatch_size]
+            logits, v = net(d_obs[mb])
+            logp_all = torch.log_softmax(masked_logits(logits, d_mask[mb]), -1)
+            logp = logp_all.gather(1, d_act[mb, None]).squeeze(1)
+            entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
+            log_ratio = logp - d_logp[mb]
+            ratio = log_ratio.exp()
+            a_mb = d_adv[mb]
+            pg_loss = torch.max(-a_mb * ratio, -a_mb * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+            v_loss = 0.5 * ((v - d_ret[mb]) ** 2).mean()
+            loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            opt.step()
+            with torch.no_grad():
+                kl = float(((ratio - 1) - log_ratio).mean())
+                clip = float(((ratio - 1.0).abs() > cfg.clip_coef).float().mean())
+            for key, val in zip(sums, (pg_loss.item(), v_loss.item(), entropy.item(), kl, clip)):
+                sums[key] += val
+            k, k_epoch, kl_epoch = k + 1, k_epoch + 1, kl_epoch + kl
+        if cfg.target_kl is not None and k_epoch and kl_epoch / k_epoch > cfg.target_kl:
+            break
+    diag = {key: val / max(k, 1) for key, val in sums.items()}
+    var_y = float(np.var(batch.ret))
+    diag["explained_var"] = float("nan") if var_y == 0 else 1 - float(np.var(batch.ret - batch.val)) / var_y
+    return diag
 
 
 def train(cfg: TrainConfig) -> Path:
@@ -95,8 +146,7 @@ def train(cfg: TrainConfig) -> Path:
     log_f = open(out / "log.csv", "a", newline="")
     log = csv.writer(log_f)
     if update == 0:
-        log.writerow(["update", "decisions", "sps", "hands", "learner_tai_per_hand", "pg_loss", "v_loss",
-                      "entropy", "approx_kl", "clipfrac", "explained_var", "lr"])  # fmt: skip
+        log.writerow(LOG_COLUMNS)
     T, N = cfg.rollout_steps, cfg.num_envs
     n_updates = max(1, cfg.total_decisions // (T * N))
     bar = None
@@ -118,57 +168,30 @@ def train(cfg: TrainConfig) -> Path:
                     frac = max(frac, elapsed / cfg.time_limit_s)
                 opt.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - frac)
             # -- rollout: the learner's decisions with advantages along each seat's chain ----------
+            parts0 = dict(getattr(rollout, "timing", {}))
             batch = rollout.collect(net, opponents)
+            t_roll = time.perf_counter()
             ep_returns.extend(batch.ep_returns)
-            d_obs = torch.from_numpy(batch.obs)
-            d_mask = torch.from_numpy(batch.mask)
-            d_act = torch.from_numpy(batch.act)
-            d_logp = torch.from_numpy(batch.logp)
-            d_ret = torch.from_numpy(batch.ret)
-            d_adv = torch.from_numpy((batch.adv - batch.adv.mean()) / (batch.adv.std() + 1e-8))  # over the whole batch
-            # -- PPO update ---------------------------------------------------------------------------
-            net.train()
-            n = len(batch.act)
-            clipfracs, approx_kl = [], 0.0
-            pg_loss = v_loss = entropy = torch.zeros(())
-            for _epoch in range(cfg.update_epochs):
-                perm = torch.from_numpy(rng.permutation(n))
-                for s0 in range(0, n, cfg.minibatch_size):
-                    mb = perm[s0 : s0 + cfg.minibatch_size]
-                    logits, v = net(d_obs[mb])
-                    dist = torch.distributions.Categorical(logits=masked_logits(logits, d_mask[mb]))
-                    logp = dist.log_prob(d_act[mb])
-                    ratio = (logp - d_logp[mb]).exp()
-                    with torch.no_grad():
-                        approx_kl = float(((ratio - 1) - (logp - d_logp[mb])).mean())
-                        clipfracs.append(float(((ratio - 1.0).abs() > cfg.clip_coef).float().mean()))
-                    a_mb = d_adv[mb]
-                    pg_loss = torch.max(-a_mb * ratio, -a_mb * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-                    v_loss = 0.5 * ((v - d_ret[mb]) ** 2).mean()
-                    entropy = dist.entropy().mean()
-                    loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
-                    opt.zero_grad()
-                    loss.backward()
-                    nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-                    opt.step()
-                if cfg.target_kl is not None and approx_kl > cfg.target_kl:
-                    break
+            diag = ppo_update(net, opt, batch, cfg, rng)
             # -- diagnostics, snapshots, checkpoints -------------------------------------------------
-            var_y = float(np.var(batch.ret))
-            explained = float("nan") if var_y == 0 else 1 - float(np.var(batch.ret - batch.val)) / var_y
             n = batch.decisions  # environment decisions this update, every seat's
             update += 1
             done_decisions += n
-            sps = n / (time.perf_counter() - t0)
+            t_end = time.perf_counter()
+            sps = n / (t_end - t0)
             recent = ep_returns[-500:]
-            log.writerow([update, done_decisions, round(sps), len(ep_returns), round(float(np.mean(recent)) if recent else 0.0, 4),
-                          round(pg_loss.item(), 5), round(v_loss.item(), 5), round(entropy.item(), 4), round(approx_kl, 5),
-                          round(float(np.mean(clipfracs)) if clipfracs else 0.0, 4), round(explained, 4),
-                          opt.param_groups[0]["lr"]])  # fmt: skip
+            parts = {k: v - parts0.get(k, 0.0) for k, v in getattr(rollout, "timing", {}).items()}
+            row = {"update": update, "decisions": done_decisions, "sps": round(sps), "hands": len(ep_returns),
+                   "learner_tai_per_hand": round(float(np.mean(recent)) if recent else 0.0, 4),
+                   **{k: round(v, 5) for k, v in diag.items()}, "lr": opt.param_groups[0]["lr"],
+                   "learner_decisions": len(batch.act), "rollout_s": round(t_roll - t0, 3),
+                   "update_s": round(t_end - t_roll, 3), **{f"{k}_s": round(v, 3) for k, v in parts.items()}}  # fmt: skip
+            log.writerow([row.get(k, "") for k in LOG_COLUMNS])
             log_f.flush()
             if bar is not None:
                 bar.update(n)
-                bar.set_postfix(sps=round(sps), tai=round(float(np.mean(recent)), 3) if recent else 0, kl=round(approx_kl, 4))
+                tai = round(float(np.mean(recent)), 3) if recent else 0
+                bar.set_postfix(sps=round(sps), tai=tai, kl=round(diag["approx_kl"], 4))
             if update % cfg.pool_every == 0:
                 opponents.snapshot(net)
             if update % cfg.checkpoint_every == 0 or update == n_updates:

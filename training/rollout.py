@@ -6,6 +6,7 @@ decisions. It runs in the learner's process or inside each Ray rollout worker
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,11 +14,20 @@ import torch
 
 from agents import make_agent
 from agents.neural import NeuralAgent, PolicyValueNet, masked_logits, net_input
-from envs.gym_env import SelfPlayVecEnv
-from envs.obs.planes_v0 import N_CHANNELS
+from envs.driver import Driver
+from envs.engine.actions import N_ACTIONS
+from envs.engine.rng import game_seeds
+from envs.obs.planes_v0 import N_CHANNELS, PlanesV0
+from envs.rules import Rules
 from envs.seats import act_by_seat
 from training.config import TrainConfig
 from training.credit import SeatCredit
+
+# where a rollout's time goes (``Rollout.timing``, CPU seconds of this process, so that neighbours on a
+# shared machine do not blur the breakdown): encoding every game's observation, the
+# networks' input (efficiency planes), the networks' forward passes and sampling, the rule-based
+# opponents, the engine's step (and new deals), the advantages
+TIMING_PARTS = ("encode", "net_input", "forward", "opponents", "engine", "gae")
 
 
 def gae(values, rewards, ended, next_t, gamma, lam):
@@ -39,12 +49,18 @@ def gae(values, rewards, ended, next_t, gamma, lam):
 
 
 class Opponents:
-    """Rule-based agents and a pool of frozen snapshots of the policy. Each snapshot has a serial id
-    (``pool_ids``), by which rollout workers keep their copy of the pool in step with the learner's."""
+    """The opponents' seats: one slot per entry of ``cfg.opponents`` (a name given twice is drawn twice
+    as often), each a rule-based agent or ``"pool"``: frozen snapshots of the policy, of which each
+    rollout plays one (``pick``), so a step costs one forward for the pool whatever its size. Each
+    snapshot has a serial id (``pool_ids``), by which rollout workers keep their copy of the pool in
+    step with the learner's."""
 
     def __init__(self, cfg: TrainConfig):
         self.cfg = cfg
         self.rule = {n: make_agent(n, seed=cfg.seed) for n in cfg.opponents if n != "pool"}
+        self.rule_agents = list(self.rule.values())
+        # slot -> index into rule_agents, or -1 for the pool
+        self.slot_rule = np.array([-1 if n == "pool" else list(self.rule).index(n) for n in cfg.opponents], np.int64)
         self.pool: list[NeuralAgent] = []
         self.pool_ids: list[int] = []
 
@@ -58,11 +74,13 @@ class Opponents:
         self.pool_ids.append(snap_id)
         self.pool, self.pool_ids = self.pool[-self.cfg.pool_size :], self.pool_ids[-self.cfg.pool_size :]
 
-    def choices(self) -> list:
-        agents = list(self.rule.values())
-        if "pool" in self.cfg.opponents:
-            agents += self.pool
-        return agents
+    def pick(self, rng) -> PolicyValueNet | None:
+        """The snapshot the pool's seats play in one rollout (drawn uniformly), or None without a pool slot."""
+        if not (self.slot_rule < 0).any():
+            return None
+        if not self.pool:
+            raise ValueError("the opponents include 'pool' but the pool is empty: call snapshot(net) first")
+        return self.pool[int(rng.integers(len(self.pool)))].net
 
 
 def assign_seats(rng, n: int, cfg: TrainConfig, n_opponents: int):
@@ -79,7 +97,9 @@ def assign_seats(rng, n: int, cfg: TrainConfig, n_opponents: int):
 @dataclass
 class Batch:
     """The learner's decisions of one rollout (one row each) with their advantages and returns, plus
-    the learner's result of every hand that ended during it and the decisions stepped (all seats)."""
+    the learner's result of every hand that ended during it and the decisions stepped (all seats).
+    From ``Rollout.collect``, ``obs`` and ``mask`` are views of the rollout's storage, valid until its
+    next ``collect`` (fresh pages every rollout cost 10 us a decision); ``concat`` copies."""
 
     obs: np.ndarray
     mask: np.ndarray
@@ -99,76 +119,116 @@ class Batch:
 
 class Rollout:
     """``num_envs`` self-play games, stepped ``cfg.rollout_steps`` times per ``collect``: the learner's
-    seats act with ``net`` (sampled), the others with opponents drawn from ``opponents.choices()``,
+    seats act with ``net`` (sampled), the others with opponents drawn from the slots of ``Opponents``,
     re-drawn (with ``rng``) whenever a game ends. Games run on across calls. Used in process by
-    ``train`` and inside each Ray rollout worker (``training.distributed``)."""
+    ``train`` and inside each Ray rollout worker (``training.distributed``).
+
+    It drives the engine directly (``envs.driver.Driver``): every step encodes all games into one
+    preallocated array, computes the network's input (observation and efficiency planes) once for
+    the rows a network plays, runs ONE forward of ``net`` for every learner seat of every game and one
+    of the rollout's pool snapshot for the pool's seats, and asks each rule-based opponent once for
+    all its rows (``act_by_seat``). ``timing`` accumulates the seconds spent in each part (``TIMING_PARTS``).
+    """
 
     def __init__(self, cfg: TrainConfig, rule_options: dict, rng, seed: int, num_envs: int | None = None):
         self.cfg, self.rng = cfg, rng
         self.N = N = cfg.num_envs if num_envs is None else int(num_envs)
-        T = cfg.rollout_steps
-        derived = cfg.net.in_channels > N_CHANNELS  # the net reads the derived planes (shanten, waits, unseen)
-        self.env = SelfPlayVecEnv(N, derived=derived, **rule_options)
-        obs_d, info = self.env.reset(seed=seed)
-        self.obs, self.mask, self.seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
+        self.d = Driver(Rules.make(**rule_options), N)
+        self.enc = PlanesV0(derived=cfg.net.in_channels > N_CHANNELS)  # the net reads the derived planes
+        self.obs = self.enc.alloc(N)  # every game, from the view of the seat to act
+        self.rows = np.arange(N, dtype=np.int64)
+        self.all = np.ones(N, np.bool_)
+        self.d.deal(game_seeds(int(seed), N), self.all)
+        self._redeal(self.d.terminated.copy())
+        self.gen = torch.Generator().manual_seed(int(seed))  # the networks' sampling
         self.learner = self.opp_idx = None  # seats are drawn at the first collect (when the pool is known)
-        # rollout storage: every step of every game; only learner rows leave ``collect``
-        self.b_obs = np.zeros((T, N, cfg.net.net_channels, self.obs.shape[2]), np.float32)  # learner rows only
-        self.b_mask = np.zeros((T, N, self.mask.shape[1]), np.bool_)
-        self.b_act = np.zeros((T, N), np.int64)
-        self.b_logp = np.zeros((T, N), np.float32)
-        self.b_val = np.zeros((T, N), np.float32)
-        self.b_learn = np.zeros((T, N), np.bool_)
         self.hand_tai = np.zeros((N, 4))
-        self.games = np.arange(N)
+        self.timing = dict.fromkeys(TIMING_PARTS, 0.0)
+        self.store = None  # the learner rows' observations and masks (Batch.obs / mask are views of it)
+
+    def _redeal(self, which: np.ndarray) -> None:
+        """Deal the games in ``which`` again (until none ends before its first decision)."""
+        while which.any():
+            self.d.redeal(which)
+            which = which & self.d.terminated
+
+    def _sample(self, net: PolicyValueNet, x: np.ndarray, mask: np.ndarray):
+        """One forward of ``net`` on rows ``x``: sampled actions, their log-probabilities, values."""
+        with torch.inference_mode():
+            logits, v = net(torch.from_numpy(x))
+            logp = torch.log_softmax(masked_logits(logits, torch.from_numpy(mask)), -1)
+            a = torch.multinomial(logp.exp(), 1, generator=self.gen)
+        return a.squeeze(1).numpy(), logp.gather(1, a).squeeze(1).numpy(), v.numpy()
 
     def collect(self, net: PolicyValueNet, opponents: Opponents) -> Batch:
-        cfg, rng, env, games = self.cfg, self.rng, self.env, self.games
+        cfg, d, rows, tm = self.cfg, self.d, self.rows, self.timing
         T, N = cfg.rollout_steps, self.N
-        obs, mask, seat = self.obs, self.mask, self.seat
-        choices = opponents.choices()
+        rule, slot_rule, n_slots = opponents.rule_agents, opponents.slot_rule, len(opponents.slot_rule)
+        pool = opponents.pick(self.rng)
         if self.learner is None:
-            self.learner, self.opp_idx = assign_seats(rng, N, cfg, len(choices))
+            self.learner, self.opp_idx = assign_seats(self.rng, N, cfg, n_slots)
         learner, opp_idx, hand_tai = self.learner, self.opp_idx, self.hand_tai
-        b_obs, b_mask, b_act, b_logp, b_val, b_learn = self.b_obs, self.b_mask, self.b_act, self.b_logp, self.b_val, self.b_learn
+        if self.store is None:  # at most every decision is the learner's; kept across collects (no new pages)
+            self.store = (np.empty((T * N, cfg.net.net_channels, 34), np.float32),
+                          np.empty((T * N, N_ACTIONS), np.bool_))  # fmt: skip
+        s_obs, s_mask = self.store
+        b_act, b_logp, b_val = np.zeros((T, N), np.int64), np.zeros((T, N), np.float32), np.zeros((T, N), np.float32)
+        b_learn = np.zeros((T, N), np.bool_)
         ep_returns: list[float] = []
         credit = SeatCredit(T, N)
         net.eval()
+        used = 0
         for t in range(T):
+            t0 = time.process_time()
+            seat = d.current.astype(np.int64)
+            d.encode(self.obs, rows, seat, self.enc.flags)
+            mask = d.mask
+            te = time.process_time()
+            is_l = learner[rows, seat]
+            who = np.where(is_l, -2, slot_rule[opp_idx[rows, seat]])  # rule agent, -1 the pool, -2 the learner
+            lg = np.flatnonzero(is_l)
+            pg = np.flatnonzero(who == -1)
+            x = net_input(self.obs[np.concatenate([lg, pg])], cfg.net)  # efficiency planes computed once
+            t1 = time.process_time()
             credit.decide(t, seat)
-            is_l = learner[games, seat]
-            b_mask[t], b_learn[t] = mask, is_l
             actions = np.zeros(N, np.int64)
-            lg = games[is_l]
-            if lg.size:
-                x = net_input(obs[lg], cfg.net)
-                b_obs[t, lg] = x
-                with torch.no_grad():
-                    logits, v = net(torch.from_numpy(x))
-                    dist = torch.distributions.Categorical(logits=masked_logits(logits, torch.from_numpy(mask[lg])))
-                    a = dist.sample()
-                actions[lg] = a.numpy()
-                b_logp[t, lg] = dist.log_prob(a).numpy()
-                b_val[t, lg] = v.numpy()
-            act_by_seat(choices, np.where(is_l, -1, opp_idx[games, seat]), obs, mask, actions)
-            b_act[t] = actions
-            obs_d, rewards, term, trunc, info = env.step(actions)
-            obs, mask, seat = obs_d["observation"], obs_d["action_mask"], info["seat"]
-            done = term | trunc
+            n = lg.size
+            if n:
+                rows_l = slice(used, used + n)
+                s_obs[rows_l], s_mask[rows_l] = x[:n], mask[lg]
+                actions[lg], b_logp[t, lg], b_val[t, lg] = self._sample(net, s_obs[rows_l], s_mask[rows_l])
+                used += n
+            if pg.size:
+                actions[pg] = self._sample(pool, x[n:], mask[pg])[0]
+            t2 = time.process_time()
+            act_by_seat(rule, who, self.obs, mask, actions)
+            b_act[t], b_learn[t] = actions, is_l
+            t3 = time.process_time()
+            rewards = d.step(actions, self.all)
+            done = d.terminated.copy()
             credit.paid(rewards * cfg.reward_scale, done)
             hand_tai += rewards
             if done.any():
                 ended = np.flatnonzero(done)
                 ep_returns.extend(float(hand_tai[g][learner[g]].mean()) for g in ended)
                 hand_tai[ended] = 0
-                learner[ended], opp_idx[ended] = assign_seats(rng, ended.size, cfg, len(choices))
-        self.obs, self.mask, self.seat = obs, mask, seat
-        # -- advantages along each seat's chain; keep the learner's decisions ------------------
+                learner[ended], opp_idx[ended] = assign_seats(self.rng, ended.size, cfg, n_slots)
+                self._redeal(done)
+            t4 = time.process_time()
+            tm["encode"] += te - t0
+            tm["net_input"] += t1 - te
+            tm["forward"] += t2 - t1
+            tm["opponents"] += t3 - t2
+            tm["engine"] += t4 - t3
+        t0 = time.process_time()
+        # -- advantages along each seat's chain; keep the learner's decisions (rows in (t, game) order) --
         adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
         sel = b_learn.reshape(-1)
-        return Batch(obs=b_obs.reshape((T * N,) + b_obs.shape[2:])[sel], mask=b_mask.reshape(T * N, -1)[sel],
-                     act=b_act.reshape(-1)[sel], logp=b_logp.reshape(-1)[sel], adv=adv.reshape(-1)[sel],
-                     ret=ret.reshape(-1)[sel], val=b_val.reshape(-1)[sel], ep_returns=ep_returns, decisions=T * N)  # fmt: skip
+        batch = Batch(obs=s_obs[:used], mask=s_mask[:used], act=b_act.reshape(-1)[sel], logp=b_logp.reshape(-1)[sel],
+                      adv=adv.reshape(-1)[sel], ret=ret.reshape(-1)[sel], val=b_val.reshape(-1)[sel],
+                      ep_returns=ep_returns, decisions=T * N)  # fmt: skip
+        tm["gae"] += time.process_time() - t0
+        return batch
 
     def close(self) -> None:
         pass
