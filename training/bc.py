@@ -72,7 +72,8 @@ def collect(cfg: BCConfig):
 
         run_games(eng, teachers, seat_agent, on_decision, derived=cfg.net.in_channels > N_CHANNELS)
         games, seats = np.concatenate(rec["game"]), np.concatenate(rec["seat"])
-        ret = eng.s.res_delta[games, seats] / rules.stakes.per_tai * cfg.reward_scale
+        deltas = np.array([eng.last_hand(b).deltas for b in range(n)], np.float64)  # each game's one hand
+        ret = deltas[games, seats] / rules.stakes.per_tai * cfg.reward_scale
         for k in ("obs", "mask", "action"):
             chunks[k].append(np.concatenate(rec[k]))
         chunks["ret"].append(ret.astype(np.float32))
