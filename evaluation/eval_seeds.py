@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +49,13 @@ def document(version: str) -> dict:
             "sha256": digest(seeds), "seeds": [str(int(s)) for s in seeds]}  # fmt: skip
 
 
+def dumps(doc: dict) -> str:
+    """The file's JSON: one field a line, the seeds wrapped at 100 columns (a short file to read)."""
+    head = "".join(f"{json.dumps(k)}: {json.dumps(v)},\n" for k, v in doc.items() if k != "seeds")
+    seeds = textwrap.fill(", ".join(json.dumps(s) for s in doc["seeds"]), 100)
+    return "{\n" + head + '"seeds": [\n' + seeds + "\n]}\n"
+
+
 def load(version: str) -> np.ndarray:
     """The published wall seeds of ``version`` (uint64), read from its file and checked against the
     digest the file records."""
@@ -62,7 +70,7 @@ def load(version: str) -> np.ndarray:
 
 def main(argv=None) -> int:
     for version in (argv if argv is not None else sys.argv[1:]) or list(EVAL_SETS):
-        path_of(version).write_text(json.dumps(document(version), indent=0) + "\n")
+        path_of(version).write_text(dumps(document(version)))
         print(f"wrote {path_of(version)}")
     return 0
 

@@ -100,3 +100,25 @@ def test_train_at_a_tiny_size(tmp_path):
     report = (out / "report.md").read_text()
     assert f"`tw16 train --out-dir {out} " in report and "greedy" in report
     assert "![learning curves](curves.png)" in report and (out / "curves.png").stat().st_size > 10_000
+
+
+def test_eval_on_the_published_walls_with_variance_reduction():
+    """`tw16 eval --eval-set v1 --vr` (evaluation.eval_seeds, evaluation.variance)."""
+    r = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
+            "--json", "--plot", "")  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    res = json.loads(r.stdout)
+    assert res["eval_set"] == "v1" and res["walls"] == 40
+    for row in res["agents"].values():
+        assert set(row["vr"]) == {"chips_per_hand", "ci95", "ci_narrower", "betas"}
+    # the published walls: the same figures whatever --seed (Greedy and Defensive ignore it)
+    again = json.loads(run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1",
+                           "--json", "--plot", "", "--seed", "9").stdout)  # fmt: skip
+    assert again["agents"]["greedy"]["ci95"] == res["agents"]["greedy"]["ci95"]
+    table = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
+                "--plot", "")  # fmt: skip
+    assert table.returncode == 0 and "VR 95% CI" in table.stdout and "evaluation set v1" in table.stdout
+    bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "40000", "--eval-set", "v1")
+    assert bad.returncode == 2 and "20000 hands at most" in bad.stderr
+    bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--eval-set", "v7")
+    assert bad.returncode == 2 and "unknown evaluation set" in bad.stderr

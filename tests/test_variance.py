@@ -17,7 +17,6 @@ from evaluation.arena import deal_played, play_duplicate, run_games
 from evaluation.eval_seeds import EVAL_SETS, document, generate, load, path_of
 from evaluation.variance import corrected_row, cross_fit, mean_ci
 from evaluation.vr_study import aa_agents
-from test_cli import run
 
 
 def _play_recorded(n_games: int, seed: int, specs=("greedy", "defensive", "random", "greedy"), probe=None):
@@ -117,24 +116,3 @@ def test_eval_set_is_what_its_rule_says():
         assert len(set(seeds.tolist())) == len(seeds)
     with pytest.raises(ValueError, match="unknown evaluation set"):
         load("v0")
-
-
-def test_cli_eval_set_and_vr():
-    r = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
-            "--json", "--plot", "")  # fmt: skip
-    assert r.returncode == 0, r.stderr[-3000:]
-    res = json.loads(r.stdout)
-    assert res["eval_set"] == "v1" and res["walls"] == 40
-    for row in res["agents"].values():
-        assert set(row["vr"]) == {"chips_per_hand", "ci95", "ci_narrower", "betas"}
-    # the published walls: the same figures whatever --seed (Greedy and Defensive ignore it)
-    again = json.loads(run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1",
-                           "--json", "--plot", "", "--seed", "9").stdout)  # fmt: skip
-    assert again["agents"]["greedy"]["ci95"] == res["agents"]["greedy"]["ci95"]
-    table = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
-                "--plot", "")  # fmt: skip
-    assert table.returncode == 0 and "VR 95% CI" in table.stdout and "evaluation set v1" in table.stdout
-    bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "40000", "--eval-set", "v1")
-    assert bad.returncode == 2 and "20000 hands at most" in bad.stderr
-    bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--eval-set", "v7")
-    assert bad.returncode == 2 and "unknown evaluation set" in bad.stderr
