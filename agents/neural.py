@@ -22,7 +22,8 @@ from agents.efficiency import EFFICIENCY_VERSION, N_EFFICIENCY, efficiency_plane
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS
 from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, OBS_VERSION
 
-DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "ppo_v1.pt"
+CHECKPOINTS = Path(__file__).parent / "checkpoints"
+DEFAULT_CHECKPOINT = CHECKPOINTS / "ppo_v2.pt"  # the declared run D1 (checkpoints/README.md)
 
 
 class CheckpointError(ValueError):

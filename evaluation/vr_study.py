@@ -45,10 +45,11 @@ def aa_agents(spec: str = "neural-sample") -> list:
     if spec == "neural-sample":
         import torch
 
-        from agents.neural import NeuralAgent
+        from agents.neural import CHECKPOINTS, NeuralAgent
 
         torch.set_num_threads(1)  # small batches: threads cost more than they give on a shared machine
-        make = lambda: NeuralAgent(sample=True)  # noqa: E731
+        # ppo_v1.pt: the network docs/evaluation.md's figures were measured with
+        make = lambda: NeuralAgent(CHECKPOINTS / "ppo_v1.pt", sample=True)  # noqa: E731
     else:
         make = lambda: make_agent(spec)  # noqa: E731
     return [SaltedAgent(make(), "AB"[i % 2], i) for i in range(4)]

@@ -83,11 +83,13 @@ def _report_md(p: Pipeline, report: dict, table: str, argv: list[str]) -> str:
     log = Path(p.ppo.out_dir) / "log.csv"
     last = log.read_text().strip().splitlines()[-1].split(",") if log.exists() else []
     sps = last[2] if len(last) > 2 else "?"
+    done = last[1] if len(last) > 1 else "?"  # the decisions made (a time limit can stop before the cap)
     return (
         "# tw16 training report\n\n"
         f"- command: `{' '.join(['tw16', 'train', *argv])}`\n"
         f"- behaviour cloning: {p.bc.hands} hands of {', '.join(p.bc.teachers)} ({report['bc_s']} s)\n"
-        f"- PPO: {p.ppo.total_decisions} environment decisions ({report['ppo_s']} s, last update {sps} decisions/s)\n"
+        f"- PPO: {done} environment decisions of at most {p.ppo.total_decisions} ({report['ppo_s']} s, last update "
+        f"{sps} decisions/s)\n"
         f"- policy: `{report['policy']}`; learning curves: `{log}`\n"
         f"- wall time in all: {report['total_s']} s\n\n"
         f"```\n{table}```\n\n"
