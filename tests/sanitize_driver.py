@@ -158,7 +158,6 @@ def phase_play(core, scale, summary):
     from envs.obs import oracle_v0 as ov
     from envs.obs import planes_v0 as pv
     from envs.obs import planes_v1 as p1
-    from envs.engine.mask import N_CFG  # noqa: F401  (the cfg layout the engine uses)
 
     rng = np.random.default_rng(16)
     n_games = n_dec = n_hands = n_steps = n_search = 0
@@ -709,18 +708,25 @@ def valid_calls(core, ctx, S):
     }, A
 
 
-def fuzz_state(fz, name, args, i, rng, n_corrupt):
-    """Mutations of the state namedtuple at args[i]: the tuple itself, each field's structure and
-    values, and single-element corruptions of a game."""
-    S = args[i]
+def _runner(fz, name, args, i, prefix=""):
+    """run(value, what, must): call binding ``name`` with fresh copies of ``args``, argument i replaced
+    by value; ``what`` (after ``prefix``) names the case in the report."""
     base = list(args)
 
     def run(value, what, must):
         a = [_copy_arg(x) for x in base]
         a[i] = value
-        fz.call(name, a, must, what)
+        fz.call(name, a, must, prefix + what)
 
-    run(tuple(S)[:-1], "state: 16 fields", True)
+    return run
+
+
+def fuzz_state(fz, name, args, i, rng, n_corrupt):
+    """Mutations of the state namedtuple at args[i]: the tuple itself, each field's structure and
+    values, and single-element corruptions of a game."""
+    S = args[i]
+    run = _runner(fz, name, args, i)
+    run(tuple(S)[:-1], f"state: {len(S) - 1} fields", True)
     run(None, "state: None", True)
     run(list(_copy_arg(S)), "state: a list", False)
     for j, field in enumerate(S._fields):
@@ -761,12 +767,7 @@ def fuzz_state(fz, name, args, i, rng, n_corrupt):
 
 def fuzz_prof(fz, name, args, i, rng):
     prof = args[i]
-    base = list(args)
-
-    def run(value, what, must):
-        a = [_copy_arg(x) for x in base]
-        a[i] = value
-        fz.call(name, a, must, what)
+    run = _runner(fz, name, args, i)
 
     run(prof[:2], "prof: 2 arrays", True)
     run(None, "prof: None", True)
@@ -836,11 +837,7 @@ def phase_fuzz(core, scale, summary):
             # the valid call itself
             fz.call(name, [_copy_arg(a) for a in args], None, "valid")
             for i, (pname, kind, default) in enumerate(sig):
-                def run(value, what, must, i=i, pname=pname):
-                    a = [_copy_arg(x) for x in args]
-                    a[i] = value
-                    fz.call(name, a, must, f"{pname}: {what}")
-
+                run = _runner(fz, name, args, i, f"{pname}: ")
                 v = args[i]
                 if kind in ("ro", "rw") or (kind == "object" and isinstance(v, np.ndarray)):
                     array_param = kind in ("ro", "rw")
