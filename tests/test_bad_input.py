@@ -85,6 +85,18 @@ def test_walls_flowers_off_must_end_with_the_flowers():
     Engine(Rules(flowers=True), 1).reset(0, walls=bad)  # a permutation: fine with flowers on
 
 
+def _refused_untouched(seed, call, exc, msg):
+    """``call(eng)`` on a 2-game engine dealt from ``seed`` raises ``exc`` matching ``msg`` and leaves
+    every state array as it was (refused before any game was touched)."""
+    eng = Engine(Rules(), 2)
+    eng.reset(seed)
+    before = [a.copy() for a in eng.s]
+    with pytest.raises(exc, match=msg):
+        call(eng)
+    for a, b in zip(before, eng.s):
+        np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.parametrize("walls,exc,msg", [
     (np.arange(144, dtype=np.float64), TypeError, "walls must be integers"),
     (np.arange(143), ValueError, r"walls must have shape \(144,\), \(K, 144\) or \(2, K, 144\), got \(143,\)"),
@@ -95,13 +107,7 @@ def test_walls_flowers_off_must_end_with_the_flowers():
     (np.arange(144) % 256 > 3, TypeError, "walls must be integers"),
 ])  # fmt: skip
 def test_bad_walls(walls, exc, msg):
-    eng = Engine(Rules(), 2)
-    eng.reset(5)
-    before = [a.copy() for a in eng.s]
-    with pytest.raises(exc, match=msg):
-        eng.reset(0, walls=walls)
-    for a, b in zip(before, eng.s):  # refused before any game was touched
-        np.testing.assert_array_equal(a, b)
+    _refused_untouched(5, lambda eng: eng.reset(0, walls=walls), exc, msg)
 
 
 def test_wall_errors_name_the_game_and_hand():
@@ -152,13 +158,7 @@ def test_good_seeds_still_work():
     (None, TypeError, "actions must be integers"),
 ])  # fmt: skip
 def test_bad_actions_change_nothing(actions, exc, msg):
-    eng = Engine(Rules(), 2)
-    eng.reset(0)
-    before = [a.copy() for a in eng.s]
-    with pytest.raises(exc, match=msg):
-        eng.step(actions)
-    for a, b in zip(before, eng.s):
-        np.testing.assert_array_equal(a, b)
+    _refused_untouched(0, lambda eng: eng.step(actions), exc, msg)
 
 
 def test_one_integer_action_for_batch_one():
