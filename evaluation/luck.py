@@ -39,7 +39,8 @@ from envs import _core
 from envs.obs.planes_v0 import engine_shapes
 from envs.tiles import FLOWER_ID0, N_KINDS
 
-FEATURES = ("win", "win_late", "ready", "ready_late", "improve2", "improve3", "flower", "deal", "keep", "fed", "stolen")
+FEATURES = ("win", "win_late", "ready", "ready_late", "improve2", "improve3", "flower", "deal", "keep", "fed", "stolen",
+            "deal_next", "fed_next")
 LATE = 48  # undrawn tiles (dead wall included) at or below which a win or ready draw counts as late
 N_FEATURES = len(FEATURES)
 FLOWER = N_KINDS  # column of the flowers in the undrawn-tile counts
@@ -99,6 +100,24 @@ def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn
     anyone = waits.max(axis=1)
     out[rows, drawer, 7] = _centred(anyone * useless, undrawn, drawn, n)
     out[rows, drawer, 8] = _centred(anyone * better, undrawn, drawn, n)
+    # the discard the draw leads to, predicted as uniform over the discards that keep the lowest
+    # shanten (what an efficiency player does): the share of them that are a ready seat's winning tile
+    some = np.flatnonzero(ready.any(axis=1))
+    if some.size:
+        ds = _core.discard_shanten_batch(plus[some].reshape(-1, N_KINDS), np.repeat(ns[some], N_KINDS))
+        ds = ds.reshape(-1, N_KINDS, N_KINDS)  # (S, kind drawn, kind discarded)
+        best = (ds == ds.min(axis=2, keepdims=True)).astype(np.float64)
+        best /= best.sum(axis=2, keepdims=True)
+        won = (s1[some] < 0) | full[some]  # a completed hand is won, not discarded from
+        # (S, seat, kind drawn): the share of the predicted discards that are the seat's winning tiles
+        hit = np.einsum("skd,sod->sok", best, waits[some, :, :N_KINDS]) * ~won[:, None, :]
+        for o in range(4):
+            h_o = np.zeros((some.size, N_KINDS + 1))
+            h_o[:, :N_KINDS] = hit[:, o]
+            out[some, o, 12] = np.where(ready[some, o], _centred(h_o, undrawn[some], drawn[some], n[some]), 0.0)
+        h_any = np.zeros((some.size, N_KINDS + 1))
+        h_any[:, :N_KINDS] = np.minimum(hit.sum(axis=1), 1.0)
+        out[some, drawer[some], 11] = _centred(h_any, undrawn[some], drawn[some], n[some])
     return out
 
 

@@ -6,6 +6,8 @@ corrected mean must agree with the plain one).
     python -m evaluation.vr_study ab --walls 1000 --agents greedy defensive greedy defensive
     python -m evaluation.vr_study aa --walls 200 --repeats 20 --eval-set ''   # coverage of 0, seeds 0..19
     python -m evaluation.vr_study residual --walls 600 --seed 3  # what the correction leaves
+    python -m evaluation.vr_study ceiling --walls 2000          # what knowing the wins in advance would buy
+    python -m evaluation.vr_study ceiling --walls 2000 --aa     # the same on the A/A match
 
 An A/A match needs agents that play differently on the same wall: copies of a deterministic agent
 (Greedy) play the four seatings of a wall identically, so each agent's result is exactly 0 there.
@@ -113,18 +115,64 @@ def residual(specs, walls: int, seed: int) -> dict:
                           "share_of_residual_ss": float((z[m] ** 2).sum() / ss)} for k, m in kinds.items()}}  # fmt: skip
 
 
+def ceiling(agents, walls: int, seed: int, eval_set: str | None) -> dict:
+    """A diagnostic, biased by construction (never an estimator): the luck terms plus indicators of
+    each hand's realized events (who drew a win; who dealt in and who won on a discard: known only
+    after the hand), cross-fitted like the luck terms, for the agent in slot 0. How narrow the
+    interval would be if the terms predicted these events perfectly (not the chips they are worth):
+    the most that better predictions of the events could buy."""
+    from envs.engine.api import Engine
+    from envs.rules import Rules
+    from evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
+    from evaluation.eval_seeds import load
+    from evaluation.luck import LuckRecorder
+    from evaluation.variance import corrected_row
+
+    for a in agents:
+        a.reset(seed)
+    wall_seeds = load(eval_set)[:walls] if eval_set else duplicate_wall_seeds(seed, walls)
+    eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
+    seat_agent = (np.arange(4)[None, :] - np.tile(np.arange(4), walls)[:, None]) % 4
+    deal_played(eng, np.repeat(np.asarray(wall_seeds, np.uint64), 4))
+    rec = LuckRecorder(eng)
+    run_games(eng, agents, seat_agent, on_step=rec.after_step)
+    out = hand_outcomes(eng)
+    events = {"self_draw": out["self_drawn"], "deal_in": out["dealt_in"],
+              "discard_win": out["won"] & ~out["self_drawn"]}  # fmt: skip
+    known = {"luck terms only": [], "+ who drew a win": ["self_draw"],
+             "+ who dealt in, who won on a discard": ["deal_in", "discard_win"], "+ all three": list(events)}  # fmt: skip
+
+    def per_wall(a):  # (games, 4 seats, K) -> agent 0's own and the other seats' sums per wall
+        own = np.take_along_axis(a, np.argmax(seat_agent == 0, axis=1).reshape(-1, 1, 1), axis=1)[:, 0]
+        return np.concatenate([own, a.sum(axis=1) - own], axis=1).reshape(walls, 4, -1).sum(axis=1)
+
+    chips = np.take_along_axis(out["chips"], np.argmax(seat_agent == 0, axis=1)[:, None], axis=1)[:, 0]
+    y = chips.reshape(walls, 4).sum(axis=1) / 4
+    rows = {}
+    for name, which in known.items():
+        x = per_wall(np.concatenate([rec.luck, *(events[e].astype(np.float64)[:, :, None] for e in which)], axis=2))
+        r = corrected_row(y, x)
+        rows[name] = {"chips_per_hand": r["chips_per_hand"], "ci95": r["ci95"], "ci_narrower": r["ci_narrower"]}
+    return {"agent": getattr(agents[0], "name", "?"), "walls": walls, "hands": 4 * walls, "rows": rows}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m evaluation.vr_study", description=__doc__.splitlines()[0])
-    p.add_argument("match", choices=("aa", "ab", "residual"))
+    p.add_argument("match", choices=("aa", "ab", "residual", "ceiling"))
     p.add_argument("--walls", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-set", default="v1", help="published walls ('' for walls from --seed)")
     p.add_argument("--agents", nargs=4, default=["greedy", "defensive", "greedy", "defensive"], help="ab: the four agents")
     p.add_argument("--policy", default="neural-sample", help="aa: the policy (neural-sample, random, ...)")
+    p.add_argument("--aa", action="store_true", help="ceiling: on the A/A match of --policy")
     p.add_argument("--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)")
     a = p.parse_args(argv)
     if a.match == "residual":
         print(json.dumps(residual(a.agents, a.walls, a.seed), indent=1))
+        return 0
+    if a.match == "ceiling":
+        agents = aa_agents(a.policy) if a.aa else [make_agent(s, seed=a.seed) for s in a.agents]
+        print(json.dumps(ceiling(agents, a.walls, a.seed, a.eval_set or None), indent=1))
         return 0
     if a.repeats > 1:
         print(json.dumps(coverage(a.policy, a.walls, range(a.seed, a.seed + a.repeats)), indent=1))

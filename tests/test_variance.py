@@ -59,6 +59,7 @@ def test_recorded_luck_has_mean_zero_in_play():
     x = rec.luck.reshape(-1, luck.N_FEATURES)
     z = x.mean(axis=0) / (x.std(axis=0, ddof=1) / np.sqrt(len(x)))
     assert np.all(np.abs(z) < 4), dict(zip(luck.FEATURES, z.round(2)))
+    assert (x != 0).mean(axis=0).min() > 0.01, dict(zip(luck.FEATURES, (x != 0).mean(axis=0).round(3)))  # every term moves
     assert rec.draws > 512 * 20
     # the bookkeeping followed the wall: the undrawn tiles it kept are the wall's
     head, tail = eng.wall_head.astype(np.int64), eng.wall_tail.astype(np.int64)
@@ -116,3 +117,15 @@ def test_eval_set_is_what_its_rule_says():
         assert len(set(seeds.tolist())) == len(seeds)
     with pytest.raises(ValueError, match="unknown evaluation set"):
         load("v0")
+
+
+def test_ceiling_diagnostic_orders_what_realized_events_would_buy():
+    """`vr_study ceiling`: the luck terms narrow the interval, and realized events (known only after
+    the hand: a biased diagnostic) narrow it further, all three the most."""
+    from evaluation.vr_study import ceiling
+
+    agents = [make_agent(s) for s in ("greedy", "defensive", "greedy", "defensive")]
+    rows = ceiling(agents, 700, seed=4, eval_set=None)["rows"]
+    x = {k: r["ci_narrower"] for k, r in rows.items()}
+    assert 1 < x["luck terms only"] < x["+ who drew a win"] < x["+ all three"], x
+    assert x["luck terms only"] < x["+ who dealt in, who won on a discard"] < x["+ all three"], x
