@@ -129,3 +129,15 @@ def test_ceiling_diagnostic_orders_what_realized_events_would_buy():
     x = {k: r["ci_narrower"] for k, r in rows.items()}
     assert 1 < x["luck terms only"] < x["+ who drew a win"] < x["+ all three"], x
     assert x["luck terms only"] < x["+ who dealt in, who won on a discard"] < x["+ all three"], x
+
+
+def test_paired_comparison_is_each_agents_own_duplicate_and_their_difference_by_wall():
+    from evaluation.paired import paired
+
+    res = paired("greedy", "defensive", ["greedy"] * 3, 160, seed=3)
+    alone = play_duplicate([make_agent(s, seed=3) for s in ("defensive", "greedy", "greedy", "greedy")], 40, seed=3)
+    assert res["walls"] == 40 and res["b"]["chips_per_hand"] == alone["agents"]["defensive"]["chips_per_hand"]
+    assert res["a"]["chips_per_hand"] == 0.0  # Greedy against three Greedy: every seating the same
+    assert res["b_minus_a"]["chips_per_hand"] == pytest.approx(res["b"]["chips_per_hand"] - res["a"]["chips_per_hand"])
+    with pytest.raises(ValueError, match="three agents"):
+        paired("greedy", "defensive", ["greedy"], 40)
