@@ -190,6 +190,13 @@ class NeuralAgent:
         self.gen.manual_seed(0 if seed is None else int(seed))
 
     @torch.no_grad()
+    def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """(n, 76) float32: the policy's masked logits (-1e9 off the mask); ``act`` plays their argmax."""
+        obs, mask = check_batch(obs, mask)
+        logits, _ = self.net(torch.from_numpy(net_input(obs, self.net.cfg)).to(self.device))
+        return masked_logits(logits, torch.from_numpy(mask).to(self.device)).cpu().numpy()
+
+    @torch.no_grad()
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs, mask = check_batch(obs, mask)
         o = torch.from_numpy(net_input(obs, self.net.cfg)).to(self.device)

@@ -11,6 +11,11 @@ among those that beat the base candidate by more than ``z`` standard errors of t
 differences (``z = 0``: the best mean; ties: the base order). With ``n = 1`` it plays exactly as Greedy. The whole decision runs in the
 native core (``envs._core.search_batch``, over threads for a batch of games).
 
+``base=neural`` (or ``base=neural:PATH``) puts a network in Greedy's place: its ``n`` most probable
+legal actions are the candidates, its first choice the base, so the search is a lookahead over the
+network alone (with ``n = 1``, or a ``z`` nothing reaches, it plays exactly as ``neural``). The
+rollouts still play the native policies (``rollout=base``, Greedy at every seat, is refused there).
+
 Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
 (``evaluation.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
 hidden state is what ``resample_hidden`` keeps (native/include/tw16/resample.hpp): the kinds of the
@@ -18,6 +23,7 @@ opponents' concealed kongs and their 過水 flags; everything else hidden is dea
 
     make_agent("search")                          # k=8, n=3, rollout=efficient, z=2
     make_agent("search:k=16,n=4,rollout=random")
+    make_agent("search:base=neural")              # over agents/checkpoints' default network
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2, "
 # 12.5 (greedy rollouts) and 15.5 (efficient) chips per hand, z = 1 loses 7.2, z = 2 reads +1.15
 # [-0.78, +3.08]: the rollouts' values are biased (uniformly dealt opponents hold worse hands than
 # real ones), so only a clear gain over Greedy's choice is worth taking.
-DEFAULTS = {"k": 8, "n": 3, "rollout": "efficient", "z": 2.0}
+DEFAULTS = {"k": 8, "n": 3, "rollout": "efficient", "z": 2.0, "base": "greedy"}
 
 
 class SearchAgent:
@@ -46,7 +52,8 @@ class SearchAgent:
 
     needs_engine = True
 
-    def __init__(self, seed: int | None = 0, k: int = 8, n: int = 3, rollout: str = "efficient", z: float = 2.0):
+    def __init__(self, seed: int | None = 0, k: int = 8, n: int = 3, rollout: str = "efficient", z: float = 2.0,
+                 base: str = "greedy"):  # fmt: skip
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 76:
@@ -55,9 +62,22 @@ class SearchAgent:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {rollout!r}")
         if isinstance(z, bool) or not isinstance(z, (int, float, np.integer, np.floating)) or not 0 <= z <= 1e6:
             raise ValueError(f"z (standard errors) must be a number in 0..1e6, got {z!r}")
-        self.k, self.n, self.rollout, self.z = int(k), int(n), rollout, float(z)
-        same = (self.k, self.n, rollout, self.z) == tuple(DEFAULTS.values())
+        if not isinstance(base, str) or not (base == "greedy" or base == "neural" or base.startswith("neural:")):
+            raise ValueError(f"base must be greedy, neural or neural:PATH, got {base!r}")
+        if base != "greedy" and rollout == "base":
+            raise ValueError("rollout=base plays Greedy at every seat: with base=neural use efficient, greedy or random")
+        self.k, self.n, self.rollout, self.z, self.base = int(k), int(n), rollout, float(z), base
+        self.net = None
+        if base != "greedy":
+            from agents.neural import DEFAULT_CHECKPOINT, NeuralAgent
+            from envs.obs.planes_v0 import PlanesV0
+
+            self.net = NeuralAgent(base.partition(":")[2] or DEFAULT_CHECKPOINT)
+            self.enc = PlanesV0(derived=self.net.derived)
+        same = (self.k, self.n, rollout, self.z, base) == tuple(DEFAULTS.values())
         self.name = "search" if same else f"search:k={self.k},n={self.n},rollout={rollout},z={self.z:g}"
+        if base != "greedy":
+            self.name += f",base={base}"
         self.searched = 0  # decisions that ran rollouts (counted over resets: duplicate play resets per batch)
         self.decisions = 0
         self.seconds = 0.0
@@ -70,9 +90,10 @@ class SearchAgent:
         for part in filter(None, str(arg).split(",")):
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
-                raise ValueError(f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER or rollout={'|'.join(ROLLOUTS)}")
+                raise ValueError(f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, "
+                                 f"rollout={'|'.join(ROLLOUTS)} or base=greedy|neural|neural:PATH")  # fmt: skip
             try:
-                params[key] = val if key == "rollout" else float(val) if key == "z" else int(val)
+                params[key] = val if key in ("rollout", "base") else float(val) if key == "z" else int(val)
             except ValueError:
                 raise ValueError(f"search agent option {part!r}: {key} must be a number") from None
         return cls(seed, **params)
@@ -93,10 +114,19 @@ class SearchAgent:
         out = np.empty(games.size, np.int64)
         values = np.empty((games.size, self.n), np.float64)
         t0 = time.perf_counter()
+        cands = None if self.net is None else self.net_candidates(engine, games)
         _core.search_batch(engine.s, games, seeds, self.k, self.n, ROLLOUTS[self.rollout], self.z, engine.opts,
-                           engine.cfg, engine.prof, out, values)  # fmt: skip
+                           engine.cfg, engine.prof, out, values, cands)  # fmt: skip
         self.seconds += time.perf_counter() - t0
         self.decisions += games.size
         self.searched += int((~np.isnan(values[:, 0])).sum())
         self.last_values = values
         return out
+
+    def net_candidates(self, engine, games: np.ndarray) -> np.ndarray:
+        """(G, n) the network's ``n`` most probable legal actions per game, best first, -1 past the legal
+        ones (ties: the lower action first, as the network's own ``argmax``)."""
+        obs = self.enc.encode(engine)[games]
+        mask = engine.legal_action_mask[games]
+        order = np.argsort(-self.net.logits(obs, mask), axis=1, kind="stable")[:, : self.n]
+        return np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)

@@ -379,3 +379,46 @@ def test_search_agent_spec_and_protocol():
             make_agent(spec)
     with pytest.raises(TypeError, match="act_engine"):
         a.act(np.zeros((1, 10, 34), np.float32), np.ones((1, 76), bool))
+
+
+def test_search_over_the_network_with_one_candidate_or_no_reachable_gain_is_the_network():
+    """base=neural: the network's ranking replaces Greedy's; n = 1 or z = 1e6 plays exactly as ``neural``."""
+    from agents import make_agent
+    from evaluation.arena import play_duplicate
+
+    field = [make_agent("greedy") for _ in range(3)]
+    alone = play_duplicate([make_agent("neural"), *field], 3, seed=5)
+    for spec in ("search:n=1,base=neural", "search:z=1000000,k=2,base=neural"):
+        s = make_agent(spec)
+        res = play_duplicate([s, *field], 3, seed=5)
+        np.testing.assert_array_equal(alone["per_wall"], res["per_wall"])
+        assert s.decisions > 0 and (s.searched > 50) == (s.n > 1)
+    assert make_agent("search:base=neural").name == "search:k=8,n=3,rollout=efficient,z=2,base=neural"
+    with pytest.raises(ValueError, match="rollout=base"):
+        make_agent("search:base=neural,rollout=base")
+    with pytest.raises(ValueError, match="base must be"):
+        make_agent("search:base=defensive")
+
+
+def test_search_batch_refuses_bad_candidates():
+    eng = Engine(Rules(), 4)
+    eng.reset(3)
+    games = np.flatnonzero(~eng.terminated)[:2]
+    legal = [np.flatnonzero(eng.legal_action_mask[g]) for g in games]
+    illegal = int(np.flatnonzero(~eng.legal_action_mask[games[0]])[0])
+    out, vals = np.zeros(2, np.int64), np.zeros((2, 2))
+    seeds = np.zeros(2, np.uint64)
+
+    def run(c):
+        _core.search_batch(eng.s, games, seeds, 2, 2, 2, 0.0, eng.opts, eng.cfg, eng.prof, out, vals, np.array(c, np.int64))
+
+    a0, a1 = int(legal[0][0]), int(legal[1][0])
+    run([[a0, -1], [a1, -1]])
+    assert list(out) == [a0, a1]  # one candidate each: played without a search
+    for c, msg in (([[illegal, -1], [a1, -1]], "not legal"), ([[a0, a0], [a1, -1]], "twice"),
+                   ([[-1, a0], [a1, -1]], "after a -1"), ([[-1, -1], [a1, -1]], "no candidate"),
+                   ([[a0, -2], [a1, -1]], "or -1"), ([[a0, 76], [a1, -1]], "0..75")):  # fmt: skip
+        with pytest.raises(ValueError, match=msg):
+            run(c)
+    with pytest.raises(ValueError, match="candidates"):
+        run([[a0], [a1]])  # the wrong shape

@@ -86,7 +86,7 @@ void bind_search(nb::module_& m) {
         "search_batch",
         [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
            double z, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h, const RwArray& out_a,
-           const RwArray& values_a) {
+           const RwArray& values_a, const nb::object& candidates_o) {
             const State S = state_of(state);
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
@@ -108,6 +108,31 @@ void bind_search(nb::module_& m) {
                     if (games[j] == games[i]) bad("games: game " + str(games[i]) + " is listed twice");
             }
             if (!(z >= 0.0 && z <= 1e6)) bad("z = " + std::to_string(z) + ", expected 0..1e6 standard errors");
+            // given candidates (G, n): per row distinct legal actions best first, then -1s
+            std::vector<int64_t> given;
+            std::vector<int64_t> n_given(static_cast<size_t>(G), 0);
+            if (!candidates_o.is_none()) {
+                const auto cand = ro<int64_t, 2>(nb::cast<AnyArray>(candidates_o), "candidates", {G, n});
+                given.resize(static_cast<size_t>(G * n));
+                for (int64_t i = 0; i < G; ++i) {
+                    int64_t& ng = n_given[static_cast<size_t>(i)];
+                    for (int64_t j = 0; j < n; ++j) {
+                        const int64_t a = cand(i, j);
+                        const std::string w = "candidates[" + str(i) + ", " + str(j) + "] = " + str(a);
+                        if (a < 0) {
+                            if (a != -1) bad(w + ": expected an action 0..75, or -1 after the last candidate");
+                            continue;
+                        }
+                        if (j != ng) bad(w + ": a candidate after a -1 (the -1s pad the end of a row)");
+                        if (a >= A::N_ACTIONS) bad(w + ": expected an action 0..75");
+                        if (!S.mask(games[i], a)) bad(w + ": not legal in game " + str(games[i]));
+                        for (int64_t q = 0; q < ng; ++q)
+                            if (given[static_cast<size_t>(i * n + q)] == a) bad(w + ": listed twice");
+                        given[static_cast<size_t>(i * n + ng++)] = a;
+                    }
+                    if (ng == 0) bad("candidates[" + str(i) + "]: no candidate (the first must be an action)");
+                }
+            }
             SearchCfg sc;
             sc.z = z;
             sc.k = k;
@@ -120,8 +145,9 @@ void bind_search(nb::module_& m) {
                     std::vector<double> v(static_cast<size_t>(n));
                     std::vector<int64_t> c(static_cast<size_t>(n));
                     int64_t nc = 0;
+                    const int64_t* g = given.empty() ? nullptr : given.data() + i * n;
                     const int64_t a = search_action(S, games[i], sc, seeds[i], opts, cfg, prof, step_ok, v.data(),
-                                                    c.data(), &nc);
+                                                    c.data(), &nc, g, n_given[static_cast<size_t>(i)]);
                     out[i] = a;
                     refused[i] = a < 0;
                     for (int64_t j = 0; j < n; ++j) values(i, j) = std::nan("");
@@ -133,10 +159,13 @@ void bind_search(nb::module_& m) {
         },
         nb::arg("state"), nb::arg("games"), nb::arg("seeds"), nb::arg("k"), nb::arg("n"), nb::arg("policy"),
         nb::arg("z"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"), nb::arg("out"), nb::arg("values"),
+        nb::arg("candidates") = nb::none(),
         "The search agent's decision for each game in games (int64 (G,), distinct, each a live decision): "
         "out[i] the action, values[i, j] the mean chips of its j-th candidate over k determinizations "
         "(NaN past the candidates; another candidate than the first (Greedy's) is played only when it beats it by "
-        "z standard errors; all NaN when there was nothing to search: a win, a single candidate). Game i searches from seeds[i] "
+        "z standard errors; all NaN when there was nothing to search: a win, a single candidate). candidates (int64 (G, n), "
+        "optional): each row's own candidates, distinct legal actions best first and -1 after the last, in place of "
+        "Greedy's (the first is the base). Game i searches from seeds[i] "
         "(uint64 (G,)); the state is not changed. Over threads; results never depend on the thread count.");
 }
 

@@ -339,9 +339,11 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
 }
 
 int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
-                      const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands) {
+                      const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands,
+                      const int64_t* given, int64_t n_given) {
     const int64_t seat = S.g(b, St::G_CUR);
-    const int64_t nc = search_candidates(S, b, cands, cfg.n);
+    const int64_t nc = given ? std::min(n_given, cfg.n) : search_candidates(S, b, cands, cfg.n);
+    if (given) std::copy(given, given + nc, cands);
     *n_cands = 0;
     if (nc == 0) return -1;
     if (nc == 1 || cands[0] == A::WIN) return cands[0];  // nothing to search

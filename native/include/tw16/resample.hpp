@@ -89,8 +89,11 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
 // determinizations and rollout seeds.
 // cands (n) receives the candidates and values (n) their means (chips), n_cands how many were
 // searched (0 when nothing was: a win, a single candidate); returns the action, or -1 when a state
-// was refused by ok.
+// was refused by ok. With `given` (n_given >= 1 distinct legal actions, best first: another base
+// policy's ranking, e.g. a network's, agents/search.py base=neural) those are the candidates instead
+// of search_candidates' and given[0] is the base candidate.
 int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
-                      const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands);
+                      const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands,
+                      const int64_t* given = nullptr, int64_t n_given = 0);
 
 }  // namespace tw16
