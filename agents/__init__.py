@@ -3,7 +3,7 @@
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
 (the shipped checkpoint), ``neural:PATH`` (a checkpoint file), ``sb3:PATH`` (a Stable-Baselines3
 model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra) or ``search`` /
-``search:k=8,n=3,rollout=efficient,z=2`` (determinized rollouts, ``agents.search``; it reads the engine).
+``search:k=8,n=3,rollout=efficient,z=3,base=greedy`` (determinized rollouts, ``agents.search``; it reads the engine).
 Importing ``agents``
 registers these names with ``envs.policies``, so the envs take them as ``opponents`` (envs never
 imports agents).
@@ -42,7 +42,8 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
         from agents.sb3_agent import SB3Agent
 
         return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}")
-    raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R)")
+    raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, "
+                     "or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)")
 
 
 def _register() -> None:

@@ -69,7 +69,7 @@ def test_row6_eval_unknown_agent(capsys):
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     cap = capsys.readouterr()
     assert cap.err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural, search, or neural:PATH, "
-                       "sb3:PATH, search:k=K,n=N,rollout=R)\n")
+                       "sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)\n")
     assert cap.out == ""  # no progress bar: refused before any game
 
 

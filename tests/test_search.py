@@ -372,7 +372,7 @@ def test_search_agent_spec_and_protocol():
     from agents import make_agent
 
     a = make_agent("search:k=3,rollout=random,n=2", seed=4)
-    assert (a.k, a.n, a.rollout, a.z) == (3, 2, "random", 2.0) and a.name == "search:k=3,n=2,rollout=random,z=2"
+    assert (a.k, a.n, a.rollout, a.z) == (3, 2, "random", 3.0) and a.name == "search:k=3,n=2,rollout=random,z=3"
     assert make_agent("search").name == "search"
     for spec in ("search:k=0", "search:j=3", "search:k=x", "search:rollout=best", "search:z=-1"):
         with pytest.raises(ValueError):
@@ -393,7 +393,7 @@ def test_search_over_the_network_with_one_candidate_or_no_reachable_gain_is_the_
         res = play_duplicate([s, *field], 3, seed=5)
         np.testing.assert_array_equal(alone["per_wall"], res["per_wall"])
         assert s.decisions > 0 and (s.searched > 50) == (s.n > 1)
-    assert make_agent("search:base=neural").name == "search:k=8,n=3,rollout=efficient,z=2,base=neural"
+    assert make_agent("search:base=neural").name == "search:k=8,n=3,rollout=efficient,z=3,base=neural"
     with pytest.raises(ValueError, match="rollout=base"):
         make_agent("search:base=neural,rollout=base")
     with pytest.raises(ValueError, match="base must be"):
