@@ -228,8 +228,19 @@ def phase_play(core, scale, summary):
                 core.copy_game(S, int(games[0]), R, int(games[0]))
                 if t % 6 == 0:
                     sa, sv = np.zeros(games.size, np.int64), np.zeros((games.size, 2))
-                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv)
+                    # every other time over given candidates (a network's, agents.search base=neural): the
+                    # last two legal actions of each game
+                    cand = None
+                    if t % 12 == 0:
+                        cand = np.full((games.size, 2), -1, np.int64)
+                        for i, b in enumerate(games):
+                            legal = np.flatnonzero(S.mask[b])[::-1][:2]
+                            cand[i, : legal.size] = legal
+                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv,
+                                      cand)  # fmt: skip
                     assert S.mask[games, sa].all(), f"{ctx.name}: search_batch chose an illegal action"
+                    if cand is not None:
+                        assert (cand == sa[:, None]).any(axis=1).all(), f"{ctx.name}: search_batch left its candidates"
                     n_search += games.size
             acts = pick_actions(rng, S)
             if t % 2:
@@ -681,7 +692,7 @@ def valid_calls(core, ctx, S):
         "copy_game": [S, 1, _copy_arg(S), 0],
         "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.opts, ctx.cfg, ctx.prof],
         "search_batch": [S, np.array([1], np.int64), np.array([3], np.uint64), 2, 2, 2, 0.5, ctx.opts, ctx.cfg, ctx.prof,
-                         np.zeros(1, np.int64), np.zeros((1, 2))],
+                         np.zeros(1, np.int64), np.zeros((1, 2)), np.array([[np.flatnonzero(S.mask[1])[0], -1]], np.int64)],
         # encoders
         "planes_v0_encode": [np.zeros((B, C, 34), np.float32), S.hands, S.melds, S.river, S.g, S.p, S.scores, seats,
                              ctx.opts, flags, ctx.shapes],
