@@ -192,17 +192,16 @@ class NeuralAgent:
     @torch.no_grad()
     def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """(n, 76) float32: the policy's masked logits (-1e9 off the mask); ``act`` plays their argmax."""
+        return self._logits(obs, mask).cpu().numpy()
+
+    def _logits(self, obs: np.ndarray, mask: np.ndarray) -> torch.Tensor:
         obs, mask = check_batch(obs, mask)
         logits, _ = self.net(torch.from_numpy(net_input(obs, self.net.cfg)).to(self.device))
-        return masked_logits(logits, torch.from_numpy(mask).to(self.device)).cpu().numpy()
+        return masked_logits(logits, torch.from_numpy(mask).to(self.device))
 
     @torch.no_grad()
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        obs, mask = check_batch(obs, mask)
-        o = torch.from_numpy(net_input(obs, self.net.cfg)).to(self.device)
-        m = torch.from_numpy(mask).to(self.device)
-        logits, _ = self.net(o)
-        logits = masked_logits(logits, m)
+        logits = self._logits(obs, mask)
         if self.sample:
             a = torch.multinomial(torch.softmax(logits, -1), 1, generator=self.gen).squeeze(-1)
         else:
