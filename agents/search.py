@@ -130,7 +130,8 @@ class SearchAgent:
     def net_candidates(self, engine, games: np.ndarray) -> np.ndarray:
         """(G, n) the network's ``n`` most probable legal actions per game, best first, -1 past the legal
         ones (ties: the lower action first, as the network's own ``argmax``)."""
-        obs = self.enc.encode(engine)[games]
+        seats = engine.current_player[games].astype(np.int64)
+        obs = self.enc.encode_rows(engine, self.enc.alloc(games.size), games, seats)
         mask = engine.legal_action_mask[games]
         order = np.argsort(-self.net.logits(obs, mask), axis=1, kind="stable")[:, : self.n]
         return np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)

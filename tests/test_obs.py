@@ -279,3 +279,17 @@ def test_oracle_front_row_is_the_next_draw():
         row = x[:, base + ov.O_FRONT]
         prev = [(int(g[b, st.G_HEAD]), int(row[b].argmax()) if row[b].any() else -1) for b in range(4)]
     assert checked > 20
+
+
+def test_planes_v0_encode_rows_is_the_batch_encoders_rows():
+    from envs.engine.api import Engine
+    from envs.obs.planes_v0 import PlanesV0
+
+    eng = Engine(batch_size=6)
+    eng.reset(4)
+    for derived in (False, True):
+        enc = PlanesV0(derived=derived)
+        rows, seats = np.array([4, 1, 1], np.int64), np.array([0, 2, 3], np.int64)
+        out = enc.encode_rows(eng, enc.alloc(5), rows, seats)[:3]
+        for i in range(3):
+            np.testing.assert_array_equal(out[i], enc.encode(eng, seats=int(seats[i]))[rows[i]])

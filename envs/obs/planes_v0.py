@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs._core import planes_v0_encode
+from envs._core import encode_rows, planes_v0_encode
 from envs.engine import state as st
 from envs.obs.channels import REL, THRESHOLDS, Block, names, starts
 
@@ -171,6 +171,14 @@ class PlanesV0:
             raise ValueError(f"out must be C-contiguous float32 {(B,) + self.shape}, got {out.dtype} {out.shape}")
         planes_v0_encode(out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, engine.opts, self.flags,
                          engine_shapes(engine))
+        return out
+
+    def encode_rows(self, engine, out, rows, seats) -> np.ndarray:
+        """``out[i]`` = games ``rows[i]`` seen by ``seats[i]`` (int64; ``out`` may hold more rows), as
+        ``PlanesV1.encode_rows``: a few games of a large batch without encoding the rest."""
+        s = engine.s
+        encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, engine.opts, self.flags,
+                    engine_shapes(engine))
         return out
 
 
