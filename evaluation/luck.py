@@ -109,15 +109,14 @@ def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn
         best = (ds == ds.min(axis=2, keepdims=True)).astype(np.float64)
         best /= best.sum(axis=2, keepdims=True)
         won = (s1[some] < 0) | full[some]  # a completed hand is won, not discarded from
-        # (S, seat, kind drawn): the share of the predicted discards that are the seat's winning tiles
-        hit = np.einsum("skd,sod->sok", best, waits[some, :, :N_KINDS]) * ~won[:, None, :]
+        # (S, seat, kind drawn, a flower last: it leads to no discard): the share of the predicted
+        # discards that are the seat's winning tiles
+        hit = np.zeros((some.size, 4, N_KINDS + 1))
+        hit[..., :N_KINDS] = np.einsum("skd,sod->sok", best, waits[some, :, :N_KINDS]) * ~won[:, None, :]
+        u, t, m = undrawn[some], drawn[some], n[some]
         for o in range(4):
-            h_o = np.zeros((some.size, N_KINDS + 1))
-            h_o[:, :N_KINDS] = hit[:, o]
-            out[some, o, 12] = np.where(ready[some, o], _centred(h_o, undrawn[some], drawn[some], n[some]), 0.0)
-        h_any = np.zeros((some.size, N_KINDS + 1))
-        h_any[:, :N_KINDS] = np.minimum(hit.sum(axis=1), 1.0)
-        out[some, drawer[some], 11] = _centred(h_any, undrawn[some], drawn[some], n[some])
+            out[some, o, 12] = np.where(ready[some, o], _centred(hit[:, o], u, t, m), 0.0)
+        out[some, drawer[some], 11] = _centred(np.minimum(hit.sum(axis=1), 1.0), u, t, m)
     return out
 
 
