@@ -85,8 +85,7 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
     nw = len(wall_seeds)
     stats = {k: np.zeros(4) for k in ("hands", "won", "dealt_in", "self_drawn", "win_tai", "drawn")}
     seeds = np.repeat(np.asarray(wall_seeds, np.uint64), 4)
-    rot = np.tile(np.arange(4), nw)
-    seat_agent = (np.arange(4)[None, :] - rot[:, None]) % 4  # agent sitting at each seat
+    seat_agent = rotated_seating(nw)
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     redealt = deal_played(eng, seeds)
     rec = LuckRecorder(eng) if vr else None
@@ -107,6 +106,12 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
             stats[key] += by_agent.sum(axis=0)
     stats["hands"] += nw * 4
     return out
+
+
+def rotated_seating(n_walls: int) -> np.ndarray:
+    """(4 * n_walls, 4): the agent sitting at each seat of game (w, r) = 4 w + r, agent i at seat
+    (i + r) % 4."""
+    return (np.arange(4)[None, :] - np.tile(np.arange(4), n_walls)[:, None]) % 4
 
 
 def deal_played(eng: Engine, seeds: np.ndarray) -> np.ndarray:

@@ -83,29 +83,39 @@ def coverage(policy: str, walls: int, seeds) -> dict:
             "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios))}  # fmt: skip
 
 
+def _recorded(agents, wall_seeds):
+    """Duplicate play of ``wall_seeds`` with the luck recorded, game by game: the hands' outcomes
+    (``hand_outcomes``), the luck (4 x walls, 4 seats, K) and ``mine(a)``, which takes agent 0's
+    seat out of any (4 x walls, 4, ...) array."""
+    from envs.engine.api import Engine
+    from envs.rules import Rules
+    from evaluation.arena import deal_played, hand_outcomes, rotated_seating, run_games
+    from evaluation.luck import LuckRecorder
+
+    walls = len(wall_seeds)
+    eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
+    seat_agent = rotated_seating(walls)
+    deal_played(eng, np.repeat(np.asarray(wall_seeds, np.uint64), 4))
+    rec = LuckRecorder(eng)
+    run_games(eng, agents, seat_agent, on_step=rec.after_step)
+    at = np.argmax(seat_agent == 0, axis=1)
+
+    def mine(a):
+        return np.take_along_axis(a, at.reshape(-1, *[1] * (a.ndim - 1)), axis=1)[:, 0]
+
+    return hand_outcomes(eng), rec.luck, mine
+
+
 def residual(specs, walls: int, seed: int) -> dict:
     """Per hand of agent 0: chips and chips corrected (beta fitted per hand, cross-fitted by wall
     parity), by what the hand was for it: the share of the residual sum of squares each kind holds."""
-    from envs.engine.api import Engine
-    from envs.rules import Rules
-    from evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
-    from evaluation.luck import LuckRecorder
+    from evaluation.arena import duplicate_wall_seeds
     from evaluation.variance import cross_fit
 
-    agents = [make_agent(s, seed=seed) for s in specs]
-    eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
-    seat_agent = (np.arange(4)[None, :] - np.tile(np.arange(4), walls)[:, None]) % 4
-    deal_played(eng, np.repeat(duplicate_wall_seeds(seed, walls), 4))
-    rec = LuckRecorder(eng)
-    run_games(eng, agents, seat_agent, on_step=rec.after_step)
-
-    def mine(a):  # seat order -> agent 0's column
-        return np.take_along_axis(a, np.argmax(seat_agent == 0, axis=1).reshape(-1, *[1] * (a.ndim - 1)), axis=1)[:, 0]
-
-    out = hand_outcomes(eng)
+    out, luck, mine = _recorded([make_agent(s, seed=seed) for s in specs], duplicate_wall_seeds(seed, walls))
     y = mine(out["chips"])
-    own = mine(rec.luck)
-    x = np.concatenate([own, rec.luck.sum(axis=1) - own], axis=1)
+    own = mine(luck)
+    x = np.concatenate([own, luck.sum(axis=1) - own], axis=1)
     z, _ = cross_fit(y, x, fold=np.arange(4 * walls) // 4 % 2)  # the four seatings of a wall in one fold
     won, sd, din = mine(out["won"]), mine(out["self_drawn"]), mine(out["dealt_in"])
     kinds = {"self_draw": sd, "discard_win": won & ~sd, "deal_in": din, "other": ~won & ~din}
@@ -121,36 +131,23 @@ def ceiling(agents, walls: int, seed: int, eval_set: str | None) -> dict:
     after the hand), cross-fitted like the luck terms, for the agent in slot 0. How narrow the
     interval would be if the terms predicted these events perfectly (not the chips they are worth):
     the most that better predictions of the events could buy."""
-    from envs.engine.api import Engine
-    from envs.rules import Rules
-    from evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
+    from evaluation.arena import duplicate_wall_seeds
     from evaluation.eval_seeds import load
-    from evaluation.luck import LuckRecorder
     from evaluation.variance import corrected_row
 
     for a in agents:
         a.reset(seed)
-    wall_seeds = load(eval_set)[:walls] if eval_set else duplicate_wall_seeds(seed, walls)
-    eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
-    seat_agent = (np.arange(4)[None, :] - np.tile(np.arange(4), walls)[:, None]) % 4
-    deal_played(eng, np.repeat(np.asarray(wall_seeds, np.uint64), 4))
-    rec = LuckRecorder(eng)
-    run_games(eng, agents, seat_agent, on_step=rec.after_step)
-    out = hand_outcomes(eng)
+    out, luck, mine = _recorded(agents, load(eval_set)[:walls] if eval_set else duplicate_wall_seeds(seed, walls))
     events = {"self_draw": out["self_drawn"], "deal_in": out["dealt_in"],
               "discard_win": out["won"] & ~out["self_drawn"]}  # fmt: skip
     known = {"luck terms only": [], "+ who drew a win": ["self_draw"],
              "+ who dealt in, who won on a discard": ["deal_in", "discard_win"], "+ all three": list(events)}  # fmt: skip
-
-    def per_wall(a):  # (games, 4 seats, K) -> agent 0's own and the other seats' sums per wall
-        own = np.take_along_axis(a, np.argmax(seat_agent == 0, axis=1).reshape(-1, 1, 1), axis=1)[:, 0]
-        return np.concatenate([own, a.sum(axis=1) - own], axis=1).reshape(walls, 4, -1).sum(axis=1)
-
-    chips = np.take_along_axis(out["chips"], np.argmax(seat_agent == 0, axis=1)[:, None], axis=1)[:, 0]
-    y = chips.reshape(walls, 4).sum(axis=1) / 4
+    y = mine(out["chips"]).reshape(walls, 4).sum(axis=1) / 4
     rows = {}
     for name, which in known.items():
-        x = per_wall(np.concatenate([rec.luck, *(events[e].astype(np.float64)[:, :, None] for e in which)], axis=2))
+        a = np.concatenate([luck, *(events[e].astype(np.float64)[:, :, None] for e in which)], axis=2)
+        own = mine(a)  # agent 0's own terms and the other seats', summed over each wall's four games
+        x = np.concatenate([own, a.sum(axis=1) - own], axis=1).reshape(walls, 4, -1).sum(axis=1)
         r = corrected_row(y, x)
         rows[name] = {"chips_per_hand": r["chips_per_hand"], "ci95": r["ci95"], "ci_narrower": r["ci_narrower"]}
     return {"agent": getattr(agents[0], "name", "?"), "walls": walls, "hands": 4 * walls, "rows": rows}
