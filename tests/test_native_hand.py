@@ -580,6 +580,8 @@ def test_bad_input():
     hb[0] = 7
     with pytest.raises(ValueError, match=r"held\[0\] = 7"):
         C.win_wait_mask(c, 5, hb, 0, out)
+    with pytest.raises(TypeError, match="held: expected a numpy array"):  # (was std::bad_cast)
+        C.win_wait_mask_batch(c[None], 5, [list(c)], 0)
     with pytest.raises(TypeError, match="out: expected a bool or integer dtype"):
         C.wait_mask(c, 5, c, np.zeros(34))
     with pytest.raises(ValueError, match="out: expected length >= 34"):

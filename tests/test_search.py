@@ -422,3 +422,5 @@ def test_search_batch_refuses_bad_candidates():
             run(c)
     with pytest.raises(ValueError, match="candidates"):
         run([[a0], [a1]])  # the wrong shape
+    with pytest.raises(TypeError, match="candidates: expected a numpy array"):
+        _core.search_batch(eng.s, games, seeds, 2, 2, 2, 0.0, eng.opts, eng.cfg, eng.prof, out, vals, [[a0, -1], [a1, -1]])

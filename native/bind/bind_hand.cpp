@@ -160,7 +160,7 @@ Batch load_batch(const AnyArray& hands, const nb::object& n_sets, const nb::obje
     if (held.is_none()) {
         B.held = B.hands;
     } else {
-        B.held = load_rows(nb::cast<AnyArray>(held), "held", false);
+        B.held = load_rows(any_array(held, "held"), "held", false);
         if (static_cast<int64_t>(B.held.size()) != n)
             throw nb::value_error(("held: expected " + std::to_string(n) + " rows like hands, got " +
                                    std::to_string(B.held.size())).c_str());

@@ -112,7 +112,7 @@ void bind_search(nb::module_& m) {
             std::vector<int64_t> given;
             std::vector<int64_t> n_given(static_cast<size_t>(G), 0);
             if (!candidates_o.is_none()) {
-                const auto cand = ro<int64_t, 2>(nb::cast<AnyArray>(candidates_o), "candidates", {G, n});
+                const auto cand = ro<int64_t, 2>(any_array(candidates_o, "candidates"), "candidates", {G, n});
                 given.resize(static_cast<size_t>(G * n));
                 for (int64_t i = 0; i < G; ++i) {
                     int64_t& ng = n_given[static_cast<size_t>(i)];

@@ -72,4 +72,12 @@ View<const T, N> ro(const AnyArray& a, const char* name, std::initializer_list<i
     return view_of<const T, N>(a, name, want);
 }
 
+// An array passed as a Python object (an optional argument: the caller checked for None): anything
+// else is a TypeError naming the argument (nb::cast would throw std::bad_cast).
+inline AnyArray any_array(nb::handle h, const char* name) {
+    AnyArray a;
+    if (!nb::try_cast(h, a, false)) throw nb::type_error((std::string(name) + ": expected a numpy array").c_str());
+    return a;
+}
+
 }  // namespace tw16::bind
