@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.engine.api import Engine
-from envs.engine.rng import mix64
+from envs.engine.rng import derive_seed, mix64
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
 from envs.seats import act_by_seat
@@ -51,7 +51,7 @@ def batch_seed(seed: int, b: int) -> int:
     """Agents are reset from this seed before batch ``b``: every batch's result depends on its walls
     and this seed only, so batches can be played anywhere (``evaluation.distributed``). Batch 0 uses
     ``seed`` itself."""
-    return int(seed) if b == 0 else int(np.random.SeedSequence([int(seed), b]).generate_state(1, np.uint64)[0] >> 1)
+    return int(seed) if b == 0 else derive_seed(seed, b)
 
 
 def duplicate_wall_seeds(seed: int, n_walls: int) -> np.ndarray:

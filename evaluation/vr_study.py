@@ -25,6 +25,7 @@ import time
 import numpy as np
 
 from agents import make_agent
+from envs.engine.rng import derive_seed
 
 
 class SaltedAgent:
@@ -36,7 +37,7 @@ class SaltedAgent:
         self.derived = getattr(agent, "derived", False)
 
     def reset(self, seed: int | None = None) -> None:
-        self.agent.reset(int(np.random.SeedSequence([int(seed or 0), self.salt]).generate_state(1, np.uint64)[0] >> 1))
+        self.agent.reset(derive_seed(seed or 0, self.salt))
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.agent.act(obs, mask)

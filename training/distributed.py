@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from envs import _core
+from envs.engine.rng import derive_seed
 from evaluation.distributed import MAX_REPLACEMENTS_PER_WORKER, WORKER_ENV, connect, default_workers
 
 
@@ -30,10 +31,6 @@ def split(n: int, k: int) -> list[int]:
     if n < k:
         raise ValueError(f"num_envs ({n}) must be at least the number of workers ({k})")
     return [n // k + (i < n % k) for i in range(k)]
-
-
-def worker_seed(*keys: int) -> int:
-    return int(np.random.SeedSequence([int(k) for k in keys]).generate_state(1, np.uint64)[0] >> 1)
 
 
 class RolloutWorker:
@@ -88,7 +85,7 @@ class RayRollouts:
 
     def _start(self, i: int):
         name = f"tw16-rollout-{self.run}-{i}.{self.generation[i]}"
-        seed = worker_seed(self.seed, i, self.generation[i])
+        seed = derive_seed(self.seed, i, self.generation[i])
         opts = {"name": name, "runtime_env": WORKER_ENV}
         return self.cls.options(**opts).remote(self.cfg, self.rule_options, self.sizes[i], seed)
 

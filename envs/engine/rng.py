@@ -23,3 +23,9 @@ def mix64(x: int) -> int:
 def game_seeds(seed: int, batch_size: int) -> np.ndarray:
     """Per-game seeds derived from one integer: game i gets the same seed whatever the batch size."""
     return np.array([mix64((int(seed) * 0x100000001B3 + i) & _MASK) for i in range(batch_size)], dtype=np.uint64)
+
+
+def derive_seed(*keys: int) -> int:
+    """A seed (63 bits, non-negative) for a part of a run keyed by ``keys`` (the run's seed, a batch,
+    a worker, a copy of an agent): numpy's SeedSequence over the keys."""
+    return int(np.random.SeedSequence([int(k) for k in keys]).generate_state(1, np.uint64)[0] >> 1)
