@@ -8,7 +8,7 @@ import numpy as np
 
 from envs._core import encode_rows, planes_v1_encode
 from envs.engine.api import Engine
-from envs.engine.rng import mix64
+from envs.engine.rng import redeal_seed
 from envs.obs import planes_v0 as pv
 from envs.obs.planes_v1 import PlanesV1
 from envs.rules import Rules
@@ -47,7 +47,7 @@ class Driver:
     def redeal(self, which) -> None:
         """Deal the games in ``which`` again, each from a seed derived from its previous one."""
         for b in np.flatnonzero(which):
-            self.seeds[b] = np.uint64(mix64(int(self.seeds[b]) ^ 0x5EED))
+            self.seeds[b] = np.uint64(redeal_seed(self.seeds[b]))
         self.engine.reset_some(self.seeds, which)
 
     def step(self, actions, active) -> np.ndarray:

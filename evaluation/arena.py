@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.engine.api import Engine
-from envs.engine.rng import derive_seed, mix64
+from envs.engine.rng import derive_seed, redeal_seed
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
 from envs.seats import act_by_seat
@@ -124,7 +124,7 @@ def deal_played(eng: Engine, seeds: np.ndarray) -> np.ndarray:
     while eng.terminated.any():
         again = eng.terminated.copy()
         redealt |= again
-        seeds[again] = [mix64(int(x) ^ 0x5EED) for x in seeds[again]]
+        seeds[again] = [redeal_seed(x) for x in seeds[again]]
         eng.reset(seeds)  # the other games get their same deal back
     eng.take_hands()  # the records of the replaced deals: not played hands
     return redealt

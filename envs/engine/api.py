@@ -46,7 +46,7 @@ from envs.engine import state as st
 from envs.engine.claims import tiles_left
 from envs.engine.mask import engine_config
 from envs.engine.record import HandLog, HandRecord, read_record
-from envs.engine.rng import game_seeds, mix64
+from envs.engine.rng import game_seeds, redeal_seed
 from envs.engine.step import reset_batch, reset_some, step_batch, step_some
 from envs.rules import Rules
 from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
@@ -141,7 +141,7 @@ class Engine:
         if self.auto_reset and self._terminated.any():
             # A finished game is dealt again from a seed derived from its previous one: deterministic.
             for b in np.flatnonzero(self._terminated):
-                self._seeds[b] = np.uint64(mix64(int(self._seeds[b]) ^ 0x5EED))
+                self._seeds[b] = np.uint64(redeal_seed(self._seeds[b]))
             reset_some(self.s, self._seeds, self._terminated, self.opts, self.cfg, self.prof)
             if self._log is not None:
                 self._log.restart(self._terminated)

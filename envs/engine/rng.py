@@ -20,6 +20,12 @@ def mix64(x: int) -> int:
     return z ^ (z >> 31)
 
 
+def redeal_seed(seed: int) -> int:
+    """The seed a game is dealt again from after ``seed``'s deal (an auto-reset game, a hand that
+    ended in the deal): one rule for the Engine, the envs' driver and duplicate play."""
+    return mix64(int(seed) ^ 0x5EED)
+
+
 def game_seeds(seed: int, batch_size: int) -> np.ndarray:
     """Per-game seeds derived from one integer: game i gets the same seed whatever the batch size."""
     return np.array([mix64((int(seed) * 0x100000001B3 + i) & _MASK) for i in range(batch_size)], dtype=np.uint64)
