@@ -42,8 +42,17 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
         from agents.sb3_agent import SB3Agent
 
         return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}")
-    raise ValueError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, "
-                     "or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)")
+    raise ValueError(unknown_agent(spec))
+
+
+def unknown_agent(spec: str) -> str | None:
+    """Why ``spec`` names no agent (the message ``make_agent`` raises), or None when its name is one
+    (its argument is checked when the agent is made)."""
+    name, _, arg = str(spec).partition(":")
+    if name in AGENT_NAMES or (name == "sb3" and arg):
+        return None
+    return (f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, "
+            "or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)")
 
 
 def _register() -> None:
@@ -57,4 +66,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["Agent", "RandomAgent", "make_agent", "AGENT_NAMES"]
+__all__ = ["Agent", "RandomAgent", "make_agent", "unknown_agent", "AGENT_NAMES"]

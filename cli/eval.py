@@ -32,11 +32,11 @@ def check_eval_args(args) -> Rules:
     if not (getattr(args, "workers", 0) or getattr(args, "ray", None)):  # Ray workers build their own
         check_agents(args.agents, seed=args.seed)
     else:
-        from agents import AGENT_NAMES
+        from agents import unknown_agent
 
-        bad = [s for s in args.agents if str(s).partition(":")[0] not in (*AGENT_NAMES, "sb3")]
-        if bad:
-            raise UsageError(f"unknown agent {bad[0]!r} (known: {', '.join(AGENT_NAMES)}, or neural:PATH, sb3:PATH)")
+        for spec in args.agents:
+            if why := unknown_agent(spec):
+                raise UsageError(why)
     return rules
 
 

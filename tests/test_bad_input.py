@@ -73,6 +73,15 @@ def test_row6_eval_unknown_agent(capsys):
     assert cap.out == ""  # no progress bar: refused before any game
 
 
+def test_eval_unknown_agent_with_ray_workers_is_refused_the_same_way(capsys):
+    """With --workers the agents are built on the workers: the name is checked here, by the same rule."""
+    from cli.main import main
+
+    assert main(["eval", "foo", "greedy", "greedy", "greedy", "--workers", "2"]) == 2
+    assert capsys.readouterr().err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural, "
+                                       "search, or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)\n")
+
+
 # -- Engine ---------------------------------------------------------------------------------------
 def test_walls_flowers_off_must_end_with_the_flowers():
     w = scripted_wall([JUNK] * 4, flowers=False)
