@@ -24,14 +24,18 @@ EVAL_SETS = {"v1": 5000}  # version -> walls
 HERE = Path(__file__).parent
 
 
+def _check(version: str) -> None:
+    if version not in EVAL_SETS:
+        raise ValueError(f"unknown evaluation set {version!r} (known: {', '.join(EVAL_SETS)})")
+
+
 def path_of(version: str) -> Path:
     return HERE / f"eval_seeds_{version}.json"
 
 
 def generate(version: str) -> np.ndarray:
     """The wall seeds of ``version`` from its rule (module docstring)."""
-    if version not in EVAL_SETS:
-        raise ValueError(f"unknown evaluation set {version!r} (known: {', '.join(EVAL_SETS)})")
+    _check(version)
     entropy = int.from_bytes(hashlib.sha256(f"tw16 eval set {version}".encode()).digest()[:16], "little")
     return np.random.SeedSequence(entropy).generate_state(EVAL_SETS[version], np.uint64)
 
@@ -59,8 +63,7 @@ def dumps(doc: dict) -> str:
 def load(version: str) -> np.ndarray:
     """The published wall seeds of ``version`` (uint64), read from its file and checked against the
     digest the file records."""
-    if version not in EVAL_SETS:
-        raise ValueError(f"unknown evaluation set {version!r} (known: {', '.join(EVAL_SETS)})")
+    _check(version)
     doc = json.loads(path_of(version).read_text())
     seeds = np.array([int(s) for s in doc["seeds"]], np.uint64)
     if doc.get("version") != version or digest(seeds) != doc.get("sha256") or len(seeds) != doc.get("walls"):
