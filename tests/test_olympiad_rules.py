@@ -272,3 +272,20 @@ def test_random_play_invariants(opts):
         rows = {tuple(sorted(r)) for r in eng.s.scores.tolist()}
         assert rows <= {(0, 0, 0, 0), (-1, 0, 0, 1), (-1, -1, -1, 3)}, rows
         assert len(rows) == 3
+
+
+def test_log_from_before_the_new_options_still_replays():
+    """A log written before rob_kong / special_wins existed (its rules lack them) replays unchanged."""
+    from pathlib import Path
+
+    from envs.engine.replay import parse_log, replay
+
+    golden = Path(__file__).parent / "data" / "golden" / "standard_s7.jsonl"
+    lines = parse_log(golden.read_text(encoding="utf-8"))
+    for name in ("rob_kong", "special_wins"):
+        del lines[0]["rules"][name]
+    again = replay(lines)
+    assert again[0]["rules"]["rob_kong"] is True and again[0]["rules"]["special_wins"] is True
+    lines[0]["rules"]["rob_kong"] = "no"  # a value the option does not take is still refused
+    with pytest.raises(RulesError, match="'rob_kong' must be true or false"):
+        replay(lines)
