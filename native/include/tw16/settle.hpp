@@ -67,7 +67,8 @@ inline Legs win_legs(const Win& w, Opts opts) {
     l.n = 0;
     for (int64_t p = 0; p < 4; ++p) {
         const bool leg = p != w.winner && (self_legs || p == w.payer);
-        const bool on = !win_lose && leg && (w.winner == w.dealer || (p == w.dealer && (!self_legs || dealer_self_leg)));
+        const bool on =
+            !win_lose && leg && (w.winner == w.dealer || (p == w.dealer && (!self_legs || dealer_self_leg)));
         const int64_t tai = add_wrap(w.hand_tai, on ? dt : 0);
         l.dealer_tai[p] = on ? dt : 0;
         l.tai[p] = leg ? tai : -1;
