@@ -289,3 +289,17 @@ def test_log_from_before_the_new_options_still_replays():
     lines[0]["rules"]["rob_kong"] = "no"  # a value the option does not take is still refused
     with pytest.raises(RulesError, match="'rob_kong' must be true or false"):
         replay(lines)
+
+
+def test_tw16_eval_plays_the_profile(capsys):
+    from cli.main import main
+
+    argv = ["eval", "greedy", "random", "greedy", "random", "--profile", OLY, "--rules", '{"rob_kong": true}',
+            "--hands", "16", "--json", "--plot", ""]  # fmt: skip
+    assert main(argv) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["rules"] == Rules(profile=OLY, rob_kong=True).to_dict()
+    a = r["agents"]
+    for row in a.values():  # points: +3 at most (a self-draw), -1 at least, per hand; stakes 0/1
+        assert -1 <= row["chips_per_hand"] <= 3 and float(row["chips_per_hand"] * row["hands"]).is_integer()
+    assert a["greedy"]["chips_per_hand"] + a["random"]["chips_per_hand"] == pytest.approx(0)
