@@ -303,3 +303,14 @@ def test_tw16_eval_plays_the_profile(capsys):
     for row in a.values():  # points: +3 at most (a self-draw), -1 at least, per hand; stakes 0/1
         assert -1 <= row["chips_per_hand"] <= 3 and float(row["chips_per_hand"] * row["hands"]).is_integer()
     assert a["greedy"]["chips_per_hand"] + a["random"]["chips_per_hand"] == pytest.approx(0)
+
+
+def test_tw16_play_plays_the_profile(monkeypatch, capsys):
+    from cli.main import main
+
+    monkeypatch.setattr("builtins.input", lambda prompt="": "1")  # always the first legal choice
+    assert main(["play", "--profile", OLY, "--seed", "3", "--opponents", "greedy", "--hands", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "played 1 hand" in text and "f1" not in text  # no flowers at the table
+    assert "win/lose settlement: one point from each paying seat" in text  # seed 3: p2 wins on p3's discard
+    assert "chips this hand: you +0   p1 +0   p2 +1   p3 -1" in text
