@@ -314,3 +314,17 @@ def test_tw16_play_plays_the_profile(monkeypatch, capsys):
     assert "played 1 hand" in text and "f1" not in text  # no flowers at the table
     assert "win/lose settlement: one point from each paying seat" in text  # seed 3: p2 wins on p3's discard
     assert "chips this hand: you +0   p1 +0   p2 +1   p3 -1" in text
+
+
+def test_pettingzoo_env_plays_the_profile():
+    from envs import tw16_v1
+
+    e = tw16_v1.env(profile=OLY)
+    e.reset(seed=2)
+    assert e.unwrapped.rules == Rules(profile=OLY)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, r, term, trunc, _ = e.last()
+        total[agent] += r
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert sum(total.values()) == 0 and sorted(total.values()) in ([0, 0, 0, 0], [-1, 0, 0, 1], [-1, -1, -1, 3])
