@@ -136,18 +136,11 @@ def main(argv=None) -> int:
     else:
         args = build_parser().parse_args(argv)
         name, command = args.command, partial(args.func, args)
+    from cli.streams import run_command
     from cli.usage import user_errors
 
-    try:
-        return command()
-    except user_errors() as e:  # a user mistake: one line and exit 2, as argparse does
-        print(f"tw16 {name}: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # `tw16 score ... | head`
-        return 0
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    # user mistakes, closed / full / broken streams: one line on stderr and an exit code (cli/streams.py)
+    return run_command(name, command, user_errors())
 
 
 if __name__ == "__main__":
