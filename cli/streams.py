@@ -14,6 +14,7 @@ and print "Exception ignored ...".
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -108,3 +109,28 @@ def run_command(name: str, command, user_errors: tuple) -> int:
     finally:
         if isinstance(sys.stdout, _Watched):
             sys.stdout = stdout
+
+
+@contextlib.contextmanager
+def stdout_to_stderr():
+    """Inside, whatever is written to standard output goes to standard error, at the file-descriptor
+    level too: Ray's driver prints its workers' and raylet's lines ("(raylet) A worker died ...") to
+    stdout from a thread, which would break ``tw16 eval --json``. Standard output stays for the answer."""
+    out = sys.stdout
+    saved = None
+    try:
+        out.flush()
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):  # no descriptor 1 or 2 (an embedding, a test's capture)
+        saved = None
+    sys.stdout = sys.stderr if sys.stderr is not None else out
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sys.stdout.flush()
+        sys.stdout = out
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
