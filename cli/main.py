@@ -140,7 +140,7 @@ def main(argv=None) -> int:
     from cli.usage import user_errors
 
     # user mistakes, closed / full / broken streams: one line on stderr and an exit code (cli/streams.py)
-    return run_command(name, command, user_errors())
+    return run_command(name, command, user_errors)
 
 
 if __name__ == "__main__":

@@ -78,9 +78,10 @@ def stdin_or_error(command: str, why: str):
     return sys.stdin
 
 
-def run_command(name: str, command, user_errors: tuple) -> int:
+def run_command(name: str, command, user_errors) -> int:
     """Run ``command()`` (a subcommand; returns its exit code) with every stream failure and user
-    mistake answered as one line ``tw16 NAME: ...`` on stderr."""
+    mistake answered as one line ``tw16 NAME: ...`` on stderr. ``user_errors()``: the exception
+    classes that are user mistakes (asked once one is raised: cli.usage.user_errors)."""
     if sys.stdout is None or getattr(sys.stdout, "closed", False):
         say(f"tw16 {name}: standard output is closed: nothing could be printed (redirect it to a file or /dev/null)")
         return 2
@@ -90,9 +91,6 @@ def run_command(name: str, command, user_errors: tuple) -> int:
         code = command()
         sys.stdout.flush()  # a full disk or /dev/full is found here, not in the interpreter's exit
         return code
-    except user_errors as e:  # a user mistake: one line and exit 2, as argparse does
-        say(f"tw16 {name}: {e}")
-        return 2
     except BrokenPipeError:  # `tw16 replay LOG | head`: the reader has what it wanted
         _silence_stdout()
         return 0
@@ -103,9 +101,14 @@ def run_command(name: str, command, user_errors: tuple) -> int:
         _silence_stdout()
         say(f"tw16 {name}: cannot write to standard output: {e.strerror or e}")
         return 1
-    except OSError as e:  # a file the command opened: the system's reason, with the file's name
-        say(f"tw16 {name}: {f'{e.filename}: ' if e.filename else ''}{e.strerror or e}")
-        return 1
+    except Exception as e:
+        if isinstance(e, user_errors()):  # a user mistake: one line and exit 2, as argparse does
+            say(f"tw16 {name}: {e}")
+            return 2
+        if isinstance(e, OSError):  # a file the command opened: the system's reason, with the file's name
+            say(f"tw16 {name}: {f'{e.filename}: ' if e.filename else ''}{e.strerror or e}")
+            return 1
+        raise
     finally:
         if isinstance(sys.stdout, _Watched):
             sys.stdout = stdout
