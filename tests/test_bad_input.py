@@ -135,10 +135,12 @@ def _bounded(call, seconds=0.5, megabytes=8.0):
 def test_27_row3_notation_is_bounded():
     from envs.engine.actions import action_from_name
     from envs.scoring.cases import score_case
-    from envs.tiles import MAX_NOTATION_CHARS, NotationError, parse_hand, parse_meld, parse_tiles
+    from envs.tiles import NotationError, parse_hand, parse_meld, parse_tiles
 
     err = _bounded(lambda: parse_hand("1" * 5000 + "m"))  # quadratic before: 25 MB for this one
     assert isinstance(err, NotationError)
+    from envs.tiles import MAX_NOTATION_CHARS
+
     msg = f"tile notation is 1000001 characters long, more than the {MAX_NOTATION_CHARS} allowed: '1111"
     for call in (lambda: parse_hand(HUGE), lambda: parse_tiles(HUGE), lambda: parse_meld("pon " + HUGE),
                  lambda: action_from_name("discard " + HUGE)):  # fmt: skip
@@ -160,14 +162,15 @@ def test_27_row3_replay_log_action_name(tmp_path, capsys):
     from cli.main import main
     from envs.engine.replay import dumps
 
-    lines = _log()
-    lines[3]["action"] = "discard " + HUGE
-    p = tmp_path / "log.jsonl"
-    p.write_text(dumps(lines), encoding="utf-8")
-    assert main(["replay", str(p)]) == 2
-    err = capsys.readouterr().err
-    _one_line(err, "tw16 replay: ")
-    assert "tile notation is 1000001 characters long" in err and len(err) < 400
+    for run in ("1" * 5000 + "m", HUGE):  # (the short one first: quadratic, the long one took 4.7 GB)
+        lines = _log()
+        lines[3]["action"] = "discard " + run
+        p = tmp_path / "log.jsonl"
+        p.write_text(dumps(lines), encoding="utf-8")
+        assert main(["replay", str(p)]) == 2
+        err = capsys.readouterr().err
+        _one_line(err, "tw16 replay: ")
+        assert f"tile notation is {len(run)} characters long" in err and len(err) < 400
 
 
 def _bad_profiles(tmp_path):
@@ -176,8 +179,8 @@ def _bad_profiles(tmp_path):
     big.write_bytes(b"# " + b"x" * (2 << 20))
     fifo = tmp_path / "fifo.toml"
     os.mkfifo(fifo)
-    return [(str(tmp_path), "is a directory, not a regular file"),
-            (str(big), f"is {2 * 2**20 + 2} bytes, more than the 1048576 allowed"),
+    return [(str(big), f"is {2 * 2**20 + 2} bytes, more than the 1048576 allowed"),  # (a comment: valid TOML)
+            (str(tmp_path), "is a directory, not a regular file"),
             ("/dev/zero", "is a character device, not a regular file"), ("/dev/full", "is a character device"),
             (str(fifo), "is a FIFO or pipe, not a regular file"), ("/dev/stdin", "not a regular file")]  # fmt: skip
 
@@ -185,10 +188,9 @@ def _bad_profiles(tmp_path):
 def test_27_row4_profile_files_only_regular_and_small(tmp_path, capsys):
     from envs.engine.replay import dumps
     from envs.scoring.cases import score_case
-    from envs.scoring.profile import MAX_PROFILE_BYTES, ProfileError, load_profile
+    from envs.scoring.profile import ProfileError, load_profile
     from cli.main import main
 
-    assert MAX_PROFILE_BYTES == 1 << 20
     case = {"id": "c", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
             "discarder": "W", "seat": "S"}  # fmt: skip
     log = _log()
@@ -212,6 +214,9 @@ def test_27_row4_profile_files_only_regular_and_small(tmp_path, capsys):
         err = capsys.readouterr().err
         _one_line(err, "tw16 score: ")
         assert want in err
+    from envs.scoring.profile import MAX_PROFILE_BYTES
+
+    assert MAX_PROFILE_BYTES == 1 << 20
 
 
 def test_27_row5_checkpoint_config_checked_before_building(tmp_path):
