@@ -103,7 +103,8 @@ def _parse_positions(text: str) -> list[tuple[int, int, str]]:
     if not isinstance(text, str):
         raise NotationError(f"tiles must be a string, not {type(text).__name__}")
     if len(text) > MAX_NOTATION_CHARS:
-        raise NotationError(f"tile notation is {len(text)} characters long, more than the {MAX_NOTATION_CHARS} allowed: {shown(text)}")
+        raise NotationError(f"tile notation is {len(text)} characters long, more than the {MAX_NOTATION_CHARS} "
+                            f"allowed: {shown(text)}")
     out: list[tuple[int, int, str]] = []
     pos = 0
     text_r = text.rstrip()
