@@ -459,6 +459,12 @@ def test_27_row10_bad_profile_names_are_one_case_error(tmp_path):
     bad = {"sur": "\ud800", "long": "x" * 300, "long.toml": "x" * 300 + ".toml", "nul": "a\0b", "list": ["standard"]}
     for cid, profile in bad.items():
         assert "error" in score_case(case | {"id": cid, "profile": profile})  # never raises
+    from envs.scoring.profile import ProfileError, load_profile
+
+    ext = tmp_path / "ext.toml"
+    ext.write_text(f'extends = "{"x" * 300}"\n', encoding="utf-8")  # the same name reached through `extends`
+    with pytest.raises(ProfileError, match=r"unknown profile 'xxxx.*\(300 characters\)"):
+        load_profile(str(ext))
     p = tmp_path / "cases.jsonl"
     p.write_text("".join(json.dumps(c) + "\n" for c in [case, *({**case, "id": k, "profile": v} for k, v in bad.items()),
                                                        case | {"id": "ok2"}]), encoding="utf-8")  # fmt: skip

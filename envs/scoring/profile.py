@@ -286,7 +286,10 @@ def _parent_ref(src: str, ext: str) -> str:
     if ext in BUILTIN or Path(ext).is_absolute():
         return ext
     sibling = Path(src).parent / ext
-    return str(sibling) if sibling.exists() else ext
+    try:
+        return str(sibling) if sibling.exists() else ext
+    except (OSError, ValueError):  # a name too long for the file system: load_profile names the problem
+        return ext
 
 
 def _parse(data: dict, src: str) -> Profile:
