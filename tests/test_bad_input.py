@@ -1,4 +1,4 @@
-"""Bad input at every entry point (issue 19): each check names the problem, refuses before any state
+"""Bad input at every entry point (issues 19 and 27): each check names the problem, refuses before any state
 changes, and the CLI answers a user mistake with one line and exit code 2. The fuzz suite
 (tests/test_fuzz.py) throws generated input at the same entry points."""
 
