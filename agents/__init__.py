@@ -54,16 +54,11 @@ def unknown_agent(spec: str) -> str | None:
     if name in AGENT_NAMES or (name == "sb3+trusted" and arg):
         return None
     if name == "sb3" and arg:
-        return untrusted_sb3(arg)
+        from agents.sb3_agent import untrusted_message
+
+        return untrusted_message(arg)
     return (f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, "
             "or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)")
-
-
-def untrusted_sb3(path: str) -> str:
-    """Why ``sb3:PATH`` is refused: Stable-Baselines3's loader unpickles parts of the zip (docs/sb3.md)."""
-    return (f"sb3:{path} is refused: a Stable-Baselines3 zip is code, not data (its 'data' entry holds "
-            "cloudpickle objects, which run whatever they were made to run when loaded). Load only a file you "
-            f"trust, with the spec sb3+trusted:{path} (docs/sb3.md)")  # fmt: skip
 
 
 def _register() -> None:

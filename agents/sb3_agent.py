@@ -24,10 +24,16 @@ import copy
 import numpy as np
 import torch
 
-from agents import untrusted_sb3 as untrusted_message
 from agents.base import check_batch
 
 N_PLANES = 34
+
+
+def untrusted_message(path: str) -> str:
+    """Why ``sb3:PATH`` is refused (``agents.unknown_agent``): SB3's loader unpickles parts of the zip."""
+    return (f"sb3:{path} is refused: a Stable-Baselines3 zip is code, not data (its 'data' entry holds "
+            "cloudpickle objects, which run whatever they were made to run when loaded). Load only a file you "
+            f"trust, with the spec sb3+trusted:{path} (docs/sb3.md)")  # fmt: skip
 
 
 def load_model(path: str, device: str = "cpu", trusted: bool = False):
