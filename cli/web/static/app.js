@@ -135,6 +135,7 @@ function drawAdvice(m) {
 
 function drawSearch(m) {
   const out = document.getElementById("agent-out");
+  out.querySelectorAll(".searching").forEach((e) => e.remove());
   const t = el("table", "search");
   t.appendChild(el("caption", "", "search EVs: chips over the rest of the hand, " + m.k + " rollouts each (95% interval)"));
   for (const r of m.rows) {
@@ -159,7 +160,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 document.getElementById("advice-btn").onclick = () => send({type: "advice"});
-document.getElementById("search-btn").onclick = () => { send({type: "search"}); document.getElementById("agent-out").appendChild(el("div", "", "searching…")); };
+document.getElementById("search-btn").onclick = () => { send({type: "search"}); document.getElementById("agent-out").appendChild(el("div", "searching", "searching…")); };
 
 (async () => {
   await loadSprite("/static/tiles.svg");
