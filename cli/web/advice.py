@@ -8,35 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from envs.engine.actions import action_name
-from envs.obs.planes_v0 import N_CHANNELS_DERIVED, PlanesV0
+from evaluation.review import policy_of
 
-BAD_MOVE_P = 0.05  # a taken action the agent gave less than this probability is a bad move
 DEFAULT_REWARD_SCALE = 0.1  # training.config's reward_scale: the value head's unit is tai x this
-
-
-def policy_of(agent, eng, seat: int, b: int = 0) -> dict:
-    """``{"agent", "probs" (76,) or None, "value" or None, "choice"}`` of ``agent`` deciding for
-    ``seat`` (the seat to act) in game ``b``: a network gives its masked softmax and value; another
-    agent gives only the action it would play."""
-    import torch
-
-    mask = eng.legal_action_mask[b : b + 1].copy()
-    net = getattr(agent, "net", None)
-    name = getattr(agent, "name", type(agent).__name__)
-    if getattr(agent, "needs_engine", False):
-        sub = eng.clone(b, 1)
-        return {"agent": name, "probs": None, "value": None, "choice": int(agent.act_engine(sub, np.array([0]))[0])}
-    derived = bool(getattr(agent, "derived", False)) or int(getattr(agent, "in_channels", 0) or 0) >= N_CHANNELS_DERIVED
-    obs = PlanesV0(derived=derived).encode_rows(eng, PlanesV0(derived=derived).alloc(1), np.array([b]), np.array([seat]))
-    if net is None or not hasattr(agent, "logits"):
-        return {"agent": name, "probs": None, "value": None, "choice": int(agent.act(obs, mask)[0])}
-    from agents.neural import masked_logits, net_input
-
-    with torch.no_grad():
-        logits, value = net(torch.from_numpy(net_input(obs, net.cfg)))
-        probs = torch.softmax(masked_logits(logits, torch.from_numpy(mask)), -1)[0].numpy()
-    probs = np.where(mask[0], probs, 0.0)
-    return {"agent": name, "probs": probs, "value": float(value[0]), "choice": int(np.argmax(np.where(mask[0], logits[0].numpy(), -np.inf)))}
 
 
 def top_actions(pol: dict, mask: np.ndarray, k: int = 5) -> list[dict]:
