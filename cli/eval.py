@@ -55,7 +55,24 @@ def check_eval_set(args) -> None:
                          f"{4 * EVAL_SETS[version]} hands at most")  # fmt: skip
 
 
+def run_human(args) -> int:
+    """``--human FILE``: the person's duplicate hands beside the four agents in the person's seat."""
+    from cli.usage import UsageError, check_agents
+    from evaluation.human import human_league, league_text, load_results
+
+    try:
+        rows = load_results(args.human)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--human {args.human!r}: {getattr(e, 'strerror', None) or e}") from None
+    check_agents(args.agents, seed=args.seed)
+    table = human_league(rows, args.agents, seed=args.seed)
+    print(json.dumps(table, indent=2) if args.json else league_text(table))
+    return 0
+
+
 def run_eval(args) -> int:
+    if getattr(args, "human", None):
+        return run_human(args)
     rules = check_eval_args(args)
     res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
                    workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),

@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--vr", action="store_true",
                    help="also report chips per hand corrected by the luck of the draws (unbiased control variates, "
                         "docs/evaluation.md) with their narrower 95%% CI")
+    e.add_argument("--human", default=None, metavar="RESULTS",
+                   help="list a person's duplicate hands (tw16 web --duplicate: LOG_DIR/duplicate-v1.jsonl) beside "
+                        "the four agents, each replayed in the person's seat on the same walls (paired differences)")
     e.set_defaults(func=_cmd_eval)
 
     r = sub.add_parser("replay", help="step through a recorded hand or game (JSON-lines log), or write an HTML page")

@@ -192,3 +192,32 @@ def _dealt_seed(seed: int) -> int:
         seed = redeal_seed(seed)
         eng.reset(np.array([seed], np.uint64))
     return seed
+
+
+def test_person_beside_bots_on_the_same_walls(tmp_path, capsys):
+    """A "person" who plays exactly Greedy's moves in duplicate mode: Greedy in the person's seat on the
+    same walls scores the same on every hand (paired difference exactly 0); another bot does not."""
+    from agents import make_agent
+    from cli.main import main
+    from envs.obs.planes_v0 import PlanesV0
+    from evaluation.eval_seeds import load
+    from evaluation.human import human_league, load_results
+
+    results = tmp_path / "dup.jsonl"
+    game = session_factory(tmp_path, walls=("v1", load("v1")), results=results, opponents=("defensive",))()
+    me, enc = make_agent("greedy"), PlanesV0()
+    for _ in range(6):
+        while game.pending is None:
+            eng = game.game.eng
+            game.act(int(me.act(enc.encode(eng, seats=np.array([game.game.seat])), eng.legal_action_mask)[0]), game.version)
+        game.next_hand()
+    rows = load_results(results)
+    assert [r["seat"] for r in rows] == [0, 1, 2, 3, 0, 1] and [r["wall"] for r in rows] == [0, 0, 0, 0, 1, 1]
+    t = human_league(rows, ["greedy", "random"])
+    assert t["bots"]["greedy"]["person_minus_bot"] == 0 and t["bots"]["greedy"]["diff_ci95"] == [0, 0]
+    assert t["bots"]["greedy"]["chips_per_hand"] == t["person"]["chips_per_hand"]
+    assert main(["eval", "greedy", "random", "greedy", "random", "--human", str(results)]) == 0
+    assert "person - bot" in capsys.readouterr().out
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seat": 9}\n')
+    assert main(["eval", "greedy", "random", "greedy", "random", "--human", str(bad)]) == 2
