@@ -88,6 +88,9 @@ def test_play_a_hand_by_clicks(browser, tmp_path):
         hand = drv.find_elements(By.CSS_SELECTOR, ".pos-bottom .hand .tile")
         assert len(hand) >= 16 and hand[0].get_attribute("title")  # notation and 中文 on hover
         shot(drv, "01-table")
+        drv.set_window_size(412, 915)  # a phone: the tiles stay whole and readable
+        shot(drv, "01b-table-phone")
+        drv.set_window_size(1400, 1050)
         # the agent's view: its top actions with probabilities and its value
         drv.find_element(By.ID, "advice-btn").click()
         WebDriverWait(drv, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#agent-out table.advice tr"))
@@ -152,3 +155,31 @@ def test_play_a_hand_by_clicks(browser, tmp_path):
         assert drv.find_element(By.ID, "rresult").text
         shot(drv, "06-replay-end")
         assert not drv.find_element(By.ID, "error").is_displayed()
+
+
+def test_review_page_opens_in_the_replay_viewer(browser, tmp_path):
+    """tw16 review --html: one file, the replay viewer with the annotation of each reviewed decision."""
+    from cli.main import main
+    from envs.engine.replay import dumps, record
+    from envs.rules import Rules
+
+    log = tmp_path / "g.jsonl"
+    log.write_text(dumps(record(Rules(), 3)), encoding="utf-8")
+    page = tmp_path / "review.html"
+    assert main(["review", str(log), "--seat", "0", "--k", "2", "--html", str(page)]) == 0
+    drv = browser
+    drv.get(page.as_uri())
+    WebDriverWait(drv, 30).until(lambda d: d.find_element(By.ID, "pos").text)
+    assert not drv.find_element(By.ID, "error").is_displayed()
+    assert "review of p0" in drv.find_element(By.ID, "ann").text  # the summary before the first decision
+    for _ in range(40):  # forward to a decision of p0: its annotation lists the agent's actions with EVs
+        if drv.find_elements(By.CSS_SELECTOR, "#ann table tr"):
+            break
+        drv.find_element(By.ID, "fwd").click()
+    ann = drv.find_element(By.ID, "ann").text
+    assert "p0 played" in ann and "EV loss" in ann and "[" in ann
+    shot(drv, "07-review-annotation")
+    drv.find_element(By.ID, "fwd").click()
+    assert drv.find_element(By.ID, "ann").text != ann
+    drv.find_element(By.ID, "prev").click()
+    assert drv.find_element(By.ID, "ann").text == ann

@@ -141,8 +141,9 @@ function drawAnnotation(i) {
   box.innerHTML = "";
   if (!R.review) { box.style.display = "none"; return; }
   box.style.display = "block";
-  const d = R.review.decisions[String(i)];  // the decision taken at log line i + 1 (frame i -> i + 1)
-  if (!d) { box.appendChild(el("div", "", "review of p" + R.review.seat + ": " + R.review.summary)); return; }
+  const d = R.review.decisions[String(i)];  // the decision taken at log line i + 2 (frame i -> i + 1)
+  box.appendChild(el("div", "summary", "review of p" + R.review.seat + ": " + R.review.summary));
+  if (!d) return;
   box.appendChild(el("div", d.bad ? "bad" : "", "p" + R.review.seat + " played " + d.taken + (d.p_taken !== null ? " (" + (100 * d.p_taken).toFixed(1) + "%)" : "")
     + (d.loss !== null ? " · EV loss " + d.loss.toFixed(1) + " chips" : "") + (d.bad ? " · bad move" : "") + (d.match ? " · matches the agent" : "")));
   const t = el("table");
