@@ -221,3 +221,96 @@ def test_person_beside_bots_on_the_same_walls(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"seat": 9}\n')
     assert main(["eval", "greedy", "random", "greedy", "random", "--human", str(bad)]) == 2
+
+
+def _greedy_passing_wins(seeds):
+    """Seat 0 plays Greedy but passes every win on a discard; yields (engine, seed) at each of its claim
+    decisions after such a pass."""
+    from agents import make_agent
+    from envs.engine import actions as A
+    from envs.engine import state as st
+    from envs.engine.api import Engine
+    from envs.obs.planes_v0 import PlanesV0
+    from envs.rules import Rules
+
+    g, enc = make_agent("greedy"), PlanesV0()
+    for seed in seeds:
+        eng = Engine(Rules(episode="hand"), 1)
+        eng.reset(np.array([seed], np.uint64))
+        while not eng.terminated[0]:
+            mask, claim = eng.legal_action_mask[0], int(eng.phase[0]) == st.PH_CLAIM
+            if int(eng.current_player[0]) == 0 and claim:
+                yield eng, seed
+            a = A.PASS if int(eng.current_player[0]) == 0 and claim and mask[A.WIN] else int(g.act(enc.encode(eng), eng.legal_action_mask)[0])
+            eng.step(np.array([a]))
+
+
+def test_refusals_explain_kuo_shui():
+    """過水 in words: a tile that completes the hand, a win passed since, no win offered."""
+    from cli.web.view import refusals
+    from envs.engine import actions as A
+    from envs.tiles import kind_name
+
+    for eng, seed in _greedy_passing_wins(range(250, 300)):  # seed 250 holds one (found by this search)
+        mask = eng.legal_action_mask[0]
+        notes = refusals(eng, 0)
+        if mask[A.WIN]:
+            assert not notes  # a win on offer: nothing held back
+        elif eng.pass_win[0, 0] and notes:
+            assert notes[0].startswith("過水") and kind_name(int(eng.claim_tile[0])) in notes[0]
+            assert refusals(eng, 1) == []  # not seat 1's decision
+            return
+    pytest.fail("no 過水 position in seeds 250..299")
+
+
+def test_a_whole_game_ends_with_the_standing(tmp_path):
+    """episode="game": hands follow one another until the game's end, whose result says so; the next
+    hand starts a new game."""
+    from agents import make_agent
+    from envs.obs.planes_v0 import PlanesV0
+
+    game = session_factory(tmp_path, seed=2)()
+    me, enc = make_agent("greedy"), PlanesV0()
+    for _ in range(60):
+        while game.pending is None:
+            eng = game.game.eng
+            game.act(int(me.act(enc.encode(eng, seats=np.array([0])), eng.legal_action_mask)[0]), game.version)
+        if game.pending["game_over"]:
+            break
+        game.next_hand()
+    r = game.pending
+    assert r["game_over"] and game.hand_no >= 4 and sum(r["totals"]) == 0
+    game.next_hand()
+    assert game.game.games == 2
+    assert game.pending is None or game.pending["table"] is None  # (or a hand of the new game ended in its deal)
+
+
+def test_tw16_web_serves_and_refuses_bad_arguments(tmp_path, capsys):
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from cli.main import main
+    from web_server import free_port
+
+    for args, why in ((["--port", "0"], "--port"), (["--agent", "nobody"], "unknown agent"),
+                      (["--duplicate", "v9"], "unknown evaluation set"), (["--opponents", "greedy,greedy"], "one agent or three")):  # fmt: skip
+        assert main(["web", "--log-dir", str(tmp_path), *args]) == 2
+        assert why in capsys.readouterr().err
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "web", "--port", str(port), "--agent", "greedy",
+                             "--log-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+    try:
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    assert "tw16" in r.read().decode()
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("tw16 web did not answer in 20 s")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

@@ -100,8 +100,8 @@ def refusals(eng, me: int) -> list[str]:
         except ValueError:  # a hand of the wrong size (a scripted table): nothing to explain
             wins_on = False
         if wins_on and bool(eng.pass_win[b, me]):
-            notes.append(f"過水: {kind_name(t)} {kind_zh(t)} would complete your hand, but you passed a win since "
-                         "your last discard, so you may not win on a discard until you have discarded again")
+            notes.append(f"過水: {kind_name(t)} {kind_zh(t)} would complete your hand, but you passed a win on a "
+                         "discard, so you may not win on a discard until your own next draw")
         elif wins_on:
             notes.append(f"{kind_name(t)} {kind_zh(t)} completes your hand's shape, but it scores no win under "
                          "these rules (a minimum of tai, or a hand the profile does not allow)")

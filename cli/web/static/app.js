@@ -89,7 +89,10 @@ function drawResult(r) {
   box.appendChild(el("h2", "", r.drawn ? "drawn hand 流局" : r.winners.map((w) => who(w.seat) + (w.seat === me ? " win" : " wins")).join(", ")
     + (r.drawn ? "" : " — " + ({discard: "on a discard 放槍", self_draw: "self-draw 自摸", rob_kong: "robbing a kong 搶槓", flowers: "flowers 花胡"}[r.win_by] || r.win_by)
     + (r.payer !== null && r.payer !== undefined ? ", p" + r.payer + " pays" : ""))));
-  if (r.table) { const tb = el("div", "end-table"); drawTable(tb, r.table, {}); box.appendChild(tb); }
+  if (r.table) {
+    const tb = el("div", "end-table"); drawTable(tb, r.table, {}); box.appendChild(tb);
+    if (r.winners.length) markWin(tb, r.win_by, r.winners[0].seat);
+  }
   for (const w of r.winners) {
     const tbl = el("table", "tai");
     tbl.appendChild(el("caption", "", "tai breakdown 台數 — " + who(w.seat)));

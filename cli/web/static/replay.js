@@ -163,6 +163,7 @@ function show(i) {
   const nextLine = R.lines[R.i + 1];
   const next = nextLine ? SEATS.indexOf(nextLine.seat) : -1;
   drawTable(document.getElementById("board"), tableOf(f, R.view, next), {});
+  if (f.result && f.result.winners) markWin(document.getElementById("board"), f.result.win_by, SEATS.indexOf(Object.keys(f.result.winners)[0]));
   document.getElementById("pos").textContent = (R.i + 1) + " / " + R.frames.length;
   document.getElementById("caption").textContent = "hand " + (f.hand + 1) + " · " + f.caption + (next >= 0 ? " · next to act: p" + next : " · end");
   const rr = document.getElementById("rresult");

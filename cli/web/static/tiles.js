@@ -127,6 +127,15 @@ function drawTable(root, t, opts) {
   root.appendChild(grid);
 }
 
+// Outline the winning tile of a finished hand: the discard won on (the last in the rivers) or the
+// winner's drawn tile (a self-draw).
+function markWin(root, winBy, winner) {
+  let t = null;
+  if (winBy === "discard") t = root.querySelector(".river .tile.last");
+  else if (winBy === "self_draw") t = root.querySelector('.seat[data-seat="' + winner + '"] .tile.drawn');
+  if (t) { t.classList.add("win"); t.title += " — the winning tile"; }
+}
+
 async function loadSprite(url) {
   if (document.getElementById("tile-sprite")) return;
   const text = await (await fetch(url)).text();
