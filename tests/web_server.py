@@ -38,7 +38,7 @@ def running(app, timeout: float = 20.0):
     import uvicorn
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="auto"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     t0 = time.monotonic()

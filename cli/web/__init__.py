@@ -16,7 +16,7 @@ def run_web(args) -> int:
     import numpy as np
 
     from cli.game import make_opponents
-    from cli.usage import UsageError, check_agents, rules_from_args
+    from cli.usage import UsageError, rules_from_args
     from cli.web.app import make_app, serve
     from cli.web.session import GameSession
 
@@ -24,7 +24,10 @@ def run_web(args) -> int:
     specs = [x.strip() for x in (args.opponents or args.agent).split(",") if x.strip()]
     if len(specs) not in (1, 3):
         raise UsageError("--opponents takes one agent or three, comma-separated")
-    check_agents(set(specs) | {args.agent}, seed=0)
+    try:  # every agent built once (neural falls back to greedy while no checkpoint is shipped, as in tw16 play)
+        make_opponents(sorted(set(specs) | {args.agent}), 0)
+    except (ValueError, OSError) as e:
+        raise UsageError(str(e) if "known:" in str(e) else f"agent: {e}") from None
     if not 0 < args.port < 65536:
         raise UsageError(f"--port must be 1..65535, got {args.port}")
     walls = None
@@ -46,6 +49,8 @@ def run_web(args) -> int:
         return GameSession(rules, agents, advisor[0], seat=args.seat, seed=seed + 104729 * n, log_dir=args.log_dir,
                            walls=walls, results=results, specs=specs)  # fmt: skip
 
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"tw16 web: listening on {args.host}: anyone who can reach it can play here and read the logs in {args.log_dir}")
     print(f"tw16 web: http://{args.host}:{args.port}/  (agent {args.agent}; logs in {args.log_dir}"
           + (f"; duplicate set {args.duplicate}, results in {results}" if walls else "") + ")")  # fmt: skip
     serve(make_app(factory, args.log_dir), host=args.host, port=args.port)

@@ -139,4 +139,4 @@ def make_app(factory, log_dir=None) -> Starlette:
 def serve(app, host: str = "127.0.0.1", port: int = 8000) -> None:
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws="auto")

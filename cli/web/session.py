@@ -156,7 +156,7 @@ class GameSession:
             items = sorted(rec.items[w], key=lambda kv: order.get(kv[0], 999))
             winners.append({"seat": w, "tai": rec.tai[w],
                             "items": [{"key": k, "zh": prof.zh(k), "tai": v} for k, v in items]})  # fmt: skip
-        table = None if before is None else table_view(before, g.seat, g.names, g.total() - list(rec.deltas), reveal=True)
+        table = None if before is None else table_view(before, g.seat, g.names, g.total(), reveal=True)
         return {"drawn": rec.drawn, "winners": winners, "win_by": rec.win_by, "payer": rec.payer,
                 "win_tile": rec.win_tile, "deltas": list(rec.deltas), "dealer": rec.dealer, "streak": rec.streak,
                 "table": table, "totals": [int(x) for x in g.total()], "game_over": g.over and not self.walls,
