@@ -81,6 +81,8 @@ def test_bad_and_out_of_turn_messages_change_nothing(client):
             ws.send_text(text)
             err = ws.receive_json()
             assert err["type"] == "error" and err["message"], text
+        ws.send_bytes(b"\x00\xff binary")
+        assert "JSON text" in ws.receive_json()["message"]
         ws.send_json({"type": "state"})
         assert json.dumps(ws.receive_json(), sort_keys=True) == before
         assert "not legal" in _error_of(ws, {"type": "act", "action": missing, "version": st["version"]})
@@ -91,6 +93,16 @@ def _error_of(ws, msg) -> str:
     m = ws.receive_json()
     assert m["type"] == "error"
     return m["message"]
+
+
+def test_a_page_of_another_site_cannot_open_the_game(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["type"] == "state"
 
 
 def test_two_tabs_stay_consistent_and_a_stale_click_is_refused(client):

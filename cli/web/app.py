@@ -7,7 +7,8 @@
     /api/logs/NAME    one log as written (JSON lines; the page draws it)
     /ws?game=ID       the game's messages (cli.web.session); without ID, or an unknown one, a new game
 
-The server binds to loopback unless told otherwise (``--host``); uvicorn serves it.
+The server binds to loopback unless told otherwise (``--host``); uvicorn serves it. A websocket
+opened by a page of another origin (another site open in the same browser) is refused.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import asyncio
 import json
 import re
 from pathlib import Path
+from urllib.parse import urlparse
 
 from starlette.applications import Starlette
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
@@ -91,6 +93,10 @@ def make_app(factory, log_dir=None) -> Starlette:
         return FileResponse(logs / name, media_type="text/plain; charset=utf-8")
 
     async def ws_endpoint(ws: WebSocket):
+        origin = ws.headers.get("origin")
+        if origin and urlparse(origin).netloc != ws.headers.get("host"):  # another site's page in the browser
+            await ws.close(code=1008, reason="cross-origin websocket refused")
+            return
         await ws.accept()
         try:
             game = await games.open(ws.query_params.get("game"))
@@ -99,11 +105,14 @@ def make_app(factory, log_dir=None) -> Starlette:
             await ws.close()
             return
         games.tabs[game.id].add(ws)
-        await ws.send_text(json.dumps(game.state(), ensure_ascii=False))
+        async with games.locks[game.id]:
+            await ws.send_text(json.dumps(game.state(), ensure_ascii=False))
         try:
             while True:
-                text = await ws.receive_text()
-                await _handle(ws, game, text)
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await _handle(ws, game, message.get("text"))  # a binary frame: text None, refused
         except WebSocketDisconnect:
             pass
         finally:
@@ -112,7 +121,10 @@ def make_app(factory, log_dir=None) -> Starlette:
     async def _handle(ws, game: GameSession, text) -> None:
         try:
             msg = parse_message(text)
-            async with games.locks[game.id]:
+            lock = games.locks.get(game.id)
+            if lock is None:
+                raise BadMessage(f"this game was closed (more than {MAX_GAMES} games on this server): reload for a new one")
+            async with lock:
                 if msg["type"] == "act":
                     await asyncio.to_thread(game.act, msg["action"], msg["version"])
                 elif msg["type"] == "next":
@@ -124,7 +136,7 @@ def make_app(factory, log_dir=None) -> Starlette:
                 else:  # "state": send it again
                     await ws.send_text(json.dumps(game.state(), ensure_ascii=False))
                     return
-            await games.broadcast(game)
+                await games.broadcast(game)  # under the lock: no other message changes the game meanwhile
         except BadMessage as e:
             await ws.send_text(json.dumps({"type": "error", "message": str(e)}, ensure_ascii=False))
 
