@@ -9,7 +9,6 @@ Skipped, with the reason in the log, when chromium or chromedriver is not instal
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest

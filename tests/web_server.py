@@ -9,7 +9,6 @@ import threading
 import time
 
 from cli.game import make_opponents
-from cli.web.app import make_app
 from cli.web.session import GameSession
 from envs.rules import Rules
 
