@@ -204,13 +204,13 @@ def _engine_frames(lines):
             continue
         out.append([[[int(x) for x in eng.hands[0, p]] for p in range(4)], [int(x) for x in eng.n_melds[0]],
                     [[FLOWER0 + f for f in range(8) if int(eng.flowers[0, p]) >> f & 1] for p in range(4)],
-                    int(eng.n_river[0])])  # fmt: skip
+                    int(eng.n_river[0]), int(max(eng.wall_drawable[0], 0))])  # fmt: skip
     return out
 
 
 def test_replay_viewer_matches_the_engine_step_by_step(browser, tmp_path):
-    """The page plays a log forward itself: after every step its hands, melds, flowers and river are
-    the engine's, for the golden playthroughs and whole games (standard, hongkong, strict16)."""
+    """The page plays a log forward itself: after every step its hands, melds, flowers, river and tiles
+    left are the engine's, for the golden playthroughs and whole games (standard, hongkong, strict16)."""
     import json
 
     from envs.engine.replay import dumps, record
@@ -220,6 +220,7 @@ def test_replay_viewer_matches_the_engine_step_by_step(browser, tmp_path):
     texts = {p.name: p.read_text(encoding="utf-8") for p in sorted(golden.glob("*.jsonl"))}
     for profile in ("standard", "hongkong", "strict16"):
         texts[f"{profile}-game"] = dumps(record(Rules.make(profile, episode="game"), 3))
+    texts["kongs-grow-the-dead-wall"] = dumps(record(Rules.make("standard", episode="game", dead_wall_per_kong=True), 4))
     drv = browser
     with running(make_app(session_factory(tmp_path), tmp_path)) as url:
         drv.get(url + "/replay")
@@ -229,7 +230,7 @@ def test_replay_viewer_matches_the_engine_step_by_step(browser, tmp_path):
             got = drv.execute_script(
                 "const fs = buildFrames(arguments[0].split('\\n').filter((x) => x.trim()).map(JSON.parse));"
                 "return fs.slice(1).map((f) => [f.seats.map((s) => s.hand), f.seats.map((s) => s.melds.length),"
-                "  f.seats.map((s) => s.flowers.slice().sort((a, b) => a - b)), f.river.length]);", text)  # fmt: skip
+                "  f.seats.map((s) => s.flowers.slice().sort((a, b) => a - b)), f.river.length, tableOf(f, 'all', -1).wall]);", text)  # fmt: skip
             want = _engine_frames(lines)
             assert len(got) == len(want), name
             for i, (g, w) in enumerate(zip(got, want)):

@@ -120,7 +120,9 @@ function tableOf(f, view, next) {
             flowers: x.flowers, river: []};
   });
   f.river.forEach((r, i) => { seats[r.seat].river.push({k: r.k, claimed: r.claimed, i: riverIdx[i]}); used += r.claimed ? 0 : 1; });
-  const dead = (f.rules && f.rules.dead_wall) || 16;
+  // envs' tiles_left: the undrawn tiles minus the dead wall (one more per kong with dead_wall_per_kong)
+  const kongs = f.seats.reduce((a, x) => a + x.melds.filter((m) => m.type >= 2).length, 0);
+  const dead = (f.rules ? f.rules.dead_wall : 16) + (f.rules && f.rules.dead_wall_per_kong ? kongs : 0);
   return {me: me, round_wind: f.wind, dealer: f.dealer, streak: f.streak, wall: Math.max(0, total - dead - used),
           to_act: next, last_discard: f.river.length ? f.river.length - 1 : null, claim: null, seats: seats};
 }
