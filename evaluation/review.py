@@ -6,8 +6,10 @@ estimate and a luck-adjusted result.
 - A decision is reviewed when the seat had more than one legal action.
 - ``match``: the action taken is the agent's first choice. ``bad``: the agent gave the action taken a
   probability below ``BAD_MOVE_P`` (5%; only for agents with probabilities, a network).
-- ``loss``: the best candidate's EV minus the EV of the action taken (0 when the taken one is best),
-  chips over the rest of the hand; the candidates are the agent's top ``top`` and the action taken
+- ``loss``: how much better than the action taken the best candidate is, chips over the rest of the
+  hand: the largest mean paired difference (the same rollouts, ``decision_ev``) whose 95% interval is
+  above 0, else 0. Taking the best of several noisy means would count noise as loss (the winner's
+  curse); only differences the rollouts resolve count; the candidates are the agent's top ``top`` and the action taken
   (an agent without probabilities: its choice, then the other legal actions in index order).
 - Luck: the luck terms of every draw (``evaluation.luck``: mean zero whatever anyone plays) summed
   over the hand for the seat and for the others; the luck-adjusted result is the hand's chips minus
@@ -26,6 +28,7 @@ from envs.engine.api import Engine
 from envs.rules import Rules
 from evaluation.decision_ev import action_values
 from evaluation.luck import LuckRecorder
+from evaluation.variance import mean_ci
 
 BAD_MOVE_P = 0.05
 LUCK_FIT_HANDS = 400  # Greedy self-play hands behind beta (4 seat rows each)
@@ -134,7 +137,11 @@ def _review_one(eng: Engine, agent, seat: int, taken: int, k: int, top: int, mod
     pol = policy_of(agent, eng, seat)
     cands, probs = _candidates(pol, eng.legal_action_mask[0], taken, top)
     evs = {r["action"]: r for r in action_values(eng, cands, k=k, seed=seed, mode=mode)}
-    best = max(cands, key=lambda a: evs[a]["ev"])
+    best, loss = taken, 0.0
+    for a in cands:  # the paired difference to the taken action, over the same rollouts
+        diff, ci = mean_ci(evs[a]["values"] - evs[taken]["values"]) if k > 1 else (evs[a]["ev"] - evs[taken]["ev"], None)
+        if diff > loss and (ci is None or ci[0] > 0):
+            best, loss = a, diff
     p_taken = probs[taken]
     return {
         "taken": action_name(taken), "taken_action": taken, "p_taken": p_taken, "value": pol["value"],
@@ -142,7 +149,7 @@ def _review_one(eng: Engine, agent, seat: int, taken: int, k: int, top: int, mod
         "bad": p_taken is not None and p_taken < BAD_MOVE_P,
         "top": [{"action": a, "name": action_name(a), "p": probs[a], "ev": evs[a]["ev"], "ci95": evs[a]["ci95"]}
                 for a in cands],
-        "best": action_name(best), "loss": evs[best]["ev"] - evs[taken]["ev"],
+        "best": action_name(best), "loss": loss,
     }  # fmt: skip
 
 
