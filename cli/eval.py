@@ -58,7 +58,24 @@ def check_eval_set(args) -> None:
                          f"{4 * EVAL_SETS[version]} hands at most")  # fmt: skip
 
 
+def run_human(args) -> int:
+    """``--human FILE``: the person's duplicate hands beside the four agents in the person's seat."""
+    from cli.usage import UsageError, check_agents
+    from evaluation.human import human_league, league_text, load_results
+
+    try:
+        rows = load_results(args.human)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--human {args.human!r}: {getattr(e, 'strerror', None) or e}") from None
+    check_agents(args.agents, seed=args.seed)
+    table = human_league(rows, args.agents, seed=args.seed)
+    print(json.dumps(table, indent=2) if args.json else league_text(table))
+    return 0
+
+
 def run_eval(args) -> int:
+    if getattr(args, "human", None):
+        return run_human(args)
     rules = check_eval_args(args)
     on_ray = bool(getattr(args, "workers", 0) or getattr(args, "ray", None))
     # Ray prints its own lines to stdout: kept on stderr, so stdout holds the table or the JSON alone

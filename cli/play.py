@@ -24,18 +24,15 @@ import json
 import sys
 import textwrap
 from dataclasses import dataclass, field
-from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 
 from cli.streams import stdin_or_error
 from envs.engine import actions as A
 from envs.engine import state as st
-from envs.engine.api import Engine
-from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, PlanesV0
 from envs.rules import Rules, RulesError
 from envs._core import dealer_tai
+from cli.game import TableGame, agent_channels, make_opponents, snapshot, three  # noqa: F401 (re-exported)
 from envs.tiles import (
     ANKONG,
     FLOWER0,
@@ -298,14 +295,7 @@ def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
 
 
 # -- drawing the table ------------------------------------------------------------------------------
-# The public views of the engine that draw_table and choices_for read.
-_TABLE = ("dealer", "streak", "round_wind", "phase", "current_player", "turn_seat", "claim_tile", "last_drawn", "hands",
-          "melds", "n_melds", "flowers", "river", "n_river", "ready", "scores", "wall_drawable", "legal_action_mask")
-
-
-def _snapshot(eng) -> SimpleNamespace:
-    """A copy of an engine's public views that ``draw_table`` and ``choices_for`` can read."""
-    return SimpleNamespace(**{k: np.array(getattr(eng, k)) for k in _TABLE})
+_snapshot = snapshot  # the table before a step (cli.game)
 
 
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
@@ -492,36 +482,6 @@ def _reader(inp, out):
     return read_it
 
 
-def agent_channels(agent) -> int:
-    """Observation channels an agent takes: 79 (planes_v0) or 86 (planes_v0 derived)."""
-    c = getattr(agent, "in_channels", None)
-    if c is None:
-        cfg = getattr(getattr(agent, "net", None), "cfg", None)
-        c = getattr(cfg, "in_channels", None)
-    return int(c) if c else N_CHANNELS
-
-
-def make_opponents(specs, seed: int = 0, out=None) -> tuple[list, list[str]]:
-    """Agents from specs (``neural`` falls back to ``greedy`` when the shipped checkpoint is missing,
-    saying so once). Returns (agents, notes)."""
-    from agents import make_agent
-
-    notes = []
-    agents = []
-    for i, spec in enumerate(specs):
-        spec = spec.strip()
-        if spec == "neural":
-            from agents.neural import DEFAULT_CHECKPOINT
-
-            if not Path(DEFAULT_CHECKPOINT).exists():
-                msg = f"no shipped checkpoint ({DEFAULT_CHECKPOINT.name}): playing against greedy instead of neural"
-                if msg not in notes:
-                    notes.append(msg)
-                spec = "greedy"
-        agents.append(make_agent(spec, seed=seed + i))
-    return agents, notes
-
-
 def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed: int = 0, hands: int = 1,
          input=None, out=None, reveal: bool = False) -> dict:  # fmt: skip
     """Play ``hands`` hands with a person at ``seat`` and agents elsewhere. ``opponents``: three
@@ -530,40 +490,23 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     out = out if out is not None else sys.stdout
     if not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0..3, got {seat}")
-    opp = list(opponents)
-    if len(opp) == 1:
-        opp = opp * 3
-    if len(opp) != 3:
-        raise ValueError(f"give one or three opponents, got {len(opp)}")
+    opp = three(opponents)
     if all(isinstance(o, str) for o in opp):
         agents, notes = make_opponents(opp, seed)
         for n in notes:
             out.write(n + "\n")
     else:
         agents = opp
-    seat_agent = {}
-    others = [p for p in range(4) if p != seat]
-    for p, a in zip(others, agents):
-        seat_agent[p] = a
-    names = ["you" if p == seat else getattr(seat_agent[p], "name", "agent") for p in range(4)]
-    encoders = {}
-    for a in agents:  # a network trained on the derived planes (86 channels) gets them
-        derived = bool(getattr(a, "derived", False)) or agent_channels(a) >= N_CHANNELS_DERIVED
-        encoders[id(a)] = PlanesV0(derived=derived)
     rules = (rules or Rules()).replace(episode="game")
+    game = TableGame(rules, seat, agents, seed)
+    eng, names = game.eng, game.names
+    others = [p for p in range(4) if p != seat]
     read = _reader(input, out)
-    eng = Engine(rules, 1, record_hands=True)
-    banked = np.zeros(4, np.int64)  # chips of the games before this one
     finished = 0
-    game = 0
     quit_ = False
-    act = np.zeros(1, np.int64)
 
     def write(text=""):
         out.write(text + "\n")
-
-    def total():
-        return banked + eng.scores[0]
 
     def report(ended, before):
         """The hands that ended in the last call; ``before``: the table before it (None: the reset)."""
@@ -577,51 +520,25 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
             write(hand_result(rec, seen, names, seat, rules))
             finished += 1
             write("total chips: " + "   ".join(
-                f"{'you' if p == seat else 'p' + str(p)} {int(total()[p]):+d}" for p in range(4)))  # fmt: skip
+                f"{'you' if p == seat else 'p' + str(p)} {int(game.total()[p]):+d}" for p in range(4)))  # fmt: skip
 
     write(f"tw16 play — you are p{seat}; opponents: " + ", ".join(f"p{p} {names[p]}" for p in others)
           + f"; profile {rules.profile}; seed {seed}. Type ? for help.")  # fmt: skip
     try:
         while finished < hands:
-            banked = total()
-            eng.reset(np.array([(seed + 7919 * game) % (1 << 63)], np.uint64))
-            game += 1
-            report(eng.take_hands(0), None)
+            report(game.new_game(), None)
             shown_hand = -1
-            while not eng.terminated[0] and finished < hands:
+            while not game.over and finished < hands:
                 if shown_hand != finished:
                     shown_hand = finished
                     write()
                     write(f"── hand {finished + 1} of {hands} dealt ──")
-                cur = int(eng.current_player[0])
-                before = _snapshot(eng)
-                if cur == seat:
-                    choices = choices_for(eng)
-                    write()
-                    write(draw_table(eng, seat, names, reveal, finished + 1))
-                    write(draw_choices(choices))
-                    while True:
-                        line = read("> ")
-                        p = interpret(line, choices, eng.hands[0, seat])
-                        if p.command == "quit":
-                            raise _Quit
-                        if p.command == "help":
-                            write(HELP)
-                        elif p.command == "table":
-                            write(draw_table(eng, seat, names, reveal, finished + 1))
-                            write(draw_choices(choices))
-                        elif p.action is not None:
-                            break
-                        else:
-                            write("  " + p.message)
-                    act[0] = p.action
+                before = snapshot(eng)
+                if game.human_to_act():
+                    action = _ask(game, read, write, reveal, finished + 1)
                 else:
-                    agent = seat_agent[cur]
-                    enc = encoders[id(agent)]
-                    obs = enc.encode(eng, seats=np.array([cur]))
-                    act[0] = int(agent.act(obs, eng.legal_action_mask.copy())[0])
-                eng.step(act)
-                ended = eng.take_hands(0)
+                    action = game.agent_action()
+                ended = game.step(action)
                 if ended:  # the hand ended in this step (and maybe the next ones in their deal)
                     report(ended, before)
                 else:
@@ -631,9 +548,31 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         quit_ = True
         write()
         write("bye (session ended)")
-    chips = total()
+    chips = game.total()
     write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(chips[seat]):+d}")
     return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_}
+
+
+def _ask(game: TableGame, read, write, reveal: bool, hand_no: int) -> int:
+    """The person's action, asked until a line names a legal one (``_Quit`` on q or end of input)."""
+    eng, seat = game.eng, game.seat
+    choices = choices_for(eng)
+    write()
+    write(draw_table(eng, seat, game.names, reveal, hand_no))
+    write(draw_choices(choices))
+    while True:
+        p = interpret(read("> "), choices, eng.hands[0, seat])
+        if p.command == "quit":
+            raise _Quit
+        if p.command == "help":
+            write(HELP)
+        elif p.command == "table":
+            write(draw_table(eng, seat, game.names, reveal, hand_no))
+            write(draw_choices(choices))
+        elif p.action is not None:
+            return p.action
+        else:
+            write("  " + p.message)
 
 
 def run_play(args) -> int:
