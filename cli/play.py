@@ -514,10 +514,11 @@ def make_opponents(specs, seed: int = 0, out=None) -> tuple[list, list[str]]:
 
 
 def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed: int = 0, hands: int = 1,
-         input=None, out=None, reveal: bool = False) -> dict:  # fmt: skip
+         input=None, out=None, reveal: bool = False, log=None) -> dict:  # fmt: skip
     """Play ``hands`` hands with a person at ``seat`` and agents elsewhere. ``opponents``: three
-    agent specs or agents (one is used for all three seats). Returns a summary dict:
-    ``hands`` finished, ``chips`` per seat, ``you`` (the seat), ``quit`` (input ended early)."""
+    agent specs or agents (one is used for all three seats). ``log``: write each game's replay log
+    (``log_paths``). Returns a summary dict: ``hands`` finished, ``chips`` per seat, ``you`` (the
+    seat), ``quit`` (input ended early), ``logs`` (the files written)."""
     out = out if out is not None else sys.stdout
     if not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0..3, got {seat}")
@@ -549,6 +550,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     game = 0
     quit_ = False
     act = np.zeros(1, np.int64)
+    games: list[tuple[int, list[int]]] = []  # (seed, actions) of each game, for the log
 
     def write(text=""):
         out.write(text + "\n")
@@ -575,7 +577,9 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     try:
         while finished < hands:
             banked = total()
-            eng.reset(np.array([(seed + 7919 * game) % (1 << 63)], np.uint64))
+            game_seed = (seed + 7919 * game) % (1 << 63)
+            eng.reset(np.array([game_seed], np.uint64))
+            games.append((game_seed, []))
             game += 1
             report(eng.take_hands(0), None)
             shown_hand = -1
@@ -612,6 +616,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
                     obs = enc.encode(eng, seats=np.array([cur]))
                     act[0] = int(agent.act(obs, eng.legal_action_mask.copy())[0])
                 eng.step(act)
+                games[-1][1].append(int(act[0]))
                 ended = eng.take_hands(0)
                 if ended:  # the hand ended in this step (and maybe the next ones in their deal)
                     report(ended, before)
@@ -624,7 +629,28 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         write("bye (session ended)")
     chips = total()
     write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(chips[seat]):+d}")
-    return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_}
+    logs = write_logs(log, rules, games) if log else []
+    for path in logs:
+        write(f"recorded: {path} (tw16 replay {path})")
+    return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_, "logs": [str(x) for x in logs]}
+
+
+def log_paths(log, n: int) -> list[Path]:
+    """Where the logs of ``n`` games go: ``log`` itself, then ``STEM-2.SUFFIX``, ``STEM-3.SUFFIX``..."""
+    log = Path(log)
+    return [log] + [log.with_name(f"{log.stem}-{k}{log.suffix or '.jsonl'}") for k in range(2, n + 1)]
+
+
+def write_logs(log, rules: Rules, games) -> list[Path]:
+    """Each game's replay log (``envs.engine.replay``: rules, seed, actions), as ``tw16 replay`` reads it;
+    a game cut short by quitting is logged up to its last action."""
+    from envs.engine.replay import dumps, record
+
+    paths = log_paths(log, len(games))
+    for path, (game_seed, actions) in zip(paths, games):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(record(rules, game_seed, actions)), encoding="utf-8")
+    return paths
 
 
 def run_play(args) -> int:
@@ -650,5 +676,9 @@ def run_play(args) -> int:
         return 2
     for n in notes:
         print(n)
-    play(rules, seat=args.seat, opponents=agents, seed=seed, hands=args.hands, reveal=args.open)
+    log = getattr(args, "log", None)
+    if log is not None and (Path(log).is_dir() or not Path(log).parent.is_dir() and Path(log).parent.exists()):
+        print(f"tw16 play: --log {log!r}: give a file name", file=sys.stderr)
+        return 2
+    play(rules, seat=args.seat, opponents=agents, seed=seed, hands=args.hands, reveal=args.open, log=log)
     return 0

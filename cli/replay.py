@@ -1,5 +1,9 @@
 """``tw16 replay LOG``: step through a recorded hand or game (the JSON-lines log of
-``envs.engine.replay``), as text frames, or as a static HTML page of SVG tables (``--html``).
+``envs.engine.replay``, written by ``tw16 play --log``, ``tw16 eval --log-dir`` and ``tw16 replay --seed``),
+as text frames, or as a static HTML page of SVG tables (``--html``).
+
+``tw16 replay --seed S --agents A,B,C,D [--out LOG]`` records the hand dealt from seed S with those
+agents at seats E, S, W, N (``evaluation.recording.record_hand``), writes its log and shows it.
 
 The log is re-run on its rules and seed and checked line by line, so a replay is exact or refused
 with the first line that differs.
@@ -82,9 +86,47 @@ def html_page(lines: list[dict], view: int | None = None) -> str:
     return _PAGE.format(title=escape(title), body="".join(body))
 
 
+def recorded_hand(args) -> list[dict]:
+    """``--seed S --agents A,B,C,D``: the log of that hand (written to ``--out``)."""
+    from agents import make_agent
+    from cli.usage import UsageError, check_agents, rules_from_args
+    from envs.engine.replay import dumps
+    from evaluation.recording import record_hand
+
+    if args.log is not None:
+        raise UsageError("give a LOG to replay or --seed S --agents A,B,C,D to record one, not both")
+    if not 0 <= args.seed < 1 << 63:
+        raise UsageError(f"--seed must be in 0..2**63-1, got {args.seed}")
+    specs = [x.strip() for x in (args.agents or "").split(",")]
+    if len(specs) != 4 or not all(specs):
+        raise UsageError("--seed needs --agents A,B,C,D: four agents for seats E, S, W, N, e.g. greedy,greedy,random,neural")
+    rules = rules_from_args(args.profile, args.rules)
+    check_agents(specs, seed=args.seed)
+    lines = record_hand([make_agent(s, seed=args.seed) for s in specs], rules, args.seed)
+    if args.out:
+        try:
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.out).write_text(dumps(lines), encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot write {args.out!r}: {e.strerror or e}") from None
+        print(f"wrote {args.out} (seed {lines[0]['seed']}, agents E {specs[0]}, S {specs[1]}, W {specs[2]}, N {specs[3]})")
+    return lines
+
+
 def run_replay(args) -> int:
+    from cli.usage import UsageError
+
+    if getattr(args, "seed", None) is not None:
+        lines = recorded_hand(args)
+        if args.out and not args.html:
+            return 0
+    elif args.log is None:
+        raise UsageError("give a LOG to replay, or --seed S --agents A,B,C,D to record one")
+    elif getattr(args, "agents", None) or getattr(args, "out", None):
+        raise UsageError("--agents and --out record a hand: give --seed S with them (and no LOG)")
     try:
-        lines = load_log(args.log)
+        if getattr(args, "seed", None) is None:
+            lines = load_log(args.log)
         if args.html:
             Path(args.html).write_text(html_page(lines, args.view), encoding="utf-8")
             print(f"wrote {args.html} ({len(lines)} lines; open it in a browser, arrows step)")

@@ -30,6 +30,9 @@ def user_errors() -> tuple[type[BaseException], ...]:
         classes.append(CheckpointError)
     except ImportError:  # torch missing: no checkpoints to load either
         pass
+    from agents.user import UserAgentError  # a py:MODULE:ATTR agent that names nothing or breaks the protocol
+
+    classes.append(UserAgentError)
     try:
         from cli.replay import ReplayError
 
@@ -79,4 +82,5 @@ def check_agents(specs, seed: int = 0) -> None:
         try:
             make_agent(spec, seed=seed)
         except (ValueError, OSError) as e:  # unknown name, missing or unreadable checkpoint
-            raise UsageError(str(e) if "known:" in str(e) else f"agent {spec!r}: {e}") from None
+            msg = str(e)  # the agents' own messages already name the spec
+            raise UsageError(msg if msg.startswith(("unknown agent", "agent ")) else f"agent {spec!r}: {msg}") from None
