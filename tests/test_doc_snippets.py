@@ -9,7 +9,9 @@ folder, not in the repository):
   before the document's other blocks run (the files a doc tells you to create);
 - ``python``: run by the interpreter as a script; a block of ``>>>`` examples is checked as a doctest
   (its printed outputs compared);
-- ``bash``: run by ``bash -e -o pipefail`` with ``tw16`` on the PATH;
+- ``bash``: run by ``bash -e -o pipefail`` with ``tw16`` on the PATH; a block of ``pip install`` lines
+  only is checked, not run: every extra it names exists in pyproject.toml and a pinned package is
+  pinned to the version the project declares (the test environment is installed already);
 - ``toml`` without a file name, and other languages (``text``, ``console``): not run.
 
 A block that is too long to run in a test (a training run, an install, a profiler) says so just
@@ -79,6 +81,26 @@ def _env() -> dict:
     return env
 
 
+def _is_install(block: Block) -> bool:
+    lines = [x.split("#")[0].strip() for x in block.code.splitlines()]
+    return block.lang == "bash" and all(not x or x.startswith("pip install") for x in lines) and any(lines)
+
+
+def check_install(block: Block) -> None:
+    """A ``pip install`` block names extras that exist and the pins the project declares."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = set(project["optional-dependencies"])
+    pins = dict(re.findall(r"^([\w-]+)==([\w.]+)", d)[0] for d in project["dependencies"] if "==" in d)
+    for extra_list in re.findall(r"\.\[([\w,-]+)\]", block.code):
+        for extra in extra_list.split(","):
+            assert extra in extras, f"{block.id}: no extra {extra!r} in pyproject.toml ({sorted(extras)})"
+    for name, version in re.findall(r"\b([\w-]+)==([\w.]+)", block.code):
+        if name in pins:
+            assert pins[name] == version, f"{block.id}: {name}=={version}, pyproject.toml pins {pins[name]}"
+
+
 def _run(block: Block, cwd: Path) -> subprocess.CompletedProcess:
     if block.lang == "python" and block.code.lstrip().startswith(">>>"):
         (cwd / "_snippet.txt").write_text(block.code)
@@ -102,6 +124,11 @@ def test_doc_snippets_run(doc, tmp_path):
     for b in doc_blocks:
         if b.file or b.skip or b.lang not in RUN_LANGS:
             continue
+        if _is_install(b):
+            check_install(b)
+            continue
+        # never install from a test (an editable install would move the package to this folder)
+        assert "pip install" not in b.code, f"{b.id}: a block that installs needs a doc-test skip marker"
         r = _run(b, cwd)
         assert r.returncode == 0, f"{b.id} ({b.lang}) failed:\n{b.code}\n--- stdout\n{r.stdout[-3000:]}\n--- stderr\n{r.stderr[-3000:]}"
 
