@@ -20,14 +20,14 @@ import numpy as np
 
 from envs.engine.actions import action_from_name
 from envs.engine.api import Engine
-from envs.engine.replay import LogError, check_log, parse_log, replay
+from envs.engine.replay import LogError, check_log, parse_log, record, replay
 from envs.obs.readable import readable, render_table
 from envs.obs.svg import table_svg
 from envs.rules import Rules
 
+from cli.usage import ReplayError, UsageError  # ReplayError lived here: importers of cli.replay still find it
 
-class ReplayError(ValueError):
-    """A log that cannot be read or does not reproduce."""
+
 
 
 def load_log(path: str) -> list[dict]:
@@ -86,12 +86,31 @@ def html_page(lines: list[dict], view: int | None = None) -> str:
     return _PAGE.format(title=escape(title), body="".join(body))
 
 
+def record_hand(agents, rules: Rules, seed: int, agent_seed: int | None = None) -> list[dict]:
+    """The log of one hand dealt from ``seed`` (dealt again as duplicate play does when it ends in its
+    deal) with ``agents[i]`` at seat i (E, S, W, N); the agents are reset to ``agent_seed`` (default
+    ``seed``)."""
+    from evaluation.arena import deal_played, run_games
+    from evaluation.recording import ActionLog
+
+    if len(agents) != 4:
+        raise ValueError(f"a hand needs 4 agents (seats E, S, W, N), got {len(agents)}")
+    rules = rules.replace(episode="hand")
+    for a in agents:
+        a.reset(seed if agent_seed is None else agent_seed)
+    eng = Engine(rules, 1, record_hands=True)
+    dealt = np.array([seed], np.uint64)
+    deal_played(eng, dealt)
+    rec = ActionLog()
+    run_games(eng, agents, np.arange(4)[None, :], on_decision=rec.on_decision)
+    return record(rules, int(dealt[0]), rec.actions.get(0, []))
+
+
 def recorded_hand(args) -> list[dict]:
     """``--seed S --agents A,B,C,D``: the log of that hand (written to ``--out``)."""
     from agents import make_agent
-    from cli.usage import UsageError, check_agents, rules_from_args
+    from cli.usage import check_agents, rules_from_args
     from envs.engine.replay import dumps
-    from evaluation.recording import record_hand
 
     if args.log is not None:
         raise UsageError("give a LOG to replay or --seed S --agents A,B,C,D to record one, not both")
@@ -114,8 +133,6 @@ def recorded_hand(args) -> list[dict]:
 
 
 def run_replay(args) -> int:
-    from cli.usage import UsageError
-
     if getattr(args, "seed", None) is not None:
         lines = recorded_hand(args)
         if args.out and not args.html:

@@ -16,6 +16,11 @@ class UsageError(Exception):
     """A bad command-line argument; the message names it."""
 
 
+class ReplayError(ValueError):
+    """A log that cannot be read or does not reproduce (``tw16 replay``; here so that cli.replay
+    imports this module and not the other way round)."""
+
+
 def user_errors() -> tuple[type[BaseException], ...]:
     """The exception classes that mean "the user gave something wrong" (imported lazily: the
     classes live in modules that load compiled code)."""
@@ -33,12 +38,7 @@ def user_errors() -> tuple[type[BaseException], ...]:
     from agents.user import UserAgentError  # a py:MODULE:ATTR agent that names nothing or breaks the protocol
 
     classes.append(UserAgentError)
-    try:
-        from cli.replay import ReplayError
-
-        classes.append(ReplayError)
-    except ImportError:
-        pass
+    classes.append(ReplayError)
     return tuple(classes)
 
 

@@ -7,7 +7,8 @@ the seed of the deal it played and its actions (so a log is exactly what ``tw16 
 
 - ``tw16 eval ... --log-dir DIR``: :class:`HandRecorder`, one file per hand, ``wWALL-rROTATION.jsonl``
   (wall ``WALL`` of the run, seats rotated ``ROTATION`` times: agent i sits at seat (i + r) % 4).
-- ``tw16 replay --seed S --agents A,B,C,D --out LOG``: :func:`record_hand`, one hand by its seed.
+- ``tw16 replay --seed S --agents A,B,C,D --out LOG``: ``cli.replay.record_hand``, one hand by its seed
+  (with an :class:`ActionLog`).
 """
 
 from __future__ import annotations
@@ -51,23 +52,3 @@ class HandRecorder(ActionLog):
             lines = record(self.rules, seed, self.actions.get(g, []))
             self.path(g).write_text(dumps(lines), encoding="utf-8")
         self.actions.clear()
-
-
-def record_hand(agents, rules: Rules, seed: int, agent_seed: int | None = None) -> list[dict]:
-    """The log of one hand dealt from ``seed`` (dealt again as duplicate play does when it ends in its
-    deal) with ``agents[i]`` at seat i (E, S, W, N); the agents are reset to ``agent_seed`` (default
-    ``seed``)."""
-    from envs.engine.api import Engine
-    from evaluation.arena import deal_played, run_games
-
-    if len(agents) != 4:
-        raise ValueError(f"a hand needs 4 agents (seats E, S, W, N), got {len(agents)}")
-    rules = rules.replace(episode="hand")
-    for a in agents:
-        a.reset(seed if agent_seed is None else agent_seed)
-    eng = Engine(rules, 1, record_hands=True)
-    dealt = np.array([seed], np.uint64)
-    deal_played(eng, dealt)
-    rec = ActionLog()
-    run_games(eng, agents, np.arange(4)[None, :], on_decision=rec.on_decision)
-    return record(rules, int(dealt[0]), rec.actions.get(0, []))

@@ -47,8 +47,9 @@ def test_torchrl_policy_through_tw16_eval(tmp_path):
     (tmp_path / "my_torchrl.py").write_text(MY_TORCHRL)
     sys.path.insert(0, str(tmp_path))
     try:
-        import my_torchrl
+        import importlib
 
+        my_torchrl = importlib.import_module("my_torchrl")  # the module this test wrote
         torch.manual_seed(0)
         torch.save(my_torchrl.build().state_dict(), tmp_path / "actor.pt")
     finally:
