@@ -28,8 +28,6 @@ from envs.rules import Rules
 from cli.usage import ReplayError, UsageError  # ReplayError lived here: importers of cli.replay still find it
 
 
-
-
 def load_log(path: str) -> list[dict]:
     try:
         data = Path(path).read_bytes()
