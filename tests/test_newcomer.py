@@ -174,3 +174,15 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--version"])
     assert e.value.code == 0 and capsys.readouterr().out.strip() == f"tw16 {version('tw16')}"
+
+
+def test_readme_lists_every_subcommand():
+    from cli.main import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")  # argparse's subparsers action
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("## The `tw16` command"):readme.index("## How strong the baselines are")]
+    missing = [name for name in sub.choices if f"`tw16 {name}" not in table]
+    assert not missing, f"README's command table lacks {missing}"
+    assert "`tw16 --version`" in table
