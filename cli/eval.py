@@ -32,6 +32,12 @@ def check_eval_args(args) -> Rules:
         parent = Path(args.plot).parent
         if parent.exists() and not parent.is_dir():
             raise UsageError(f"--plot {args.plot!r}: {str(parent)!r} is not a directory")
+    log_dir = getattr(args, "log_dir", None)
+    if log_dir is not None:
+        if getattr(args, "workers", 0) or getattr(args, "ray", None):
+            raise UsageError("--log-dir records the hands in this process: it does not go with --workers or --ray")
+        if Path(log_dir).exists() and not Path(log_dir).is_dir():
+            raise UsageError(f"--log-dir {log_dir!r}: not a directory")
     if not (getattr(args, "workers", 0) or getattr(args, "ray", None)):  # Ray workers build their own
         check_agents(args.agents, seed=args.seed)
     else:
@@ -84,7 +90,7 @@ def run_eval(args) -> int:
             res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
                            workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
                            batch_walls=getattr(args, "batch_walls", 256), eval_set=getattr(args, "eval_set", None),
-                           vr=getattr(args, "vr", False))  # fmt: skip
+                           vr=getattr(args, "vr", False), log_dir=getattr(args, "log_dir", None))  # fmt: skip
         except WorkersFailed as e:
             say(f"tw16 eval: {e}")
             return 1
@@ -96,4 +102,6 @@ def run_eval(args) -> int:
         print(league_table(res))
         if args.plot:
             print(f"plot: {res['plot']}")
+        if getattr(args, "log_dir", None):
+            print(f"hands: {res['hands']} logs in {args.log_dir} (tw16 replay {Path(args.log_dir) / 'w00000-r0.jsonl'})")
     return 0

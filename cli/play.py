@@ -24,6 +24,7 @@ import json
 import sys
 import textwrap
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -483,10 +484,11 @@ def _reader(inp, out):
 
 
 def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed: int = 0, hands: int = 1,
-         input=None, out=None, reveal: bool = False) -> dict:  # fmt: skip
+         input=None, out=None, reveal: bool = False, log=None) -> dict:  # fmt: skip
     """Play ``hands`` hands with a person at ``seat`` and agents elsewhere. ``opponents``: three
-    agent specs or agents (one is used for all three seats). Returns a summary dict:
-    ``hands`` finished, ``chips`` per seat, ``you`` (the seat), ``quit`` (input ended early)."""
+    agent specs or agents (one is used for all three seats). ``log``: write each game's replay log
+    (``log_paths``). Returns a summary dict: ``hands`` finished, ``chips`` per seat, ``you`` (the
+    seat), ``quit`` (input ended early), ``logs`` (the files written)."""
     out = out if out is not None else sys.stdout
     if not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0..3, got {seat}")
@@ -504,6 +506,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     read = _reader(input, out)
     finished = 0
     quit_ = False
+    games: list[tuple[int, list[int]]] = []  # (seed, actions) of each game, for the log
 
     def write(text=""):
         out.write(text + "\n")
@@ -527,6 +530,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     try:
         while finished < hands:
             report(game.new_game(), None)
+            games.append((game.game_seed, game.actions))  # the list the game appends its actions to
             shown_hand = -1
             while not game.over and finished < hands:
                 if shown_hand != finished:
@@ -550,7 +554,28 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         write("bye (session ended)")
     chips = game.total()
     write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(chips[seat]):+d}")
-    return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_}
+    logs = write_logs(log, rules, games) if log else []
+    for path in logs:
+        write(f"recorded: {path} (tw16 replay {path})")
+    return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_, "logs": [str(x) for x in logs]}
+
+
+def log_paths(log, n: int) -> list[Path]:
+    """Where the logs of ``n`` games go: ``log`` itself, then ``STEM-2.SUFFIX``, ``STEM-3.SUFFIX``..."""
+    log = Path(log)
+    return [log] + [log.with_name(f"{log.stem}-{k}{log.suffix or '.jsonl'}") for k in range(2, n + 1)]
+
+
+def write_logs(log, rules: Rules, games) -> list[Path]:
+    """Each game's replay log (``envs.engine.replay``: rules, seed, actions), as ``tw16 replay`` reads it;
+    a game cut short by quitting is logged up to its last action."""
+    from envs.engine.replay import dumps, record
+
+    paths = log_paths(log, len(games))
+    for path, (game_seed, actions) in zip(paths, games):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(record(rules, game_seed, actions)), encoding="utf-8")
+    return paths
 
 
 def _ask(game: TableGame, read, write, reveal: bool, hand_no: int) -> int:
@@ -599,5 +624,9 @@ def run_play(args) -> int:
         return 2
     for n in notes:
         print(n)
-    play(rules, seat=args.seat, opponents=agents, seed=seed, hands=args.hands, reveal=args.open)
+    log = getattr(args, "log", None)
+    if log is not None and (Path(log).is_dir() or not Path(log).parent.is_dir() and Path(log).parent.exists()):
+        print(f"tw16 play: --log {log!r}: give a file name", file=sys.stderr)
+        return 2
+    play(rules, seat=args.seat, opponents=agents, seed=seed, hands=args.hands, reveal=args.open, log=log)
     return 0
