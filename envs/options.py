@@ -21,6 +21,11 @@ SETTLEMENTS = ("immediate", "la")
 LA_CUT_POLICIES = ("always", "ask")
 LA_DRAWS = ("keep", "settle")
 FLOWER_WINS = ("auto", "offer")
+# PLATFORMS.md 3: when a declared ready hand is 天聽 / 地聽, and how 地胡 / 人胡 are timed.
+HEAVENLY_READY_WINDOWS = ("deal", "dealer_first", "migi")
+EARTHLY_READY_WINDOWS = ("first_discard", "migi")
+EARLY_WINS = ("standard", "dealer_discard", "first_round")
+MIGI_DISCARDS = 8  # the migi window: at most this many discards in the hand, the declaring one included
 # Bounds that keep every settlement amount well inside int64 (the native core does not check overflow).
 MAX_STAKE = 10**9
 MAX_STREAK = 10**6
@@ -190,6 +195,26 @@ OPTIONS: tuple[Option, ...] = (
     Option("dealer_pays_on_self_draw", False, FLAG,
            "hongkong only: dealer tai also on the dealer's leg of a non-dealer's self-draw (HONGKONG.md 1)",
            (Slot("DEALER_PAYS_ON_SELF_DRAW", 15),), hongkong=True),
+    # PLATFORMS.md 3 (the platform profiles; slots from 23, append only)
+    Option("seven_flower_win", True, FLAG,
+           "七搶一胡牌: `False`: seven flowers while another seat holds the eighth is no win (nothing offered, play "
+           "goes on; the flowers score like any others in a later win)",
+           (Slot("SEVEN_FLOWER_WIN", 23),)),
+    Option("heavenly_ready_window", "deal", OneOf(HEAVENLY_READY_WINDOWS),
+           "天聽時機: which declarations earn heavenly_ready: `\"deal\"` a non-dealer's right after the initial flowers; "
+           "`\"dealer_first\"` also the dealer's with its first discard; `\"migi\"` any made before a chi, pon or "
+           "exposed kong within the first 8 discards (needs `declare_ready` and a heavenly_ready row)",
+           (Slot("HEAVENLY_READY_WINDOW", 24, HEAVENLY_READY_WINDOWS.index),)),
+    Option("earthly_ready_window", "first_discard", OneOf(EARTHLY_READY_WINDOWS),
+           "地聽時機: which declarations earn earthly_ready: `\"first_discard\"` with the seat's own first discard (the "
+           "dealer's second when the heavenly window is `dealer_first`); `\"migi\"` any made before a chi, pon or "
+           "exposed kong within the first 8 discards (needs `declare_ready` and an earthly_ready row)",
+           (Slot("EARTHLY_READY_WINDOW", 25, EARTHLY_READY_WINDOWS.index),)),
+    Option("early_wins", "standard", OneOf(EARLY_WINS),
+           "地胡人胡定義: `\"dealer_discard\"`: 地胡 is a non-dealer's win on the dealer's first discard; "
+           "`\"first_round\"`: 地胡 a non-dealer's self-draw and 人胡 any seat's win on a discard in the first "
+           "go-around (the first four discards, before any chi, pon or exposed kong)",
+           (Slot("EARLY_WINS", 26, EARLY_WINS.index),)),
 )  # fmt: skip
 # Slots no option fills: Rules.as_array derives them.
 DERIVED_SLOTS = (Slot("HK", 16),)  # the profile is a hongkong one: its engine rules (HONGKONG.md 1), side payments (4)
@@ -205,5 +230,6 @@ globals().update({f"OPT_{s.name}": s.index for s in SLOTS})
 
 __all__ = [f"OPT_{s.name}" for s in SLOTS] + [
     "N_OPTS", "EPISODES", "SETTLEMENTS", "LA_CUT_POLICIES", "LA_DRAWS", "FLOWER_WINS", "MAX_STAKE", "MAX_STREAK",
+    "HEAVENLY_READY_WINDOWS", "EARTHLY_READY_WINDOWS", "EARLY_WINS", "MIGI_DISCARDS",
     "RulesError", "Stakes", "DEFAULTS", "HK_OPTIONS", "OPTIONS",
 ]  # fmt: skip

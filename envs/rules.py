@@ -53,6 +53,10 @@ class Rules:
     flower_win: str | None = None
     dice_payments: bool | None = None
     dealer_pays_on_self_draw: bool | None = None
+    seven_flower_win: bool | None = None
+    heavenly_ready_window: str | None = None
+    earthly_ready_window: str | None = None
+    early_wins: str | None = None
 
     def __post_init__(self):
         # Options left as None take the profile's [rules] defaults, then the defaults of RULES.md 5.
@@ -76,6 +80,17 @@ class Rules:
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
+        self._check_windows(prof)
+
+    def _check_windows(self, prof) -> None:
+        """A ready window other than its default needs declare_ready and the profile's row (PLATFORMS.md 3)."""
+        for name, row in (("heavenly_ready_window", "heavenly_ready"), ("earthly_ready_window", "earthly_ready")):
+            if getattr(self, name) == DEFAULTS[name]:
+                continue
+            if not self.declare_ready:
+                raise RulesError(f"rule option {name!r} needs declare_ready = true")
+            if row not in prof.keys:
+                raise RulesError(f"rule option {name!r} needs a profile with the {row} row; {prof.name!r} has none")
 
     def _check_extras(self, prof, explicit_off: bool) -> None:
         from envs.scoring.profile import load_pack

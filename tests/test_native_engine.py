@@ -137,8 +137,21 @@ class Threads:
 
 
 # -- digests --------------------------------------------------------------------------------------
+# Items appended to the registry after the recording (envs/scoring/codes.py ITEMS is append only:
+# wind_pung, PLATFORMS.md 4): no recorded configuration names them, so their res_items columns must stay
+# 0 and the digest reads the columns the recording had.
+RECORDED_N_ITEMS = 158
+
+
 def _recorded_arrays(S):
-    return [getattr(S, name) for name in st.RECORDED_FIELDS]
+    out = []
+    for name in st.RECORDED_FIELDS:
+        a = getattr(S, name)
+        if name == "res_items":
+            assert not a[..., RECORDED_N_ITEMS:].any(), "an item appended after the recording scored in a recorded run"
+            a = a[..., :RECORDED_N_ITEMS]
+        out.append(a)
+    return out
 
 
 def _feed(h, arrays):
@@ -568,7 +581,7 @@ def test_bad_arrays(live):
     with pytest.raises(ValueError, match="opts"):
         _core.step_batch(S, _legal(S), eng.opts[:5], eng.cfg, eng.prof)
     with pytest.raises(ValueError, match="cfg"):
-        _core.step_batch(S, _legal(S), eng.opts, np.zeros(3, np.int64), eng.prof)
+        _core.step_batch(S, _legal(S), eng.opts, np.zeros(len(eng.cfg) + 1, np.int64), eng.prof)
     with pytest.raises(ValueError, match="prof"):
         _core.step_batch(S, _legal(S), eng.opts, eng.cfg, eng.prof[:2])
     bad_tai = eng.prof[0].copy()
