@@ -8,6 +8,7 @@
                      [--eval-set v1] [--vr]        (published walls; variance-reduced figures beside the plain ones)
     tw16 replay LOG [--html PAGE] [--view SEAT]
     tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
+    tw16 profiles [diff A B] [--json]             (the built-in tai profiles; where two differ)
     tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py;
                                                    --ppo.workers N / --ppo.ray ADDRESS: Ray rollout workers)
 """
@@ -121,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--rules", default=None, help='rule options as JSON, e.g. \'{"multi_win": true}\'')
     pl.add_argument("--open", action="store_true", help="show every hand face up (to learn, or to debug an agent)")
     pl.set_defaults(func=_cmd_play)
+
+    from cli import profiles
+
+    profiles.add_parser(sub)
 
     # listed for `tw16 --help` only: main() hands `tw16 train ...` to tyro before argparse sees it
     sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)

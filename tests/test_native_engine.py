@@ -53,6 +53,7 @@ from envs.engine.api import Engine
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 from envs.engine.rng import game_seeds, mix64
 from envs.rules import Rules
+from recorded import recorded_items
 
 DIGESTS = Path(__file__).parent / "data" / "engine_digests.json"
 RECORD = os.environ.get("TW16_RECORD") == "1"
@@ -137,21 +138,9 @@ class Threads:
 
 
 # -- digests --------------------------------------------------------------------------------------
-# Items appended to the registry after the recording (envs/scoring/codes.py ITEMS is append only:
-# wind_pung, PLATFORMS.md 4): no recorded configuration names them, so their res_items columns must stay
-# 0 and the digest reads the columns the recording had.
-RECORDED_N_ITEMS = 158
-
-
 def _recorded_arrays(S):
-    out = []
-    for name in st.RECORDED_FIELDS:
-        a = getattr(S, name)
-        if name == "res_items":
-            assert not a[..., RECORDED_N_ITEMS:].any(), "an item appended after the recording scored in a recorded run"
-            a = a[..., :RECORDED_N_ITEMS]
-        out.append(a)
-    return out
+    # res_items: the columns of the recording (items appended later stay 0 in the recorded runs)
+    return [recorded_items(S.res_items) if name == "res_items" else getattr(S, name) for name in st.RECORDED_FIELDS]
 
 
 def _feed(h, arrays):

@@ -69,7 +69,29 @@ BAD = {
     "dual_reading": [("on", "'dual_reading' must be true or false"), (False, "'dual_reading' is for the hongkong profile")],
     "dealer_pays_on_self_draw": [(1, "'dealer_pays_on_self_draw' must be true or false"),
                                  (True, "'dealer_pays_on_self_draw' is for the hongkong profile")],  # fmt: skip
+    "seven_flower_win": [("no", "'seven_flower_win' must be true or false"), (0, "'seven_flower_win'")],
+    "heavenly_ready_window": [("first", "'heavenly_ready_window' must be one of ('deal', 'dealer_first', 'migi')"),
+                              ("migi", "'heavenly_ready_window' needs declare_ready = true")],  # fmt: skip
+    "earthly_ready_window": [(True, "'earthly_ready_window' must be one of ('first_discard', 'migi')"),
+                             ("migi", "'earthly_ready_window' needs declare_ready = true")],  # fmt: skip
+    "early_wins": [("hk", "'early_wins' must be one of ('standard', 'dealer_discard', 'first_round')"),
+                   (1, "'early_wins' must be one of")],  # fmt: skip
 }
+
+
+def test_ready_windows_need_the_row():
+    """PLATFORMS.md 3: a window other than its default needs declare_ready and the profile's row."""
+    with pytest.raises(RulesError, match="'heavenly_ready_window' needs a profile with the heavenly_ready row; 'mj888'"):
+        Rules(profile="mj888", heavenly_ready_window="migi")
+    with pytest.raises(RulesError, match="'earthly_ready_window' needs a profile with the earthly_ready row"):
+        Rules(profile="zhaishenye", earthly_ready_window="migi")
+    with pytest.raises(RulesError, match="'earthly_ready_window' needs declare_ready = true"):
+        Rules(profile="strict16", declare_ready=False, earthly_ready_window="migi")
+    assert Rules(profile="strict16", heavenly_ready_window="dealer_first").as_array()[R.OPT_HEAVENLY_READY_WINDOW] == 1
+    a = Rules(profile="star31").as_array()
+    assert (a[R.OPT_SEVEN_FLOWER_WIN], a[R.OPT_EARTHLY_READY_WINDOW], a[R.OPT_STREAK_CAP]) == (0, 1, 10)
+    assert Rules(profile="masters").as_array()[R.OPT_EARLY_WINS] == 2
+    assert Rules(profile="wikibooks").as_array()[R.OPT_EARLY_WINS] == 1
 
 
 def test_every_option_has_bad_value_cases():
