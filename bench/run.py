@@ -117,6 +117,17 @@ SOAK_COMBOS: tuple[tuple[str, str, dict], ...] = (
     ("hongkong/game+la_cut_ask", "hongkong", {"episode": "game", "la_cut_policy": "ask"}),
     ("hongkong/game+la_draw_settle", "hongkong", {"episode": "game", "la_draw": "settle", "la_cut": "none"}),
     ("hongkong/game+all-off", "hongkong", {"episode": "game", **_HK_ALL_OFF}),
+    # the platform tables (PLATFORMS.md): their ready windows, early wins and seven-flower rule
+    ("wikibooks", "wikibooks", {}),
+    ("star31", "star31", {}),
+    ("masters", "masters", {}),
+    ("mj888", "mj888", {}),
+    ("zhonghua", "zhonghua", {}),
+    ("zhaishenye", "zhaishenye", {}),
+    ("star31/game+offer", "star31", {"episode": "game", "flower_win": "offer"}),
+    ("zhaishenye/game+extras", "zhaishenye", {"episode": "game", "extras": True}),
+    ("masters/no-ready+multi_win", "masters", {"declare_ready": False, "heavenly_ready_window": "deal",
+                                               "multi_win": True}),
 )
 SOAK_CHUNK = 2048  # games per engine batch
 SOAK_FIRST_GAMES = 1  # episode "game": games of the first batch, to measure hands per game (random play
