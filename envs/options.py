@@ -104,6 +104,10 @@ class Option:
     doc: str
     slots: tuple[Slot, ...] = ()
     hongkong: bool = False  # refused with other profiles when not at the default (HONGKONG.md 1)
+    # Left out of Rules.to_dict() while at the default that the rules' profile gives it (from_dict then
+    # restores it): the options added after records (logs, golden playthroughs, benchmark and eval
+    # records) were first written, so that those records of unchanged games stay byte-identical.
+    omit_at_default: bool = False
 
 
 FLAG = Flag()
@@ -199,22 +203,22 @@ OPTIONS: tuple[Option, ...] = (
     Option("seven_flower_win", True, FLAG,
            "七搶一胡牌: `False`: seven flowers while another seat holds the eighth is no win (nothing offered, play "
            "goes on; the flowers score like any others in a later win)",
-           (Slot("SEVEN_FLOWER_WIN", 23),)),
+           (Slot("SEVEN_FLOWER_WIN", 23),), omit_at_default=True),
     Option("heavenly_ready_window", "deal", OneOf(HEAVENLY_READY_WINDOWS),
            "天聽時機: which declarations earn heavenly_ready: `\"deal\"` a non-dealer's right after the initial flowers; "
            "`\"dealer_first\"` also the dealer's with its first discard; `\"migi\"` any made before a chi, pon or "
            "exposed kong within the first 8 discards (needs `declare_ready` and a heavenly_ready row)",
-           (Slot("HEAVENLY_READY_WINDOW", 24, HEAVENLY_READY_WINDOWS.index),)),
+           (Slot("HEAVENLY_READY_WINDOW", 24, HEAVENLY_READY_WINDOWS.index),), omit_at_default=True),
     Option("earthly_ready_window", "first_discard", OneOf(EARTHLY_READY_WINDOWS),
            "地聽時機: which declarations earn earthly_ready: `\"first_discard\"` with the seat's own first discard (the "
            "dealer's second when the heavenly window is `dealer_first`); `\"migi\"` any made before a chi, pon or "
            "exposed kong within the first 8 discards (needs `declare_ready` and an earthly_ready row)",
-           (Slot("EARTHLY_READY_WINDOW", 25, EARTHLY_READY_WINDOWS.index),)),
+           (Slot("EARTHLY_READY_WINDOW", 25, EARTHLY_READY_WINDOWS.index),), omit_at_default=True),
     Option("early_wins", "standard", OneOf(EARLY_WINS),
            "地胡人胡定義: `\"dealer_discard\"`: 地胡 is a non-dealer's win on the dealer's first discard; "
            "`\"first_round\"`: 地胡 a non-dealer's self-draw and 人胡 any seat's win on a discard in the first "
            "go-around (the first four discards, before any chi, pon or exposed kong)",
-           (Slot("EARLY_WINS", 26, EARLY_WINS.index),)),
+           (Slot("EARLY_WINS", 26, EARLY_WINS.index),), omit_at_default=True),
 )  # fmt: skip
 # Slots no option fills: Rules.as_array derives them.
 DERIVED_SLOTS = (Slot("HK", 16),)  # the profile is a hongkong one: its engine rules (HONGKONG.md 1), side payments (4)

@@ -141,6 +141,17 @@ class Rules:
         d = dataclasses.asdict(self)
         d["stakes"] = {"base": self.stakes.base, "per_tai": self.stakes.per_tai}
         d["extras_off"] = list(self.extras_off)
+        # options marked omit_at_default are left out at the value the profile gives them (from_dict
+        # restores it), so records written before they existed read the same
+        prof = None
+        for opt in OPTIONS:
+            if opt.omit_at_default:
+                if prof is None:
+                    from envs.scoring.profile import load_profile
+
+                    prof = load_profile(self.profile)
+                if d[opt.name] == prof.rule_defaults.get(opt.name, DEFAULTS[opt.name]):
+                    del d[opt.name]
         return d
 
     def to_json(self) -> str:

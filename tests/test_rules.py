@@ -147,8 +147,11 @@ def test_stakes_forms():
     ],
 )
 def test_dict_and_json_round_trip(rules):
+    from envs.options import OPTIONS
+
     d = rules.to_dict()
-    assert set(d) == set(DEFAULTS) | {"profile"}
+    late = {o.name for o in OPTIONS if o.omit_at_default}  # left out at their default (test below)
+    assert set(d) | late == set(DEFAULTS) | {"profile"} and not late & set(d)
     assert Rules.from_dict(d) == rules
     assert hash(Rules.from_dict(d)) == hash(rules)
     s = rules.to_json()
@@ -206,3 +209,22 @@ def test_environment_doc_lists_every_option():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "environment.md").read_text(encoding="utf-8")
     missing = [name for name in DEFAULTS if f"| `{name}` |" not in doc]
     assert not missing, f"docs/environment.md's option table lacks {missing}"
+
+
+def test_late_options_left_out_of_records_at_their_default():
+    """The options added after records were first written (omit_at_default) are left out of to_dict at
+    the value the profile gives them, so older records stay the same; any other value is written, and
+    from_dict restores the rules exactly."""
+    from envs.options import OPTIONS
+    from envs.scoring.profile import BUILTIN
+
+    late = [o.name for o in OPTIONS if o.omit_at_default]
+    assert late == ["seven_flower_win", "heavenly_ready_window", "earthly_ready_window", "early_wins"]
+    for p in BUILTIN:
+        r = Rules(profile=p)
+        d = r.to_dict()
+        assert not set(late) & set(d) and Rules.from_dict(d) == r, p
+    r = Rules(profile="star31", seven_flower_win=True, early_wins="first_round")
+    d = r.to_dict()
+    assert (d["seven_flower_win"], d["early_wins"]) == (True, "first_round") and Rules.from_dict(d) == r
+    assert Rules.from_dict(Rules(seven_flower_win=False).to_dict()).seven_flower_win is False
