@@ -26,6 +26,13 @@ HEAVENLY_READY_WINDOWS = ("deal", "dealer_first", "migi")
 EARTHLY_READY_WINDOWS = ("first_discard", "migi")
 EARLY_WINS = ("standard", "dealer_discard", "first_round")
 MIGI_DISCARDS = 8  # the migi window: at most this many discards in the hand, the declaring one included
+# The values' codes in the compiled array (their index in the tuples above), read by the native core.
+HRW_DEALER_FIRST = HEAVENLY_READY_WINDOWS.index("dealer_first")
+HRW_MIGI = HEAVENLY_READY_WINDOWS.index("migi")
+ERW_MIGI = EARTHLY_READY_WINDOWS.index("migi")
+EW_STANDARD = EARLY_WINS.index("standard")
+EW_DEALER_DISCARD = EARLY_WINS.index("dealer_discard")
+EW_FIRST_ROUND = EARLY_WINS.index("first_round")
 # Bounds that keep every settlement amount well inside int64 (the native core does not check overflow).
 MAX_STAKE = 10**9
 MAX_STREAK = 10**6
@@ -234,6 +241,7 @@ globals().update({f"OPT_{s.name}": s.index for s in SLOTS})
 
 __all__ = [f"OPT_{s.name}" for s in SLOTS] + [
     "N_OPTS", "EPISODES", "SETTLEMENTS", "LA_CUT_POLICIES", "LA_DRAWS", "FLOWER_WINS", "MAX_STAKE", "MAX_STREAK",
-    "HEAVENLY_READY_WINDOWS", "EARTHLY_READY_WINDOWS", "EARLY_WINS", "MIGI_DISCARDS",
+    "HEAVENLY_READY_WINDOWS", "EARTHLY_READY_WINDOWS", "EARLY_WINS", "MIGI_DISCARDS", "HRW_DEALER_FIRST", "HRW_MIGI",
+    "ERW_MIGI", "EW_STANDARD", "EW_DEALER_DISCARD", "EW_FIRST_ROUND",
     "RulesError", "Stakes", "DEFAULTS", "HK_OPTIONS", "OPTIONS",
 ]  # fmt: skip

@@ -151,19 +151,18 @@ int64_t early_win_flag(const State& S, int64_t b, int64_t w, int64_t win_by, Opt
     const bool non_dealer = w != g[St::G_DEALER];
     const bool no_meld_yet = g[St::G_ANY_MELD] == 0;
     const bool self_drawn = win_by == C::WIN_SELF_DRAW;
-    const int64_t early = opts[R::OPT_EARLY_WINS];  // index into EARLY_WINS
-    constexpr int64_t DEALER_DISCARD = 1, FIRST_ROUND = 2;
-    if (early == FIRST_ROUND) {
+    const int64_t early = opts[R::OPT_EARLY_WINS];  // EW_* (envs/options.py)
+    if (early == R::EW_FIRST_ROUND) {
         // the first go-around (一輪): the first four discards, ended by a chi, pon or exposed kong; the
         // non-dealers' draws in it come after discards 1..3 (PLATFORMS.md 3.3)
         if (any_claimed(p, S.melds[b])) return 0;
         if (self_drawn) return non_dealer && g[St::G_NRIVER] <= 3 ? C::F_EARTHLY : 0;
         return g[St::G_NRIVER] <= 4 ? C::F_HUMAN : 0;
     }
-    if (early == DEALER_DISCARD && !self_drawn && non_dealer && no_meld_yet && g[St::G_NRIVER] == 1)
+    if (early == R::EW_DEALER_DISCARD && !self_drawn && non_dealer && no_meld_yet && g[St::G_NRIVER] == 1)
         return C::F_EARTHLY;  // a win on the dealer's first discard, the first of the hand
     if (self_drawn)  // (dealer_discard: a self-draw on the first draw is no timing item)
-        return early == 0 && non_dealer && no_meld_yet && p(w, St::P_NDISC) == 0 && p(w, St::P_NDRAWS) == 1
+        return early == R::EW_STANDARD && non_dealer && no_meld_yet && p(w, St::P_NDISC) == 0 && p(w, St::P_NDRAWS) == 1
                    ? C::F_EARTHLY
                    : 0;
     return non_dealer && no_meld_yet && p(w, St::P_NDRAWS) == 0 ? C::F_HUMAN : 0;

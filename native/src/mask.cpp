@@ -65,18 +65,17 @@ bool any_claimed(View<int64_t, 2> p, View<int8_t, 3> melds) {
 int64_t ready_window_flag(View<int64_t, 1> g, View<int64_t, 1> ps, int64_t seat, bool at_deal, bool claimed,
                           Opts opts, Cfg cfg) {
     namespace C = py::codes;
-    const int64_t hw = opts[R::OPT_HEAVENLY_READY_WINDOW];  // index into HEAVENLY_READY_WINDOWS
-    const int64_t ew = opts[R::OPT_EARTHLY_READY_WINDOW];   // index into EARTHLY_READY_WINDOWS
-    constexpr int64_t H_DEALER_FIRST = 1, H_MIGI = 2, E_MIGI = 1;
+    const int64_t hw = opts[R::OPT_HEAVENLY_READY_WINDOW];  // HRW_* (envs/options.py)
+    const int64_t ew = opts[R::OPT_EARTHLY_READY_WINDOW];   // ERW_*
     // MIGI: no chi, pon or exposed kong yet and at most MIGI_DISCARDS discards, the declaring one
     // included (a declaration before any discard counts).
     const bool migi = !claimed && (at_deal || g[St::G_NRIVER] + 1 <= R::MIGI_DISCARDS);
-    const bool dealer_first = hw == H_DEALER_FIRST && seat == g[St::G_DEALER];
+    const bool dealer_first = hw == R::HRW_DEALER_FIRST && seat == g[St::G_DEALER];
     const int64_t own = ps[St::P_NDISC];  // the seat's discards before the declaring one
-    if (cfg[M::CFG_HEAVENLY_ROW] && (at_deal || (dealer_first && own == 0) || (hw == H_MIGI && migi)))
+    if (cfg[M::CFG_HEAVENLY_ROW] && (at_deal || (dealer_first && own == 0) || (hw == R::HRW_MIGI && migi)))
         return C::F_HEAVENLY_READY;
     // first_discard: the seat's own first discard; the dealer's second when its first is 天聽
-    if (cfg[M::CFG_EARTHLY_ROW] && (ew == E_MIGI ? migi : !at_deal && own == (dealer_first ? 1 : 0)))
+    if (cfg[M::CFG_EARTHLY_ROW] && (ew == R::ERW_MIGI ? migi : !at_deal && own == (dealer_first ? 1 : 0)))
         return C::F_EARTHLY_READY;
     return 0;
 }

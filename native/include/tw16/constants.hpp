@@ -53,6 +53,12 @@ inline constexpr int64_t N_OPTS = 27LL;
 inline constexpr int64_t MAX_STAKE = 1000000000LL;
 inline constexpr int64_t MAX_STREAK = 1000000LL;
 inline constexpr int64_t MIGI_DISCARDS = 8LL;
+inline constexpr int64_t HRW_DEALER_FIRST = 1LL;
+inline constexpr int64_t HRW_MIGI = 2LL;
+inline constexpr int64_t ERW_MIGI = 1LL;
+inline constexpr int64_t EW_STANDARD = 0LL;
+inline constexpr int64_t EW_DEALER_DISCARD = 1LL;
+inline constexpr int64_t EW_FIRST_ROUND = 2LL;
 }  // namespace rules
 namespace codes {  // envs.scoring.codes
 inline constexpr int64_t WIN_DISCARD = 0LL;
