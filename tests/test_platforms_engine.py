@@ -153,7 +153,10 @@ def test_first_round_human_win_of_the_dealer():
 @pytest.mark.parametrize("on_turn, human", [(4, True), (5, False)])
 def test_first_round_is_four_discards(on_turn, human):
     # W (T16, it has drawn and discarded already) wins on the 4th discard, N's, or on the 5th, E's
-    draws, seq = ("C 7s 8s 6s", ["N: discard 6s"]) if on_turn == 4 else ("C 7s 8s F 6s", ["N: discard F", "E: discard 6s"])
+    if on_turn == 4:
+        draws, seq = "C 7s 8s 6s", ["N: discard 6s"]
+    else:
+        draws, seq = "C 7s 8s F 6s", ["N: discard F", "E: discard 6s"]
     eng = new([JUNK, JUNK, T16, JUNK], draws=draws, profile="masters")
     play(eng, "W: pass", "E: discard C", "S: discard 7s", "W: discard 8s", *seq, "W: win")
     assert ("human_win" in items(eng, W)) == human, items(eng, W)

@@ -9,8 +9,10 @@ profile's ``[rules]`` defaults, RULES.md 5 otherwise).
 
 from __future__ import annotations
 
+import unicodedata
+
 from envs.options import DEFAULTS
-from envs.scoring.profile import BUILTIN, PLATFORMS, Item, Profile, load_profile
+from envs.scoring.profile import BUILTIN, PLATFORMS, Item, Profile, extends_of, load_profile
 
 RULE_NAMES = tuple(n for n in DEFAULTS if n != "stakes")  # stakes are not part of a table
 
@@ -86,8 +88,6 @@ def diff_table(d: dict) -> str:
 
 
 def _width(s: str) -> int:
-    import unicodedata
-
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
 
@@ -99,9 +99,7 @@ def _align(rows) -> str:
 def summary_line(name: str) -> str:
     """One line: name, title, what it extends, item count and the rule options it changes."""
     p = load_profile(name)
-    from envs.scoring.profile import _read
-
-    parent = _read(name)[0].get("extends", "")
+    parent = extends_of(name)
     changed = [f"{k}={_show(v)}" for k, v in rule_values(name).items() if v != _plain(DEFAULTS[k])]
     ext = f"extends {parent}, " if parent else ""
     return f"{name:<11} {p.title} ({ext}{len(p.items)} items{'; ' + ' '.join(changed) if changed else ''})"
@@ -160,6 +158,8 @@ def platforms_rules_md(names=PLATFORMS) -> str:
     """The rule options each platform changes from RULES.md 5."""
     vals = {n: rule_values(n) for n in names}
     opts = [o for o in RULE_NAMES if any(vals[n][o] != _plain(DEFAULTS[o]) for n in names)]
-    rows = [[f"`{o}`", f"`{_show(_plain(DEFAULTS[o]))}`"] + [f"`{_show(vals[n][o])}`" if vals[n][o] != _plain(DEFAULTS[o])
-                                                              else "·" for n in names] for o in opts]  # fmt: skip
+    rows = []
+    for o in opts:
+        d = _plain(DEFAULTS[o])
+        rows.append([f"`{o}`", f"`{_show(d)}`"] + [f"`{_show(vals[n][o])}`" if vals[n][o] != d else "·" for n in names])
     return _md(["option", "default", *names], rows)

@@ -302,6 +302,12 @@ def _refuse_hongkong_items(src: str, items: list[Item]) -> None:
                            "extends hongkong can score it")
 
 
+def extends_of(name_or_path: str) -> str:
+    """The ``extends`` a profile file names ("" for none), as written."""
+    ext = _read(name_or_path)[0].get("extends", "")
+    return ext if isinstance(ext, str) else ""
+
+
 def load_pack(name: str) -> Profile:
     """A pack of items to append to a profile (``profiles/extras.toml``), read as a table of items."""
     if name not in PACKS:
