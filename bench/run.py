@@ -125,6 +125,17 @@ SOAK_COMBOS: tuple[tuple[str, str, dict], ...] = (
     ("olympiad/game", "olympiad", {"episode": "game"}),
     ("olympiad+extras", "olympiad", {"extras": True}),  # the pack's shapes stay off (special_wins)
     ("olympiad/rob_kong+multi_win", "olympiad", {"rob_kong": True, "multi_win": True}),
+    # the platform tables (PLATFORMS.md): their ready windows, early wins and seven-flower rule
+    ("wikibooks", "wikibooks", {}),
+    ("star31", "star31", {}),
+    ("masters", "masters", {}),
+    ("mj888", "mj888", {}),
+    ("zhonghua", "zhonghua", {}),
+    ("zhaishenye", "zhaishenye", {}),
+    ("star31/game+offer", "star31", {"episode": "game", "flower_win": "offer"}),
+    ("zhaishenye/game+extras", "zhaishenye", {"episode": "game", "extras": True}),
+    ("masters/no-ready+multi_win", "masters", {"declare_ready": False, "heavenly_ready_window": "deal",
+                                               "multi_win": True}),
 )
 SOAK_CHUNK = 2048  # games per engine batch
 SOAK_FIRST_GAMES = 1  # episode "game": games of the first batch, to measure hands per game (random play

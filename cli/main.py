@@ -12,6 +12,7 @@
               [--log FILE]
     tw16 web [--host 127.0.0.1] [--port 8000] [--agent A] [--log-dir D] [--duplicate v1]
     tw16 review LOG [--agent A] [--seat S] [--json] [--html OUT]
+    tw16 profiles [diff A B] [--json]             (the built-in tai profiles; where two differ)
     tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py;
                                                    --ppo.workers N / --ppo.ray ADDRESS: Ray rollout workers)
 """
@@ -198,6 +199,10 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("--json", action="store_true", help="print the review as JSON")
     rv.add_argument("--html", default=None, help="write a page: the replay viewer with the annotations")
     rv.set_defaults(func=_cmd_review)
+
+    from cli import profiles
+
+    profiles.add_parser(sub)
 
     # listed for `tw16 --help` only: main() hands `tw16 train ...` to tyro before argparse sees it
     sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)

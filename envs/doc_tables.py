@@ -2,8 +2,9 @@
 
 The action layout (``envs.engine.actions.LAYOUT``), the channel tables of every encoding in
 ``ENCODINGS`` (their ``CHANNELS`` blocks, ``envs.obs.channels``), the rule options
-(``envs.rules.DEFAULTS`` with each built-in profile's ``[rules]`` defaults) and the env options (the
-signature of ``envs.tw16_v0.raw_env``) are written into marked regions:
+(``envs.rules.DEFAULTS`` with each built-in profile's ``[rules]`` defaults), the env options (the
+signature of ``envs.tw16_v0.raw_env``) and the platform profiles side by side (``envs.scoring.compare``,
+docs/profiles.md) are written into marked regions:
 
 - markdown: ``<!-- BEGIN generated: NAME -->`` ... ``<!-- END generated: NAME -->``
 - docstrings: ``.. BEGIN generated: NAME`` ... ``.. END generated: NAME`` (reST comments)
@@ -28,6 +29,7 @@ from envs.engine.actions import LAYOUT
 from envs.obs.channels import VALUES, starts
 from envs.options import OPTIONS
 from envs.rules import DEFAULTS, Rules, Stakes
+from envs.scoring import compare
 from envs.scoring.profile import BUILTIN, load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ENCODINGS = ("envs.obs.planes_v0", "envs.obs.oracle_v0", "envs.obs.planes_v1")
 CARD = "envs/tw16_v0.py"
 DOC = "docs/environment.md"
+PROFILES_DOC = "docs/profiles.md"  # the platform profiles side by side (envs.scoring.compare)
 WIDTH = 100
 
 # What each rule option does: the doc of its row in envs.options.OPTIONS (one home); `profile` is the
@@ -227,6 +230,9 @@ def regions() -> dict[tuple[str, str], str]:
         (CARD, "actions"): actions_rst(),
         (CARD, "options"): options_rst(),
         (CARD, "channels"): channels_rst(encoding(ENCODINGS[0])),  # the env's observation
+        (PROFILES_DOC, "platforms: tai"): compare.platforms_tai_md(),
+        (PROFILES_DOC, "platforms: replaces"): compare.platforms_replaces_md(),
+        (PROFILES_DOC, "platforms: rules"): compare.platforms_rules_md(),
     }
     for name in ENCODINGS:
         mod = encoding(name)

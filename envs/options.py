@@ -21,6 +21,18 @@ SETTLEMENTS = ("immediate", "la", "win_lose")
 LA_CUT_POLICIES = ("always", "ask")
 LA_DRAWS = ("keep", "settle")
 FLOWER_WINS = ("auto", "offer")
+# PLATFORMS.md 3: when a declared ready hand is 天聽 / 地聽, and how 地胡 / 人胡 are timed.
+HEAVENLY_READY_WINDOWS = ("deal", "dealer_first", "migi")
+EARTHLY_READY_WINDOWS = ("first_discard", "migi")
+EARLY_WINS = ("standard", "dealer_discard", "first_round")
+MIGI_DISCARDS = 8  # the migi window: at most this many discards in the hand, the declaring one included
+# The values' codes in the compiled array (their index in the tuples above), read by the native core.
+HRW_DEALER_FIRST = HEAVENLY_READY_WINDOWS.index("dealer_first")
+HRW_MIGI = HEAVENLY_READY_WINDOWS.index("migi")
+ERW_MIGI = EARTHLY_READY_WINDOWS.index("migi")
+EW_STANDARD = EARLY_WINS.index("standard")
+EW_DEALER_DISCARD = EARLY_WINS.index("dealer_discard")
+EW_FIRST_ROUND = EARLY_WINS.index("first_round")
 # Bounds that keep every settlement amount well inside int64 (the native core does not check overflow).
 MAX_STAKE = 10**9
 MAX_STREAK = 10**6
@@ -99,6 +111,10 @@ class Option:
     doc: str
     slots: tuple[Slot, ...] = ()
     hongkong: bool = False  # refused with other profiles when not at the default (HONGKONG.md 1)
+    # Left out of Rules.to_dict() while at the default that the rules' profile gives it (from_dict then
+    # restores it): the options added after records (logs, golden playthroughs, benchmark and eval
+    # records) were first written, so that those records of unchanged games stay byte-identical.
+    omit_at_default: bool = False
 
 
 FLAG = Flag()
@@ -200,6 +216,26 @@ OPTIONS: tuple[Option, ...] = (
            "the winning shapes beyond five sets and a pair that the profile or the extras pack names (嚦咕嚦咕, 十三么, "
            "十六不搭) are wins; `False`: five sets and a pair only, whatever the profile names (the effective profile "
            "has no shapes, so engine, mask and scorer all refuse them)"),
+    # PLATFORMS.md 3 (the platform profiles; slots from 25, append only)
+    Option("seven_flower_win", True, FLAG,
+           "七搶一胡牌: `False`: seven flowers while another seat holds the eighth is no win (nothing offered, play "
+           "goes on; the flowers score like any others in a later win)",
+           (Slot("SEVEN_FLOWER_WIN", 25),), omit_at_default=True),
+    Option("heavenly_ready_window", "deal", OneOf(HEAVENLY_READY_WINDOWS),
+           "天聽時機: which declarations earn heavenly_ready: `\"deal\"` a non-dealer's right after the initial flowers; "
+           "`\"dealer_first\"` also the dealer's with its first discard; `\"migi\"` any made before a chi, pon or "
+           "exposed kong within the first 8 discards (needs `declare_ready` and a heavenly_ready row)",
+           (Slot("HEAVENLY_READY_WINDOW", 26, HEAVENLY_READY_WINDOWS.index),), omit_at_default=True),
+    Option("earthly_ready_window", "first_discard", OneOf(EARTHLY_READY_WINDOWS),
+           "地聽時機: which declarations earn earthly_ready: `\"first_discard\"` with the seat's own first discard (the "
+           "dealer's second when the heavenly window is `dealer_first`); `\"migi\"` any made before a chi, pon or "
+           "exposed kong within the first 8 discards (needs `declare_ready` and an earthly_ready row)",
+           (Slot("EARTHLY_READY_WINDOW", 27, EARTHLY_READY_WINDOWS.index),), omit_at_default=True),
+    Option("early_wins", "standard", OneOf(EARLY_WINS),
+           "地胡人胡定義: `\"dealer_discard\"`: 地胡 is a non-dealer's win on the dealer's first discard; "
+           "`\"first_round\"`: 地胡 a non-dealer's self-draw and 人胡 any seat's win on a discard in the first "
+           "go-around (the first four discards, before any chi, pon or exposed kong)",
+           (Slot("EARLY_WINS", 28, EARLY_WINS.index),), omit_at_default=True),
 )  # fmt: skip
 # Slots no option fills: Rules.as_array derives them.
 DERIVED_SLOTS = (Slot("HK", 16),)  # the profile is a hongkong one: its engine rules (HONGKONG.md 1), side payments (4)
@@ -215,5 +251,7 @@ globals().update({f"OPT_{s.name}": s.index for s in SLOTS})
 
 __all__ = [f"OPT_{s.name}" for s in SLOTS] + [
     "N_OPTS", "EPISODES", "SETTLEMENTS", "LA_CUT_POLICIES", "LA_DRAWS", "FLOWER_WINS", "MAX_STAKE", "MAX_STREAK",
+    "HEAVENLY_READY_WINDOWS", "EARTHLY_READY_WINDOWS", "EARLY_WINS", "MIGI_DISCARDS", "HRW_DEALER_FIRST", "HRW_MIGI",
+    "ERW_MIGI", "EW_STANDARD", "EW_DEALER_DISCARD", "EW_FIRST_ROUND",
     "RulesError", "Stakes", "DEFAULTS", "HK_OPTIONS", "OPTIONS",
 ]  # fmt: skip

@@ -55,6 +55,10 @@ class Rules:
     dealer_pays_on_self_draw: bool | None = None
     rob_kong: bool | None = None  # 搶槓 (RULES.md 2.6); the olympiad profile turns it off
     special_wins: bool | None = None  # shapes beyond five sets and a pair; off in the olympiad profile
+    seven_flower_win: bool | None = None
+    heavenly_ready_window: str | None = None
+    earthly_ready_window: str | None = None
+    early_wins: str | None = None
 
     def __post_init__(self):
         # Options left as None take the profile's [rules] defaults, then the defaults of RULES.md 5.
@@ -81,6 +85,17 @@ class Rules:
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
+        self._check_windows(prof)
+
+    def _check_windows(self, prof) -> None:
+        """A ready window other than its default needs declare_ready and the profile's row (PLATFORMS.md 3)."""
+        for name, row in (("heavenly_ready_window", "heavenly_ready"), ("earthly_ready_window", "earthly_ready")):
+            if getattr(self, name) == DEFAULTS[name]:
+                continue
+            if not self.declare_ready:
+                raise RulesError(f"rule option {name!r} needs declare_ready = true")
+            if row not in prof.keys:
+                raise RulesError(f"rule option {name!r} needs a profile with the {row} row; {prof.name!r} has none")
 
     def _check_extras(self, prof, explicit_off: bool) -> None:
         from envs.scoring.profile import load_pack
@@ -131,6 +146,17 @@ class Rules:
         d = dataclasses.asdict(self)
         d["stakes"] = {"base": self.stakes.base, "per_tai": self.stakes.per_tai}
         d["extras_off"] = list(self.extras_off)
+        # options marked omit_at_default are left out at the value the profile gives them (from_dict
+        # restores it), so records written before they existed read the same
+        prof = None
+        for opt in OPTIONS:
+            if opt.omit_at_default:
+                if prof is None:
+                    from envs.scoring.profile import load_profile
+
+                    prof = load_profile(self.profile)
+                if d[opt.name] == prof.rule_defaults.get(opt.name, DEFAULTS[opt.name]):
+                    del d[opt.name]
         return d
 
     def to_json(self) -> str:

@@ -53,6 +53,7 @@ from envs.engine.api import Engine
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 from envs.engine.rng import game_seeds, mix64
 from envs.rules import Rules
+from recorded import recorded_items
 
 DIGESTS = Path(__file__).parent / "data" / "engine_digests.json"
 RECORD = os.environ.get("TW16_RECORD") == "1"
@@ -138,7 +139,8 @@ class Threads:
 
 # -- digests --------------------------------------------------------------------------------------
 def _recorded_arrays(S):
-    return [getattr(S, name) for name in st.RECORDED_FIELDS]
+    # res_items: the columns of the recording (items appended later stay 0 in the recorded runs)
+    return [recorded_items(S.res_items) if name == "res_items" else getattr(S, name) for name in st.RECORDED_FIELDS]
 
 
 def _feed(h, arrays):
@@ -568,7 +570,7 @@ def test_bad_arrays(live):
     with pytest.raises(ValueError, match="opts"):
         _core.step_batch(S, _legal(S), eng.opts[:5], eng.cfg, eng.prof)
     with pytest.raises(ValueError, match="cfg"):
-        _core.step_batch(S, _legal(S), eng.opts, np.zeros(3, np.int64), eng.prof)
+        _core.step_batch(S, _legal(S), eng.opts, np.zeros(len(eng.cfg) + 1, np.int64), eng.prof)
     with pytest.raises(ValueError, match="prof"):
         _core.step_batch(S, _legal(S), eng.opts, eng.cfg, eng.prof[:2])
     bad_tai = eng.prof[0].copy()

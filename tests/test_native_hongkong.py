@@ -33,7 +33,7 @@ from envs.scoring import codes as C
 from envs.scoring.cases import CaseError, parse_case
 from envs.scoring.profile import PO_SHAPES
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0
-from recorded import Digests  # noqa: E402
+from recorded import RECORDED_N_ITEMS, Digests, recorded_items  # noqa: E402
 
 _core = pytest.importorskip("envs._core")
 
@@ -60,10 +60,10 @@ def _cases() -> list[dict]:
 
 
 def _score(args, prof):
-    """hk_score: (tai, items as a list)."""
+    """hk_score: (tai, items as a list, the columns the digests were recorded with)."""
     out = np.full(C.N_ITEMS, 7, np.int32)  # it clears it
     tai = int(_core.hk_score(*args, *prof, out))
-    return tai, out.tolist()
+    return tai, recorded_items(out).tolist()
 
 
 def _legs(leg_args, opts):
@@ -394,7 +394,7 @@ def random_records() -> tuple[list, dict]:
     profs = _profiles()
     opts = _opts_variants()
     recs = []
-    stats = {"win": 0, "nowin": 0, "flower_only": 0, "items": 0, "per_item": np.zeros(C.N_ITEMS, np.int64)}
+    stats = {"win": 0, "nowin": 0, "flower_only": 0, "items": 0, "per_item": np.zeros(RECORDED_N_ITEMS, np.int64)}
     for i in range(N_RANDOM):
         args = gen.hand()
         prof = profs[0] if i % 8 == 0 else profs[gen.r.randrange(len(profs))]

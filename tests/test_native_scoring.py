@@ -35,7 +35,7 @@ from bench.scoring import random_winning_hands  # noqa: E402
 from envs.scoring.cases import CaseError, parse_case  # noqa: E402
 from envs.scoring.profile import PO_SHAPES  # noqa: E402
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0  # noqa: E402
-from recorded import Digests  # noqa: E402
+from recorded import Digests, recorded_items  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -119,7 +119,8 @@ def _case_record(case: dict, profile: str | None):
     out = np.full(N_ITEMS, 7, np.int32)  # score_hand clears it
     tai = int(core.score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
                               c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out))  # fmt: skip
-    rec = {"id": case.get("id"), "profile": profile, "tai": tai, "items": out.tolist(), "settle": []}
+    rec = {"id": case.get("id"), "profile": profile, "tai": tai, "items": recorded_items(out).tolist(),
+           "settle": []}
     for streak in (0, c.streak, 3):
         d = np.zeros(4, np.int64)
         core.settle(tai, c.win_by, c.winner, c.payer, 0, streak, opts, d)
@@ -425,7 +426,7 @@ def random_results(name: str, n: int = N_RANDOM):
 def test_random_hands(name):
     h, tai, items, deltas = random_results(name)
     NEW[f"random/{name}/inputs"] = digest(*(h[k] for k in sorted(h)))
-    check(f"random/{name}", digest(tai, items, *deltas), f"random/{name}/inputs")
+    check(f"random/{name}", digest(tai, recorded_items(items), *deltas), f"random/{name}/inputs")
     profile, options = RANDOM_PROFILES[name]
     keys = Rules.make(profile, **options).profile_data.keys
     held = (items != 0).sum(axis=0)
@@ -485,7 +486,8 @@ def test_bench_loop():
                          ctx[:, 3].copy(), np.zeros(n, np.int64), p_tai, p_repl, p_opts, tai, items)  # fmt: skip
         args = (conc, mt, mk, nm, ctx, p_tai, p_repl, p_opts, rules.as_array())
         assert core.score_all(*args, 2) == 2 * tai.sum() and core.score_all(*args, 0) == 0
-        check(f"bench_loop/{profile}{'+extras' if options else ''}", digest(tai, items), "bench_loop/inputs")
+        check(f"bench_loop/{profile}{'+extras' if options else ''}", digest(tai, recorded_items(items)),
+              "bench_loop/inputs")
 
 
 def test_winning_shape():

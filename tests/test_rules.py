@@ -71,7 +71,29 @@ BAD = {
                                  (True, "'dealer_pays_on_self_draw' is for the hongkong profile")],  # fmt: skip
     "rob_kong": [(0, "'rob_kong' must be true or false"), ("no", "'rob_kong' must be true or false")],
     "special_wins": [(1, "'special_wins' must be true or false")],
+    "seven_flower_win": [("no", "'seven_flower_win' must be true or false"), (0, "'seven_flower_win'")],
+    "heavenly_ready_window": [("first", "'heavenly_ready_window' must be one of ('deal', 'dealer_first', 'migi')"),
+                              ("migi", "'heavenly_ready_window' needs declare_ready = true")],  # fmt: skip
+    "earthly_ready_window": [(True, "'earthly_ready_window' must be one of ('first_discard', 'migi')"),
+                             ("migi", "'earthly_ready_window' needs declare_ready = true")],  # fmt: skip
+    "early_wins": [("hk", "'early_wins' must be one of ('standard', 'dealer_discard', 'first_round')"),
+                   (1, "'early_wins' must be one of")],  # fmt: skip
 }
+
+
+def test_ready_windows_need_the_row():
+    """PLATFORMS.md 3: a window other than its default needs declare_ready and the profile's row."""
+    with pytest.raises(RulesError, match="'heavenly_ready_window' needs a profile with the heavenly_ready row; 'mj888'"):
+        Rules(profile="mj888", heavenly_ready_window="migi")
+    with pytest.raises(RulesError, match="'earthly_ready_window' needs a profile with the earthly_ready row"):
+        Rules(profile="zhaishenye", earthly_ready_window="migi")
+    with pytest.raises(RulesError, match="'earthly_ready_window' needs declare_ready = true"):
+        Rules(profile="strict16", declare_ready=False, earthly_ready_window="migi")
+    assert Rules(profile="strict16", heavenly_ready_window="dealer_first").as_array()[R.OPT_HEAVENLY_READY_WINDOW] == 1
+    a = Rules(profile="star31").as_array()
+    assert (a[R.OPT_SEVEN_FLOWER_WIN], a[R.OPT_EARTHLY_READY_WINDOW], a[R.OPT_STREAK_CAP]) == (0, 1, 10)
+    assert Rules(profile="masters").as_array()[R.OPT_EARLY_WINS] == 2
+    assert Rules(profile="wikibooks").as_array()[R.OPT_EARLY_WINS] == 1
 
 
 def test_every_option_has_bad_value_cases():
@@ -127,8 +149,11 @@ def test_stakes_forms():
     ],
 )
 def test_dict_and_json_round_trip(rules):
+    from envs.options import OPTIONS
+
     d = rules.to_dict()
-    assert set(d) == set(DEFAULTS) | {"profile"}
+    late = {o.name for o in OPTIONS if o.omit_at_default}  # left out at their default (test below)
+    assert set(d) | late == set(DEFAULTS) | {"profile"} and not late & set(d)
     assert Rules.from_dict(d) == rules
     assert hash(Rules.from_dict(d)) == hash(rules)
     s = rules.to_json()
@@ -186,3 +211,22 @@ def test_environment_doc_lists_every_option():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "environment.md").read_text(encoding="utf-8")
     missing = [name for name in DEFAULTS if f"| `{name}` |" not in doc]
     assert not missing, f"docs/environment.md's option table lacks {missing}"
+
+
+def test_late_options_left_out_of_records_at_their_default():
+    """The options added after records were first written (omit_at_default) are left out of to_dict at
+    the value the profile gives them, so older records stay the same; any other value is written, and
+    from_dict restores the rules exactly."""
+    from envs.options import OPTIONS
+    from envs.scoring.profile import BUILTIN
+
+    late = [o.name for o in OPTIONS if o.omit_at_default]
+    assert late == ["seven_flower_win", "heavenly_ready_window", "earthly_ready_window", "early_wins"]
+    for p in BUILTIN:
+        r = Rules(profile=p)
+        d = r.to_dict()
+        assert not set(late) & set(d) and Rules.from_dict(d) == r, p
+    r = Rules(profile="star31", seven_flower_win=True, early_wins="first_round")
+    d = r.to_dict()
+    assert (d["seven_flower_win"], d["early_wins"]) == (True, "first_round") and Rules.from_dict(d) == r
+    assert Rules.from_dict(Rules(seven_flower_win=False).to_dict()).seven_flower_win is False

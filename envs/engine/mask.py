@@ -10,9 +10,11 @@ The functions run in the native core (native/src/mask.cpp), on one game's rows (
                                  does not hold all four of?
     ready_after_discard(h, ms, nm, d, p_opts)   is_ready_hand after discarding d
     is_concealed(ms, nm)         only concealed kongs among the melds
-    can_declare_ready(g, ps, h, ms, opts, cfg, p_opts)   READY on the seat's turn: 地聽 with its first
-                                 discard (strict16), 宣告聽牌 (casual, concealed) or 報聽 (hongkong, any
-                                 hand); never in the turn of a chi or pon
+    can_declare_ready(g, ps, h, ms, opts, cfg, p_opts, claimed=False)   READY on the seat's turn:
+                                 天聽 / 地聽 while a ready window admits it (PLATFORMS.md 3.2; claimed:
+                                 some seat has made a chi, pon or exposed kong this hand), 宣告聽牌
+                                 (casual, concealed) or 報聽 (hongkong, any hand); never in the turn of
+                                 a chi or pon
     turn_win_ok(g, ps, h, opts, p_opts)   a self-drawn win is legal now
 """
 
@@ -41,7 +43,9 @@ READY_NONE = 0
 READY_HEAVEN_EARTH = 1  # 天聽 (PH_READY0) and 地聽 (with the seat's first discard): strict16
 READY_DECLARED = 2  # 宣告聽牌 at any turn while concealed: casual
 READY_HK = 3  # 報聽 at any turn, concealed or not; then the drawn tile is discarded unless it wins (hongkong)
-N_CFG = 1
+CFG_HEAVENLY_ROW = 1  # the profile has the heavenly_ready row (PLATFORMS.md 3.2: which flag a declaration earns)
+CFG_EARTHLY_ROW = 2  # the profile has the earthly_ready row
+N_CFG = 3
 
 
 def engine_config(rules: Rules) -> np.ndarray:
@@ -54,4 +58,6 @@ def engine_config(rules: Rules) -> np.ndarray:
         cfg[CFG_READY_MODE] = READY_HK if is_hongkong(rules.profile_data) else READY_DECLARED
     else:
         cfg[CFG_READY_MODE] = READY_NONE
+    cfg[CFG_HEAVENLY_ROW] = "heavenly_ready" in keys
+    cfg[CFG_EARTHLY_ROW] = "earthly_ready" in keys
     return cfg

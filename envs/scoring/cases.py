@@ -167,7 +167,10 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
     hongkong = bool(prof.options.get("hongkong", False))
     if win_by != C.WIN_FLOWERS and nf == 8 and not hongkong:
         raise CaseError("eight flowers win at once (八仙過海): an ordinary win cannot hold all eight")
+    if win_by == C.WIN_FLOWERS and nf == 7 and not rules.seven_flower_win:
+        raise CaseError("seven flowers win (七搶一) but rule option seven_flower_win is false")
     _check_flags(flags, win_by, winner, melds, flower_kinds, prof)
+    _check_timing(flags, win_by, winner, payer, melds, rules)
     chain = _replacement_chain(case, flags, melds, flower_kinds)
     flags |= chain << C.CHAIN_SHIFT
     liable = -1
@@ -224,18 +227,6 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
                           (C.F_ROBBED_ANKONG, "robbed_ankong")):  # fmt: skip
             if flags & bit:
                 raise CaseError(f"flag {name} is for the hongkong profile (HONGKONG.md 6), not {prof.name!r}")
-    special = [f for f in (C.F_HEAVENLY, C.F_EARTHLY, C.F_HUMAN) if flags & f]
-    if len(special) > 1:
-        raise CaseError("at most one of heavenly / earthly / human")
-    if flags & C.F_HEAVENLY and (winner != 0 or not self_drawn or melds):
-        raise CaseError("heavenly is only the dealer's (E) self-drawn hand with no meld")
-    # PROFILES.md: earthly / human need that no seat has claimed or declared a kong (concealed ones
-    # too) before the win; a case shows only the winner's tiles, so a meld of its own (an ankong too)
-    # is the cause a case can show, and it is refused.
-    if flags & C.F_EARTHLY and (winner == 0 or melds or not self_drawn):
-        raise CaseError("earthly is a non-dealer's self-drawn win with no meld")
-    if flags & C.F_HUMAN and (winner == 0 or melds or win_by != C.WIN_DISCARD):
-        raise CaseError("human is a non-dealer's win on a discard with no meld")
     if flags & C.F_LAST_TILE and win_by == C.WIN_ROB_KONG:
         raise CaseError("last_tile with rob_kong (no kong can be declared on the last tile)")
     if flags & C.F_LAST_TILE and win_by == C.WIN_FLOWERS:
@@ -245,10 +236,45 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
         if flags & bit:
             if key not in prof.keys:
                 raise CaseError(f"flag {key} but profile {prof.name!r} has no such item")
-            if prof.name == "strict16" and any(m.type != ANKONG for m in melds):
-                raise CaseError(f"flag {key} with a chi, pon or kong meld (strict16 ready hands stay concealed)")
-    if flags & C.F_HEAVENLY_READY and winner == 0:
-        raise CaseError("heavenly_ready is a non-dealer's declaration")
+            concealed_only = key in ("heavenly_ready", "earthly_ready") or prof.name == "strict16"
+            if concealed_only and any(m.type != ANKONG for m in melds):
+                raise CaseError(f"flag {key} with a chi, pon or kong meld (a declared 天聽 / 地聽 hand stays concealed)")
+
+
+def _check_timing(flags, win_by, winner, payer, melds, rules) -> None:
+    """heavenly / earthly / human and heavenly_ready as the rule options time them (PROFILES.md,
+    PLATFORMS.md 3.3 and 6); a case shows only the winner's tiles, so a meld of its own that would have
+    ended the window is the cause a case can show, and it is refused."""
+    self_drawn = win_by == C.WIN_SELF_DRAW
+    special = [f for f in (C.F_HEAVENLY, C.F_EARTHLY, C.F_HUMAN) if flags & f]
+    if len(special) > 1:
+        raise CaseError("at most one of heavenly / earthly / human")
+    if flags & C.F_HEAVENLY and (winner != 0 or not self_drawn or melds):
+        raise CaseError("heavenly is only the dealer's (E) self-drawn hand with no meld")
+    early = rules.early_wins
+    claimed = any(m.type != ANKONG for m in melds)
+    if early == "first_round":  # the first go-around: concealed kongs do not end it
+        if flags & C.F_EARTHLY and (winner == 0 or claimed or not self_drawn):
+            raise CaseError("earthly (early_wins first_round) is a non-dealer's self-draw with no chi, pon or kong")
+        if flags & C.F_HUMAN and (claimed or win_by != C.WIN_DISCARD):
+            raise CaseError("human (early_wins first_round) is a win on a discard with no chi, pon or kong")
+    elif early == "dealer_discard":
+        if flags & C.F_EARTHLY and (winner == 0 or melds or win_by != C.WIN_DISCARD or payer != 0):
+            raise CaseError("earthly (early_wins dealer_discard) is a non-dealer's win on the dealer's (E) first "
+                            "discard with no meld")
+        if flags & C.F_HUMAN and (winner == 0 or melds or win_by != C.WIN_DISCARD or payer == 0):
+            raise CaseError("human (early_wins dealer_discard) is a non-dealer's win on a discard not the dealer's, "
+                            "with no meld")
+    else:
+        # PROFILES.md: earthly / human need that no seat has claimed or declared a kong (concealed ones
+        # too) before the win.
+        if flags & C.F_EARTHLY and (winner == 0 or melds or not self_drawn):
+            raise CaseError("earthly is a non-dealer's self-drawn win with no meld")
+        if flags & C.F_HUMAN and (winner == 0 or melds or win_by != C.WIN_DISCARD):
+            raise CaseError("human is a non-dealer's win on a discard with no meld")
+    if flags & C.F_HEAVENLY_READY and winner == 0 and rules.heavenly_ready_window == "deal":
+        raise CaseError("heavenly_ready is a non-dealer's declaration (the dealer's needs heavenly_ready_window "
+                        "dealer_first or migi)")
 
 
 def score_parsed(c: Case) -> dict:

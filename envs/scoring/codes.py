@@ -244,6 +244,8 @@ ITEMS: tuple[tuple[str, str], ...] = (
     ("seven_within", "七隻內"),
     ("big_chicken", "大雞胡"),
     ("duck", "鴨胡"),
+    # platform tables (PLATFORMS.md 4): 宅神爺's 見風見台, 1 each per pon or kong of a wind
+    ("wind_pung", "見風見台"),
 )
 ITEM_KEYS = tuple(k for k, _ in ITEMS)
 ITEM_ZH = dict(ITEMS)
@@ -279,6 +281,10 @@ HK_FAMILIES: tuple[tuple[str, ...], ...] = (
     ("two_concealed", "three_concealed", "four_concealed", "five_concealed", "all_concealed_pungs"),
     ("four_in_two", "four_in_three", "four_in_four"),
 )
+
+# The hongkong-only items (PLATFORMS.md 5): the block ippatsu .. duck, scored by the hongkong table only;
+# a profile that does not extend hongkong may not name them.
+HK_ONLY_KEYS = ITEM_KEYS[ITEM_INDEX["ippatsu"] : ITEM_INDEX["duck"] + 1]
 
 # Dealer items apply per payment leg (RULES.md 4), never as hand tai.
 DEALER_ZH = {"dealer": "莊家", "dealer_streak": "連莊拉莊"}

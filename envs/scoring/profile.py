@@ -27,11 +27,16 @@ from pathlib import Path
 import numpy as np
 
 from envs.options import DEFAULTS
-from envs.scoring.codes import EXTRAS_KEYS, FAMILIES, HK_FAMILIES, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS
+from envs.scoring.codes import (
+    EXTRAS_KEYS, FAMILIES, HK_FAMILIES, HK_ONLY_KEYS, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS,
+)  # fmt: skip
 from envs.tiles import shown
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
-BUILTIN = ("standard", "strict16", "casual", "hongkong", "olympiad")
+BASE_PROFILES = ("standard", "strict16", "casual", "hongkong", "olympiad")
+# The platform tables (PLATFORMS.md 1), built in too: each extends standard.
+PLATFORMS = ("wikibooks", "star31", "masters", "mj888", "zhonghua", "zhaishenye")
+BUILTIN = BASE_PROFILES + PLATFORMS
 
 PO_CONCEALED_ANY_WIN = 0
 PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
@@ -329,8 +334,27 @@ def _parse(data: dict, src: str) -> Profile:
         if s not in SHAPES:
             _fail(src, f"[options] shapes names unknown shape {s!r} (known: {', '.join(SHAPES)})")
     options.update(opts)
+    if not options.get("hongkong", False):
+        _refuse_hongkong_items(src, items)
     name = data.get("name") or Path(src).stem
     return Profile(name, data.get("title", name), tuple(items), rules, options, src)
+
+
+def _refuse_hongkong_items(src: str, items: list[Item]) -> None:
+    """A hongkong-only item (PLATFORMS.md 5) named as a row, in replaces or in reduced.when of a profile
+    that is not a hongkong one would score nothing: refused, naming it."""
+    hk = set(HK_ONLY_KEYS)
+    for it in items:
+        for key in (it.key, *it.replaces, *it.reduced_when):
+            if key in hk:
+                _fail(src, f"item {key!r} ({ITEM_ZH[key]}) is a hongkong item (HONGKONG.md 3); only a profile that "
+                           "extends hongkong can score it")
+
+
+def extends_of(name_or_path: str) -> str:
+    """The ``extends`` a profile file names ("" for none), as written."""
+    ext = _read(name_or_path)[0].get("extends", "")
+    return ext if isinstance(ext, str) else ""
 
 
 def load_pack(name: str) -> Profile:

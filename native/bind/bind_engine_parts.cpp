@@ -209,14 +209,14 @@ bool b_ready_after_discard(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm
 }
 
 bool b_can_declare_ready(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const AnyArray& ms_a,
-                         const AnyArray& opts_a, const AnyArray& cfg_a, const AnyArray& popts_a) {
+                         const AnyArray& opts_a, const AnyArray& cfg_a, const AnyArray& popts_a, bool claimed) {
     auto g = in<int64_t, 1>(g_a, "g", {NG});
     auto ps = in<int64_t, 1>(ps_a, "ps", {NP});
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
     check_range(ps[St::P_NMELDS], 0, MAX_MELDS, "ps[P_NMELDS]");
     return can_declare_ready(g, ps, h.v, ms, opts_of(opts_a), in<int64_t, 1>(cfg_a, "cfg", {N_CFG}),
-                             popts_of(popts_a));
+                             popts_of(popts_a), claimed);
 }
 
 bool b_turn_win_ok(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const AnyArray& opts_a,
@@ -472,7 +472,7 @@ void bind_engine_parts(nb::module_& m) {
     m.def("is_ready_hand", &b_is_ready_hand, arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
     m.def("ready_after_discard", &b_ready_after_discard, arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
     m.def("can_declare_ready", &b_can_declare_ready, arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"), arg("cfg"),
-          arg("p_opts"));
+          arg("p_opts"), arg("claimed") = false);
     m.def("turn_win_ok", &b_turn_win_ok, arg("g"), arg("ps"), arg("h"), arg("opts"), arg("p_opts"));
     // claims.py
     m.def("may_win", &b_may_win, arg("h"), arg("t"), arg("shapes"));

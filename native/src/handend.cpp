@@ -6,6 +6,7 @@
 #include <array>
 
 #include "tw16/ledger.hpp"
+#include "tw16/mask.hpp"
 #include "tw16/meld.hpp"
 #include "tw16/score.hpp"
 #include "tw16/settle.hpp"
@@ -144,6 +145,29 @@ int64_t replacement_flags(View<int64_t, 1> g) {
     return fl;
 }
 
+int64_t early_win_flag(const State& S, int64_t b, int64_t w, int64_t win_by, Opts opts) {
+    auto g = S.g[b];
+    auto p = S.p[b];
+    const bool non_dealer = w != g[St::G_DEALER];
+    const bool no_meld_yet = g[St::G_ANY_MELD] == 0;
+    const bool self_drawn = win_by == C::WIN_SELF_DRAW;
+    const int64_t early = opts[R::OPT_EARLY_WINS];  // EW_* (envs/options.py)
+    if (early == R::EW_FIRST_ROUND) {
+        // the first go-around (一輪): the first four discards, ended by a chi, pon or exposed kong; the
+        // non-dealers' draws in it come after discards 1..3 (PLATFORMS.md 3.3)
+        if (any_claimed(p, S.melds[b])) return 0;
+        if (self_drawn) return non_dealer && g[St::G_NRIVER] <= 3 ? C::F_EARTHLY : 0;
+        return g[St::G_NRIVER] <= 4 ? C::F_HUMAN : 0;
+    }
+    if (early == R::EW_DEALER_DISCARD && !self_drawn && non_dealer && no_meld_yet && g[St::G_NRIVER] == 1)
+        return C::F_EARTHLY;  // a win on the dealer's first discard, the first of the hand
+    if (self_drawn)  // (dealer_discard: a self-draw on the first draw is no timing item)
+        return early == R::EW_STANDARD && non_dealer && no_meld_yet && p(w, St::P_NDISC) == 0 && p(w, St::P_NDRAWS) == 1
+                   ? C::F_EARTHLY
+                   : 0;
+    return non_dealer && no_meld_yet && p(w, St::P_NDRAWS) == 0 ? C::F_HUMAN : 0;
+}
+
 std::pair<int64_t, bool> win_flags(const State& S, int64_t b, int64_t w, int64_t win_by, Opts opts) {
     auto g = S.g[b];
     auto p = S.p[b];
@@ -158,10 +182,10 @@ std::pair<int64_t, bool> win_flags(const State& S, int64_t b, int64_t w, int64_t
         if (w == dealer && fresh) return {fl | C::F_HEAVENLY, true};
         fl |= replacement_flags(g);
         if (drawable(S, b, opts) == 0) fl |= C::F_LAST_TILE;
-        if (w != dealer && fresh && p(w, St::P_NDRAWS) == 1) fl |= C::F_EARTHLY;
+        fl |= early_win_flag(S, b, w, win_by, opts);
     } else if (win_by == C::WIN_DISCARD) {
         if (g[St::G_RIVER_LAST]) fl |= C::F_LAST_TILE;
-        if (w != dealer && no_meld_yet && p(w, St::P_NDRAWS) == 0) fl |= C::F_HUMAN;
+        fl |= early_win_flag(S, b, w, win_by, opts);
     } else if (win_by == C::WIN_FLOWERS && w == g[St::G_TURN]) {
         // The seat on turn completed the flowers with its own draw; if the replacement drawn after the
         // last flower completed its hand too, that is 槓上開花 (seed 000 Ⅸ-29: 如補得之牌恰為槓上開花，
@@ -260,6 +284,7 @@ bool check_flower_win(const State& S, int64_t b, Opts opts, const Prof& prof) {
     if (total < 8) return false;
     for (int64_t s = 0; s < 4; ++s)
         if (popcount8(p(s, St::P_FLOWERS)) == 8) return flower_win(S, b, s, -1, opts, prof);
+    if (!opts[R::OPT_SEVEN_FLOWER_WIN]) return false;  // PLATFORMS.md 3.1: no 七搶一, play goes on
     for (int64_t s = 0; s < 4; ++s)
         if (popcount8(p(s, St::P_FLOWERS)) == 7)
             for (int64_t o = 0; o < 4; ++o)

@@ -53,13 +53,41 @@ bool is_concealed(View<int8_t, 2> ms, int64_t nm) {
     return true;
 }
 
+bool any_claimed(View<int64_t, 2> p, View<int8_t, 3> melds) {
+    for (int64_t s = 0; s < 4; ++s) {
+        const int64_t nm = p(s, St::P_NMELDS);
+        for (int64_t i = 0; i < nm && i < St::MAX_MELDS; ++i)
+            if (melds(s, i, 0) != py::tiles::ANKONG) return true;
+    }
+    return false;
+}
+
+int64_t ready_window_flag(View<int64_t, 1> g, View<int64_t, 1> ps, int64_t seat, bool at_deal, bool claimed,
+                          Opts opts, Cfg cfg) {
+    namespace C = py::codes;
+    const int64_t hw = opts[R::OPT_HEAVENLY_READY_WINDOW];  // HRW_* (envs/options.py)
+    const int64_t ew = opts[R::OPT_EARTHLY_READY_WINDOW];   // ERW_*
+    // MIGI: no chi, pon or exposed kong yet and at most MIGI_DISCARDS discards, the declaring one
+    // included (a declaration before any discard counts).
+    const bool migi = !claimed && (at_deal || g[St::G_NRIVER] + 1 <= R::MIGI_DISCARDS);
+    const bool dealer_first = hw == R::HRW_DEALER_FIRST && seat == g[St::G_DEALER];
+    const int64_t own = ps[St::P_NDISC];  // the seat's discards before the declaring one
+    if (cfg[M::CFG_HEAVENLY_ROW] && (at_deal || (dealer_first && own == 0) || (hw == R::HRW_MIGI && migi)))
+        return C::F_HEAVENLY_READY;
+    // first_discard: the seat's own first discard; the dealer's second when its first is 天聽
+    if (cfg[M::CFG_EARTHLY_ROW] && (ew == R::ERW_MIGI ? migi : !at_deal && own == (dealer_first ? 1 : 0)))
+        return C::F_EARTHLY_READY;
+    return 0;
+}
+
 bool can_declare_ready(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h, View<int8_t, 2> ms, Opts opts,
-                       Cfg cfg, View<int64_t, 1> p_opts) {
+                       Cfg cfg, View<int64_t, 1> p_opts, bool claimed) {
     const int64_t mode = cfg[M::CFG_READY_MODE];
     if (!opts[R::OPT_DECLARE_READY] || mode == 0 || ps[St::P_READY] != 0) return false;
     const int64_t nm = ps[St::P_NMELDS];
     if (g[St::G_AFTER_CLAIM] || (mode != M::READY_HK && !is_concealed(ms, nm))) return false;
-    if (mode == M::READY_HEAVEN_EARTH && ps[St::P_NDISC] != 0) return false;
+    if (mode == M::READY_HEAVEN_EARTH && ready_window_flag(g, ps, g[St::G_CUR], false, claimed, opts, cfg) == 0)
+        return false;
     if (win_shanten(h, 5 - nm, p_opts[py::profile::PO_SHAPES]) > 0)
         return false;  // cheap filter: no discard can leave a ready hand
     for (int64_t d = 0; d < 34; ++d)
@@ -123,7 +151,8 @@ void mask_rows(View<bool, 1> m, View<int64_t, 1> g, View<int64_t, 2> p, View<int
                 }
             }
         }
-        if (opts[R::OPT_DECLARE_READY] && can_declare_ready(g, ps, h, ms, opts, cfg, p_opts)) m[Ac::READY] = true;
+        if (opts[R::OPT_DECLARE_READY] && can_declare_ready(g, ps, h, ms, opts, cfg, p_opts, any_claimed(p, melds)))
+            m[Ac::READY] = true;
     } else if (ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0) {
         const int64_t bits = ps[St::P_CLAIM];
         m[Ac::PASS] = true;

@@ -133,6 +133,7 @@ void _set_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> se
         }
     }
     v[C::I_DRAGON] = static_cast<int32_t>(dragons);
+    v[C::I_WIND_PUNG] = static_cast<int32_t>(winds);  // 見風見台: every wind pon or kong (PLATFORMS.md 4)
     v[C::I_ALL_PUNGS] = pons == 5;
     v[C::I_THREE_CONCEALED] = conc_pons >= 3;
     v[C::I_FOUR_CONCEALED] = conc_pons >= 4;

@@ -77,11 +77,15 @@ void to_river(const State& S, int64_t b, int64_t seat, int64_t k, int64_t bits) 
 void discard(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, Cfg cfg, const Prof& prof) {
     auto g = S.g[b];
     auto p = S.p[b];
+    // the window of a 天聽 / 地聽 declared with this discard, read before the discard is counted
+    const int64_t window = (g[St::G_READY_PENDING] && cfg[M::CFG_READY_MODE] == M::READY_HEAVEN_EARTH)
+                               ? ready_window_flag(g, p[seat], seat, false, any_claimed(p, S.melds[b]), opts, cfg)
+                               : 0;
     to_river(S, b, seat, k, (k == g[St::G_LAST_DRAWN] && !g[St::G_AFTER_CLAIM]) ? St::RV_TSUMOGIRI : 0);
     p(seat, St::P_IPPATSU) = 0;
     if (g[St::G_READY_PENDING]) {
         if (cfg[M::CFG_READY_MODE] == M::READY_HEAVEN_EARTH) {
-            p(seat, St::P_READY) |= C::F_EARTHLY_READY;
+            p(seat, St::P_READY) |= window;
         } else {
             p(seat, St::P_READY) |= C::F_DECLARED_READY;
             p(seat, St::P_IPPATSU) = opts[R::OPT_HK];  // 一發: from this discard to the seat's next one
@@ -313,6 +317,9 @@ bool open_ready0(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof
     if (!opts[R::OPT_DECLARE_READY] || cfg[M::CFG_READY_MODE] != M::READY_HEAVEN_EARTH) return false;
     const int64_t dealer = g[St::G_DEALER];
     g[St::G_TURN] = dealer;
+    // (PLATFORMS.md 3.2: a declaration here earns 天聽, or 地聽 under a MIGI window; neither: no question)
+    const int64_t first_nd = pymod(dealer + 1, 4);
+    if (ready_window_flag(g, S.p[b][first_nd], first_nd, true, false, opts, cfg) == 0) return false;
     for (int64_t i = 1; i < 4; ++i) {
         const int64_t s = pymod(dealer + i, 4);
         const bool ready = is_ready_hand(S.hands[b][s], S.melds[b][s], S.p(b, s, St::P_NMELDS), prof.p_opts);
@@ -406,7 +413,8 @@ void step_game(const State& S, int64_t b, int64_t a, Opts opts, Cfg cfg, const P
     } else if (ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0) {
         const int64_t cur = g[St::G_CUR];
         S.p(b, cur, St::P_ANSWER) = a;
-        if (ph == St::PH_READY0 && a == A::READY) S.p(b, cur, St::P_READY) |= C::F_HEAVENLY_READY;
+        if (ph == St::PH_READY0 && a == A::READY)
+            S.p(b, cur, St::P_READY) |= ready_window_flag(g, S.p[b][cur], cur, true, false, opts, cfg);
         const int64_t nxt = next_asked(g, S.p[b], cur);
         if (nxt >= 0) {
             g[St::G_CUR] = nxt;

@@ -20,6 +20,7 @@ inline constexpr int64_t KONG = 2LL;
 inline constexpr int64_t ADDKONG = 3LL;
 inline constexpr int64_t ANKONG = 4LL;
 inline constexpr int64_t MELD_SIZES[5] = {3LL, 3LL, 4LL, 4LL, 4LL};
+inline constexpr int64_t MAX_NOTATION_CHARS = 4096LL;
 }  // namespace tiles
 namespace rules {  // envs.rules
 inline constexpr int64_t OPT_FLOWERS = 0LL;
@@ -47,9 +48,20 @@ inline constexpr int64_t OPT_FLOWER_OFFER = 21LL;
 inline constexpr int64_t OPT_DICE = 22LL;
 inline constexpr int64_t OPT_ROB_KONG = 23LL;
 inline constexpr int64_t OPT_SETTLE_WIN_LOSE = 24LL;
-inline constexpr int64_t N_OPTS = 25LL;
+inline constexpr int64_t OPT_SEVEN_FLOWER_WIN = 25LL;
+inline constexpr int64_t OPT_HEAVENLY_READY_WINDOW = 26LL;
+inline constexpr int64_t OPT_EARTHLY_READY_WINDOW = 27LL;
+inline constexpr int64_t OPT_EARLY_WINS = 28LL;
+inline constexpr int64_t N_OPTS = 29LL;
 inline constexpr int64_t MAX_STAKE = 1000000000LL;
 inline constexpr int64_t MAX_STREAK = 1000000LL;
+inline constexpr int64_t MIGI_DISCARDS = 8LL;
+inline constexpr int64_t HRW_DEALER_FIRST = 1LL;
+inline constexpr int64_t HRW_MIGI = 2LL;
+inline constexpr int64_t ERW_MIGI = 1LL;
+inline constexpr int64_t EW_STANDARD = 0LL;
+inline constexpr int64_t EW_DEALER_DISCARD = 1LL;
+inline constexpr int64_t EW_FIRST_ROUND = 2LL;
 }  // namespace rules
 namespace codes {  // envs.scoring.codes
 inline constexpr int64_t WIN_DISCARD = 0LL;
@@ -77,7 +89,7 @@ inline constexpr int64_t FLOOR_SHIFT = 32LL;
 inline constexpr int64_t COUNT_MASK = 255LL;
 inline constexpr int64_t CO_WIN_SHIFT = 40LL;
 inline constexpr int64_t CO_WIN_MASK = 3LL;
-inline constexpr int64_t N_ITEMS = 158LL;
+inline constexpr int64_t N_ITEMS = 159LL;
 inline constexpr int64_t I_SELF_DRAW = 0;
 inline constexpr int64_t I_CONCEALED = 1;
 inline constexpr int64_t I_CONCEALED_SELF_DRAW = 2;
@@ -236,9 +248,10 @@ inline constexpr int64_t I_TEN_WITHIN = 154;
 inline constexpr int64_t I_SEVEN_WITHIN = 155;
 inline constexpr int64_t I_BIG_CHICKEN = 156;
 inline constexpr int64_t I_DUCK = 157;
+inline constexpr int64_t I_WIND_PUNG = 158;
 }  // namespace codes
 namespace profile {  // envs.scoring.profile
-inline constexpr int64_t N_ITEMS = 158LL;
+inline constexpr int64_t N_ITEMS = 159LL;
 inline constexpr int64_t PO_CONCEALED_ANY_WIN = 0LL;
 inline constexpr int64_t PO_SHAPES = 1LL;
 inline constexpr int64_t PO_EXTRAS = 2LL;
@@ -248,6 +261,7 @@ inline constexpr int64_t PO_DUAL_READING = 5LL;
 inline constexpr int64_t N_POPTS = 6LL;
 inline constexpr int64_t EX_PATTERNS = 1LL;
 inline constexpr int64_t EX_MCR = 2LL;
+inline constexpr int64_t MAX_PROFILE_BYTES = 1048576LL;
 }  // namespace profile
 namespace analysis {  // envs.hand.analysis
 inline constexpr int64_t CHI = 0LL;
@@ -283,6 +297,7 @@ namespace bench {  // bench.hand
 inline constexpr int64_t N_KINDS = 34LL;
 inline constexpr int64_t WIND0 = 27LL;
 inline constexpr int64_t N_HANDS = 20000LL;
+inline constexpr int64_t N_RATES = 5LL;
 }  // namespace bench
 namespace extras {  // envs.scoring.extras
 inline constexpr int64_t SHAPE_EIGHT_PAIRS = 1LL;
@@ -392,7 +407,7 @@ inline constexpr int64_t KONG = 2LL;
 inline constexpr int64_t N_KINDS = 34LL;
 inline constexpr int64_t PON = 1LL;
 inline constexpr int64_t WIND0 = 27LL;
-inline constexpr int64_t N_ITEMS = 158LL;
+inline constexpr int64_t N_ITEMS = 159LL;
 inline constexpr int64_t SELF_DRAW = 0LL;
 inline constexpr int64_t CONCEALED = 1LL;
 inline constexpr int64_t CONC_SELF_DRAW = 2LL;
@@ -497,8 +512,8 @@ inline constexpr int64_t DUCK = 157LL;
 inline constexpr int64_t PATTERN_OPEN[4] = {124LL, 126LL, 67LL, 66LL};
 inline constexpr int64_t PATTERN_CONC[4] = {125LL, 127LL, 128LL, 129LL};
 inline constexpr int64_t READING_ITEMS[59] = {110LL, 111LL, 112LL, 115LL, 116LL, 6LL, 117LL, 96LL, 27LL, 28LL, 25LL, 26LL, 17LL, 119LL, 120LL, 121LL, 122LL, 123LL, 70LL, 68LL, 124LL, 125LL, 126LL, 127LL, 67LL, 128LL, 66LL, 129LL, 130LL, 18LL, 100LL, 19LL, 20LL, 21LL, 131LL, 132LL, 133LL, 134LL, 135LL, 136LL, 137LL, 138LL, 139LL, 140LL, 141LL, 85LL, 84LL, 83LL, 142LL, 144LL, 54LL, 53LL, 146LL, 147LL, 40LL, 41LL, 43LL, 35LL, 148LL};
-inline constexpr int64_t RANK[158] = {0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 2LL, 3LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 2LL, 1LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 1LL, 2LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 4LL, 0LL, 1LL, 2LL, 0LL, 1LL, 2LL, 3LL, 4LL, 5LL, 6LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL};
-inline constexpr int64_t EACH[158] = {0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 0LL, 0LL, 1LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL};
+inline constexpr int64_t RANK[159] = {0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 2LL, 3LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 2LL, 1LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 1LL, 2LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 4LL, 0LL, 1LL, 2LL, 0LL, 1LL, 2LL, 3LL, 4LL, 5LL, 6LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL};
+inline constexpr int64_t EACH[159] = {0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 1LL, 0LL, 0LL, 1LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL};
 inline constexpr int64_t MAX_INST = 64LL;
 inline constexpr int64_t EYE_BIT = 32LL;
 inline constexpr int64_t ORPHANS[13] = {0LL, 8LL, 9LL, 17LL, 18LL, 26LL, 27LL, 28LL, 29LL, 30LL, 31LL, 32LL, 33LL};
@@ -515,7 +530,7 @@ inline constexpr int64_t H_ALL13 = 6LL;
 inline constexpr int64_t H_EP8 = 7LL;
 }  // namespace hk_items
 namespace state {  // envs.engine.state
-inline constexpr int64_t N_ITEMS = 158LL;
+inline constexpr int64_t N_ITEMS = 159LL;
 inline constexpr int64_t MAX_MELDS = 5LL;
 inline constexpr int64_t MAX_RIVER = 144LL;
 inline constexpr int64_t WALL_SIZE = 144LL;
@@ -640,7 +655,9 @@ inline constexpr int64_t READY_NONE = 0LL;
 inline constexpr int64_t READY_HEAVEN_EARTH = 1LL;
 inline constexpr int64_t READY_DECLARED = 2LL;
 inline constexpr int64_t READY_HK = 3LL;
-inline constexpr int64_t N_CFG = 1LL;
+inline constexpr int64_t CFG_HEAVENLY_ROW = 1LL;
+inline constexpr int64_t CFG_EARTHLY_ROW = 2LL;
+inline constexpr int64_t N_CFG = 3LL;
 }  // namespace mask
 namespace handend {  // envs.engine.handend
 }  // namespace handend

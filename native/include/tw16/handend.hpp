@@ -42,6 +42,10 @@ int64_t replacement_flags(View<int64_t, 1> g);
 
 // Situational flags (codes F_*) for seat w winning now by win_by, and whether the win has no tile
 // (天胡: the whole 17-tile hand is scored with win_tile = -1).
+// The 地胡 / 人胡 flag (F_EARTHLY, F_HUMAN or 0) of seat w winning game b by win_by (self-draw or a
+// discard) as the rule option early_wins times them (PROFILES.md, PLATFORMS.md 3.3).
+int64_t early_win_flag(const State& S, int64_t b, int64_t w, int64_t win_by, Opts opts);
+
 std::pair<int64_t, bool> win_flags(const State& S, int64_t b, int64_t w, int64_t win_by, Opts opts);
 
 // hongkong context (HONGKONG.md 6): 一發, robbed-kong kinds, co-winners, discards, floor.

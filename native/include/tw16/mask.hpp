@@ -25,10 +25,21 @@ bool ready_after_discard(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, int6
 // Every one of the nm melds is a concealed kong.
 bool is_concealed(View<int8_t, 2> ms, int64_t nm);
 
-// READY on the seat's turn: 地聽 with its first discard (strict16), 宣告聽牌 (casual, concealed) or
-// 報聽 (hongkong, any hand); never in the turn of a chi or pon.
+// Has some seat made a chi, pon or exposed kong this hand (an added kong follows a pon)? Concealed
+// kongs do not count: they close neither the MIGI ready window nor the first go-around (PLATFORMS.md 3).
+bool any_claimed(View<int64_t, 2> p, View<int8_t, 3> melds);
+
+// The ready flag (F_HEAVENLY_READY, F_EARTHLY_READY, or 0: none) a 天聽 / 地聽 declaration by seat
+// earns now under the ready windows (PLATFORMS.md 3.2): at_deal, the non-dealer's declaration after the
+// initial flowers (PH_READY0); otherwise the one made with the seat's next discard. ps = p[seat].
+int64_t ready_window_flag(View<int64_t, 1> g, View<int64_t, 1> ps, int64_t seat, bool at_deal, bool claimed,
+                          Opts opts, Cfg cfg);
+
+// READY on the seat's turn: 天聽 / 地聽 while a window admits it (strict16, the platform profiles),
+// 宣告聽牌 (casual, concealed) or 報聽 (hongkong, any hand); never in the turn of a chi or pon.
+// claimed = any_claimed of the game.
 bool can_declare_ready(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h, View<int8_t, 2> ms, Opts opts,
-                       Cfg cfg, View<int64_t, 1> p_opts);
+                       Cfg cfg, View<int64_t, 1> p_opts, bool claimed);
 
 // May the turn seat declare a self-drawn win now?
 bool turn_win_ok(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h, Opts opts, View<int64_t, 1> p_opts);
