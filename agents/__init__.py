@@ -3,7 +3,9 @@
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
 (the shipped checkpoint), ``neural:PATH`` (a checkpoint file), ``sb3:PATH`` (a Stable-Baselines3
 model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra) or ``search`` /
-``search:k=8,n=3,rollout=efficient,z=3,base=greedy`` (determinized rollouts, ``agents.search``; it reads the engine).
+``search:k=8,n=3,rollout=efficient,z=3,base=greedy`` (determinized rollouts, ``agents.search``; it reads the engine)
+or ``olympiad:COMMAND`` / ``olympiad[cwd=DIR,timeout=S,fallback=AGENT]:COMMAND`` (an external bot that speaks the
+Computer Olympiad protocol, ``agents.olympiad``; docs/olympiad.md).
 Importing ``agents``
 registers these names with ``envs.policies``, so the envs take them as ``opponents`` (envs never
 imports agents).
@@ -20,6 +22,10 @@ AGENT_NAMES = ("random", "greedy", "defensive", "neural", "search")
 
 
 def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
+    if str(spec).startswith("olympiad"):
+        from agents.olympiad.host import OlympiadAgent
+
+        return OlympiadAgent.from_spec(str(spec), seed=seed)
     name, _, arg = str(spec).partition(":")
     if name == "random":
         return RandomAgent(seed)
@@ -49,10 +55,10 @@ def unknown_agent(spec: str) -> str | None:
     """Why ``spec`` names no agent (the message ``make_agent`` raises), or None when its name is one
     (its argument is checked when the agent is made)."""
     name, _, arg = str(spec).partition(":")
-    if name in AGENT_NAMES or (name == "sb3" and arg):
+    if name in AGENT_NAMES or (name == "sb3" and arg) or str(spec).startswith("olympiad"):
         return None
     return (f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, "
-            "or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)")
+            "or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B, olympiad:COMMAND)")
 
 
 def _register() -> None:

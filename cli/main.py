@@ -8,6 +8,8 @@
                      [--eval-set v1] [--vr]        (published walls; variance-reduced figures beside the plain ones)
     tw16 replay LOG [--html PAGE] [--view SEAT]
     tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
+    tw16 bot --agent SPEC [--connect HOST:PORT] [--budget S] [--profile NAME] [--rules JSON]
+                                                  (a tw16 agent as a Computer Olympiad protocol bot)
     tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py;
                                                    --ppo.workers N / --ppo.ray ADDRESS: Ray rollout workers)
 """
@@ -66,6 +68,12 @@ def _cmd_play(args) -> int:
     return run_play(args)
 
 
+def _cmd_bot(args) -> int:
+    from cli.bot import run_bot_cmd
+
+    return run_bot_cmd(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tw16", description="Taiwanese 16-tile mahjong (台灣十六張麻將) research environment")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -102,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--vr", action="store_true",
                    help="also report chips per hand corrected by the luck of the draws (unbiased control variates, "
                         "docs/evaluation.md) with their narrower 95%% CI")
+    e.add_argument("--log-dir", default=None, metavar="DIR",
+                   help="external bots (olympiad:COMMAND): keep each bot's messages per hand and the hands as replay logs")
     e.set_defaults(func=_cmd_eval)
 
     r = sub.add_parser("replay", help="step through a recorded hand or game (JSON-lines log), or write an HTML page")
@@ -121,6 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--rules", default=None, help='rule options as JSON, e.g. \'{"multi_win": true}\'')
     pl.add_argument("--open", action="store_true", help="show every hand face up (to learn, or to debug an agent)")
     pl.set_defaults(func=_cmd_play)
+
+    bo = sub.add_parser("bot", help="a tw16 agent as a Computer Olympiad / TCGA protocol bot (stdin/stdout or TCP)")
+    bo.add_argument("--agent", default="greedy", help="the agent that decides (greedy | defensive | neural[:PATH] | ...)")
+    bo.add_argument("--connect", default=None, metavar="HOST:PORT", help="play as a TCP client of a referee")
+    bo.add_argument("--budget", type=float, default=5.0, help="seconds per request (a slower decision is reported)")
+    bo.add_argument("--profile", default=None, help="the rules' profile (default: the events' rules, docs/olympiad.md)")
+    bo.add_argument("--rules", default=None, help="rule options as JSON")
+    bo.add_argument("--seed", type=int, default=0)
+    bo.set_defaults(func=_cmd_bot)
 
     # listed for `tw16 --help` only: main() hands `tw16 train ...` to tyro before argparse sees it
     sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)

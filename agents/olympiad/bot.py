@@ -1,0 +1,102 @@
+"""A tw16 agent as an Olympiad protocol bot (``tw16 bot --agent SPEC``): one line in, at most one line
+out, on stdin/stdout or as a TCP client of a referee.
+
+It never stops on unexpected input: a message it cannot use is reported on stderr (one line) and, if it
+was a request, answered with ``/pass`` or a legal default (``/throw`` of the last tile received). It
+exits on ``/exit``, ``/close`` or the end of its input, blocking on reads (no busy loop).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from agents.olympiad.codec import ASKS, MAX_LINE, ProtocolError, split
+from agents.olympiad.seatview import SeatView
+
+
+class ProtocolBot:
+    """Answers lines: ``reply(line) -> str | None`` (None: no answer is due)."""
+
+    def __init__(self, agent, rules, budget: float = 5.0, err=sys.stderr):
+        self.view = SeatView(rules, agent)
+        self.budget, self.err = budget, err
+        self.slow = 0  # decisions over the budget (reported on stderr)
+
+    def warn(self, text: str) -> None:
+        print(f"tw16 bot: {text}", file=self.err, flush=True)
+
+    def reply(self, text: str) -> str | None:
+        try:
+            toks = split(text)
+        except ProtocolError as e:
+            self.warn(f"ignored a line: {e}")
+            return None
+        if toks[0] == "/ready":
+            return "/ready"
+        if toks[0] == "/ask":
+            return self.answer(toks)
+        try:
+            self.view.handle(toks)
+        except (ProtocolError, ValueError, IndexError) as e:
+            self.warn(f"{text[:60]!r}: {e}")
+        return None
+
+    def answer(self, toks: list[str]) -> str:
+        what = toks[1] if len(toks) == 2 else ""
+        t0 = time.monotonic()
+        try:
+            if what not in ASKS:
+                raise ProtocolError(f"unknown request {' '.join(toks)[:60]!r}")
+            out = self.view.decide(what)
+        except Exception as e:  # noqa: BLE001 - whatever the agent or the message did, the bot answers
+            self.warn(f"/ask {what}: {type(e).__name__}: {e}")
+            out = self.default(what)
+        if time.monotonic() - t0 > self.budget:
+            self.slow += 1
+            self.warn(f"/ask {what} took {time.monotonic() - t0:.2f} s (budget {self.budget:g} s)")
+        return out
+
+    def default(self, what: str) -> str:
+        held = self.view.held
+        if what == "throw" and held:
+            return f"/throw {held[-1]}"
+        return "/pass"
+
+
+def serve(bot: ProtocolBot, rfile, wfile) -> int:
+    """Read lines from ``rfile`` (binary), write answers to ``wfile`` (binary) until /exit or EOF."""
+    while True:
+        raw = rfile.readline(MAX_LINE + 2)
+        if not raw:
+            return 0
+        if not raw.endswith(b"\n") and len(raw) > MAX_LINE:
+            bot.warn(f"a line of more than {MAX_LINE} characters: skipped")
+            while raw and not raw.endswith(b"\n"):
+                raw = rfile.readline(4096)
+            continue
+        text = raw.decode("ascii", "replace").strip()
+        if text in ("/exit", "/close"):
+            return 0
+        out = bot.reply(text)
+        if out is not None:
+            wfile.write((out + "\n").encode())
+            wfile.flush()
+
+
+def run_bot(agent_spec: str, rules, connect: str | None = None, budget: float = 5.0, seed: int = 0) -> int:
+    from agents import make_agent
+
+    agent = make_agent(agent_spec, seed=seed)
+    if getattr(agent, "needs_engine", False) or getattr(agent, "olympiad", False):
+        raise ValueError(f"agent {agent_spec!r} cannot be a protocol bot: it needs the engine (a bot sees only its messages)")
+    bot = ProtocolBot(agent, rules, budget)
+    if connect is None:
+        return serve(bot, sys.stdin.buffer, sys.stdout.buffer)
+    import socket
+
+    host, _, port = connect.rpartition(":")
+    with socket.create_connection((host or "127.0.0.1", int(port)), timeout=30) as sock:
+        sock.settimeout(None)
+        f = sock.makefile("rwb")
+        return serve(bot, f, f)
