@@ -75,6 +75,18 @@ def parse_spec(spec: str) -> dict:
     return opts
 
 
+def with_option(spec: str, key: str, value: str) -> str:
+    """``spec`` with option ``key=value`` added (``olympiad[...]:COMMAND``)."""
+    opts = parse_spec(spec)
+    command = opts.pop("command")
+    if "log_dir" in opts:
+        opts["log"] = opts.pop("log_dir")
+    opts[key] = value
+    if any("," in str(v) or "]" in str(v) for v in opts.values()):
+        raise ValueError(f"option values of {spec!r} may not hold ',' or ']'")
+    return "olympiad[" + ",".join(f"{k}={v}" for k, v in opts.items()) + "]:" + command
+
+
 def check_rules(rules) -> None:
     """Refuse rules the protocol cannot express (ValueError naming the rule)."""
     from envs.rules import is_hongkong
@@ -91,7 +103,7 @@ def check_rules(rules) -> None:
     if is_hongkong(rules.profile_data):
         bad.append(f"profile {rules.profile!r} is a Hong Kong one")
     if bad:
-        raise ValueError(f"olympiad: bots cannot play these rules: {'; '.join(bad)}; use --profile olympiad")
+        raise ValueError(f"olympiad: bots cannot play these rules: {'; '.join(bad)}; use --profile olympiad (docs/olympiad.md)")
 
 
 class OlympiadAgent:
@@ -242,6 +254,9 @@ class Referee:
         for s in range(4):
             for k in np.repeat(np.arange(34), eng.hands[b, s]):
                 self._give(b, s, int(k))
+        h, k17 = self.held[b][dealer], int(eng.last_drawn[b])
+        if k17 >= 0:  # the dealer's 17th tile (its first draw) goes last: /initCard lists it last
+            h.append(h.pop(max(i for i, t in enumerate(h) if kind_of_id(t) == k17)))
         for s in range(4):
             seat = self.seats[b][s]
             if seat is None:
@@ -256,9 +271,10 @@ class Referee:
                     if ans.split() != ["/ready"]:
                         raise ProtocolError(f"answer {ans[:60]!r} to /ready: expected /ready")
                 wind = WINDS[int(eng.round_wind[b])]
-                seat.proc.send(line("/initGame", wind, WINDS[(s - dealer) % 4], int(eng.s.g[b, st.G_HANDS]) + 1, dealer + 1,
+                seat.proc.send(line("/initGame", wind, WINDS[(s - dealer) % 4], int(eng.s.g[b, st.G_ROT]) + 1, dealer + 1,
                                     int(eng.streak[b])))  # fmt: skip
-                seat.proc.send(line("/initCard", *sorted(self.held[b][s])))
+                h = self.held[b][s]
+                seat.proc.send(line("/initCard", *(sorted(h[:-1]) + h[-1:] if s == dealer else sorted(h))))
             except (BotFault, ProtocolError) as e:
                 self._fault(seat, e)
 
