@@ -476,20 +476,14 @@ class Referee:
             seat = self.seats[b][s]
             if seat is not None and seat.proc is not None:
                 self._write_transcript(seat)
-        log_dir = self._log_dir(b)
-        if log_dir is not None:
+        dirs = {seat.agent.log_dir for seat in self.seats[b] if seat is not None and seat.agent.log_dir}
+        if dirs:  # the hand as a tw16 replay log, in each bot's folder
             from envs.engine.replay import dumps, record
 
-            path = Path(log_dir) / f"{self._hand_label(b)}.replay.jsonl"
-            path.write_text(dumps(record(self.eng.rules, int(self.seeds[b]), self.actions[b])))
-
-    def _log_dir(self, b: int) -> str | None:
-        for s in range(4):
-            seat = self.seats[b][s]
-            if seat is not None and seat.agent.log_dir:
-                os.makedirs(seat.agent.log_dir, exist_ok=True)
-                return seat.agent.log_dir
-        return None
+            text = dumps(record(self.eng.rules, int(self.seeds[b]), self.actions[b]))
+            for d in sorted(dirs):
+                os.makedirs(d, exist_ok=True)
+                (Path(d) / f"{self._hand_label(b)}.replay.jsonl").write_text(text)
 
     def _hand_label(self, b: int) -> str:
         return f"wall{int(self.seeds[b]):020d}-g{b:03d}"
