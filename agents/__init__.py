@@ -25,7 +25,7 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
     if str(spec).startswith("olympiad"):
         from agents.olympiad.host import OlympiadAgent
 
-        return OlympiadAgent.from_spec(str(spec), seed=seed)
+        return OlympiadAgent.from_spec(str(spec), make_agent, seed=seed)
     name, _, arg = str(spec).partition(":")
     if name == "random":
         return RandomAgent(seed)

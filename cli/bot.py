@@ -33,8 +33,10 @@ def run_bot_cmd(args) -> int:
         host, sep, port = args.connect.rpartition(":")
         if not sep or not port.isdigit() or not 0 < int(port) < 65536:
             raise UsageError(f"--connect {args.connect!r}: expected HOST:PORT")
+    from agents import make_agent
+
     check_agents([args.agent], seed=args.seed)
     try:
-        return run_bot(args.agent, rules, connect=args.connect, budget=args.budget, seed=args.seed)
+        return run_bot(make_agent(args.agent, seed=args.seed), rules, connect=args.connect, budget=args.budget)
     except ValueError as e:
         raise UsageError(str(e)) from None

@@ -97,7 +97,7 @@ def test_specs_and_rules():
         check_rules(Rules(flowers=False, multi_win=True))
     check_rules(RULES)
     with pytest.raises(ValueError, match="in-process"):
-        OlympiadAgent("./b", fallback="olympiad:./c")
+        OlympiadAgent("./b", make_agent, fallback="olympiad:./c")
 
 
 def test_eval_refuses_rules_a_bot_cannot_play(tmp_path):

@@ -84,12 +84,10 @@ def serve(bot: ProtocolBot, rfile, wfile) -> int:
             wfile.flush()
 
 
-def run_bot(agent_spec: str, rules, connect: str | None = None, budget: float = 5.0, seed: int = 0) -> int:
-    from agents import make_agent
-
-    agent = make_agent(agent_spec, seed=seed)
+def run_bot(agent, rules, connect: str | None = None, budget: float = 5.0) -> int:
+    """Serve ``agent`` (an observation agent: ``act(obs, mask)``) until /exit or the end of input."""
     if getattr(agent, "needs_engine", False) or getattr(agent, "olympiad", False):
-        raise ValueError(f"agent {agent_spec!r} cannot be a protocol bot: it needs the engine (a bot sees only its messages)")
+        raise ValueError(f"agent {agent.name!r} cannot be a protocol bot: it needs the engine (a bot sees only its messages)")
     bot = ProtocolBot(agent, rules, budget)
     if connect is None:
         return serve(bot, sys.stdin.buffer, sys.stdout.buffer)

@@ -111,10 +111,9 @@ class OlympiadAgent:
 
     olympiad = True
 
-    def __init__(self, command: str, cwd: str | None = None, timeout: float = DEFAULT_TIMEOUT, fallback: str = "greedy",
-                 seed: int | None = 0, name: str | None = None, log_dir: str | None = None):  # fmt: skip
-        from agents import make_agent
-
+    def __init__(self, command: str, make_agent, cwd: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 fallback: str = "greedy", seed: int | None = 0, name: str | None = None, log_dir: str | None = None):  # fmt: skip
+        """``make_agent``: ``agents.make_agent`` (passed in: the package imports this module)."""
         if fallback.startswith("olympiad"):
             raise ValueError("the fallback of an olympiad: agent must be an in-process agent")
         self.command, self.cwd, self.timeout = command, cwd, float(timeout)
@@ -129,8 +128,8 @@ class OlympiadAgent:
         self.requests = 0
 
     @classmethod
-    def from_spec(cls, spec: str, seed: int | None = 0) -> "OlympiadAgent":
-        return cls(seed=seed, **parse_spec(spec))
+    def from_spec(cls, spec: str, make_agent, seed: int | None = 0) -> "OlympiadAgent":
+        return cls(make_agent=make_agent, seed=seed, **parse_spec(spec))
 
     def act(self, obs, mask):
         raise TypeError(f"{self.name!r} is an external bot: it plays through the referee of evaluation.arena.run_games "
