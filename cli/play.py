@@ -570,6 +570,37 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
             write("total chips: " + "   ".join(
                 f"{'you' if p == seat else 'p' + str(p)} {int(total()[p]):+d}" for p in range(4)))  # fmt: skip
 
+    def person(view) -> int:
+        """The person's action in ``view`` (the engine, or the referee's question before the engine asks)."""
+        choices = choices_for(view)
+        write()
+        write(draw_table(view, seat, names, reveal, finished + 1))
+        write(draw_choices(choices))
+        while True:
+            line = read("> ")
+            p = interpret(line, choices, eng.hands[0, seat])
+            if p.command == "quit":
+                raise _Quit
+            if p.command == "help":
+                write(HELP)
+            elif p.command == "table":
+                write(draw_table(view, seat, names, reveal, finished + 1))
+                write(draw_choices(choices))
+            elif p.action is not None:
+                return p.action
+            else:
+                write("  " + p.message)
+
+    referee = None
+
+    def start_referee():
+        nonlocal referee
+        if any(getattr(a, "olympiad", False) for a in agents):
+            from agents.olympiad.host import Referee
+
+            table = [_PersonAgent(eng, seat, person) if p == seat else seat_agent[p] for p in range(4)]
+            referee = Referee(eng, table, np.arange(4)[None, :])
+
     write(f"tw16 play — you are p{seat}; opponents: " + ", ".join(f"p{p} {names[p]}" for p in others)
           + f"; profile {rules.profile}; seed {seed}. Type ? for help.")  # fmt: skip
     try:
@@ -577,6 +608,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
             banked = total()
             eng.reset(np.array([(seed + 7919 * game) % (1 << 63)], np.uint64))
             game += 1
+            start_referee()
             report(eng.take_hands(0), None)
             shown_hand = -1
             while not eng.terminated[0] and finished < hands:
@@ -586,32 +618,27 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
                     write(f"── hand {finished + 1} of {hands} dealt ──")
                 cur = int(eng.current_player[0])
                 before = _snapshot(eng)
-                if cur == seat:
-                    choices = choices_for(eng)
-                    write()
-                    write(draw_table(eng, seat, names, reveal, finished + 1))
-                    write(draw_choices(choices))
-                    while True:
-                        line = read("> ")
-                        p = interpret(line, choices, eng.hands[0, seat])
-                        if p.command == "quit":
-                            raise _Quit
-                        if p.command == "help":
-                            write(HELP)
-                        elif p.command == "table":
-                            write(draw_table(eng, seat, names, reveal, finished + 1))
-                            write(draw_choices(choices))
-                        elif p.action is not None:
-                            break
-                        else:
-                            write("  " + p.message)
-                    act[0] = p.action
+                if referee is not None:  # external bots: the referee asks (and decides claim rounds)
+                    who = np.array([cur if cur != seat else -2])
+                    referee.decide(np.zeros(1, np.int64), np.array([cur]), encoders[id(agents[0])].encode(
+                        eng, seats=np.array([cur])), eng.legal_action_mask.copy(), act, who)  # fmt: skip
+                    decided = who[0] == -1
+                else:
+                    decided = False
+                if decided:
+                    pass
+                elif cur == seat:
+                    act[0] = person(eng)
                 else:
                     agent = seat_agent[cur]
                     enc = encoders[id(agent)]
                     obs = enc.encode(eng, seats=np.array([cur]))
                     act[0] = int(agent.act(obs, eng.legal_action_mask.copy())[0])
+                if referee is not None:
+                    referee.before_step(act)
                 eng.step(act)
+                if referee is not None:
+                    referee.after_step()
                 ended = eng.take_hands(0)
                 if ended:  # the hand ended in this step (and maybe the next ones in their deal)
                     report(ended, before)
@@ -622,9 +649,38 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         quit_ = True
         write()
         write("bye (session ended)")
+    for a in agents:
+        if getattr(a, "olympiad", False):
+            a.close()  # /exit, then the bots' process groups killed
     chips = total()
     write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(chips[seat]):+d}")
     return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_}
+
+
+class _PersonAgent:
+    """The person as the referee sees a seat (``agents.olympiad.host.Referee``): a claim round may ask
+    them before the engine would; the table is shown as if the engine asked."""
+
+    name = "you"
+
+    def __init__(self, eng, seat: int, person):
+        self.eng, self.seat, self.person = eng, seat, person
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, obs, mask):
+        return np.array([self.person(_Asked(self.eng, self.seat, np.asarray(mask)[0]))], np.int64)
+
+
+class _Asked:
+    """The engine as seen by a seat the referee asks before the engine does: its mask, its turn to answer."""
+
+    def __init__(self, eng, seat: int, mask):
+        self._eng, self.legal_action_mask, self.current_player = eng, mask[None], np.array([seat])
+
+    def __getattr__(self, name):
+        return getattr(self._eng, name)
 
 
 def run_play(args) -> int:
@@ -650,5 +706,13 @@ def run_play(args) -> int:
         return 2
     for n in notes:
         print(n)
+    if any(getattr(a, "olympiad", False) for a in agents):
+        from agents.olympiad.host import check_rules
+
+        try:
+            check_rules(rules)
+        except ValueError as e:
+            print(f"tw16 play: {e}", file=sys.stderr)
+            return 2
     play(rules, seat=args.seat, opponents=agents, seed=seed, hands=args.hands, reveal=args.open)
     return 0

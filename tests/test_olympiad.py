@@ -253,3 +253,15 @@ def test_golden_transcripts(c_bot, tmp_path):
 
     for f in replays:
         replay(parse_log(f.read_text()))
+
+
+def test_play_against_protocol_bots(c_bot):
+    """``tw16 play``: a person (scripted: always the first listed choice) against two external bots,
+    three hands of one game (the bots get /initGame for each); the bots' processes end with the session."""
+    from cli.play import play
+
+    ops = [make_agent(f"olympiad:{c_bot}"), make_agent("greedy"), make_agent(tw16_bot())]
+    out = io.StringIO()
+    res = play(RULES, seat=1, opponents=ops, seed=5, hands=3, input=io.StringIO("1\n" * 3000), out=out)
+    assert res["hands"] == 3 and not res["quit"] and sum(res["chips"]) == 0
+    assert all(o.n_faults == 0 and o.requests > 10 and not o.procs for o in (ops[0], ops[2]))

@@ -206,6 +206,7 @@ class Referee:
         self.last_id = np.full(B, -1, np.int64)  # the last discard's id
         self.actions: list[list[int]] = [[] for _ in range(B)]
         self.seeds = np.array(eng._seeds, np.uint64)
+        self.hand_no = np.zeros(B, np.int64)  # the hand of the episode being played (G_HANDS at its deal)
         for b in range(B):
             self._deal(b)
 
@@ -250,6 +251,10 @@ class Referee:
     def _deal(self, b: int) -> None:
         eng = self.eng
         dealer = int(eng.dealer[b])
+        self.held[b] = [[] for _ in range(4)]
+        self.free[b] = [[0, 1, 2, 3] for _ in range(34)]
+        self.answers[b] = -1
+        self.hand_no[b] = int(eng.s.g[b, st.G_HANDS])
         for s in range(4):
             for k in np.repeat(np.arange(34), eng.hands[b, s]):
                 self._give(b, s, int(k))
@@ -410,14 +415,17 @@ class Referee:
         for b in np.flatnonzero(~pre["term"]):
             s, a, ph = int(pre["cur"][b]), int(self.step_actions[b]), int(pre["phase"][b])
             self.actions[b].append(a)
+            ended = bool(e.terminated[b]) or e.s.g[b, st.G_HANDS] > self.hand_no[b]
             if ph == st.PH_TURN:
                 self._after_turn(b, s, a)
-            elif e.phase[b] == ph and not e.terminated[b]:
+            elif e.phase[b] == ph and not ended:
                 continue  # the claim round goes on
             else:
-                self._after_round(b)
-            if e.terminated[b]:
+                self._after_round(b, ended)
+            if ended:
                 self._hand_over(b)
+                if not e.terminated[b]:  # episode "game": the next hand is dealt
+                    self._deal(b)
             elif e.phase[b] == st.PH_TURN and e.last_drawn[b] >= 0:  # a draw ended this step (module docstring)
                 drawer = int(e.turn_seat[b])
                 self._send(b, drawer, line("/mo", self._give(b, drawer, int(e.last_drawn[b]))))
@@ -443,13 +451,13 @@ class Referee:
             tid = self._take(b, s, int(pre["drawn"][b]))
             self._announce(b, line("/hu", s + 1, tid, *sorted(self.held[b][s])))
 
-    def _after_round(self, b: int) -> None:
+    def _after_round(self, b: int, ended: bool) -> None:
         e, pre = self.eng, self.pre
         self.answers[b] = -1
         own = self.claim_ids.pop(b, None)
         tid = int(self.last_id[b])
         t = kind_of_id(tid)
-        rec = e.last_hand(b) if e.terminated[b] else None
+        rec = e.last_hand(b) if ended else None
         if rec is not None and len(rec.winners):
             w = int(rec.winners[0])
             self._announce(b, line("/hu", w + 1, tid, *sorted(self.held[b][w])))
@@ -476,7 +484,7 @@ class Referee:
             if seat is not None and seat.proc is not None:
                 self._write_transcript(seat)
         dirs = {seat.agent.log_dir for seat in self.seats[b] if seat is not None and seat.agent.log_dir}
-        if dirs:  # the hand as a tw16 replay log, in each bot's folder
+        if dirs and self.eng.terminated[b]:  # the episode as a tw16 replay log, in each bot's folder
             from envs.engine.replay import dumps, record
 
             text = dumps(record(self.eng.rules, int(self.seeds[b]), self.actions[b]))
@@ -484,14 +492,15 @@ class Referee:
                 os.makedirs(d, exist_ok=True)
                 (Path(d) / f"{self._hand_label(b)}.replay.jsonl").write_text(text)
 
-    def _hand_label(self, b: int) -> str:
-        return f"wall{int(self.seeds[b]):020d}-g{b:03d}"
+    def _hand_label(self, b: int, hand: bool = False) -> str:
+        game = self.eng.rules.episode == "game"
+        return f"wall{int(self.seeds[b]):020d}-g{b:03d}" + (f"-h{self.hand_no[b] + 1:02d}" if hand and game else "")
 
     def _write_transcript(self, seat: _Seat) -> None:
         if not seat.agent.log_dir or seat.proc is None:
             return
         os.makedirs(seat.agent.log_dir, exist_ok=True)
-        path = Path(seat.agent.log_dir) / f"{self._hand_label(seat.game)}-seat{seat.seat + 1}.txt"
+        path = Path(seat.agent.log_dir) / f"{self._hand_label(seat.game, True)}-seat{seat.seat + 1}.txt"
         path.write_text("".join(x + "\n" for x in seat.proc.transcript))
 
 
