@@ -265,3 +265,30 @@ def test_play_against_protocol_bots(c_bot):
     res = play(RULES, seat=1, opponents=ops, seed=5, hands=3, input=io.StringIO("1\n" * 3000), out=out)
     assert res["hands"] == 3 and not res["quit"] and sum(res["chips"]) == 0
     assert all(o.n_faults == 0 and o.requests > 10 and not o.procs for o in (ops[0], ops[2]))
+
+
+@pytest.mark.slow
+def test_ray_workers_play_bots_as_locally(c_bot):
+    """``tw16 eval --workers``: each Ray worker starts its own bot processes; the same result, the
+    faults summed over workers, every process ended."""
+    ray = pytest.importorskip("ray")
+    from evaluation.distributed import evaluate_distributed
+
+    specs = [f"olympiad:{c_bot}", "greedy", f"olympiad[timeout=0.3]:{c_bot} --crash-after 3", "defensive"]
+    local = play_duplicate([make_agent(s, seed=3) for s in specs], 3, RULES, seed=3)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    try:
+        dist = evaluate_distributed(specs, 3, RULES, seed=3, batch_walls=1, workers=2)
+    finally:
+        ray.shutdown()
+    assert np.array_equal(local["per_wall"], dist["per_wall"]) and local["faults"] == dist["faults"]
+    assert dist["faults"][f"olympiad:{c_bot} --crash-after 3"]["crash"] == 12
+    left = subprocess.run(["pgrep", "-f", str(c_bot)], capture_output=True, text=True).stdout.split()
+    assert not left
+
+
+def test_paired_with_a_protocol_bot(c_bot):
+    from evaluation.paired import paired
+
+    res = paired(f"olympiad:{c_bot}", "greedy", ["greedy"] * 3, hands=8, seed=1, rules=RULES)
+    assert res["hands"] == 8 and res["b"]["chips_per_hand"] > -1000
