@@ -292,3 +292,22 @@ def test_paired_with_a_protocol_bot(c_bot):
 
     res = paired(f"olympiad:{c_bot}", "greedy", ["greedy"] * 3, hands=8, seed=1, rules=RULES)
     assert res["hands"] == 8 and res["b"]["chips_per_hand"] > -1000
+
+
+def test_tw16_bot_answers_within_its_budget():
+    import time
+
+    class Slow:
+        name = "slow"
+
+        def act(self, obs, mask):
+            time.sleep(2)
+            return np.flatnonzero(mask[0])[:1]
+
+    bot = ProtocolBot(Slow(), RULES, budget=0.25, err=io.StringIO())
+    hand = [110, 111, 120, 130, 140, 150, 160, 170, 180, 210, 220, 230, 240, 250, 260, 270, 410]
+    for m in ["/start MJ 1", "/initGame East East 1 1 0", "/initCard " + " ".join(map(str, hand))]:
+        bot.reply(m)
+    t0 = time.monotonic()
+    assert bot.reply("/ask throw") == "/throw 410" and time.monotonic() - t0 < 1  # Greedy's move, in time
+    assert "took over" in bot.err.getvalue()

@@ -1,7 +1,8 @@
 """A tw16 agent as an Olympiad protocol bot (``tw16 bot --agent SPEC``): one line in, at most one line
 out, on stdin/stdout or as a TCP client of a referee.
 
-It never stops on unexpected input: a message it cannot use is reported on stderr (one line) and, if it
+Each decision is held to 80% of the time budget (``--budget``): a slower agent's move is replaced by
+Greedy's on the same observation. It never stops on unexpected input: a message it cannot use is reported on stderr (one line) and, if it
 was a request, answered with ``/pass`` or a legal default (``/throw`` of the last tile received). It
 exits on ``/exit``, ``/close`` or the end of its input, blocking on reads (no busy loop).
 """
@@ -9,19 +10,63 @@ exits on ``/exit``, ``/close`` or the end of its input, blocking on reads (no bu
 from __future__ import annotations
 
 import sys
-import time
+import threading
 
 from agents.olympiad.codec import ASKS, MAX_LINE, ProtocolError, split
 from agents.olympiad.seatview import SeatView
+
+
+class Budgeted:
+    """An agent held to a time budget per decision: past it, the decision is Greedy's on the same
+    observation (and so is every decision while the late one still runs), reported on stderr."""
+
+    def __init__(self, agent, budget: float, warn):
+        from agents.greedy import GreedyAgent
+
+        self.agent, self.budget, self.warn = agent, float(budget), warn
+        self.derived = getattr(agent, "derived", False)
+        self.fallback = GreedyAgent()
+        self.busy: threading.Thread | None = None
+        self.late = 0
+
+    def act(self, obs, mask):
+        if self.busy is not None and self.busy.is_alive():
+            self.late += 1
+            return self.fallback.act(obs[:, : self._greedy_channels()], mask)
+        out: list = []
+
+        def run():
+            try:
+                out.append(("ok", self.agent.act(obs, mask)))
+            except Exception as e:  # noqa: BLE001 - raised again in the caller's thread
+                out.append(("error", e))
+
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        t.join(self.budget)
+        if out:
+            kind, value = out[0]
+            if kind == "error":
+                raise value
+            return value
+        self.busy, self.late = t, self.late + 1
+        self.warn(f"{getattr(self.agent, 'name', 'agent')} took over {self.budget:g} s: Greedy's move instead")
+        return self.fallback.act(obs[:, : self._greedy_channels()], mask)
+
+    @staticmethod
+    def _greedy_channels() -> int:
+        from envs.obs.planes_v0 import N_CHANNELS
+
+        return N_CHANNELS
 
 
 class ProtocolBot:
     """Answers lines: ``reply(line) -> str | None`` (None: no answer is due)."""
 
     def __init__(self, agent, rules, budget: float = 5.0, err=sys.stderr):
-        self.view = SeatView(rules, agent)
         self.budget, self.err = budget, err
-        self.slow = 0  # decisions over the budget (reported on stderr)
+        self.agent = Budgeted(agent, 0.8 * budget, self.warn)  # (the rest of the budget: messages, encoding)
+        self.view = SeatView(rules, self.agent)
 
     def warn(self, text: str) -> None:
         print(f"tw16 bot: {text}", file=self.err, flush=True)
@@ -44,7 +89,6 @@ class ProtocolBot:
 
     def answer(self, toks: list[str]) -> str:
         what = toks[1] if len(toks) == 2 else ""
-        t0 = time.monotonic()
         try:
             if what not in ASKS:
                 raise ProtocolError(f"unknown request {' '.join(toks)[:60]!r}")
@@ -52,9 +96,6 @@ class ProtocolBot:
         except Exception as e:  # noqa: BLE001 - whatever the agent or the message did, the bot answers
             self.warn(f"/ask {what}: {type(e).__name__}: {e}")
             out = self.default(what)
-        if time.monotonic() - t0 > self.budget:
-            self.slow += 1
-            self.warn(f"/ask {what} took {time.monotonic() - t0:.2f} s (budget {self.budget:g} s)")
         return out
 
     def default(self, what: str) -> str:
