@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=None, help="soak: seed of the deals and the players (default 0)")
     b.set_defaults(func=_cmd_bench)
     e = sub.add_parser("eval", help="duplicate evaluation of four agents: league table, plot, JSON")
-    e.add_argument("agents", nargs=4, metavar="AGENT", help="random | greedy | defensive | neural | neural:PATH | sb3:PATH")
+    e.add_argument("agents", nargs=4, metavar="AGENT", help="random | greedy | defensive | neural | neural:PATH | sb3:PATH | olympiad:COMMAND (docs/olympiad.md)")
     e.add_argument("--hands", type=int, default=2000, help="hands to play (rounded up to whole walls x 4 seatings)")
     e.add_argument("--profile", default="standard", help="tai profile (name or .toml path)")
     e.add_argument("--rules", default=None, help='rule options as JSON, e.g. \'{"multi_win": true}\'')

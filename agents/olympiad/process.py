@@ -7,14 +7,25 @@ counts it, lets the fallback agent play and restarts the process at the next han
 
 from __future__ import annotations
 
+import atexit
 import os
 import selectors
 import signal
 import subprocess
 import time
+import weakref
 from collections import deque
 
 from agents.olympiad.codec import MAX_LINE
+
+
+_LIVE: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()  # killed at exit, whatever ended the run
+
+
+@atexit.register
+def _kill_all() -> None:
+    for p in list(_LIVE):
+        p.close(grace=0.1)
 
 
 class BotFault(Exception):
@@ -45,6 +56,7 @@ class BotProcess:
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.sel = selectors.DefaultSelector()
         self.sel.register(self.proc.stdout, selectors.EVENT_READ)
+        _LIVE.add(self)
 
     def _log(self, text: str) -> None:
         self.transcript.append(text)
@@ -99,6 +111,9 @@ class BotProcess:
 
     def close(self, grace: float = 0.5) -> int | None:
         """``/exit``, a short wait, then the process group killed; returns the exit code."""
+        _LIVE.discard(self)
+        if self.proc.stdout.closed:
+            return self.proc.returncode
         if self.proc.poll() is None:
             try:
                 self.send("/exit")
