@@ -418,7 +418,9 @@ def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str
         lines.append(f"     {prof.zh(k):　<{zw}} {item_label(k):<{wk}} {v:>3} tai")
     lines.append(f"     {'合計':　<{zw}} {'hand total':<{wk}} {rec.tai[w]:>3} tai")
     dealer, streak = rec.dealer, rec.streak
-    if w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
+    if rules.settlement == "win_lose":  # the olympiad profile: one point a leg, no dealer tai
+        lines.append("     win/lose settlement: one point from each paying seat, whatever the tai")
+    elif w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
         dt = int(dealer_tai(streak, rules.as_array()))
         lines.append(f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer ({'you' if dealer == me else f'p{dealer}'}) and the winner")
     return lines

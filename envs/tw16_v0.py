@@ -89,17 +89,18 @@ reward of each hand is paid when that hand ends. ``max_steps`` truncates after t
 
 .. BEGIN generated: options
 Rule options (``envs.rules.Rules``, RULES.md 5; [default; profiles that change it]): profile
-["standard"; standard | strict16 | casual | hongkong | a .toml path], flowers [True], dead_wall
-[16], dead_wall_per_kong [False], multi_win [False; hongkong True], strict_pass [False; hongkong
-True], no_calls_last3 [True], no_kong_after_claim [True], kong_replacement_self_draw [True],
-swap_call [True; hongkong False], declare_ready [False; strict16 True, casual True, hongkong True],
-west_draw [False; casual True], streak_cap [None], stakes ["30/10"], episode ["hand"], extras
-[False], extras_off [()], unrelated_gap [3], count_method [1], dual_reading [True], settlement
-["immediate"; hongkong "la"], la_cut [3], la_cut_policy ["always"], la_draw ["keep"], flower_win
-["auto"; hongkong "offer"], dice_payments [False; hongkong True], dealer_pays_on_self_draw [False].
-Env options: render_mode ["ansi" | "human"; None], reward ["tai" | "chips" | "win_loss" |
-"normalized"; "tai"], derived [False], max_steps [None], illegal_action ["raise" | "terminate";
-"raise"], illegal_reward [-1.0].
+["standard"; standard | strict16 | casual | hongkong | olympiad | a .toml path], flowers [True;
+olympiad False], dead_wall [16], dead_wall_per_kong [False], multi_win [False; hongkong True],
+strict_pass [False; hongkong True], no_calls_last3 [True], no_kong_after_claim [True],
+kong_replacement_self_draw [True], swap_call [True; hongkong False], declare_ready [False; strict16
+True, casual True, hongkong True], west_draw [False; casual True], streak_cap [None], stakes
+["30/10"; olympiad "0/1"], episode ["hand"], extras [False], extras_off [()], unrelated_gap [3],
+count_method [1], dual_reading [True], settlement ["immediate"; hongkong "la", olympiad "win_lose"],
+la_cut [3], la_cut_policy ["always"], la_draw ["keep"], flower_win ["auto"; hongkong "offer"],
+dice_payments [False; hongkong True], dealer_pays_on_self_draw [False], rob_kong [True; olympiad
+False], special_wins [True; olympiad False]. Env options: render_mode ["ansi" | "human"; None],
+reward ["tai" | "chips" | "win_loss" | "normalized"; "tai"], derived [False], max_steps [None],
+illegal_action ["raise" | "terminate"; "raise"], illegal_reward [-1.0].
 .. END generated: options
 
 Rendering: a table of hands, melds, flowers, discards (* = claimed), wall count, dealer, phase and

@@ -28,7 +28,7 @@ from envs.options import DEFAULTS
 from envs.scoring.codes import EXTRAS_KEYS, FAMILIES, HK_FAMILIES, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
-BUILTIN = ("standard", "strict16", "casual", "hongkong")
+BUILTIN = ("standard", "strict16", "casual", "hongkong", "olympiad")
 
 PO_CONCEALED_ANY_WIN = 0
 PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
@@ -306,14 +306,19 @@ def _load_pack(name: str) -> Profile:
 
 @functools.lru_cache(maxsize=64)
 def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple[str, ...] = (),
-                      unrelated_gap: int = 3, count_method: int = 1, dual_reading: bool = True) -> Profile:  # fmt: skip
+                      unrelated_gap: int = 3, count_method: int = 1, dual_reading: bool = True,
+                      special_wins: bool = True) -> Profile:  # fmt: skip
     """The profile a game plays: the base profile, plus (``extras``) the extras pack's items appended
     in its row order, those named in ``extras_off`` left out, an item the base already has keeping its
     base row; plus the pack's shapes (each only while one of its items remains) and, for
     ``unrelated_gap == 2``, the 2-apart 十六不搭; for a hongkong profile, its ``count_method`` and
-    ``dual_reading``. Cached: one object (and one compiled form) per setting."""
+    ``dual_reading``. With ``special_wins`` off (rule option, the olympiad profile) the profile has no
+    shapes at all: five sets and a pair is the only win, for the engine, its mask and the scorer alike
+    (they all read the shapes from the compiled profile). Cached: one object (and one compiled form)
+    per setting."""
     base = load_profile(name_or_path)
-    if not extras and unrelated_gap == 3 and count_method == 1 and dual_reading:
+    no_shapes = not base.options.get("shapes")
+    if not extras and unrelated_gap == 3 and count_method == 1 and dual_reading and (special_wins or no_shapes):
         return base
     items = list(base.items)
     shapes = list(base.options.get("shapes", []))
@@ -331,6 +336,8 @@ def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple
         title = f"{title} + {pack.title}"
     if unrelated_gap == 2 and "unrelated_gap2" not in shapes:
         shapes.append("unrelated_gap2")
+    if not special_wins:
+        shapes = []
     hk = {"count_method": count_method, "dual_reading": dual_reading}
     return Profile(base.name, title, tuple(items), dict(base.rule_defaults), base.options | {"shapes": shapes} | hk,
                    base.source, packs)  # fmt: skip
@@ -338,7 +345,8 @@ def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple
 
 @functools.lru_cache(maxsize=64)
 def load_profile(name_or_path: str) -> Profile:
-    """A built-in profile by name (``standard``, ``strict16``, ``casual``, ``hongkong``) or a TOML file by path."""
+    """A built-in profile by name (``standard``, ``strict16``, ``casual``, ``hongkong``, ``olympiad``) or a TOML
+    file by path."""
     if isinstance(name_or_path, Profile):
         return name_or_path
     if "\0" in name_or_path:
