@@ -91,11 +91,16 @@ def test_specs_and_rules():
         with pytest.raises(ValueError):
             parse_spec(bad)
     assert unknown_agent("olympiad:./b") is None
-    with pytest.raises(ValueError, match="flowers"):
+    with pytest.raises(ValueError, match="profile 'standard'.*flowers"):
         check_rules(Rules())
     with pytest.raises(ValueError, match="multi_win"):
-        check_rules(Rules(flowers=False, multi_win=True))
+        check_rules(Rules(profile="olympiad", multi_win=True))
+    with pytest.raises(ValueError, match="rob_kong"):
+        check_rules(Rules(profile="olympiad", rob_kong=True))
+    with pytest.raises(ValueError, match="flowers"):
+        check_rules(Rules(profile="olympiad", flowers=True))
     check_rules(RULES)
+    assert RULES == Rules(profile="olympiad")
     with pytest.raises(ValueError, match="in-process"):
         OlympiadAgent("./b", make_agent, fallback="olympiad:./c")
 
@@ -104,7 +109,9 @@ def test_eval_refuses_rules_a_bot_cannot_play(tmp_path):
     from cli.main import main
 
     assert main(["eval", "olympiad:./nobot", "greedy", "greedy", "greedy", "--hands", "4", "--plot", ""]) == 2
-    assert main(["bot", "--agent", "greedy", "--profile", "standard"]) == 2  # flowers on
+    assert main(["bot", "--agent", "greedy", "--profile", "standard"]) == 2  # another profile
+    assert main(["eval", "olympiad:./nobot", "greedy", "greedy", "greedy", "--hands", "4", "--plot", "",
+                 "--profile", "olympiad", "--rules", '{"rob_kong": true}']) == 2  # fmt: skip
 
 
 # -- external bots ------------------------------------------------------------------------------------

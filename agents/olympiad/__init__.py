@@ -10,5 +10,5 @@
 ``BOT_PROFILE`` and ``BOT_RULES`` are the rules a bot plays when none are given: the events' rules.
 """
 
-BOT_PROFILE = "standard"  # the events' profile: "olympiad" once it is in the engine
-BOT_RULES = {"flowers": False, "multi_win": False}  # standard's differences a protocol bot needs (136 tiles, one winner)
+BOT_PROFILE = "olympiad"  # the events' rules (envs/scoring/profiles/olympiad.toml, docs/olympiad_rules.md)
+BOT_RULES: dict = {}  # options on top of the profile

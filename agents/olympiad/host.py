@@ -88,22 +88,24 @@ def with_option(spec: str, key: str, value: str) -> str:
 
 
 def check_rules(rules) -> None:
-    """Refuse rules the protocol cannot express (ValueError naming the rule)."""
-    from envs.rules import is_hongkong
+    """Refuse rules the protocol's bots cannot play (ValueError naming each): another profile than the
+    events' (``agents.olympiad.BOT_PROFILE``), or options on top of it the protocol cannot express."""
+    from agents.olympiad import BOT_PROFILE
 
     bad = []
+    if rules.profile != BOT_PROFILE:
+        bad.append(f"profile {rules.profile!r} is not the events' ({BOT_PROFILE!r})")
     if rules.flowers:
         bad.append("flowers are on (the protocol has no flower tiles)")
     if rules.multi_win:
         bad.append("multi_win is on (the events have one winner on a discard)")
     if rules.declare_ready:
         bad.append("declare_ready is on (the protocol has no ready declaration)")
-    if getattr(rules, "rob_kong", False):
+    if rules.rob_kong:
         bad.append("rob_kong is on (the protocol has no robbing a kong)")
-    if is_hongkong(rules.profile_data):
-        bad.append(f"profile {rules.profile!r} is a Hong Kong one")
     if bad:
-        raise ValueError(f"olympiad: bots cannot play these rules: {'; '.join(bad)}; use --profile olympiad (docs/olympiad.md)")
+        raise ValueError(f"olympiad: bots cannot play these rules: {'; '.join(bad)}; use --profile {BOT_PROFILE} "
+                         "(docs/olympiad.md)")
 
 
 class OlympiadAgent:
