@@ -19,7 +19,6 @@ logged with the transcript's tail (``fault_log``), and the process is restarted 
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from pathlib import Path
@@ -29,7 +28,8 @@ import numpy as np
 from agents.olympiad.codec import WINDS, ProtocolError, kind_of_id, line, parse_answer, tile_id
 from agents.olympiad.process import BotFault, BotProcess
 from envs.engine import state as st
-from envs.engine.actions import CHI, DISCARD, KONG, PASS, PON, SELF_KONG, WIN, action_name
+from envs.engine.actions import CHI, DISCARD, KONG, PASS, PON, SELF_KONG, WIN
+from envs.tiles import CHI as CHI_MELD, PON as PON_MELD
 
 DEFAULT_TIMEOUT = 5.0  # seconds per request
 OPTIONS = ("cwd", "timeout", "fallback", "name", "log")
@@ -505,6 +505,4 @@ class Referee:
         path = Path(seat.agent.log_dir) / f"{self._hand_label(seat.game, True)}-seat{seat.seat + 1}.txt"
         path.write_text("".join(x + "\n" for x in seat.proc.transcript))
 
-
-CHI_MELD, PON_MELD = 0, 1  # envs.tiles meld types
 

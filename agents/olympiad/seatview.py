@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.olympiad.codec import WINDS, ProtocolError, kind_of_id, seat_token
+from agents.olympiad.codec import WINDS, ProtocolError, ids, kind_of_id, seat_token
 from envs._core import claim_options, mask_rows
 from envs.engine import state as st
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PON, SELF_KONG, WIN
@@ -154,15 +154,11 @@ class SeatView:
         want = int(self.sizes[self.me])
         if len(tids) != want:
             raise ProtocolError(f"/initCard: expected {want} tiles for seat {self.me + 1}, got {len(tids)}")
-        from agents.olympiad.codec import ids
-
         self.held = ids(tids, want, "/initCard")
         if want == DEALT + 1:  # the dealer's 17th tile (listed last) counts as its draw
             self.g[st.G_LAST_DRAWN] = kind_of_id(self.held[-1])
 
     def _own_draw(self, toks: list[str]) -> None:
-        from agents.olympiad.codec import ids
-
         (tid,) = ids(toks[1:], 1, "/mo")
         if tid in self.held:
             raise ProtocolError(f"/mo {tid}: already in the hand")
@@ -179,8 +175,6 @@ class SeatView:
         self._begin_turn(self.me, kind_of_id(tid), src)
 
     def _throw(self, toks: list[str]) -> None:
-        from agents.olympiad.codec import ids
-
         if len(toks) != 3:
             raise ProtocolError("/throw <seat> <id>: 3 tokens")
         seat = seat_token(toks[1])
@@ -196,8 +190,6 @@ class SeatView:
         self.pending = (seat, k)
 
     def _claim(self, cmd: str, toks: list[str]) -> None:
-        from agents.olympiad.codec import ids
-
         if self.pending is None:
             raise ProtocolError(f"{cmd} with no discard to claim")
         if len(toks) != 5:
@@ -219,8 +211,6 @@ class SeatView:
         self.g[st.G_AFTER_CLAIM] = 1
 
     def _gong(self, toks: list[str]) -> None:
-        from agents.olympiad.codec import ids
-
         if len(toks) < 3 or toks[2] not in ("0", "1", "4"):
             raise ProtocolError("/gong <seat> 0|1|4 ...")
         c, how = seat_token(toks[1]), int(toks[2])
