@@ -1,8 +1,9 @@
 """Agents: one protocol (``agents.base.Agent``), batched and seeded.
 
 ``make_agent(spec)`` builds one from a short name: ``random``, ``greedy``, ``defensive``, ``neural``
-(the shipped checkpoint), ``neural:PATH`` (a checkpoint file), ``sb3:PATH`` (a Stable-Baselines3
-model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra) or ``search`` /
+(the shipped checkpoint), ``neural:PATH`` (a checkpoint file), ``sb3+trusted:PATH`` (a Stable-Baselines3
+model saved by ``model.save``, ``agents.sb3_agent``; needs the ``sb3`` extra; such a zip runs code when
+loaded, so ``sb3:PATH`` without ``+trusted`` is refused, docs/sb3.md) or ``search`` /
 ``search:k=8,n=3,rollout=efficient,z=3,base=greedy`` (determinized rollouts, ``agents.search``; it reads the engine)
 or ``olympiad:COMMAND`` / ``olympiad[cwd=DIR,timeout=S,fallback=AGENT]:COMMAND`` (an external bot that speaks the
 Computer Olympiad protocol, ``agents.olympiad``; docs/olympiad.md).
@@ -44,19 +45,24 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
         from agents.search import SearchAgent
 
         return SearchAgent.from_spec(arg, seed=seed)
-    if name == "sb3" and arg:
+    if name == "sb3+trusted" and arg:  # sb3:PATH is refused by unknown_agent: the zip runs code when loaded
         from agents.sb3_agent import SB3Agent
 
-        return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}")
+        return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}", trusted=True)
     raise ValueError(unknown_agent(spec))
 
 
 def unknown_agent(spec: str) -> str | None:
     """Why ``spec`` names no agent (the message ``make_agent`` raises), or None when its name is one
-    (its argument is checked when the agent is made)."""
+    (its argument is checked when the agent is made). ``sb3:PATH`` is refused here, so that
+    ``tw16 eval``'s check before Ray workers refuses it too."""
     name, _, arg = str(spec).partition(":")
-    if name in AGENT_NAMES or (name == "sb3" and arg) or str(spec).startswith("olympiad"):
+    if name in AGENT_NAMES or (name == "sb3+trusted" and arg) or str(spec).startswith("olympiad"):
         return None
+    if name == "sb3" and arg:
+        from agents.sb3_agent import untrusted_message
+
+        return untrusted_message(arg)
     return (f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, "
             "or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B, olympiad:COMMAND)")
 
@@ -66,7 +72,7 @@ def _register() -> None:
     agents, so agents register themselves when imported)."""
     from envs.policies import register_policy
 
-    for name in AGENT_NAMES + ("sb3",):
+    for name in AGENT_NAMES + ("sb3", "sb3+trusted"):
         register_policy(name, lambda spec, seed: make_agent(spec, seed=seed))
 
 

@@ -93,7 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=None, help="soak: seed of the deals and the players (default 0)")
     b.set_defaults(func=_cmd_bench)
     e = sub.add_parser("eval", help="duplicate evaluation of four agents: league table, plot, JSON")
-    e.add_argument("agents", nargs=4, metavar="AGENT", help="random | greedy | defensive | neural | neural:PATH | sb3:PATH | olympiad:COMMAND (docs/olympiad.md)")
+    e.add_argument("agents", nargs=4, metavar="AGENT",
+                   help="random | greedy | defensive | neural | neural:PATH | sb3+trusted:PATH (docs/sb3.md) | "
+                        "olympiad:COMMAND (docs/olympiad.md)")
     e.add_argument("--hands", type=int, default=2000, help="hands to play (rounded up to whole walls x 4 seatings)")
     e.add_argument("--profile", default="standard", help="tai profile (name or .toml path)")
     e.add_argument("--rules", default=None, help='rule options as JSON, e.g. \'{"multi_win": true}\'')
@@ -155,18 +157,11 @@ def main(argv=None) -> int:
     else:
         args = build_parser().parse_args(argv)
         name, command = args.command, partial(args.func, args)
+    from cli.streams import run_command
     from cli.usage import user_errors
 
-    try:
-        return command()
-    except user_errors() as e:  # a user mistake: one line and exit 2, as argparse does
-        print(f"tw16 {name}: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # `tw16 score ... | head`
-        return 0
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    # user mistakes, closed / full / broken streams: one line on stderr and an exit code (cli/streams.py)
+    return run_command(name, command, user_errors)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from cli.streams import stdin_or_error
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.api import Engine
@@ -226,11 +227,17 @@ def _numbered(choices, idx) -> str:
     return ", ".join(f"{i + 1}) {choices[i].label}" for i in idx)
 
 
+MAX_LINE = 200  # characters of one typed move
+
+
 def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
     """Map one typed line to a legal action, or to a hint (never raises). ``hand``: the player's
     concealed counts (34,), to say "you have no 5m" rather than "not legal"."""
     t = " ".join(str(text).split())
     n = len(choices)
+    if len(t) > MAX_LINE:  # a move is a few words: a pasted page is not quoted back, or parsed
+        return Parsed(message=f"that line is {len(t)} characters long: type a number 1-{n} or a move like 'd 5m' "
+                              f"(at most {MAX_LINE} characters)")  # fmt: skip
     if not t:
         return Parsed(message=f"type a number 1-{n} or a name ('d 5m', 'pon', 'win', 'pass'); ? for help")
     if t.isdigit() or (t[0] in "+-" and t[1:].isdigit()):
@@ -479,7 +486,7 @@ def _reader(inp, out):
         except (StopIteration, KeyboardInterrupt):
             raise _Quit from None
         line = str(line).rstrip("\r\n")
-        out.write(prompt + line + "\n")
+        out.write(prompt + (line if len(line) <= MAX_LINE else f"{line[:MAX_LINE]}... ({len(line)} characters)") + "\n")
         return line
 
     return read_it
@@ -686,6 +693,7 @@ class _Asked:
 
 
 def run_play(args) -> int:
+    stdin_or_error("play", "tw16 play reads your moves from it (run it in a terminal)")
     if args.hands < 1:
         print(f"tw16 play: --hands must be at least 1, got {args.hands}", file=sys.stderr)
         return 2
