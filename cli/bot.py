@@ -36,6 +36,10 @@ def run_bot_cmd(args) -> int:
     from agents import make_agent
 
     check_agents([args.agent], seed=args.seed)
+    if args.connect is None:
+        from cli.streams import stdin_or_error
+
+        stdin_or_error("bot", "the referee's messages come on standard input (or give --connect HOST:PORT)")
     try:
         return run_bot(make_agent(args.agent, seed=args.seed), rules, connect=args.connect, budget=args.budget)
     except ValueError as e:
