@@ -148,6 +148,18 @@ def test_python_bots_that_die_or_spam(tmp_path):
         assert res["hands"] == 4 and res["faults"][bot.name].get(kind) == 4
 
 
+def test_a_bot_that_talks_unasked(tmp_path):
+    chatty = tmp_path / "chatty.py"  # greets at start, and chats after each answer (in the same write)
+    chatty.write_text("import sys\nprint('hello', flush=True)\nfor line in sys.stdin:\n"
+                      "    if line.startswith(('/ready', '/ask')):\n"
+                      "        ans = '/ready' if line.startswith('/ready') else 'x' if 'throw' in line else '/pass'\n"
+                      "        sys.stdout.write(ans + '\\nchat\\n'); sys.stdout.flush()\n")  # fmt: skip
+    bot = make_agent(f"olympiad[timeout=2]:{shlex.quote(sys.executable)} {chatty}")
+    res = play_duplicate([bot] + [make_agent("greedy") for _ in range(3)], 1, RULES, seed=2)
+    assert res["hands"] == 4 and {k: v for k, v in res["faults"][bot.name].items() if k != "requests"} == {"unparsable": 4}
+    assert all("'x'" in f["detail"] for f in bot.fault_log)  # its bad /throw, never 'hello' or 'chat' taken as an answer
+
+
 def test_a_bot_that_cannot_start_is_a_fault(tmp_path):
     bot = make_agent(f"olympiad[timeout=1]:{tmp_path}/no-such-bot")
     res = play_duplicate([bot] + [make_agent("greedy") for _ in range(3)], 1, RULES, seed=2)
@@ -213,6 +225,8 @@ def test_tw16_bot_answers_a_hand_and_exits():
     answers = out.getvalue().decode().splitlines()
     assert rc == 0 and answers == ["/ready", "/throw 410"]  # the lone honour; nothing after /exit
     assert serve(_bot(), io.BytesIO(b"/start MJ 2\n"), io.BytesIO()) == 0  # end of input
+    out = io.BytesIO()  # a 300-character line is skipped whole, the next one answered
+    assert serve(_bot(), io.BytesIO(b"/" + b"y" * 300 + b"\n/ready\n"), out) == 0 and out.getvalue() == b"/ready\n"
 
 
 def test_tw16_bot_as_tcp_client():

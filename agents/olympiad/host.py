@@ -273,9 +273,7 @@ class Referee:
                 if seat.proc.seat != s:
                     seat.proc.seat = s
                     seat.proc.send(line("/start", "MJ", s + 1))
-                    ans = seat.proc.ask("/ready")
-                    if ans.split() != ["/ready"]:
-                        raise ProtocolError(f"answer {ans[:60]!r} to /ready: expected /ready")
+                    seat.proc.handshake()
                 wind = WINDS[int(eng.round_wind[b])]
                 seat.proc.send(line("/initGame", wind, WINDS[(s - dealer) % 4], int(eng.s.g[b, st.G_ROT]) + 1, dealer + 1,
                                     int(eng.streak[b])))  # fmt: skip

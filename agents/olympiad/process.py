@@ -79,12 +79,38 @@ class BotProcess:
                 raise BotFault("crash", f"the bot closed its input (exit code {self.proc.poll()})") from None
 
     def ask(self, text: str, timeout: float | None = None) -> str:
+        self._drain()
         self.send(text)
         answer = self.read_line(self.timeout if timeout is None else timeout)
         self._log("< " + answer)
         return answer
 
-    def read_line(self, timeout: float) -> str:
+    def handshake(self) -> None:
+        """``/ready`` answered with ``/ready`` within the timeout; lines before it (a greeting at start)
+        are dropped."""
+        self.send("/ready")
+        deadline = time.monotonic() + self.timeout
+        while True:
+            got = self.read_line(max(deadline - time.monotonic(), 0.0), keep_rest=True)
+            self._log("< " + got)
+            if got.split() == ["/ready"]:
+                return
+
+    def _drain(self) -> None:
+        """Drop what the bot wrote unasked (a bot writes only in reply), so it is not taken for the answer."""
+        while self.sel.select(0):
+            try:
+                chunk = os.read(self.proc.stdout.fileno(), 4096)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break  # (the end of its output: the read of the answer reports the crash)
+            self.buf += chunk
+        if self.buf:
+            self._log("< (unasked, dropped) " + self.buf[:60].decode("ascii", "replace"))
+            self.buf = b""
+
+    def read_line(self, timeout: float, keep_rest: bool = False) -> str:
         deadline = time.monotonic() + timeout
         while b"\n" not in self.buf:
             if len(self.buf) > MAX_LINE:
@@ -104,7 +130,7 @@ class BotProcess:
         raw = raw.rstrip(b"\r")
         if len(raw) > MAX_LINE:
             raise BotFault("long_line", f"a line of {len(raw)} characters (at most {MAX_LINE})")
-        if self.buf:  # a bot writes exactly one line per request
+        if self.buf and not keep_rest:  # a bot writes exactly one line per request
             extra, self.buf = self.buf, b""
             self._log("< (dropped) " + extra[:60].decode("ascii", "replace"))
         return raw.decode("ascii", "replace")
