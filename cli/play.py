@@ -666,6 +666,20 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_}
 
 
+def split_specs(text: str) -> list[str]:
+    """``--opponents``: agent specs separated by commas outside brackets (``olympiad[cwd=D,timeout=2]:./bot``
+    keeps its options; a command of its own may not hold a comma)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur]
+
+
 class _PersonAgent:
     """The person as the referee sees a seat (``agents.olympiad.host.Referee``): a claim round may ask
     them before the engine would; the table is shown as if the engine asked."""
@@ -702,7 +716,7 @@ def run_play(args) -> int:
     except (RulesError, json.JSONDecodeError, TypeError, ValueError) as e:
         print(f"tw16 play: bad rules: {e}", file=sys.stderr)
         return 2
-    specs = [x for x in args.opponents.split(",") if x.strip()]
+    specs = [x for x in split_specs(args.opponents) if x.strip()]
     if len(specs) not in (1, 3):
         print("tw16 play: --opponents takes one agent or three, comma-separated (e.g. greedy,defensive,neural)", file=sys.stderr)
         return 2

@@ -276,6 +276,14 @@ def test_golden_transcripts(c_bot, tmp_path):
         replay(parse_log(f.read_text()))
 
 
+def test_play_opponents_keep_olympiad_options():
+    from cli.play import split_specs
+
+    assert split_specs("olympiad[cwd=/a,timeout=2]:./bot,greedy,defensive") == ["olympiad[cwd=/a,timeout=2]:./bot", "greedy",
+                                                                               "defensive"]  # fmt: skip
+    assert split_specs("greedy") == ["greedy"]
+
+
 def test_play_against_protocol_bots(c_bot):
     """``tw16 play``: a person (scripted: always the first listed choice) against two external bots,
     three hands of one game (the bots get /initGame for each); the bots' processes end with the session."""
