@@ -33,7 +33,7 @@ class CheckpointError(ValueError):
 @dataclass
 class NetConfig:
     in_channels: int = N_CHANNELS_DERIVED  # planes_v0 with derived features; N_CHANNELS for the plain planes
-    width: int = 32  # small enough to train on 2 CPU cores (330 k parameters, 0.7 MB as float16)
+    width: int = 32  # channels of the convolutional trunk (parameters per width: the top of tw16 train --help)
     blocks: int = 1
     hidden: int = 256
     efficiency: bool = True  # also read the agents.efficiency planes (ukeire per discard, claim gains)

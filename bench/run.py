@@ -58,11 +58,15 @@ def run_bench(what: str, seconds: float = 1.0) -> dict:
         from bench.hand import bench_hand
         from bench.scoring import bench_scoring
 
-        result = {"hand": bench_hand(seconds)}
-        profiles = ("standard", "strict16", "casual")
-        result["scoring"] = [bench_scoring(p, seconds) for p in profiles]
-        result["scoring"] += [bench_scoring(p, seconds, extras=True) for p in profiles]  # EXTRAS.md pack
-        result["scoring"].append(bench_scoring("hongkong", seconds))  # HONGKONG.md, its own scorer
+        from bench.hand import N_RATES
+
+        # --seconds is the time of the whole command's measuring, shared by its figures
+        runs = [(p, {}) for p in ("standard", "strict16", "casual")]
+        runs += [(p, {"extras": True}) for p in ("standard", "strict16", "casual")]  # EXTRAS.md pack
+        runs.append(("hongkong", {}))  # HONGKONG.md, its own scorer
+        share = seconds / (N_RATES + len(runs))
+        result = {"seconds": seconds, "hand": bench_hand(share)}
+        result["scoring"] = [bench_scoring(p, share, **opts) for p, opts in runs]
     elif what == "engine":
         from bench.engine import bench_engine
 

@@ -33,6 +33,12 @@ def check_eval_args(args) -> Rules:
         parent = Path(args.plot).parent
         if parent.exists() and not parent.is_dir():
             raise UsageError(f"--plot {args.plot!r}: {str(parent)!r} is not a directory")
+    log_dir = getattr(args, "log_dir", None)
+    if log_dir is not None:
+        if getattr(args, "workers", 0) or getattr(args, "ray", None):
+            raise UsageError("--log-dir records the hands in this process: it does not go with --workers or --ray")
+        if Path(log_dir).exists() and not Path(log_dir).is_dir():
+            raise UsageError(f"--log-dir {log_dir!r}: not a directory")
     if not (getattr(args, "workers", 0) or getattr(args, "ray", None)):  # Ray workers build their own
         check_agents(args.agents, seed=args.seed)
     else:
@@ -46,13 +52,11 @@ def check_eval_args(args) -> Rules:
 
 def check_olympiad(args, rules) -> None:
     """External bots (``olympiad:COMMAND``): rules the protocol can express, and ``--log-dir`` handed
-    to each bot's spec (``log=DIR/seatN``: Ray workers build the agents from the specs)."""
+    to each bot's spec for its transcripts (``log=DIR/agentN``, beside the replay logs of the hands)."""
     from cli.usage import UsageError
 
     bots = [i for i, s in enumerate(args.agents) if str(s).startswith("olympiad")]
     log_dir = getattr(args, "log_dir", None)
-    if log_dir and not bots:
-        raise UsageError("--log-dir keeps the transcripts of external bots: no agent is olympiad:COMMAND")
     if not bots:
         return
     from agents.olympiad.host import check_rules, with_option
@@ -61,9 +65,7 @@ def check_olympiad(args, rules) -> None:
         check_rules(rules)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if log_dir:
-        if Path(log_dir).exists() and not Path(log_dir).is_dir():
-            raise UsageError(f"--log-dir {log_dir!r} is not a directory")
+    if log_dir and (not Path(log_dir).exists() or Path(log_dir).is_dir()):  # (a file: refused below)
         for i in bots:
             args.agents[i] = with_option(args.agents[i], "log", str(Path(log_dir) / f"agent{i + 1}"))
 
@@ -83,7 +85,24 @@ def check_eval_set(args) -> None:
                          f"{4 * EVAL_SETS[version]} hands at most")  # fmt: skip
 
 
+def run_human(args) -> int:
+    """``--human FILE``: the person's duplicate hands beside the four agents in the person's seat."""
+    from cli.usage import UsageError, check_agents
+    from evaluation.human import human_league, league_text, load_results
+
+    try:
+        rows = load_results(args.human)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--human {args.human!r}: {getattr(e, 'strerror', None) or e}") from None
+    check_agents(args.agents, seed=args.seed)
+    table = human_league(rows, args.agents, seed=args.seed)
+    print(json.dumps(table, indent=2) if args.json else league_text(table))
+    return 0
+
+
 def run_eval(args) -> int:
+    if getattr(args, "human", None):
+        return run_human(args)
     rules = check_eval_args(args)
     on_ray = bool(getattr(args, "workers", 0) or getattr(args, "ray", None))
     # Ray prints its own lines to stdout: kept on stderr, so stdout holds the table or the JSON alone
@@ -92,7 +111,7 @@ def run_eval(args) -> int:
             res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
                            workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
                            batch_walls=getattr(args, "batch_walls", 256), eval_set=getattr(args, "eval_set", None),
-                           vr=getattr(args, "vr", False))  # fmt: skip
+                           vr=getattr(args, "vr", False), log_dir=getattr(args, "log_dir", None))  # fmt: skip
         except WorkersFailed as e:
             say(f"tw16 eval: {e}")
             return 1
@@ -104,4 +123,6 @@ def run_eval(args) -> int:
         print(league_table(res))
         if args.plot:
             print(f"plot: {res['plot']}")
+        if getattr(args, "log_dir", None):
+            print(f"hands: {res['hands']} logs in {args.log_dir} (tw16 replay {Path(args.log_dir) / 'w00000-r0.jsonl'})")
     return 0

@@ -25,17 +25,15 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 
 from cli.streams import stdin_or_error
 from envs.engine import actions as A
 from envs.engine import state as st
-from envs.engine.api import Engine
-from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, PlanesV0
 from envs.rules import Rules, RulesError
 from envs._core import dealer_tai
+from cli.game import TableGame, agent_channels, make_opponents, snapshot, three  # noqa: F401 (re-exported)
 from envs.tiles import (
     ANKONG,
     FLOWER0,
@@ -298,14 +296,7 @@ def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
 
 
 # -- drawing the table ------------------------------------------------------------------------------
-# The public views of the engine that draw_table and choices_for read.
-_TABLE = ("dealer", "streak", "round_wind", "phase", "current_player", "turn_seat", "claim_tile", "last_drawn", "hands",
-          "melds", "n_melds", "flowers", "river", "n_river", "ready", "scores", "wall_drawable", "legal_action_mask")
-
-
-def _snapshot(eng) -> SimpleNamespace:
-    """A copy of an engine's public views that ``draw_table`` and ``choices_for`` can read."""
-    return SimpleNamespace(**{k: np.array(getattr(eng, k)) for k in _TABLE})
+_snapshot = snapshot  # the table before a step (cli.game)
 
 
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
@@ -492,78 +483,33 @@ def _reader(inp, out):
     return read_it
 
 
-def agent_channels(agent) -> int:
-    """Observation channels an agent takes: 79 (planes_v0) or 86 (planes_v0 derived)."""
-    c = getattr(agent, "in_channels", None)
-    if c is None:
-        cfg = getattr(getattr(agent, "net", None), "cfg", None)
-        c = getattr(cfg, "in_channels", None)
-    return int(c) if c else N_CHANNELS
-
-
-def make_opponents(specs, seed: int = 0, out=None) -> tuple[list, list[str]]:
-    """Agents from specs (``neural`` falls back to ``greedy`` when the shipped checkpoint is missing,
-    saying so once). Returns (agents, notes)."""
-    from agents import make_agent
-
-    notes = []
-    agents = []
-    for i, spec in enumerate(specs):
-        spec = spec.strip()
-        if spec == "neural":
-            from agents.neural import DEFAULT_CHECKPOINT
-
-            if not Path(DEFAULT_CHECKPOINT).exists():
-                msg = f"no shipped checkpoint ({DEFAULT_CHECKPOINT.name}): playing against greedy instead of neural"
-                if msg not in notes:
-                    notes.append(msg)
-                spec = "greedy"
-        agents.append(make_agent(spec, seed=seed + i))
-    return agents, notes
-
-
 def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed: int = 0, hands: int = 1,
-         input=None, out=None, reveal: bool = False) -> dict:  # fmt: skip
+         input=None, out=None, reveal: bool = False, log=None) -> dict:  # fmt: skip
     """Play ``hands`` hands with a person at ``seat`` and agents elsewhere. ``opponents``: three
-    agent specs or agents (one is used for all three seats). Returns a summary dict:
-    ``hands`` finished, ``chips`` per seat, ``you`` (the seat), ``quit`` (input ended early)."""
+    agent specs or agents (one is used for all three seats). ``log``: write each game's replay log
+    (``log_paths``). Returns a summary dict: ``hands`` finished, ``chips`` per seat, ``you`` (the
+    seat), ``quit`` (input ended early), ``logs`` (the files written)."""
     out = out if out is not None else sys.stdout
     if not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0..3, got {seat}")
-    opp = list(opponents)
-    if len(opp) == 1:
-        opp = opp * 3
-    if len(opp) != 3:
-        raise ValueError(f"give one or three opponents, got {len(opp)}")
+    opp = three(opponents)
     if all(isinstance(o, str) for o in opp):
         agents, notes = make_opponents(opp, seed)
         for n in notes:
             out.write(n + "\n")
     else:
         agents = opp
-    seat_agent = {}
-    others = [p for p in range(4) if p != seat]
-    for p, a in zip(others, agents):
-        seat_agent[p] = a
-    names = ["you" if p == seat else getattr(seat_agent[p], "name", "agent") for p in range(4)]
-    encoders = {}
-    for a in agents:  # a network trained on the derived planes (86 channels) gets them
-        derived = bool(getattr(a, "derived", False)) or agent_channels(a) >= N_CHANNELS_DERIVED
-        encoders[id(a)] = PlanesV0(derived=derived)
     rules = (rules or Rules()).replace(episode="game")
+    game = TableGame(rules, seat, agents, seed)
+    eng, names = game.eng, game.names
+    others = [p for p in range(4) if p != seat]
     read = _reader(input, out)
-    eng = Engine(rules, 1, record_hands=True)
-    banked = np.zeros(4, np.int64)  # chips of the games before this one
     finished = 0
-    game = 0
     quit_ = False
-    act = np.zeros(1, np.int64)
+    games: list[tuple[int, list[int]]] = []  # (seed, actions) of each game, for the log
 
     def write(text=""):
         out.write(text + "\n")
-
-    def total():
-        return banked + eng.scores[0]
 
     def report(ended, before):
         """The hands that ended in the last call; ``before``: the table before it (None: the reset)."""
@@ -577,78 +523,28 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
             write(hand_result(rec, seen, names, seat, rules))
             finished += 1
             write("total chips: " + "   ".join(
-                f"{'you' if p == seat else 'p' + str(p)} {int(total()[p]):+d}" for p in range(4)))  # fmt: skip
+                f"{'you' if p == seat else 'p' + str(p)} {int(game.total()[p]):+d}" for p in range(4)))  # fmt: skip
 
-    def person(view) -> int:
-        """The person's action in ``view`` (the engine, or the referee's question before the engine asks)."""
-        choices = choices_for(view)
-        write()
-        write(draw_table(view, seat, names, reveal, finished + 1))
-        write(draw_choices(choices))
-        while True:
-            line = read("> ")
-            p = interpret(line, choices, eng.hands[0, seat])
-            if p.command == "quit":
-                raise _Quit
-            if p.command == "help":
-                write(HELP)
-            elif p.command == "table":
-                write(draw_table(view, seat, names, reveal, finished + 1))
-                write(draw_choices(choices))
-            elif p.action is not None:
-                return p.action
-            else:
-                write("  " + p.message)
-
-    referee = None
-
-    def start_referee():
-        nonlocal referee
-        if any(getattr(a, "olympiad", False) for a in agents):
-            from agents.olympiad.host import Referee
-
-            table = [_PersonAgent(eng, seat, person) if p == seat else seat_agent[p] for p in range(4)]
-            referee = Referee(eng, table, np.arange(4)[None, :])
-
+    # external bots (olympiad:COMMAND): the referee may ask the person a claim before the engine would
+    game.ask_person = lambda view: _ask(game, read, write, reveal, finished + 1, view)
     write(f"tw16 play — you are p{seat}; opponents: " + ", ".join(f"p{p} {names[p]}" for p in others)
           + f"; profile {rules.profile}; seed {seed}. Type ? for help.")  # fmt: skip
     try:
         while finished < hands:
-            banked = total()
-            eng.reset(np.array([(seed + 7919 * game) % (1 << 63)], np.uint64))
-            game += 1
-            start_referee()
-            report(eng.take_hands(0), None)
+            report(game.new_game(), None)
+            games.append((game.game_seed, game.actions))  # the list the game appends its actions to
             shown_hand = -1
-            while not eng.terminated[0] and finished < hands:
+            while not game.over and finished < hands:
                 if shown_hand != finished:
                     shown_hand = finished
                     write()
                     write(f"── hand {finished + 1} of {hands} dealt ──")
-                cur = int(eng.current_player[0])
-                before = _snapshot(eng)
-                if referee is not None:  # external bots: the referee asks (and decides claim rounds)
-                    who = np.array([cur if cur != seat else -2])
-                    referee.decide(np.zeros(1, np.int64), np.array([cur]), encoders[id(agents[0])].encode(
-                        eng, seats=np.array([cur])), eng.legal_action_mask.copy(), act, who)  # fmt: skip
-                    decided = who[0] == -1
+                before = snapshot(eng)
+                if game.human_to_act():
+                    action = _ask(game, read, write, reveal, finished + 1)
                 else:
-                    decided = False
-                if decided:
-                    pass
-                elif cur == seat:
-                    act[0] = person(eng)
-                else:
-                    agent = seat_agent[cur]
-                    enc = encoders[id(agent)]
-                    obs = enc.encode(eng, seats=np.array([cur]))
-                    act[0] = int(agent.act(obs, eng.legal_action_mask.copy())[0])
-                if referee is not None:
-                    referee.before_step(act)
-                eng.step(act)
-                if referee is not None:
-                    referee.after_step()
-                ended = eng.take_hands(0)
+                    action = game.agent_action()
+                ended = game.step(action)
                 if ended:  # the hand ended in this step (and maybe the next ones in their deal)
                     report(ended, before)
                 else:
@@ -658,12 +554,54 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         quit_ = True
         write()
         write("bye (session ended)")
-    for a in agents:
-        if getattr(a, "olympiad", False):
-            a.close()  # /exit, then the bots' process groups killed
-    chips = total()
+    game.close()  # external bots: /exit, then their process groups killed
+    chips = game.total()
     write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(chips[seat]):+d}")
-    return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_}
+    logs = write_logs(log, rules, games) if log else []
+    for path in logs:
+        write(f"recorded: {path} (tw16 replay {path})")
+    return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_, "logs": [str(x) for x in logs]}
+
+
+def log_paths(log, n: int) -> list[Path]:
+    """Where the logs of ``n`` games go: ``log`` itself, then ``STEM-2.SUFFIX``, ``STEM-3.SUFFIX``..."""
+    log = Path(log)
+    return [log] + [log.with_name(f"{log.stem}-{k}{log.suffix or '.jsonl'}") for k in range(2, n + 1)]
+
+
+def write_logs(log, rules: Rules, games) -> list[Path]:
+    """Each game's replay log (``envs.engine.replay``: rules, seed, actions), as ``tw16 replay`` reads it;
+    a game cut short by quitting is logged up to its last action."""
+    from envs.engine.replay import dumps, record
+
+    paths = log_paths(log, len(games))
+    for path, (game_seed, actions) in zip(paths, games):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(record(rules, game_seed, actions)), encoding="utf-8")
+    return paths
+
+
+def _ask(game: TableGame, read, write, reveal: bool, hand_no: int, view=None) -> int:
+    """The person's action, asked until a line names a legal one (``_Quit`` on q or end of input);
+    ``view``: the engine as the referee asks it (external bots), else the engine."""
+    eng, seat = (game.eng if view is None else view), game.seat
+    choices = choices_for(eng)
+    write()
+    write(draw_table(eng, seat, game.names, reveal, hand_no))
+    write(draw_choices(choices))
+    while True:
+        p = interpret(read("> "), choices, eng.hands[0, seat])
+        if p.command == "quit":
+            raise _Quit
+        if p.command == "help":
+            write(HELP)
+        elif p.command == "table":
+            write(draw_table(eng, seat, game.names, reveal, hand_no))
+            write(draw_choices(choices))
+        elif p.action is not None:
+            return p.action
+        else:
+            write("  " + p.message)
 
 
 def split_specs(text: str) -> list[str]:
@@ -678,32 +616,6 @@ def split_specs(text: str) -> list[str]:
         else:
             cur += ch
     return out + [cur]
-
-
-class _PersonAgent:
-    """The person as the referee sees a seat (``agents.olympiad.host.Referee``): a claim round may ask
-    them before the engine would; the table is shown as if the engine asked."""
-
-    name = "you"
-
-    def __init__(self, eng, seat: int, person):
-        self.eng, self.seat, self.person = eng, seat, person
-
-    def reset(self, seed=None):
-        pass
-
-    def act(self, obs, mask):
-        return np.array([self.person(_Asked(self.eng, self.seat, np.asarray(mask)[0]))], np.int64)
-
-
-class _Asked:
-    """The engine as seen by a seat the referee asks before the engine does: its mask, its turn to answer."""
-
-    def __init__(self, eng, seat: int, mask):
-        self._eng, self.legal_action_mask, self.current_player = eng, mask[None], np.array([seat])
-
-    def __getattr__(self, name):
-        return getattr(self._eng, name)
 
 
 def run_play(args) -> int:
@@ -738,5 +650,9 @@ def run_play(args) -> int:
         except ValueError as e:
             print(f"tw16 play: {e}", file=sys.stderr)
             return 2
-    play(rules, seat=args.seat, opponents=agents, seed=seed, hands=args.hands, reveal=args.open)
+    log = getattr(args, "log", None)
+    if log is not None and (Path(log).is_dir() or not Path(log).parent.is_dir() and Path(log).parent.exists()):
+        print(f"tw16 play: --log {log!r}: give a file name", file=sys.stderr)
+        return 2
+    play(rules, seat=args.seat, opponents=agents, seed=seed, hands=args.hands, reveal=args.open, log=log)
     return 0

@@ -111,7 +111,8 @@ def _row(zh: str, key: str, tai: int) -> str:
 
 def format_table(case, result: dict) -> str:
     """The breakdown as a scorer at the table would say it."""
-    head = f"[{result.get('id')}]"
+    cid = result.get("id")
+    head = f"[{cid}]" if cid is not None else "[case without an id]"
     if "error" in result:
         return f"{head} error: {result['error']}\n"
     c = case or {}

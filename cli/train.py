@@ -72,10 +72,40 @@ def check_pipeline(p: Pipeline) -> None:
             raise UsageError(f"{opt('ppo', n)} {path!r}: no such file")
 
 
+def net_sizes(widths=(16, 32)) -> str:
+    """The parameter count of the network at each width with the default ``--ppo.net`` otherwise
+    (computed from the network itself, for the help)."""
+    from dataclasses import replace
+
+    from agents.neural import PolicyValueNet
+
+    net = Pipeline().ppo.net
+    lines = []
+    for w in widths:
+        n = sum(x.numel() for x in PolicyValueNet(replace(net, width=w)).parameters())
+        lines.append(f"width {w}: {n:,} parameters ({2 * n / 1e6:.2f} MB as float16)")
+    return f"Network sizes (--ppo.net.width, hidden {net.hidden}, {net.blocks} block): " + "; ".join(lines) + "."
+
+
+def check_derived(argv) -> None:
+    """Refuse the options the pipeline sets itself (``pipeline.DERIVED_OPTIONS``): they would be ignored."""
+    for token in argv:
+        opt = token.split("=", 1)[0].replace("_", "-")
+        for name, by in pipeline.DERIVED_OPTIONS.items():
+            if opt == name or opt.startswith(name + "."):
+                raise UsageError(f"{opt} is set by {by} in tw16 train; give that instead")
+
+
+def description() -> str:
+    derived = "; ".join(f"{k} from {v}" for k, v in pipeline.DERIVED_OPTIONS.items())
+    return f"{pipeline.__doc__}\n{net_sizes()}\nSet by the pipeline (not options here): {derived}.\n"
+
+
 def run_train(argv) -> int:
     import tyro
 
-    p = tyro.cli(Pipeline, args=argv, prog="tw16 train", description=pipeline.__doc__)
+    check_derived(argv)
+    p = tyro.cli(Pipeline, args=argv, prog="tw16 train", description=description())
     check_pipeline(p)
     report = run_pipeline(p, argv)
     print(json.dumps({k: v for k, v in report.items() if k not in ("eval", "config")}, indent=2))

@@ -17,6 +17,11 @@ class UsageError(Exception):
     """A bad command-line argument; the message names it."""
 
 
+class ReplayError(ValueError):
+    """A log that cannot be read or does not reproduce (``tw16 replay``; here so that cli.replay
+    imports this module and not the other way round)."""
+
+
 def user_errors() -> tuple[type[BaseException], ...]:
     """The exception classes that mean "the user gave something wrong" (imported lazily: the
     classes live in modules that load compiled code). Ask after the error was raised."""
@@ -24,10 +29,10 @@ def user_errors() -> tuple[type[BaseException], ...]:
     from envs.scoring.profile import ProfileError
     from envs.tiles import NotationError
 
-    classes: list[type[BaseException]] = [UsageError, RulesError, ProfileError, NotationError]
+    classes: list[type[BaseException]] = [UsageError, RulesError, ProfileError, NotationError, ReplayError]
     # Only from modules already imported: one that was not cannot have raised its error, and importing
     # agents.neural would import torch (seconds) for every command, `tw16 score` included.
-    for module, name in (("agents.neural", "CheckpointError"), ("cli.replay", "ReplayError")):
+    for module, name in (("agents.neural", "CheckpointError"), ("agents.user", "UserAgentError")):
         cls = getattr(sys.modules.get(module), name, None)
         if cls is not None:
             classes.append(cls)
@@ -74,4 +79,5 @@ def check_agents(specs, seed: int = 0) -> None:
         try:
             make_agent(spec, seed=seed)
         except (ValueError, OSError) as e:  # unknown name, missing or unreadable checkpoint
-            raise UsageError(str(e) if "known:" in str(e) else f"agent {spec!r}: {e}") from None
+            msg = str(e)  # the agents' own messages already name the spec
+            raise UsageError(msg if msg.startswith(("unknown agent", "agent ")) else f"agent {spec!r}: {msg}") from None

@@ -64,6 +64,14 @@ def _load_plugins() -> None:
         ep.load()()
 
 
+def registered_factory(name: str):
+    """The factory registered for ``name`` (installed packages' ``tw16.policies`` entry points loaded
+    first when it is not registered yet), or None."""
+    if name not in _REGISTRY:
+        _load_plugins()
+    return _REGISTRY.get(name)
+
+
 def make_policy(spec: str, seed: int | None = 0):
     """The policy a spec string names (``"random"``, and what is registered: ``import agents`` adds
     ``greedy``, ``defensive``, ``neural[:PATH]``, ``sb3+trusted:PATH``)."""

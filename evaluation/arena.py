@@ -60,10 +60,11 @@ def duplicate_wall_seeds(seed: int, n_walls: int) -> np.ndarray:
 
 
 def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int = 0, batch_walls: int = 256,
-                   progress=None, wall_seeds=None, vr: bool = False) -> dict:  # fmt: skip
+                   progress=None, wall_seeds=None, vr: bool = False, log_dir=None) -> dict:  # fmt: skip
     """Play ``n_walls`` walls x 4 rotations (hands) with 4 agents; return per-agent statistics.
     ``wall_seeds``: the walls to deal (``evaluation.eval_seeds``), else derived from ``seed``; ``vr``:
-    record the luck of every draw and add the variance-reduced figures (``evaluation.variance``)."""
+    record the luck of every draw and add the variance-reduced figures (``evaluation.variance``);
+    ``log_dir``: write every hand's replay log there (``evaluation.recording``)."""
     if len(agents) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
     rules = (rules or Rules()).replace(episode="hand")
@@ -71,7 +72,12 @@ def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int =
     wall_seeds = duplicate_wall_seeds(seed, n_walls) if wall_seeds is None else np.asarray(wall_seeds, np.uint64)[:n_walls]
     parts = []
     for b, (s0, s1) in enumerate(wall_batches(len(wall_seeds), batch_walls)):
-        parts.append(play_walls(agents, wall_seeds[s0:s1], rules, batch_seed(seed, b), vr=vr))
+        recorder = None
+        if log_dir is not None:
+            from evaluation.recording import HandRecorder
+
+            recorder = HandRecorder(log_dir, rules, first_wall=s0)
+        parts.append(play_walls(agents, wall_seeds[s0:s1], rules, batch_seed(seed, b), vr=vr, recorder=recorder))
         if progress is not None:
             progress(s1 - s0)
     for a in agents:
@@ -101,10 +107,11 @@ def faults_since(before: dict, after: dict) -> dict:
     return {n: {k: v - before.get(n, {}).get(k, 0) for k, v in row.items()} for n, row in after.items()}
 
 
-def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr: bool = False) -> dict:
+def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr: bool = False, recorder=None) -> dict:
     """One batch: reset the agents to ``agent_seed``, deal each wall 4 times with the seats rotated.
     Returns per-wall chips (walls, 4 agents), per-hand chips (4 x walls, 4) and summed statistics;
-    with ``vr`` also the luck per wall: each agent's own (walls, 4, K) and all seats' (walls, K)."""
+    with ``vr`` also the luck per wall: each agent's own (walls, 4, K) and all seats' (walls, K).
+    ``recorder`` (``evaluation.recording.HandRecorder``) sees every decision and writes the hands."""
     for a in agents:
         a.reset(agent_seed)
     faults_before = faults_table(agents)
@@ -113,9 +120,13 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
     seeds = np.repeat(np.asarray(wall_seeds, np.uint64), 4)
     seat_agent = rotated_seating(nw)
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
-    redealt = deal_played(eng, seeds)
+    dealt = seeds.copy()  # the seeds of the hands played (a hand that ended in its deal is dealt again)
+    redealt = deal_played(eng, dealt)
     rec = LuckRecorder(eng) if vr else None
-    run_games(eng, agents, seat_agent, on_step=rec.after_step if vr else None)
+    run_games(eng, agents, seat_agent, on_step=rec.after_step if vr else None,
+              on_decision=recorder.on_decision if recorder is not None else None)
+    if recorder is not None:
+        recorder.write(dealt)
     out = {"stats": stats, "redealt_walls": int(redealt.reshape(nw, 4).any(axis=1).sum())}
     out["faults"] = faults_since(faults_before, faults_table(agents))
     if vr:
@@ -144,8 +155,10 @@ def rotated_seating(n_walls: int) -> np.ndarray:
 def deal_played(eng: Engine, seeds: np.ndarray) -> np.ndarray:
     """Reset ``eng`` from ``seeds``, dealing again every game whose hand ended in the deal, from a
     seed derived from the last as the envs do (``envs.driver.Driver.redeal``). Returns (B,) bool:
-    the games dealt again."""
-    seeds = np.array(seeds, np.uint64)
+    the games dealt again. A uint64 array ``seeds`` is updated in place to the seeds of the deals
+    played (what a replay log records)."""
+    if not (isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64):
+        seeds = np.array(seeds, np.uint64)
     redealt = np.zeros(len(seeds), np.bool_)
     eng.reset(seeds)
     while eng.terminated.any():

@@ -18,12 +18,13 @@ from evaluation.eval_seeds import load
 
 
 def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progress: bool = True, workers: int = 0,
-             ray: str | None = None, batch_walls: int = 256, eval_set: str | None = None, vr: bool = False) -> dict:  # fmt: skip
+             ray: str | None = None, batch_walls: int = 256, eval_set: str | None = None, vr: bool = False,
+             log_dir=None) -> dict:  # fmt: skip
     """Duplicate play of the agents named by ``specs``; with ``workers`` or a Ray address ``ray``, the
     batches of walls are played on Ray workers (``evaluation.distributed``), with the same result.
     ``eval_set``: deal the first walls of a published set (``evaluation.eval_seeds``) instead of walls
     derived from ``seed`` (which still seeds the agents); ``vr``: add the variance-reduced figures
-    (``evaluation.variance``)."""
+    (``evaluation.variance``); ``log_dir``: write every hand's replay log there (one process only)."""
     n_walls = max(2, math.ceil(hands / 4))
     wall_seeds = None
     if eval_set is not None:
@@ -39,6 +40,8 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
         bar = tqdm(total=n_walls * 4, unit="hand", desc="duplicate")
     step = (lambda n: bar.update(4 * n)) if bar else None
     try:
+        if (workers or ray) and log_dir is not None:
+            raise ValueError("log_dir records the hands in this process: not with Ray workers")
         if workers or ray:
             from evaluation.distributed import evaluate_distributed
 
@@ -49,7 +52,7 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
         else:
             agents = [make_agent(s, seed=seed) for s in specs]
             res = play_duplicate(agents, n_walls, rules, seed=seed, batch_walls=batch_walls, progress=step,
-                                 wall_seeds=wall_seeds, vr=vr)  # fmt: skip
+                                 wall_seeds=wall_seeds, vr=vr, log_dir=log_dir)  # fmt: skip
     finally:
         if bar is not None:
             bar.close()
@@ -63,7 +66,8 @@ def league_table(res: dict) -> str:
     from rich.table import Table
 
     walls = f" of evaluation set {res['eval_set']}" if res.get("eval_set") else ""
-    t = Table(title=f"duplicate play: {res['walls']} walls{walls} x 4 seatings = {res['hands']} hands")
+    t = Table(title=f"duplicate play: {res['walls']} walls{walls} x 4 seatings = {res['hands']} hands",
+              caption=RATING_NOTE, caption_justify="left")
     rows = sorted(res["agents"].items(), key=lambda kv: -kv[1]["chips_per_hand"])
     vr = all("vr" in r for _, r in rows)
     cols = ("agent", "seats", "chips/hand", "95% CI") + (("VR chips/hand", "VR 95% CI", "CI narrower") if vr else ())
@@ -81,6 +85,12 @@ def league_table(res: dict) -> str:
         console.print(f"protocol faults of {name}: {sum(v for k, v in row.items() if k != 'requests')} "
                       f"in {row.get('requests', 0)} requests ({kinds})")  # fmt: skip
     return console.export_text()
+
+
+# why the rating column can order the agents differently from chips/hand (docs/evaluation.md)
+RATING_NOTE = ("rating: openskill ordinal (mu - 3 sigma) from each hand's ranking of the four seats by chips: it counts "
+               "who finished above whom, not by how many chips, so a rare big win or deal-in moves chips/hand a lot "
+               "and the rating little; the two can order agents differently")
 
 
 def _ci(ci) -> str:
@@ -104,11 +114,12 @@ def plot(res: dict, path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = sorted(res["agents"], key=lambda n: -res["agents"][n]["chips_per_hand"])
+    rows = plot_rows(res)
+    names = sorted(rows, key=lambda n: -rows[n]["chips_per_hand"])
     labels = short_labels(names)
-    means = [res["agents"][n]["chips_per_hand"] for n in names]
-    err = [[m - res["agents"][n]["ci95"][0] for n, m in zip(names, means)],
-           [res["agents"][n]["ci95"][1] - m for n, m in zip(names, means)]]  # fmt: skip
+    means = [rows[n]["chips_per_hand"] for n in names]
+    err = [[m - rows[n]["ci95"][0] for n, m in zip(names, means)],
+           [rows[n]["ci95"][1] - m for n, m in zip(names, means)]]  # fmt: skip
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
     bars = ax.bar(labels, means, yerr=err, capsize=6, color=["#2a9d8f" if m >= 0 else "#e76f51" for m in means])
     # the full names (checkpoint paths) go in the legend, not under the axis where they overlap
@@ -116,9 +127,18 @@ def plot(res: dict, path) -> Path:
     if long:
         ax.legend([b for b, _ in long], [t for _, t in long], fontsize=7, loc="best", handlelength=1)
     ax.axhline(0, color="black", lw=0.8)
-    ax.set_ylabel("chips per hand (95% CI)")
+    corrected = rows is not res["agents"]
+    ax.set_ylabel("chips per hand, luck-corrected (95% CI)" if corrected else "chips per hand (95% CI)")
     ax.set_title(f"tw16 duplicate evaluation, {res['hands']} hands")
     return save_figure(fig, path)
+
+
+def plot_rows(res: dict) -> dict:
+    """The figures the plot shows per agent: the variance-reduced ones when the run has them (``--vr``:
+    the figure the table's VR column prints), else the plain chips per hand."""
+    if all("vr" in r for r in res["agents"].values()):
+        return {n: r["vr"] for n, r in res["agents"].items()}
+    return res["agents"]
 
 
 def save_figure(fig, path) -> Path:

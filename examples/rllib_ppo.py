@@ -121,7 +121,8 @@ def main(argv=None) -> int:
                   f"episodes {runners.get('num_episodes_lifetime')}, "
                   f"mean return per seat {runners.get('agent_episode_returns_mean')}", flush=True)  # fmt: skip
         if args.checkpoint:
-            print("checkpoint:", algo.save(os.path.abspath(args.checkpoint)))
+            algo.save(os.path.abspath(args.checkpoint))  # its result repeats the whole config: not printed
+            print(f"checkpoint: {os.path.abspath(args.checkpoint)} (agents.rl_adapters.RLlibAgent reads it)")
         algo.stop()
     finally:
         ray.shutdown()

@@ -81,8 +81,9 @@ def test_row6_eval_unknown_agent(capsys):
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     cap = capsys.readouterr()
-    assert cap.err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural, search, or neural:PATH, "
-                       "sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)\n")
+    assert cap.err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
+                       "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an installed "
+                       "package registers)\n")
     assert cap.out == ""  # no progress bar: refused before any game
 
 
@@ -91,8 +92,9 @@ def test_eval_unknown_agent_with_ray_workers_is_refused_the_same_way(capsys):
     from cli.main import main
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy", "--workers", "2"]) == 2
-    assert capsys.readouterr().err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural, "
-                                       "search, or neural:PATH, sb3:PATH, search:k=K,n=N,rollout=R,z=Z,base=B)\n")
+    assert capsys.readouterr().err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
+                                       "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an "
+                                       "installed package registers)\n")
 
 
 # -- issue 27: bounded input, one env contract, untrusted files, streams -------------------------------

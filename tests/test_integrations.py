@@ -233,7 +233,7 @@ def test_torchrl_batched_env_specs_and_equal_to_the_vector_env():
         want = np.where(done[:, None, None], info["final_obs"]["observation"], obs["observation"]) if done.any() \
             else obs["observation"]  # fmt: skip
         assert torch.equal(nxt["observation"], torch.from_numpy(want))  # the hand's last observation
-        assert not nxt["action_mask"][torch.from_numpy(done)].any()
+        assert nxt["action_mask"][torch.from_numpy(done)].all()  # a finished game's mask: all ones
         ends += int(done.sum())
     assert ends > 0
     from tensordict import TensorDict
@@ -244,6 +244,22 @@ def test_torchrl_batched_env_specs_and_equal_to_the_vector_env():
             env.reset(live)
     td = env.reset()  # a full reset deals every game anew
     assert td["action_mask"].any(-1).all()
+
+
+@needs_torchrl
+@pytest.mark.parametrize("seed", [0, 1])
+def test_torchrl_check_env_specs_at_256_games(seed):
+    """The docs' snippet: at 256 games some game ends within check_env_specs' 3-step rollout; its mask
+    then reaches ActionMask's action spec, from which check_env_specs samples one more action. A
+    finished game's mask is all ones (as the engine's), so that sample exists (an all-False row was
+    an empty distribution: "invalid multinomial distribution")."""
+    from torchrl.envs.utils import check_env_specs
+
+    import agents  # noqa: F401 (registers "greedy")
+    from envs.integrations.torchrl import vec_env
+
+    env = vec_env(256, opponents="greedy", seat=None, reward="normalized")
+    check_env_specs(env, seed=seed)
 
 
 @needs_torchrl

@@ -259,7 +259,7 @@ def test_golden_transcripts(c_bot, tmp_path):
     (TW16_REGEN_OLYMPIAD=1 writes it again after a deliberate change)."""
     agents = [make_agent(with_option(f"olympiad:{c_bot}", "log", str(tmp_path / "c"))), make_agent("greedy"),
               make_agent(with_option(tw16_bot("defensive"), "log", str(tmp_path / "d"))), make_agent("greedy")]  # fmt: skip
-    play_duplicate(agents, 2, RULES, seed=2026)
+    play_duplicate(agents, 2, RULES, seed=2026, log_dir=tmp_path / "replays")
     text = ""
     for sub in ("c", "d"):
         for f in sorted((tmp_path / sub).glob("*.txt")):
@@ -268,7 +268,7 @@ def test_golden_transcripts(c_bot, tmp_path):
     if os.environ.get("TW16_REGEN_OLYMPIAD"):
         golden.write_text(text)
     assert text == golden.read_text()
-    replays = sorted((tmp_path / "c").glob("*.replay.jsonl"))
+    replays = sorted((tmp_path / "replays").glob("*.jsonl"))  # (evaluation.recording: tw16 eval --log-dir)
     assert len(replays) == 8
     from envs.engine.replay import parse_log, replay
 

@@ -47,6 +47,9 @@ def test_ppo_smoke_and_resume(tmp_path):
     assert len(rows) == 2 and float(rows[-1]["decisions"]) >= 384
     for key in ("approx_kl", "clipfrac", "explained_var", "sps"):
         assert rows[-1][key] != ""
+    # the KL at full precision: a small KL rounded to 5 decimals read as a flat zero in the curves
+    kls = [r["approx_kl"] for r in rows]
+    assert any(len(k.split(".")[-1].rstrip("0")) > 5 or "e-" in k for k in kls if float(k) != 0), kls
     cfg.total_decisions = 576  # one more update
     cfg.resume = str(tmp_path / "run" / "train_state.pt")
     train(cfg)

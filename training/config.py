@@ -36,8 +36,10 @@ class TrainConfig:
     resume: str | None = None  # a training state (train_state.pt) to continue
     out_dir: str = "runs/ppo"
     checkpoint_every: int = 10
-    torch_threads: int = 1  # one thread each for torch and the native core: on 2 busy cores, more threads
-    core_threads: int = 1  # thrash (measured 147 vs 2,782 decisions/s); raise them on a quiet many-core box (0: all)
+    # one thread each for torch and the native core: on 2 busy cores more threads thrash (measured 147 vs
+    # 2,782 decisions/s); raise both on a quiet many-core box
+    torch_threads: int = 1  # torch's threads (1 on a small shared machine, see core_threads)
+    core_threads: int = 1  # the native core's threads for batch calls (0: all cores; 1 on 2 busy cores: more thrash)
     net: NetConfig = field(default_factory=NetConfig)
     progress: bool = True
     workers: int = 0  # rollout workers as Ray actors (0: roll out in this process); needs the `ray` extra

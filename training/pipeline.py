@@ -27,13 +27,21 @@ def _quick_net() -> NetConfig:
 
 
 def _quick_bc() -> BCConfig:
-    return BCConfig(teachers=("greedy",) * 4, hands=3000, epochs=4, batch_size=256, learning_rate=3e-3)
+    # out: what the default --out-dir sets (run_pipeline writes OUT_DIR/bc.pt), so the help shows it
+    return BCConfig(teachers=("greedy",) * 4, hands=3000, epochs=4, batch_size=256, learning_rate=3e-3,
+                    out="runs/train/bc.pt", net=_quick_net())  # net: run_pipeline gives BC the PPO network
 
 
 def _quick_ppo() -> TrainConfig:
     # from the clone, a small learning rate: PPO refines Greedy's play instead of unlearning it
     return TrainConfig(num_envs=256, rollout_steps=64, total_decisions=1_048_576, minibatch_size=2048, update_epochs=1,
-                       learning_rate=1e-4, ent_coef=0.003, net=_quick_net())  # fmt: skip
+                       learning_rate=1e-4, ent_coef=0.003, net=_quick_net(), out_dir="runs/train/ppo")  # fmt: skip
+
+
+# Options of the sections that run_pipeline sets itself (tw16 train refuses them: they would be ignored)
+# -> what sets them
+DERIVED_OPTIONS = {"--bc.out": "--out-dir (OUT_DIR/bc.pt)", "--ppo.out-dir": "--out-dir (OUT_DIR/ppo)",
+                   "--bc.net": "--ppo.net.* (one network for both)", "--bc.seed": "--seed", "--ppo.seed": "--seed"}
 
 
 @dataclass

@@ -183,7 +183,7 @@ def train(cfg: TrainConfig) -> Path:
             parts = {k: v - parts0.get(k, 0.0) for k, v in getattr(rollout, "timing", {}).items()}
             row = {"update": update, "decisions": done_decisions, "sps": round(sps), "hands": len(ep_returns),
                    "learner_tai_per_hand": round(float(np.mean(recent)) if recent else 0.0, 4),
-                   **{k: round(v, 5) for k, v in diag.items()}, "lr": opt.param_groups[0]["lr"],
+                   **{k: float(v) for k, v in diag.items()}, "lr": opt.param_groups[0]["lr"],
                    "learner_decisions": len(batch.act), "rollout_s": round(t_roll - t0, 3),
                    "update_s": round(t_end - t_roll, 3), **{f"{k}_s": round(v, 3) for k, v in parts.items()}}  # fmt: skip
             log.writerow([row.get(k, "") for k in LOG_COLUMNS])

@@ -483,14 +483,6 @@ class Referee:
             seat = self.seats[b][s]
             if seat is not None and seat.proc is not None:
                 self._write_transcript(seat)
-        dirs = {seat.agent.log_dir for seat in self.seats[b] if seat is not None and seat.agent.log_dir}
-        if dirs and self.eng.terminated[b]:  # the episode as a tw16 replay log, in each bot's folder
-            from envs.engine.replay import dumps, record
-
-            text = dumps(record(self.eng.rules, int(self.seeds[b]), self.actions[b]))
-            for d in sorted(dirs):
-                os.makedirs(d, exist_ok=True)
-                (Path(d) / f"{self._hand_label(b)}.replay.jsonl").write_text(text)
 
     def _hand_label(self, b: int, hand: bool = False) -> str:
         game = self.eng.rules.episode == "game"

@@ -222,7 +222,9 @@ def _classes() -> dict:
                 self._pending = (rows, obs[rows], mask)  # every game's legal actions, new deals included
                 obs[rows] = torch.from_numpy(info["final_obs"]["observation"])[rows]
                 mask = mask.clone()
-                mask[rows] = False  # no legal action once the hand is over
+                # a finished game's mask is all ones (DESIGN, envs.engine.state): ActionMask samples from it,
+                # and an all-False row is an empty distribution (check_env_specs' rand_step crashed on it)
+                mask[rows] = True
             else:
                 self._pending = None
             term = torch.from_numpy(terminated).unsqueeze(-1)
