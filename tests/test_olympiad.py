@@ -276,6 +276,12 @@ def test_golden_transcripts(c_bot, tmp_path):
         replay(parse_log(f.read_text()))
 
 
+def test_web_refuses_protocol_bots():
+    from cli.main import main
+
+    assert main(["web", "--opponents", "olympiad:./bot", "--port", "1"]) == 2
+
+
 def test_play_opponents_keep_olympiad_options():
     from cli.play import split_specs
 
