@@ -6,7 +6,9 @@ message are generated from it): ``random``, ``greedy``, ``defensive``, ``neural[
 checkpoint, or a checkpoint file), ``search[:k=8,n=3,...]`` (determinized rollouts, ``agents.search``),
 ``sb3+trusted:PATH`` (a Stable-Baselines3 model, ``agents.sb3_agent``; the ``sb3`` extra; such a zip
 runs code when loaded, so ``sb3:PATH`` without ``+trusted`` is refused, docs/sb3.md) and
-``py:MODULE:ATTR`` (your own class or factory, ``agents.user``; docs/agents.md). A name that is no kind
+``py:MODULE:ATTR`` (your own class or factory, ``agents.user``; docs/agents.md) and ``olympiad:COMMAND``
+or ``olympiad[cwd=DIR,timeout=S,...]:COMMAND`` (an external bot speaking the Computer Olympiad protocol,
+``agents.olympiad``; docs/olympiad.md). A name that is no kind
 is looked up among the policies registered with ``envs.policies`` (installed packages register theirs
 through the ``tw16.policies`` entry-point group).
 
@@ -68,6 +70,12 @@ def _py(arg, seed, device):
     return load_user_agent(arg, seed=seed)
 
 
+def _olympiad(arg, seed, device):
+    from agents.olympiad.host import OlympiadAgent
+
+    return OlympiadAgent.from_spec("olympiad" + (arg if arg.startswith("[") else ":" + arg), make_agent, seed=seed)
+
+
 @dataclass(frozen=True)
 class AgentKind:
     """One kind of agent spec: ``name`` (the part before ':'), ``arg`` how it is written after the ':'
@@ -97,7 +105,9 @@ AGENT_KINDS: tuple[AgentKind, ...] = (
     AgentKind("sb3+trusted", "PATH", False, "a Stable-Baselines3 model saved by model.save, which you trust: "
               "its zip runs code when loaded (sb3 extra; sb3:PATH is refused, docs/sb3.md)", _sb3),
     AgentKind("py", "MODULE:ATTR", False, "your class or factory, MODULE importable from the current folder "
-              "(docs/agents.md)", _py),  # fmt: skip
+              "(docs/agents.md)", _py),
+    AgentKind("olympiad", "COMMAND", False, "an external Computer Olympiad / TCGA protocol bot, a shell command "
+              "(olympiad[cwd=DIR,timeout=S]:COMMAND; docs/olympiad.md)", _olympiad),  # fmt: skip
 )
 KINDS = {k.name: k for k in AGENT_KINDS}
 # the kinds a bare name builds (``neural`` without a path is the shipped network)
@@ -123,10 +133,18 @@ def _plugin(name: str):
     return None if name in KINDS else registered_factory(name)
 
 
+def _split(spec) -> tuple[str, str]:
+    """``KIND:ARG`` -> (KIND, ARG); an olympiad spec with options, ``olympiad[...]:COMMAND``, keeps them in ARG."""
+    name, _, arg = str(spec).partition(":")
+    if name.startswith("olympiad["):
+        return "olympiad", str(spec)[len("olympiad"):]
+    return name, arg
+
+
 def unknown_agent(spec: str) -> str | None:
     """Why ``spec`` names no agent (the message ``make_agent`` raises), or None when it names one (its
     argument is checked when the agent is made)."""
-    name, _, arg = str(spec).partition(":")
+    name, arg = _split(spec)
     if name == "sb3" and arg:  # refused here, so that tw16 eval's check before Ray workers refuses it too
         from agents.sb3_agent import untrusted_message
 
@@ -147,7 +165,7 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
     """The agent ``spec`` names, seeded (``ValueError`` naming the problem for a bad spec)."""
     if why := unknown_agent(spec):
         raise ValueError(why)
-    name, _, arg = str(spec).partition(":")
+    name, arg = _split(spec)
     if name in KINDS:
         return KINDS[name].build(arg, seed, device)
     return _plugin(name)(spec, seed)

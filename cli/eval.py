@@ -25,6 +25,7 @@ def check_eval_args(args) -> Rules:
     positive_int(getattr(args, "workers", 0), "--workers", minimum=0)
     rules = rules_from_args(args.profile, args.rules)
     check_eval_set(args)
+    check_olympiad(args, rules)
     if args.plot:
         suffix = Path(args.plot).suffix.lower().lstrip(".")
         if suffix not in PLOT_FORMATS:
@@ -47,6 +48,26 @@ def check_eval_args(args) -> Rules:
             if why := unknown_agent(spec):
                 raise UsageError(why)
     return rules
+
+
+def check_olympiad(args, rules) -> None:
+    """External bots (``olympiad:COMMAND``): rules the protocol can express, and ``--log-dir`` handed
+    to each bot's spec for its transcripts (``log=DIR/agentN``, beside the replay logs of the hands)."""
+    from cli.usage import UsageError
+
+    bots = [i for i, s in enumerate(args.agents) if str(s).startswith("olympiad")]
+    log_dir = getattr(args, "log_dir", None)
+    if not bots:
+        return
+    from agents.olympiad.host import check_rules, with_option
+
+    try:
+        check_rules(rules)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if log_dir and (not Path(log_dir).exists() or Path(log_dir).is_dir()):  # (a file: refused below)
+        for i in bots:
+            args.agents[i] = with_option(args.agents[i], "log", str(Path(log_dir) / f"agent{i + 1}"))
 
 
 def check_eval_set(args) -> None:

@@ -89,6 +89,9 @@ class TableGame:
         self.game_seed = 0
         self.actions: list[int] = []  # the actions of the current game (its replay log)
         self.encoders = {}
+        self.referee = None  # external bots (agents.olympiad): the protocol's referee, dealt again with each game
+        self.ask_person = None  # view -> action: the person asked by the referee before the engine would
+        self._decided = (-1, None)  # (actions played, the referee's action for the seat to act)
         for a in self.agents:  # a network trained on the derived planes (86 channels) gets them
             derived = bool(getattr(a, "derived", False)) or agent_channels(a) >= N_CHANNELS_DERIVED
             self.encoders[id(a)] = PlanesV0(derived=derived)
@@ -109,7 +112,9 @@ class TableGame:
         self.games += 1
         self.actions = []
         self.eng.reset(np.array([self.game_seed], np.uint64))
-        return self.eng.take_hands(0)
+        ended = self.eng.take_hands(0)
+        self._start_referee()
+        return ended
 
     def deal_wall(self, wall_seed: int) -> int:
         """Deal one wall as duplicate evaluation deals it (``evaluation.arena.deal_played``: a hand that
@@ -126,6 +131,7 @@ class TableGame:
         self.game_seed = seed
         self.games += 1
         self.actions = []
+        self._start_referee()
         return seed
 
     # -- playing ----------------------------------------------------------------------------------
@@ -137,13 +143,48 @@ class TableGame:
         return int(self.eng.current_player[0])
 
     def human_to_act(self) -> bool:
-        return not self.over and self.to_act() == self.seat
+        return not self.over and self.to_act() == self.seat and self.referee_action() is None
+
+    def _start_referee(self) -> None:
+        if not any(getattr(a, "olympiad", False) for a in self.agents):
+            return
+        from agents.olympiad.host import Referee
+
+        if self.ask_person is None:
+            raise ValueError("external bots (olympiad:COMMAND) need a driver that can ask the person out of turn "
+                             "(tw16 play); this one cannot")  # fmt: skip
+        table = [_PersonSeat(self) if p == self.seat else self.seat_agent[p] for p in range(4)]
+        self.referee = Referee(self.eng, table, np.arange(4)[None, :])
+        self._decided = (-1, None)
+
+    def referee_action(self) -> int | None:
+        """The action the referee takes for the seat to act (a bot's move, any answer of a claim round),
+        None when the seat decides itself; asked once per step."""
+        if self.referee is None or self.over:
+            return None
+        if self._decided[0] != len(self.actions):
+            cur = self.to_act()
+            act, who = np.zeros(1, np.int64), np.array([cur])
+            agent = self.seat_agent.get(cur, self.agents[0])
+            obs = self.encoders[id(agent)].encode(self.eng, seats=np.array([cur]))
+            self.referee.decide(np.zeros(1, np.int64), np.array([cur]), obs, self.eng.legal_action_mask.copy(), act, who)
+            self._decided = (len(self.actions), int(act[0]) if who[0] == -1 else None)
+        return self._decided[1]
+
+    def close(self) -> None:
+        """End the external bots' processes (/exit, then their process groups killed)."""
+        for a in self.agents:
+            if getattr(a, "olympiad", False):
+                a.close()
 
     def observe(self, seat: int, agent):
         return self.encoders[id(agent)].encode(self.eng, seats=np.array([seat]))
 
     def agent_action(self) -> int:
         """The action of the agent at the seat to act."""
+        decided = self.referee_action()
+        if decided is not None:
+            return decided
         cur = self.to_act()
         agent = self.seat_agent[cur]
         if getattr(agent, "needs_engine", False):  # agents.search reads the engine itself
@@ -153,7 +194,13 @@ class TableGame:
     def step(self, action: int) -> list:
         """Play ``action`` for the seat to act (legal: the caller checked the mask); returns the hands
         it ended (records)."""
-        self.eng.step(np.array([int(action)], np.int64))
+        act = np.array([int(action)], np.int64)
+        if self.referee is not None:
+            self.referee_action()  # (a claim round is settled before its first answer is played)
+            self.referee.before_step(act)
+        self.eng.step(act)
+        if self.referee is not None:
+            self.referee.after_step()
         self.actions.append(int(action))
         return self.eng.take_hands(0)
 
@@ -163,3 +210,30 @@ class TableGame:
     def log_text(self) -> str:
         """The replay log of the current game so far (``envs.engine.replay``'s JSON lines)."""
         return dumps(record(self.rules, self.game_seed, self.actions))
+
+
+class _PersonSeat:
+    """The person as the referee sees their seat: a claim round may need their answer before the engine
+    asks it; ``TableGame.ask_person`` shows the table as if the engine asked."""
+
+    name = "you"
+
+    def __init__(self, game: TableGame):
+        self.game = game
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, obs, mask):
+        view = _Asked(self.game.eng, self.game.seat, np.asarray(mask)[0])
+        return np.array([self.game.ask_person(view)], np.int64)
+
+
+class _Asked:
+    """The engine as seen by a seat the referee asks before the engine does: its mask, its turn to answer."""
+
+    def __init__(self, eng, seat: int, mask):
+        self._eng, self.legal_action_mask, self.current_player = eng, mask[None], np.array([seat])
+
+    def __getattr__(self, name):
+        return getattr(self._eng, name)

@@ -13,6 +13,8 @@
     tw16 web [--host 127.0.0.1] [--port 8000] [--agent A] [--log-dir D] [--duplicate v1]
     tw16 review LOG [--agent A] [--seat S] [--json] [--html OUT]
     tw16 profiles [diff A B] [--json]             (the built-in tai profiles; where two differ)
+    tw16 bot --agent SPEC [--connect HOST:PORT] [--budget S] [--profile NAME] [--rules JSON]
+                                                  (a tw16 agent as a Computer Olympiad protocol bot)
     tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py;
                                                    --ppo.workers N / --ppo.ray ADDRESS: Ray rollout workers)
 """
@@ -90,6 +92,12 @@ def _version() -> str:
         return f"tw16 {version('tw16')}"
     except PackageNotFoundError:  # run from a checkout that is not installed
         return "tw16 (not installed: pip install -e .)"
+
+
+def _cmd_bot(args) -> int:
+    from cli.bot import run_bot_cmd
+
+    return run_bot_cmd(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -203,6 +211,15 @@ def build_parser() -> argparse.ArgumentParser:
     from cli import profiles
 
     profiles.add_parser(sub)
+
+    bo = sub.add_parser("bot", help="a tw16 agent as a Computer Olympiad / TCGA protocol bot (stdin/stdout or TCP)")
+    bo.add_argument("--agent", default="greedy", help="the agent that decides (greedy | defensive | neural[:PATH] | ...)")
+    bo.add_argument("--connect", default=None, metavar="HOST:PORT", help="play as a TCP client of a referee")
+    bo.add_argument("--budget", type=float, default=5.0, help="seconds per request (a slower decision is reported)")
+    bo.add_argument("--profile", default=None, help="the rules' profile (default: the events' rules, docs/olympiad.md)")
+    bo.add_argument("--rules", default=None, help="rule options as JSON")
+    bo.add_argument("--seed", type=int, default=0)
+    bo.set_defaults(func=_cmd_bot)
 
     # listed for `tw16 --help` only: main() hands `tw16 train ...` to tyro before argparse sees it
     sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)

@@ -525,6 +525,8 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
             write("total chips: " + "   ".join(
                 f"{'you' if p == seat else 'p' + str(p)} {int(game.total()[p]):+d}" for p in range(4)))  # fmt: skip
 
+    # external bots (olympiad:COMMAND): the referee may ask the person a claim before the engine would
+    game.ask_person = lambda view: _ask(game, read, write, reveal, finished + 1, view)
     write(f"tw16 play — you are p{seat}; opponents: " + ", ".join(f"p{p} {names[p]}" for p in others)
           + f"; profile {rules.profile}; seed {seed}. Type ? for help.")  # fmt: skip
     try:
@@ -552,6 +554,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         quit_ = True
         write()
         write("bye (session ended)")
+    game.close()  # external bots: /exit, then their process groups killed
     chips = game.total()
     write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(chips[seat]):+d}")
     logs = write_logs(log, rules, games) if log else []
@@ -578,9 +581,10 @@ def write_logs(log, rules: Rules, games) -> list[Path]:
     return paths
 
 
-def _ask(game: TableGame, read, write, reveal: bool, hand_no: int) -> int:
-    """The person's action, asked until a line names a legal one (``_Quit`` on q or end of input)."""
-    eng, seat = game.eng, game.seat
+def _ask(game: TableGame, read, write, reveal: bool, hand_no: int, view=None) -> int:
+    """The person's action, asked until a line names a legal one (``_Quit`` on q or end of input);
+    ``view``: the engine as the referee asks it (external bots), else the engine."""
+    eng, seat = (game.eng if view is None else view), game.seat
     choices = choices_for(eng)
     write()
     write(draw_table(eng, seat, game.names, reveal, hand_no))
@@ -600,6 +604,20 @@ def _ask(game: TableGame, read, write, reveal: bool, hand_no: int) -> int:
             write("  " + p.message)
 
 
+def split_specs(text: str) -> list[str]:
+    """``--opponents``: agent specs separated by commas outside brackets (``olympiad[cwd=D,timeout=2]:./bot``
+    keeps its options; a command of its own may not hold a comma)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur]
+
+
 def run_play(args) -> int:
     stdin_or_error("play", "tw16 play reads your moves from it (run it in a terminal)")
     if args.hands < 1:
@@ -610,7 +628,7 @@ def run_play(args) -> int:
     except (RulesError, json.JSONDecodeError, TypeError, ValueError) as e:
         print(f"tw16 play: bad rules: {e}", file=sys.stderr)
         return 2
-    specs = [x for x in args.opponents.split(",") if x.strip()]
+    specs = [x for x in split_specs(args.opponents) if x.strip()]
     if len(specs) not in (1, 3):
         print("tw16 play: --opponents takes one agent or three, comma-separated (e.g. greedy,defensive,neural)", file=sys.stderr)
         return 2
@@ -624,6 +642,14 @@ def run_play(args) -> int:
         return 2
     for n in notes:
         print(n)
+    if any(getattr(a, "olympiad", False) for a in agents):
+        from agents.olympiad.host import check_rules
+
+        try:
+            check_rules(rules)
+        except ValueError as e:
+            print(f"tw16 play: {e}", file=sys.stderr)
+            return 2
     log = getattr(args, "log", None)
     if log is not None and (Path(log).is_dir() or not Path(log).parent.is_dir() and Path(log).parent.exists()):
         print(f"tw16 play: --log {log!r}: give a file name", file=sys.stderr)

@@ -68,6 +68,7 @@ def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int =
     if len(agents) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
     rules = (rules or Rules()).replace(episode="hand")
+    batch_walls = table_batch_walls([a.name for a in agents], batch_walls)
     wall_seeds = duplicate_wall_seeds(seed, n_walls) if wall_seeds is None else np.asarray(wall_seeds, np.uint64)[:n_walls]
     parts = []
     for b, (s0, s1) in enumerate(wall_batches(len(wall_seeds), batch_walls)):
@@ -79,7 +80,31 @@ def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int =
         parts.append(play_walls(agents, wall_seeds[s0:s1], rules, batch_seed(seed, b), vr=vr, recorder=recorder))
         if progress is not None:
             progress(s1 - s0)
+    for a in agents:
+        if getattr(a, "olympiad", False):
+            a.close()  # /exit, then the process groups killed (started again if the agent plays on)
     return combine([a.name for a in agents], parts, rules)
+
+
+def table_batch_walls(specs, batch_walls: int) -> int:
+    """Walls per engine batch: one when an external bot sits at the table (one process per game it
+    plays; the referee talks to them one at a time, so more games in a batch would only add processes)."""
+    return 1 if any(str(s).startswith("olympiad") for s in specs) else batch_walls
+
+
+def faults_table(agents) -> dict:
+    """{agent name: {fault kind: count, "requests": n}} of the external bots (``agents.olympiad``)."""
+    out: dict = {}
+    for a in agents:
+        if getattr(a, "olympiad", False):
+            row = out.setdefault(a.name, {})
+            for k, v in list(a.faults.items()) + [("requests", a.requests)]:
+                row[k] = row.get(k, 0) + v
+    return out
+
+
+def faults_since(before: dict, after: dict) -> dict:
+    return {n: {k: v - before.get(n, {}).get(k, 0) for k, v in row.items()} for n, row in after.items()}
 
 
 def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr: bool = False, recorder=None) -> dict:
@@ -89,6 +114,7 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
     ``recorder`` (``evaluation.recording.HandRecorder``) sees every decision and writes the hands."""
     for a in agents:
         a.reset(agent_seed)
+    faults_before = faults_table(agents)
     nw = len(wall_seeds)
     stats = {k: np.zeros(4) for k in ("hands", "won", "dealt_in", "self_drawn", "win_tai", "drawn")}
     seeds = np.repeat(np.asarray(wall_seeds, np.uint64), 4)
@@ -102,6 +128,7 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
     if recorder is not None:
         recorder.write(dealt)
     out = {"stats": stats, "redealt_walls": int(redealt.reshape(nw, 4).any(axis=1).sum())}
+    out["faults"] = faults_since(faults_before, faults_table(agents))
     if vr:
         own = np.zeros_like(rec.luck)  # seat order -> agent order
         np.put_along_axis(own, seat_agent[:, :, None], rec.luck, axis=1)
@@ -154,6 +181,14 @@ def combine(names, parts: list[dict], rules: Rules) -> dict:
         add_corrected(result, np.concatenate([p["luck_own"] for p in parts]), np.concatenate([p["luck_total"] for p in parts]))
     result["ratings"] = rate(names, np.concatenate([p["per_game"] for p in parts]))
     result["redealt_walls"] = sum(p["redealt_walls"] for p in parts)
+    faults: dict = {}
+    for p in parts:
+        for name, row in p.get("faults", {}).items():
+            for k, v in row.items():
+                faults.setdefault(name, {}).setdefault(k, 0)
+                faults[name][k] += v
+    if faults:
+        result["faults"] = faults
     return result
 
 
@@ -168,6 +203,11 @@ def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, der
         derived = any(getattr(a, "derived", False) for a in agents)
     enc = PlanesV0(derived=derived)
     buf = enc.alloc(eng.batch_size)
+    referee = None
+    if any(getattr(a, "olympiad", False) for a in agents):  # external bots: the protocol's referee (agents.olympiad)
+        from agents.olympiad.host import Referee
+
+        referee = Referee(eng, agents, seat_agent, derived=derived)
     while True:
         live = np.flatnonzero(~eng.terminated)
         if live.size == 0:
@@ -175,14 +215,20 @@ def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, der
         cur = eng.current_player[live]
         obs = enc.encode(eng, out=buf)[live]
         mask = eng.legal_action_mask[live]
-        who = seat_agent[live, cur]
+        who = seat_agent[live, cur].copy()
         actions[:] = 0  # finished games have an all-ones mask; their step is a no-op
         acts = np.zeros(live.size, np.int64)
+        if referee is not None:
+            referee.decide(live, cur, obs, mask, acts, who)
         act_by_seat(agents, who, obs, mask, acts, engine=eng, games=live)
         actions[live] = acts
         if on_decision is not None:
             on_decision(live, cur, obs, mask, actions[live])
+        if referee is not None:
+            referee.before_step(actions)
         eng.step(actions)
+        if referee is not None:
+            referee.after_step()
         if on_step is not None:
             on_step()
 

@@ -89,6 +89,12 @@ class EvalWorker:
 
         return play_walls(self.agents, wall_seeds, rules, agent_seed, vr=vr)
 
+    def close(self) -> None:
+        """End the external bots' processes (``agents.olympiad``: /exit, then their process groups killed)."""
+        for a in self.agents:
+            if getattr(a, "olympiad", False):
+                a.close()
+
 
 def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_walls: int = 256,
                          workers: int = 0, address: str | None = None, progress=None, wall_seeds=None,
@@ -158,6 +164,10 @@ def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_w
             if todo:
                 submit(i)
     finally:
+        try:  # (a process group outlives a killed actor)
+            ray.get([w.close.remote() for w in pool], timeout=60)
+        except Exception:
+            pass
         for w in pool:
             try:
                 ray.kill(w)

@@ -45,7 +45,9 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
         if workers or ray:
             from evaluation.distributed import evaluate_distributed
 
-            res = evaluate_distributed(specs, n_walls, rules, seed=seed, batch_walls=batch_walls, workers=workers,
+            from evaluation.arena import table_batch_walls
+
+            res = evaluate_distributed(specs, n_walls, rules, seed=seed, batch_walls=table_batch_walls(specs, batch_walls), workers=workers,
                                        address=ray, progress=step, wall_seeds=wall_seeds, vr=vr)  # fmt: skip
         else:
             agents = [make_agent(s, seed=seed) for s in specs]
@@ -78,6 +80,10 @@ def league_table(res: dict) -> str:
                   f"{r['mean_win_tai']:.2f}", f"{r['drawn_rate']:.3f}", f"{res['ratings'][name]['ordinal']:.2f}")  # fmt: skip
     console = Console(record=True, width=190 if vr else 140, file=io.StringIO())
     console.print(t)
+    for name, row in res.get("faults", {}).items():  # external bots (agents.olympiad): protocol faults
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(row.items()) if k != "requests" and v) or "none"
+        console.print(f"protocol faults of {name}: {sum(v for k, v in row.items() if k != 'requests')} "
+                      f"in {row.get('requests', 0)} requests ({kinds})")  # fmt: skip
     return console.export_text()
 
 

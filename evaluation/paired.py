@@ -23,9 +23,10 @@ import numpy as np
 from evaluation.variance import mean_ci
 
 
-def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0) -> dict:
+def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0, rules=None) -> dict:
     """Chips per hand of ``spec_a`` and ``spec_b`` (each in slot 0 against ``field``'s three agents)
-    and of b - a, wall by wall, with 95% intervals."""
+    and of b - a, wall by wall, with 95% intervals; ``rules`` default ``Rules()`` (external bots,
+    ``olympiad:COMMAND``, need the events' rules: docs/olympiad.md)."""
     from agents import make_agent
     from evaluation.arena import play_duplicate
 
@@ -35,7 +36,7 @@ def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0
     per_wall = {}
     for spec in (spec_a, spec_b):
         agents = [make_agent(spec, seed=seed)] + [make_agent(s, seed=seed) for s in field]
-        per_wall[spec] = play_duplicate(agents, walls, seed=seed)["per_wall"][:, 0] / 4
+        per_wall[spec] = play_duplicate(agents, walls, rules, seed=seed)["per_wall"][:, 0] / 4
     a, b = per_wall[spec_a], per_wall[spec_b]
     row = lambda x: dict(zip(("chips_per_hand", "ci95"), mean_ci(x)))  # noqa: E731
     corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else None  # none for a constant result
@@ -50,9 +51,14 @@ def main(argv=None) -> int:
     p.add_argument("--field", nargs="+", default=["defensive"], help="the three opponents (one name: three copies)")
     p.add_argument("--hands", type=int, default=8000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--profile", default="standard", help="tai profile (name or .toml path)")
+    p.add_argument("--rules", default=None, help="rule options as JSON, e.g. '{\"flowers\": false}'")
     a = p.parse_args(argv)
     field = a.field * 3 if len(a.field) == 1 else a.field
-    print(json.dumps(paired(a.a, a.b, field, a.hands, a.seed), indent=1))
+    from envs.rules import Rules
+
+    rules = Rules.make(a.profile, **json.loads(a.rules)) if a.rules else Rules(profile=a.profile)
+    print(json.dumps(paired(a.a, a.b, field, a.hands, a.seed, rules), indent=1))
     return 0
 
 

@@ -546,7 +546,7 @@ def test_eval_unknown_agent_lists_the_known_ones(capsys):
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     assert capsys.readouterr().err.strip() == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, "
                                                "neural[:PATH], search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, "
-                                               "py:MODULE:ATTR, or a name an installed package registers)")
+                                               "py:MODULE:ATTR, olympiad:COMMAND, or a name an installed package registers)")
 
 
 @pytest.mark.parametrize("argv", [["bench", "nonsense"], ["play", "--seat", "9"], ["eval", "a"]])

@@ -24,6 +24,9 @@ def run_web(args) -> int:
     specs = [x.strip() for x in (args.opponents or args.agent).split(",") if x.strip()]
     if len(specs) not in (1, 3):
         raise UsageError("--opponents takes one agent or three, comma-separated")
+    if any(s.startswith("olympiad") for s in specs + [args.agent]):
+        raise UsageError("external bots (olympiad:COMMAND) play in tw16 eval and tw16 play, not in tw16 web: the "
+                         "referee may need your answer to a claim before the page would ask it (docs/olympiad.md)")  # fmt: skip
     try:  # every agent built once (neural falls back to greedy while no checkpoint is shipped, as in tw16 play)
         make_opponents(sorted(set(specs) | {args.agent}), 0)
     except (ValueError, OSError) as e:
