@@ -20,6 +20,7 @@
 
 #include "common.hpp"
 #include "engine_args.hpp"
+#include "hold.hpp"
 #include "state_checks.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/invariants.hpp"
@@ -29,6 +30,11 @@
 #include "tw16/step.hpp"
 
 namespace tw16::bind {
+
+struct StateHold {
+    Hold hold;
+    bool used = false;
+};
 
 namespace {
 namespace St = py::state;
@@ -259,6 +265,7 @@ void bind_engine(nb::module_& m) {
         "reset_batch",
         [](nb::handle state, const AnyArray& seeds, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -274,6 +281,7 @@ void bind_engine(nb::module_& m) {
         [](nb::handle state, const AnyArray& seeds, const AnyArray& which, const AnyArray& opts_a, const AnyArray& cfg_a,
            nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -288,6 +296,7 @@ void bind_engine(nb::module_& m) {
         "step_batch",
         [](nb::handle state, const AnyArray& actions, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -302,6 +311,7 @@ void bind_engine(nb::module_& m) {
         [](nb::handle state, const AnyArray& actions, const AnyArray& active, const AnyArray& opts_a,
            const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -316,6 +326,7 @@ void bind_engine(nb::module_& m) {
         [](nb::handle state, const AnyArray& seeds, const AnyArray& agent_seeds, int64_t episodes, bool check,
            int64_t policy, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -345,6 +356,7 @@ void bind_engine(nb::module_& m) {
         "check_game",
         [](nb::handle state, int64_t b, const AnyArray& opts_a) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             if (b < 0 || b >= S.batch()) bad("b: game " + std::to_string(b) + " is not in 0.." + std::to_string(S.batch() - 1));
             check_game_bounds(S, b);
@@ -352,6 +364,32 @@ void bind_engine(nb::module_& m) {
         },
         nb::arg("state"), nb::arg("b"), nb::arg("opts"),
         "The invariant checker of envs.engine.invariants: 0 or the first failing E_* code of game b.");
+    // Engine.locked(): the hold of the native calls (hold.hpp) around a compound operation in Python.
+    nb::class_<StateHold>(m, "StateHold",
+                          "The hold on a state's memory (one `with` per object): native calls on that memory from "
+                          "other threads wait until it ends; this thread's calls go through.")
+        .def("__enter__",
+             [](StateHold& h) {
+                 if (h.used) throw nb::value_error("StateHold: already entered (make one per `with`)");
+                 h.used = true;
+                 h.hold.acquire();
+             })
+        .def("__exit__", [](StateHold& h, nb::args) { h.hold.release(); });
+    m.def(
+        "hold_state",
+        [](nb::args states) {
+            auto* h = new StateHold;
+            try {
+                for (nb::handle s : states) h->hold.add(state_of(s));
+            } catch (...) {
+                delete h;
+                throw;
+            }
+            return h;
+        },
+        nb::rv_policy::take_ownership,
+        "hold_state(*states): a StateHold on the memory of the states' arrays (envs.engine.state.State), all "
+        "taken at once, for one `with`.");
 }
 
 }  // namespace tw16::bind

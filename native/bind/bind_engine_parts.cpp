@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "hold.hpp"
 #include "tw16/claims.hpp"
 #include "tw16/handend.hpp"
 #include "tw16/ledger.hpp"
@@ -172,6 +173,7 @@ void b_mask_rows(const RwArray& mask_a, const AnyArray& g_a, const AnyArray& p_a
     Opts opts = opts_of(opts_a);
     Cfg cfg = in<int64_t, 1>(cfg_a, "cfg", {N_CFG});
     auto p_opts = popts_of(popts_a);
+    const Hold hold(mask, g, p, hands, melds, term);  // (hold.hpp: the state's rows, until the call returns)
     for (int64_t b = 0; b < B; ++b)
         if (!term[b]) check_mask_game(b, g[b], p[b], hands[b], melds[b]);
     nb::gil_scoped_release nogil;
@@ -317,6 +319,7 @@ void check_script_wall(const State& s, int64_t b) {
 
 void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     check_batch_index(b, s.batch());
     check_script_index(s, b);
     fill_wall(s, b, opts_of(opts_a));
@@ -327,6 +330,7 @@ void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
 bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_t src, const AnyArray& opts_a,
                  nb::handle prof_o) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     Prof prof = prof_of(prof_o);
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
@@ -347,6 +351,7 @@ bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_
 
 bool b_deal(nb::handle S_o, int64_t b, const AnyArray& opts_a, nb::handle prof_o) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     Prof prof = prof_of(prof_o);
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
@@ -383,6 +388,7 @@ void b_flower_side(const RwArray& p_a, int64_t seat, const AnyArray& opts_a) {
 
 void b_roll_dice(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
     check_base(opts);
@@ -392,6 +398,7 @@ void b_roll_dice(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
 
 void b_chase_side(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
     check_base(opts);
@@ -452,6 +459,7 @@ int64_t b_la_hand(const RwArray& la_a, const RwArray& lak_a, const AnyArray& leg
 // ----------------------------------------------------------------------------------- handend
 int64_t b_hk_flags(nb::handle S_o, int64_t b, int64_t w, int64_t win_by) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     check_batch_index(b, s.batch());
     check_range(w, 0, 3, "w");
     check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
