@@ -15,12 +15,16 @@ the packages above play them.
 from __future__ import annotations
 
 from agents.base import Agent, RandomAgent
+from envs.validate import no_argument, policy_seed
 
 AGENT_NAMES = ("random", "greedy", "defensive", "neural", "search")
 
 
 def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
     name, _, arg = str(spec).partition(":")
+    seed = policy_seed(seed)
+    if name in ("random", "greedy", "defensive"):
+        no_argument(spec)  # (the message unknown_agent gives too)
     if name == "random":
         return RandomAgent(seed)
     if name in ("greedy", "defensive"):
@@ -48,7 +52,9 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
 def unknown_agent(spec: str) -> str | None:
     """Why ``spec`` names no agent (the message ``make_agent`` raises), or None when its name is one
     (its argument is checked when the agent is made)."""
-    name, _, arg = str(spec).partition(":")
+    name, colon, arg = str(spec).partition(":")
+    if name in ("random", "greedy", "defensive") and colon:
+        return f"{spec!r}: {name} takes no argument (got {arg!r}); use {name!r}"
     if name in AGENT_NAMES or (name == "sb3" and arg):
         return None
     return (f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)}, "

@@ -21,6 +21,10 @@ normal envs._core is used: the same checks, no sanitizer). PHASE is one of
   stride, read-only array, non-array, out-of-range and garbage values; the engine's state and
   profile tuples field by field. A wrong dtype, rank, non-array or read-only output must raise a
   Python exception; everything must return or raise, never crash.
+- ``threads``: tests/thread_stress.py at a small size: two and four threads mixing step, reset,
+  step_some, clone, resample_hidden, search_batch, the encoders and last_hand on shared engines
+  (every game then passes the invariant checker), and the same operations under Engine.locked()
+  replayed serially with equal results. Run under ASan + UBSan and under ThreadSanitizer.
 - ``all``: play, score and fuzz.
 
 The last line printed is a JSON summary (counts per phase) for the test to report.
@@ -688,6 +692,7 @@ def valid_calls(core, ctx, S):
         "random_play": [S, np.arange(B, dtype=np.uint64), np.arange(B, dtype=np.uint64), 1, True, 1, ctx.opts, ctx.cfg,
                         ctx.prof],
         "check_game": [S, 1, ctx.opts],
+        "hold_state": [S],
         # search at decision time (game 1 is a live decision)
         "copy_game": [S, 1, _copy_arg(S), 0],
         "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.opts, ctx.cfg, ctx.prof],
@@ -908,10 +913,22 @@ def phase_fuzz(core, scale, summary):
         raise AssertionError(f"{len(fz.failures)} fuzz expectations failed (first: {fz.failures[0]})")
 
 
+# ------------------------------------------------------------------------------------ threads
+def phase_threads(scale, summary):
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import thread_stress
+
+    out = {}
+    for n in (2, 4):
+        out[f"chaos_{n}"] = thread_stress.chaos(n, games=4, ops=12 * scale, seed=n)["ops"]
+        out[f"ordered_{n}"] = thread_stress.ordered(n, games=4, ops=8 * scale, seed=n)["ops"]
+    summary["threads"] = out
+
+
 # ------------------------------------------------------------------------------------ main
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("phase", choices=["proof", "play", "score", "fuzz", "all"])
+    ap.add_argument("phase", choices=["proof", "play", "score", "fuzz", "threads", "all"])
     ap.add_argument("--core", default=None)
     ap.add_argument("--scale", type=int, default=1)
     a = ap.parse_args(argv)
@@ -926,6 +943,8 @@ def main(argv=None):
         phase_score(core, a.scale, summary)
     if a.phase in ("fuzz", "all"):
         phase_fuzz(core, a.scale, summary)
+    if a.phase == "threads":
+        phase_threads(a.scale, summary)
     summary["seconds"] = round(time.time() - t0, 1)
     print(json.dumps(summary))
 

@@ -139,9 +139,9 @@ def _tools(seed):
     return SearchAgent(seed, k=2, n=2), (PlanesV0(derived=True), OracleV0(), PlanesV1())
 
 
-def chaos(n_threads=2, games=6, ops=60, seed=0) -> dict:
-    """The chaos part (see the module docstring); raises AssertionError on a broken game or an
-    unexpected exception, else returns counts."""
+def chaos(n_threads=2, games=6, ops=60, seed=0, mix=OPS) -> dict:
+    """The chaos part (see the module docstring) with the operations ``mix``; raises AssertionError on
+    a broken game or an unexpected exception, else returns counts."""
     from envs.engine.invariants import ERROR_NAMES, check
 
     engs = _engines(games, seed)
@@ -153,7 +153,7 @@ def chaos(n_threads=2, games=6, ops=60, seed=0) -> dict:
         agent, encs = _tools(i)
         for _ in range(ops):
             eng = engs[int(rng.integers(len(engs)))]
-            op = OPS[int(rng.integers(len(OPS)))]
+            op = mix[int(rng.integers(len(mix)))]
             try:
                 _one_op(op, eng, rng, agent, encs)
             except ValueError as e:

@@ -62,7 +62,7 @@ from envs.engine.record import HandLog, HandRecord, read_record
 from envs.engine.rng import game_seeds, redeal_seed
 from envs.engine.step import reset_batch, reset_some, step_batch, step_some
 from envs.rules import Rules
-from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
+from envs.validate import as_int, check_memory, engine_actions, engine_seeds, engine_walls
 
 
 def _locked(method):
@@ -74,6 +74,13 @@ def _locked(method):
             return method(self, *args, **kwargs)
 
     return run
+
+
+@functools.lru_cache(maxsize=1)
+def bytes_per_game() -> int:
+    """Memory of one game of an Engine: its state arrays (``envs.engine.state``) and the Engine's own
+    per-game arrays (seeds, rewards, flags)."""
+    return st.state_bytes_per_game(st.alloc(1)) + 8 + 16 + 1 + 1 + 16
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -115,6 +122,7 @@ class Engine:
             raise TypeError(f"record_hands must be True or False, got {record_hands!r}")
         # With record_hands every finished hand is kept (a HandRecord) until take_hands reads it.
         self._log = HandLog(self.batch_size) if record_hands else None
+        check_memory(self.batch_size * bytes_per_game(), f"batch_size {self.batch_size}")
         self.opts = self.rules.as_array()
         self.cfg = engine_config(self.rules)
         self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
@@ -213,6 +221,7 @@ class Engine:
     def last_hand(self, game: int = 0) -> HandRecord | None:
         """The record of game ``game``'s last finished hand of this episode (None when none has ended),
         read from the core's record rows: no ``record_hands`` needed, nothing is taken."""
+        game = self._game_index(game, "game")
         n = int(self.s.g[game, st.G_HANDS])
         return read_record(self.s, game, n - 1) if n > 0 else None
 

@@ -44,6 +44,19 @@ class Hold {
         const auto base = reinterpret_cast<uintptr_t>(v.data);
         spans_.push_back({base + lo, base + hi + sizeof(T)});
     }
+    // A nanobind ndarray (data, shape, strides in elements, dtype).
+    template <class Arr>
+    void add_array(const Arr& a) {
+        const size_t item = (a.dtype().bits + 7) / 8;
+        intptr_t lo = 0, hi = 0;
+        for (size_t d = 0; d < a.ndim(); ++d) {
+            if (a.shape(d) == 0) return;
+            const intptr_t step = static_cast<intptr_t>(a.stride(d)) * static_cast<intptr_t>(item);
+            (step < 0 ? lo : hi) += step * static_cast<intptr_t>(a.shape(d) - 1);
+        }
+        const auto base = reinterpret_cast<uintptr_t>(a.data());
+        spans_.push_back({base + lo, base + hi + item});
+    }
     // Every array of the state but the scripted walls (only read, and shareable between engines).
     void add(const State& S);
     void acquire();
