@@ -920,8 +920,8 @@ def phase_threads(scale, summary):
 
     out = {}
     for n in (2, 4):
-        out[f"chaos_{n}"] = thread_stress.chaos(n, games=4, ops=12 * scale, seed=n)["ops"]
-        out[f"ordered_{n}"] = thread_stress.ordered(n, games=4, ops=8 * scale, seed=n)["ops"]
+        out[f"chaos_{n}"] = thread_stress.chaos(n, games=6, ops=40 * scale, seed=n)["ops"]
+        out[f"ordered_{n}"] = thread_stress.ordered(n, games=4, ops=16 * scale, seed=n)["ops"]
     summary["threads"] = out
 
 
