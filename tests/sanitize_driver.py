@@ -25,6 +25,9 @@ normal envs._core is used: the same checks, no sanitizer). PHASE is one of
   step_some, clone, resample_hidden, search_batch, the encoders and last_hand on shared engines
   (every game then passes the invariant checker), and the same operations under Engine.locked()
   replayed serially with equal results. Run under ASan + UBSan and under ThreadSanitizer.
+- ``race_proof``: (ThreadSanitizer) two threads write one array through a core function that holds
+  nothing (``_random_complete``, a bench helper on a private buffer): TSan must report the data race
+  in the core, so the TSan run of ``threads`` is known to see races.
 - ``all``: play, score and fuzz.
 
 The last line printed is a JSON summary (counts per phase) for the test to report.
@@ -925,10 +928,25 @@ def phase_threads(scale, summary):
     summary["threads"] = out
 
 
+def phase_race_proof(core):
+    import threading
+
+    out = np.zeros((256, 34), np.int8)
+    print("SANITIZER-PROOF: two threads writing one array in the core", flush=True)
+    ts = [threading.Thread(target=lambda i=i: [core._random_complete(out, 5, i * 100 + j) for j in range(50)])
+          for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    print("SANITIZER-PROOF: NOT REPORTED", flush=True)
+    sys.exit(3)
+
+
 # ------------------------------------------------------------------------------------ main
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("phase", choices=["proof", "play", "score", "fuzz", "threads", "all"])
+    ap.add_argument("phase", choices=["proof", "race_proof", "play", "score", "fuzz", "threads", "all"])
     ap.add_argument("--core", default=None)
     ap.add_argument("--scale", type=int, default=1)
     a = ap.parse_args(argv)
@@ -945,6 +963,8 @@ def main(argv=None):
         phase_fuzz(core, a.scale, summary)
     if a.phase == "threads":
         phase_threads(a.scale, summary)
+    if a.phase == "race_proof":
+        phase_race_proof(core)
     summary["seconds"] = round(time.time() - t0, 1)
     print(json.dumps(summary))
 

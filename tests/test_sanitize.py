@@ -172,6 +172,17 @@ def test_under_sanitizers(asan, phase):
     print(f"\n[test_sanitize] {phase}: {json.dumps(s[phase])} ({s['seconds']} s under the sanitizers)")
 
 
+def test_thread_sanitizer_is_live(tsan):
+    """Two threads writing one array through a core function that holds nothing: TSan must report
+    the data race, in the core's code (so a race in the threads phase would be seen)."""
+    p = run_driver(tsan, "race_proof", timeout=300)
+    assert "SANITIZER-PROOF: two threads writing one array in the core" in p.stdout, p.stdout + p.stderr[-3000:]
+    assert "NOT REPORTED" not in p.stdout, "TSan did not report the race"
+    report = sanitizer_report(p)
+    assert report is not None and "WARNING: ThreadSanitizer: data race" in report, report
+    assert "random_complete" in p.stderr or "bind_hand.cpp" in p.stderr, "the report does not point into the core"
+
+
 def test_threads_under_thread_sanitizer(tsan):
     """The threads phase (tests/thread_stress.py: shared engines, two and four threads) under TSan:
     no data race, no lock misuse reported."""

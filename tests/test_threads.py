@@ -57,12 +57,23 @@ def test_a_held_engine_makes_other_threads_wait():
     assert done.is_set()
 
 
-def test_hold_is_one_with_per_object():
-    h = _core.hold_state(Engine(Rules(), 1).s)
-    with h:
-        pass
-    with pytest.raises(ValueError, match="already entered"):
-        h.__enter__()
+def test_locked_nests_and_copies_get_their_own_hold():
+    import copy
+    import pickle
+
+    eng = Engine(Rules(), 2)
+    eng.reset(0)
+    with eng.locked():
+        with eng.locked():
+            eng.step(np.array([np.flatnonzero(eng.legal_action_mask[b])[0] for b in range(2)], np.int64))
+        dup = copy.deepcopy(eng)  # (a copy: its own memory, its own hold)
+    for e in (dup, pickle.loads(pickle.dumps(eng))):
+        assert not any(np.shares_memory(x, y) for x, y in zip(e.s, eng.s))
+        with eng.locked():  # (held by this thread: the copy's calls are not held up)
+            e.step(np.array([np.flatnonzero(e.legal_action_mask[b])[0] for b in range(2)], np.int64))
+    h = _core.hold_state(eng.s)
+    with pytest.raises(ValueError, match="__exit__ without __enter__"):
+        h.__exit__(None, None, None)
 
 
 def _touches(arg, S) -> bool:

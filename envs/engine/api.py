@@ -50,6 +50,7 @@ docs/robustness.md ("Threads") has the whole contract.
 from __future__ import annotations
 
 import functools
+import weakref
 
 import numpy as np
 
@@ -65,12 +66,26 @@ from envs.rules import Rules
 from envs.validate import as_int, check_memory, engine_actions, engine_seeds, engine_walls
 
 
+# Each Engine's hold (``_core.hold_state``: its state's byte ranges, computed once), kept beside the
+# Engine rather than in it so that copy.deepcopy and pickle of an Engine stay plain (a copy has new
+# memory, so it must not share the hold); remade when the Engine's state arrays change (clone).
+_HOLDS: "weakref.WeakKeyDictionary[Engine, tuple]" = weakref.WeakKeyDictionary()
+
+
+def _hold_of(eng):
+    c = _HOLDS.get(eng)
+    if c is None or c[0] is not eng.s.g:
+        c = (eng.s.g, _core.hold_state(eng.s))
+        _HOLDS[eng] = c
+    return c[1]
+
+
 def _locked(method):
     """The method runs under ``self.locked()`` (one step of the threading contract above)."""
 
     @functools.wraps(method)
     def run(self, *args, **kwargs):
-        with _core.hold_state(self.s):
+        with _hold_of(self):
             return method(self, *args, **kwargs)
 
     return run
@@ -135,9 +150,10 @@ class Engine:
 
     def locked(self):
         """``with eng.locked():`` the block's calls on this Engine run as one step: other threads'
-        calls on its state wait until the block ends (the calls of this thread go through). For a
-        sequence that must see the state it read, e.g. read ``legal_action_mask``, then ``step``."""
-        return _core.hold_state(self.s)
+        calls on its state wait until the block ends (the calls of this thread go through; blocks
+        may nest). For a sequence that must see the state it read, e.g. read ``legal_action_mask``,
+        then ``step``."""
+        return _hold_of(self)
 
     # -- the API ------------------------------------------------------------------------------
     @_locked

@@ -31,9 +31,15 @@
 
 namespace tw16::bind {
 
+// Engine.locked(): the hold of the native calls (hold.hpp) taken from Python, one object per
+// engine, re-entrant: each `with` holds the spans again (the holds of one object are all of one
+// thread at a time, as they overlap: the last taken is the one to let go).
 struct StateHold {
-    Hold hold;
-    bool used = false;
+    Hold spans;  // (never acquired itself: the ranges)
+    std::vector<uint64_t> ids;
+    ~StateHold() {
+        for (uint64_t id : ids) release_hold(id);
+    }
 };
 
 namespace {
@@ -366,21 +372,21 @@ void bind_engine(nb::module_& m) {
         "The invariant checker of envs.engine.invariants: 0 or the first failing E_* code of game b.");
     // Engine.locked(): the hold of the native calls (hold.hpp) around a compound operation in Python.
     nb::class_<StateHold>(m, "StateHold",
-                          "The hold on a state's memory (one `with` per object): native calls on that memory from "
-                          "other threads wait until it ends; this thread's calls go through.")
-        .def("__enter__",
-             [](StateHold& h) {
-                 if (h.used) throw nb::value_error("StateHold: already entered (make one per `with`)");
-                 h.used = true;
-                 h.hold.acquire();
-             })
-        .def("__exit__", [](StateHold& h, nb::args) { h.hold.release(); });
+                          "The hold on a state's memory: while a `with` on it runs, native calls on that memory from "
+                          "other threads wait; this thread's calls go through. Re-entrant.")
+        .def("__enter__", [](StateHold& h) { h.ids.push_back(hold_spans(h.spans.spans())); })
+        .def("__exit__", [](StateHold& h, nb::args) {
+            if (h.ids.empty()) throw nb::value_error("StateHold: __exit__ without __enter__");
+            const uint64_t id = h.ids.back();
+            h.ids.pop_back();
+            release_hold(id);
+        });
     m.def(
         "hold_state",
         [](nb::args states) {
             auto* h = new StateHold;
             try {
-                for (nb::handle s : states) h->hold.add(state_of(s));
+                for (nb::handle s : states) h->spans.add(state_of(s));
             } catch (...) {
                 delete h;
                 throw;
@@ -389,7 +395,7 @@ void bind_engine(nb::module_& m) {
         },
         nb::rv_policy::take_ownership,
         "hold_state(*states): a StateHold on the memory of the states' arrays (envs.engine.state.State), all "
-        "taken at once, for one `with`.");
+        "taken at once by each `with`.");
 }
 
 }  // namespace tw16::bind

@@ -76,39 +76,45 @@ void Hold::add(const State& S) {
     add(S.la), add(S.la_k), add(S.rec), add(S.rec_items);
 }
 
-void Hold::acquire() {
-    if (id_ != 0 || spans_.empty()) return;
+uint64_t hold_spans(const std::vector<Hold::Span>& spans) {
     const std::thread::id me = std::this_thread::get_id();
     Registry& r = registry();
     std::unique_lock<std::mutex> lk(r.mu);
-    if (!free_for(r, spans_, me)) {
+    if (!free_for(r, spans, me)) {
         // Wait without the GIL (the holder may need it to finish); take the GIL back only after
         // letting go of the registry's mutex (never wait for the GIL while holding it).
         lk.unlock();
-        const bool gil = PyGILState_Check();
-        PyThreadState* ts = gil ? PyEval_SaveThread() : nullptr;
+        PyThreadState* ts = PyGILState_Check() ? PyEval_SaveThread() : nullptr;
         lk.lock();
-        r.cv.wait(lk, [&] { return free_for(r, spans_, me); });
-        id_ = r.next_id++;
-        r.held.push_back({id_, me, spans_});
+        r.cv.wait(lk, [&] { return free_for(r, spans, me); });
+        const uint64_t id = r.next_id++;
+        r.held.push_back({id, me, spans});
         lk.unlock();
         if (ts) PyEval_RestoreThread(ts);
-        return;
+        return id;
     }
-    id_ = r.next_id++;
-    r.held.push_back({id_, me, spans_});
+    const uint64_t id = r.next_id++;
+    r.held.push_back({id, me, spans});
+    return id;
 }
 
-void Hold::release() {
-    if (id_ == 0) return;
+void release_hold(uint64_t id) {
     Registry& r = registry();
     {
         std::lock_guard<std::mutex> lk(r.mu);
-        auto it = std::find_if(r.held.begin(), r.held.end(), [&](const Held& h) { return h.id == id_; });
+        auto it = std::find_if(r.held.begin(), r.held.end(), [&](const Held& h) { return h.id == id; });
         if (it != r.held.end()) r.held.erase(it);
     }
-    id_ = 0;
     r.cv.notify_all();
+}
+
+void Hold::acquire() {
+    if (id_ == 0 && !spans_.empty()) id_ = hold_spans(spans_);
+}
+
+void Hold::release() {
+    if (id_ != 0) release_hold(id_);
+    id_ = 0;
 }
 
 }  // namespace tw16::bind

@@ -62,10 +62,15 @@ class Hold {
     void acquire();
     void release();
     bool held() const { return id_ != 0; }
+    const std::vector<Span>& spans() const { return spans_; }
 
    private:
     std::vector<Span> spans_;
     uint64_t id_ = 0;
 };
+
+// The registry itself: hold spans (waiting as Hold::acquire does) and get the hold's id; let it go.
+uint64_t hold_spans(const std::vector<Hold::Span>& spans);
+void release_hold(uint64_t id);
 
 }  // namespace tw16::bind
