@@ -384,6 +384,7 @@ void bind_engine(nb::module_& m) {
     m.def(
         "hold_state",
         [](nb::args states) {
+            if (states.size() == 0) throw nb::type_error("hold_state: expected at least one state (envs.engine.state.State)");
             auto* h = new StateHold;
             try {
                 for (nb::handle s : states) h->spans.add(state_of(s));
