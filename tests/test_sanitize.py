@@ -14,7 +14,7 @@ that the detector below recognises.
 
 The ``threads`` phase (tests/thread_stress.py) also runs under ThreadSanitizer, in a separate build
 (CMake option TW16_TSAN, build/tsan/) loaded into the uninstrumented interpreter with libtsan
-preloaded; tests/data/tsan.supp suppresses races inside CPython / numpy alone.
+preloaded, without suppressions; test_thread_sanitizer_is_live proves TSan reports a race in the core.
 
 Skipped where g++, CMake or the sanitizer's runtime is missing. TW16_SANITIZE_SCALE (default 1) scales the
 work of every phase.
@@ -37,7 +37,6 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "sanitize"
 TSAN_BUILD = ROOT / "build" / "tsan"
-TSAN_SUPP = ROOT / "tests" / "data" / "tsan.supp"
 DRIVER = ROOT / "tests" / "sanitize_driver.py"
 SCALE = max(1, int(os.environ.get("TW16_SANITIZE_SCALE", "1")))
 REPORT_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer", "AddressSanitizer: CHECK failed",
@@ -116,12 +115,11 @@ def asan():
 def tsan():
     """The ThreadSanitizer build (build/tsan) and its environment. The interpreter and numpy are not
     instrumented: TSan sees the core's accesses and every pthread lock (the GIL included, so what the
-    GIL orders is ordered for TSan too); races reported inside CPython or numpy alone are suppressed
-    (tests/data/tsan.supp), never one with a frame in the core."""
+    GIL orders is ordered for TSan too). No suppressions."""
     libtsan, libstdcxx = _needs_toolchain("libtsan.so")
     so = _build(TSAN_BUILD, "TW16_TSAN")
     env = _base_env(libtsan, libstdcxx)
-    env["TSAN_OPTIONS"] = f"halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0:suppressions={TSAN_SUPP}"
+    env["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0"
     return so, env
 
 
