@@ -17,7 +17,6 @@ import pytest
 import thread_stress
 from envs import _core
 from envs.engine.api import Engine
-from envs.engine.invariants import check
 from envs.rules import Rules
 
 
