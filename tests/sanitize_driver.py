@@ -21,7 +21,9 @@ normal envs._core is used: the same checks, no sanitizer). PHASE is one of
   stride, read-only array, non-array, out-of-range and garbage values; the engine's state and
   profile tuples field by field. A wrong dtype, rank, non-array or read-only output must raise a
   Python exception; everything must return or raise, never crash.
-- ``threads``: tests/thread_stress.py at a small size: two and four threads mixing step, reset,
+- ``threads``: tests/thread_stress.py at a small size: search_batch beside a stepping thread (row 1
+  of issue 27 as filed: on 1b7e684 ASan reported a heap-buffer-overflow in resample_hidden), and two
+  and four threads mixing step, reset,
   step_some, clone, resample_hidden, search_batch, the encoders and last_hand on shared engines
   (every game then passes the invariant checker), and the same operations under Engine.locked()
   replayed serially with equal results. Run under ASan + UBSan and under ThreadSanitizer.
@@ -921,7 +923,7 @@ def phase_threads(scale, summary):
     sys.path.insert(0, os.path.join(ROOT, "tests"))
     import thread_stress
 
-    out = {}
+    out = {"search_beside_steps": thread_stress.search_beside_steps(16, 20 * scale)["searches"]}
     for n in (2, 4):
         out[f"chaos_{n}"] = thread_stress.chaos(n, games=6, ops=40 * scale, seed=n)["ops"]
         out[f"ordered_{n}"] = thread_stress.ordered(n, games=4, ops=16 * scale, seed=n)["ops"]

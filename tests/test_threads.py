@@ -26,6 +26,10 @@ def test_chaos_keeps_every_game_valid(n_threads):
     assert out["ops"] == 60 * n_threads
 
 
+def test_search_beside_a_stepping_thread():
+    assert thread_stress.search_beside_steps(32, 30)["searches"] == 30
+
+
 @pytest.mark.parametrize("n_threads", [2, 4])
 def test_locked_operations_equal_their_serial_replay(n_threads):
     assert thread_stress.ordered(n_threads, games=6, ops=30, seed=n_threads)["ops"] == 30 * n_threads

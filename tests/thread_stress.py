@@ -169,6 +169,42 @@ def chaos(n_threads=2, games=6, ops=60, seed=0, mix=OPS) -> dict:
     return counts
 
 
+def search_beside_steps(games=32, searches=60, seed=0) -> dict:
+    """Row 1 as filed: one thread steps an auto-resetting engine without pause while this one runs
+    ``SearchAgent.act_engine`` on its live games (before the fix: ASan heap-buffer-overflow written
+    by resample_hidden inside search_action, or "a rollout reached a state the step refuses").
+    Afterwards every game passes the invariant checker; no call raises."""
+    from agents.search import SearchAgent
+    from envs.engine.invariants import check
+
+    eng = _engines(games, seed)[0]
+    stop, errors = [], []
+
+    def stepper():
+        rng = np.random.default_rng(seed)
+        try:
+            while not stop:
+                with eng.locked():  # (read the mask and step as one: no refusal expected)
+                    eng.step(np.array([_pick(rng, eng.legal_action_mask[b]) for b in range(games)], np.int64))
+        except BaseException as e:  # (reported below)
+            errors.append(f"step: {type(e).__name__}: {e}")
+
+    t = threading.Thread(target=stepper)
+    t.start()
+    agent = SearchAgent(seed, k=4, n=3)
+    try:
+        for _ in range(searches):
+            agent.act_engine(eng, np.arange(min(games, 16), dtype=np.int64))
+    except ValueError as e:
+        errors.append(f"search: {e}")
+    finally:
+        stop.append(True)
+        t.join()
+    assert not errors, errors[:5]
+    assert check(eng) == [], check(eng)[:10]
+    return {"searches": searches}
+
+
 def _ordered_op(op, eng, rng, agent, encs, log, k):
     """One operation under the engine's lock, logged there with its result (so the log's order is
     the order the engine saw)."""
