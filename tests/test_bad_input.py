@@ -508,12 +508,12 @@ def test_issue27_row12_eval_hands_beyond_memory(capsys):
 def test_issue27_row12_eval_says_how_many_hands_it_plays(capsys):
     from cli.main import main
 
-    assert main(["eval", "random", "random", "random", "random", "--hands", "1", "--json"]) == 0
+    assert main(["eval", "random", "random", "random", "random", "--hands", "1", "--json", "--plot", ""]) == 0
     cap = capsys.readouterr()
     assert ("tw16 eval: --hands 1: playing 8 hands (each wall is dealt 4 times with the seats rotated, "
             "at least 2 walls)") in cap.err
     assert json.loads(cap.out)["hands"] == 8
-    assert main(["eval", "random", "random", "random", "random", "--hands", "8", "--json"]) == 0
+    assert main(["eval", "random", "random", "random", "random", "--hands", "8", "--json", "--plot", ""]) == 0
     assert "playing" not in capsys.readouterr().err  # (a multiple of 4 from 8 up is played as asked)
 
 
