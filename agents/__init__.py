@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from agents.base import Agent, RandomAgent
+from envs.validate import policy_seed
 
 
 def _random(arg, seed, device):
@@ -152,7 +153,7 @@ def unknown_agent(spec: str) -> str | None:
     kind = KINDS.get(name)
     if kind is not None:
         if arg and not kind.arg:
-            return f"agent {spec!r}: {name} takes no argument (write {name})"
+            return f"{spec!r}: {name} takes no argument (got {arg!r}); use {name!r}"
         if not arg and kind.arg and not kind.optional:
             return f"agent {spec!r}: write {kind.usage}"
         return None
@@ -165,6 +166,7 @@ def make_agent(spec: str, seed: int | None = 0, device: str = "cpu"):
     """The agent ``spec`` names, seeded (``ValueError`` naming the problem for a bad spec)."""
     if why := unknown_agent(spec):
         raise ValueError(why)
+    seed = policy_seed(seed)
     name, arg = _split(spec)
     if name in KINDS:
         return KINDS[name].build(arg, seed, device)

@@ -59,6 +59,7 @@ import numpy as np
 from agents.base import check_batch
 from agents.features import decode
 from envs._core import act_kernel
+from envs.validate import policy_seed
 # the actions the decisions name: native/tools/gen_constants.py writes them into constants.hpp
 # (py::greedy::...) for the C++ agents (native/src/agents.cpp)
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN  # noqa: F401
@@ -86,7 +87,7 @@ class GreedyAgent:
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        self.seed = seed
+        self.seed = policy_seed(seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs, mask = check_batch(obs, mask)

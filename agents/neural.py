@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from agents.base import check_batch
+from envs.validate import policy_seed
 from agents.efficiency import EFFICIENCY_VERSION, N_EFFICIENCY, efficiency_planes
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS
 from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, OBS_VERSION
@@ -228,7 +229,8 @@ class NeuralAgent:
 
     def reset(self, seed: int | None = None) -> None:
         self.gen = torch.Generator(device=self.device)
-        self.gen.manual_seed(0 if seed is None else int(seed))
+        seed = policy_seed(seed)
+        self.gen.manual_seed(0 if seed is None else seed)
 
     @torch.no_grad()
     def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:

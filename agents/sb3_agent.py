@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from agents.base import check_batch
+from envs.validate import policy_seed
 
 N_PLANES = 34
 
@@ -83,7 +84,7 @@ class SB3Agent:
         self.derived = self.n_channels > 79  # planes_v0: 79 channels, 86 with the derived ones
 
     def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(policy_seed(seed))
 
     def logits(self, obs: np.ndarray, mask: np.ndarray) -> torch.Tensor:
         """(B, 76) action logits of the policy, illegal actions at -inf."""

@@ -33,6 +33,7 @@ import time
 import numpy as np
 
 from envs import _core
+from envs.validate import policy_seed
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 
 # rollout policies (native/include/tw16/resample.hpp): randplay's uniform and greedy play (lowest
@@ -104,7 +105,7 @@ class SearchAgent:
 
     def reset(self, seed: int | None = None) -> None:
         """Restart the stream the decisions' seeds come from."""
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(policy_seed(seed))
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         raise TypeError("the search agent decides from the engine's state (it resamples what the seat cannot see): "

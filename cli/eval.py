@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from pathlib import Path
 
 from cli.streams import say, stdout_to_stderr
@@ -21,6 +22,7 @@ def check_eval_args(args) -> Rules:
     from cli.usage import UsageError, check_agents, positive_int, rules_from_args
 
     positive_int(args.hands, "--hands")
+    check_hands_memory(args.hands)
     positive_int(getattr(args, "batch_walls", 256), "--batch-walls")
     positive_int(getattr(args, "workers", 0), "--workers", minimum=0)
     rules = rules_from_args(args.profile, args.rules)
@@ -70,6 +72,30 @@ def check_olympiad(args, rules) -> None:
             args.agents[i] = with_option(args.agents[i], "log", str(Path(log_dir) / f"agent{i + 1}"))
 
 
+def check_hands_memory(hands: int) -> None:
+    """``--hands``: what duplicate play keeps per wall, checked against the memory available."""
+    from cli.usage import UsageError
+    from envs.validate import check_memory
+    from evaluation.arena import KEPT_BYTES_PER_WALL, walls_for
+
+    n_walls = walls_for(hands)
+    try:
+        check_memory(n_walls * KEPT_BYTES_PER_WALL, f"--hands {hands} ({n_walls} walls)")
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def hands_note(hands: int) -> str | None:
+    """The line that says so when duplicate play deals another number of hands than ``--hands``."""
+    from evaluation.arena import MIN_WALLS, walls_for
+
+    played = 4 * walls_for(hands)
+    if played == hands:
+        return None
+    return (f"--hands {hands}: playing {played} hands (each wall is dealt 4 times with the seats rotated, "
+            f"at least {MIN_WALLS} walls)")  # fmt: skip
+
+
 def check_eval_set(args) -> None:
     """``--eval-set``: a published version with enough walls for ``--hands``."""
     from cli.usage import UsageError
@@ -104,6 +130,8 @@ def run_eval(args) -> int:
     if getattr(args, "human", None):
         return run_human(args)
     rules = check_eval_args(args)
+    if note := hands_note(args.hands):
+        print(f"tw16 eval: {note}", file=sys.stderr)
     on_ray = bool(getattr(args, "workers", 0) or getattr(args, "ray", None))
     # Ray prints its own lines to stdout: kept on stderr, so stdout holds the table or the JSON alone
     with stdout_to_stderr() if on_ray else contextlib.nullcontext():

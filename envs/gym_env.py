@@ -31,6 +31,11 @@ preallocated C-contiguous arrays overwritten by each step (``copy=False``, the d
 
 Self-play: :class:`SelfPlayVecEnv` lets one policy act for every seat; see its docstring and
 ``training.credit.SeatCredit`` for crediting rewards to each seat's decisions (turn-based GAE).
+
+Threads: an env is used by one thread at a time (its agent selection and cached views are its own).
+Misuse from two threads cannot corrupt its engine's games or crash the process (every native call
+holds the engine's memory: docs/robustness.md, "Threads"), but the env's answers and bookkeeping are
+then those of some interleaving; separate envs in separate threads are independent.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ from typing import Callable
 
 import numpy as np
 
+from envs.validate import SEED_MAX, no_argument, policy_seed
+
 DEFAULT_OPPONENT = "greedy"  # agents.GreedyAgent, registered by `import agents`
 
 
@@ -30,7 +32,7 @@ class RandomLegal:
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(policy_seed(seed))
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         scores = self.rng.random(mask.shape) + mask  # legal actions score in [1, 2), illegal in [0, 1)
@@ -38,7 +40,12 @@ class RandomLegal:
 
 
 # name (a spec's part before ":") -> factory(spec, seed) -> a policy with act(obs, mask)
-_REGISTRY: dict[str, Callable] = {"random": lambda spec, seed: RandomLegal(seed)}
+def _random(spec: str, seed):
+    no_argument(spec)
+    return RandomLegal(seed)
+
+
+_REGISTRY: dict[str, Callable] = {"random": _random}
 
 
 def register_policy(name: str, factory: Callable) -> None:
@@ -121,9 +128,10 @@ def make_opponents(opponents, factory=None, seed=0):
 
 
 def reseed(policies, seed) -> None:
-    """Reset each distinct policy (that has ``reset``) to ``seed + its first slot``."""
+    """Reset each distinct policy (that has ``reset``) to ``seed + its first slot`` (modulo 2**63: a
+    policy's seed range, ``policy_seed``; an env's seed may take 64 bits)."""
     done = set()
     for i, p in enumerate(policies):
         if id(p) not in done and hasattr(p, "reset"):
-            p.reset(int(seed) + i)
+            p.reset((int(seed) + i) % (SEED_MAX + 1))
             done.add(id(p))

@@ -122,6 +122,11 @@ again at ``reset``; with ``episode="game"`` a first hand decided in the deal is 
 
 Versions: tw16_v0 (env) / planes_v0 (observation) / action layout 0. v0: first release; tw16_v1
 adds planes_v1 (the hongkong questions and the 拉 ledger). History and rule: docs/versions.md.
+
+Threads: an env is used by one thread at a time (its agent selection and cached views are its own).
+Misuse from two threads cannot corrupt its engine's games or crash the process (every native call
+holds the engine's memory: docs/robustness.md, "Threads"), but the env's answers and bookkeeping are
+then those of some interleaving; separate envs in separate threads are independent.
 """
 
 from __future__ import annotations

@@ -102,6 +102,8 @@ def engine_walls(walls, batch_size: int, flowers: bool) -> np.ndarray:
     shapes = f"(144,), (K, 144) or ({batch_size}, K, 144)"
     if w.ndim not in (1, 2, 3) or w.shape[-1] != WALL_IDS or (w.ndim == 3 and w.shape[0] != batch_size):
         raise ValueError(f"walls must have shape {shapes}, got {w.shape}")
+    if w.size == 0:  # (no wall to deal: K = 0)
+        raise ValueError(f"walls must hold at least one wall: shape {shapes} with K >= 1, got {w.shape}")
     nd = w.ndim
     w3 = w.reshape((-1,) + w.shape[-2:]) if nd == 3 else w.reshape(1, -1, WALL_IDS)
 
@@ -140,6 +142,41 @@ def engine_walls(walls, batch_size: int, flowers: bool) -> np.ndarray:
     if nd < 3:
         w8 = np.broadcast_to(w8, (batch_size,) + w8.shape[1:])  # the core reads strided walls as they are
     return w8
+
+
+def fmt_bytes(n: int) -> str:
+    """A byte count for a message: 36.6 GiB, 512.0 MiB, 3.8 KiB, 12 bytes."""
+    for unit, size in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def available_memory() -> int | None:
+    """Bytes the system can still give (Linux: MemAvailable of /proc/meminfo; else the physical
+    memory; None when unknown)."""
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import os
+
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(nbytes: int, what: str) -> None:
+    """Before allocating ``nbytes`` for ``what`` (a phrase naming the argument, e.g. "batch_size
+    10000000"): a ValueError saying how much it would take when that is more than the memory
+    available, instead of an allocation that fails late or brings in the OOM killer."""
+    avail = available_memory()
+    if avail is not None and nbytes > avail:
+        raise ValueError(f"{what} would take {fmt_bytes(nbytes)} of memory; {fmt_bytes(avail)} is available")
 
 
 def engine_actions(actions, batch_size: int, n_actions: int) -> np.ndarray:
@@ -254,6 +291,28 @@ def env_options(derived=False, max_steps=None, illegal_action="raise", illegal_r
 def env_seed(seed) -> int:
     """``reset(seed=...)``: an integer (any size: the env keeps its low 64 bits)."""
     return as_int(seed, "seed") & _MASK64
+
+
+SEED_MAX = (1 << 63) - 1  # (torch's manual_seed takes an int64; numpy's generators take any such int)
+
+
+def policy_seed(seed) -> int | None:
+    """An agent's or policy's seed (``make_agent``, ``make_policy``, every ``reset(seed)``): None or an
+    integer in 0..2**63-1; else a ValueError naming the seed and the range."""
+    if seed is None:
+        return None
+    s = as_int(seed, "seed")
+    if not 0 <= s <= SEED_MAX:
+        raise ValueError(f"seed must be None or an integer in 0..2**63-1, got {_show(seed)}")
+    return s
+
+
+def no_argument(spec: str) -> None:
+    """A spec whose name takes no argument (``random``, ``greedy``, ``defensive``) given one
+    (``"random:foo"``): a ValueError naming it."""
+    name, colon, arg = str(spec).partition(":")
+    if colon:
+        raise ValueError(f"{spec!r}: {name} takes no argument (got {arg!r}); use {name!r}")
 
 
 def real_number(value, name: str, finite: bool = True) -> float:

@@ -42,6 +42,19 @@ def hand_outcomes(eng: Engine) -> dict:
     return out
 
 
+MIN_WALLS = 2  # (a confidence interval over walls needs two)
+# What duplicate play keeps per wall until the end (the rest is per batch of walls): its seed (uint64),
+# its per-game chips (4 rotations x 4 agents, float64) and per-wall chips (4 agents), once in the
+# batches' parts and once more when combine joins them.
+KEPT_BYTES_PER_WALL = 8 + 2 * (16 + 4) * 8
+
+
+def walls_for(hands: int) -> int:
+    """The walls duplicate play deals for ``hands`` hands: each wall is played 4 times (the seats
+    rotated), so ``hands`` is rounded up to a multiple of 4, and to ``4 * MIN_WALLS`` at least."""
+    return max(MIN_WALLS, -(-int(hands) // 4))
+
+
 def wall_batches(n_walls: int, batch_walls: int = 256) -> list[tuple[int, int]]:
     """The walls [start, stop) played together in one engine batch."""
     return [(s0, min(s0 + batch_walls, n_walls)) for s0 in range(0, n_walls, batch_walls)]

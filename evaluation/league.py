@@ -6,14 +6,13 @@ both print these."""
 from __future__ import annotations
 
 import io
-import math
 from pathlib import Path
 
 import numpy as np
 
 from agents import make_agent
 from envs.rules import Rules
-from evaluation.arena import play_duplicate
+from evaluation.arena import play_duplicate, walls_for
 from evaluation.eval_seeds import load
 
 
@@ -25,7 +24,7 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
     ``eval_set``: deal the first walls of a published set (``evaluation.eval_seeds``) instead of walls
     derived from ``seed`` (which still seeds the agents); ``vr``: add the variance-reduced figures
     (``evaluation.variance``); ``log_dir``: write every hand's replay log there (one process only)."""
-    n_walls = max(2, math.ceil(hands / 4))
+    n_walls = walls_for(hands)
     wall_seeds = None
     if eval_set is not None:
         wall_seeds = load(eval_set)

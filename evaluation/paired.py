@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
 import numpy as np
@@ -28,11 +27,11 @@ def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0
     and of b - a, wall by wall, with 95% intervals; ``rules`` default ``Rules()`` (external bots,
     ``olympiad:COMMAND``, need the events' rules: docs/olympiad.md)."""
     from agents import make_agent
-    from evaluation.arena import play_duplicate
+    from evaluation.arena import play_duplicate, walls_for
 
     if len(field) != 3:
         raise ValueError(f"the field is three agents, got {len(field)}: {field}")
-    walls = max(2, math.ceil(hands / 4))
+    walls = walls_for(hands)
     per_wall = {}
     for spec in (spec_a, spec_b):
         agents = [make_agent(spec, seed=seed)] + [make_agent(s, seed=seed) for s in field]

@@ -21,6 +21,15 @@ normal envs._core is used: the same checks, no sanitizer). PHASE is one of
   stride, read-only array, non-array, out-of-range and garbage values; the engine's state and
   profile tuples field by field. A wrong dtype, rank, non-array or read-only output must raise a
   Python exception; everything must return or raise, never crash.
+- ``threads``: tests/thread_stress.py at a small size: search_batch beside a stepping thread (row 1
+  of issue 27 as filed: on 1b7e684 ASan reported a heap-buffer-overflow in resample_hidden), and two
+  and four threads mixing step, reset,
+  step_some, clone, resample_hidden, search_batch, the encoders and last_hand on shared engines
+  (every game then passes the invariant checker), and the same operations under Engine.locked()
+  replayed serially with equal results. Run under ASan + UBSan and under ThreadSanitizer.
+- ``race_proof``: (ThreadSanitizer) two threads write one array through a core function that holds
+  nothing (``_random_complete``, a bench helper on a private buffer): TSan must report the data race
+  in the core, so the TSan run of ``threads`` is known to see races.
 - ``all``: play, score and fuzz.
 
 The last line printed is a JSON summary (counts per phase) for the test to report.
@@ -690,6 +699,7 @@ def valid_calls(core, ctx, S):
         "random_play": [S, np.arange(B, dtype=np.uint64), np.arange(B, dtype=np.uint64), 1, True, 1, ctx.opts, ctx.cfg,
                         ctx.prof],
         "check_game": [S, 1, ctx.opts],
+        "hold_state": [S],
         # search at decision time (game 1 is a live decision)
         "copy_game": [S, 1, _copy_arg(S), 0],
         "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.opts, ctx.cfg, ctx.prof],
@@ -910,10 +920,37 @@ def phase_fuzz(core, scale, summary):
         raise AssertionError(f"{len(fz.failures)} fuzz expectations failed (first: {fz.failures[0]})")
 
 
+# ------------------------------------------------------------------------------------ threads
+def phase_threads(scale, summary):
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import thread_stress
+
+    out = {"search_beside_steps": thread_stress.search_beside_steps(16, 20 * scale)["searches"]}
+    for n in (2, 4):
+        out[f"chaos_{n}"] = thread_stress.chaos(n, games=6, ops=40 * scale, seed=n)["ops"]
+        out[f"ordered_{n}"] = thread_stress.ordered(n, games=4, ops=16 * scale, seed=n)["ops"]
+    summary["threads"] = out
+
+
+def phase_race_proof(core):
+    import threading
+
+    out = np.zeros((256, 34), np.int8)
+    print("SANITIZER-PROOF: two threads writing one array in the core", flush=True)
+    ts = [threading.Thread(target=lambda i=i: [core._random_complete(out, 5, i * 100 + j) for j in range(50)])
+          for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    print("SANITIZER-PROOF: NOT REPORTED", flush=True)
+    sys.exit(3)
+
+
 # ------------------------------------------------------------------------------------ main
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("phase", choices=["proof", "play", "score", "fuzz", "all"])
+    ap.add_argument("phase", choices=["proof", "race_proof", "play", "score", "fuzz", "threads", "all"])
     ap.add_argument("--core", default=None)
     ap.add_argument("--scale", type=int, default=1)
     a = ap.parse_args(argv)
@@ -928,6 +965,10 @@ def main(argv=None):
         phase_score(core, a.scale, summary)
     if a.phase in ("fuzz", "all"):
         phase_fuzz(core, a.scale, summary)
+    if a.phase == "threads":
+        phase_threads(a.scale, summary)
+    if a.phase == "race_proof":
+        phase_race_proof(core)
     summary["seconds"] = round(time.time() - t0, 1)
     print(json.dumps(summary))
 

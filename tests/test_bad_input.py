@@ -885,3 +885,125 @@ def test_readable_view_arguments():
     for b, view, exc in [(2, None, ValueError), (-1, None, ValueError), (0.5, None, TypeError), (0, 4, ValueError), (0, "E", TypeError)]:
         with pytest.raises(exc):
             readable(eng, b, view)
+
+
+# -- issue 27 (threads, sizes, seeds) ---------------------------------------------------------------
+def test_issue27_row1_search_while_another_thread_steps():
+    """search_batch (SearchAgent.act_engine) in one thread while others step the same engine: before
+    the fix the GIL was released between the checks and the search, so a rollout ran on a game being
+    changed ("a rollout reached a state the step refuses"; under ASan a write past a wall)."""
+    import thread_stress
+
+    out = thread_stress.chaos(3, games=32, ops=60, seed=27, mix=("search", "search", "step", "resample"))
+    assert out["ops"] == 180
+
+
+def test_issue27_row2_two_threads_stepping_one_engine():
+    """Two threads step one Engine (batch 512), each reading the mask without the lock: a race makes
+    some actions illegal by the time they are stepped, refused with a ValueError (the game untouched);
+    no game is ever corrupted (before the fix: tile ids 35, counts of -1, 6 melds)."""
+    import threading
+
+    from envs.engine.invariants import check
+
+    eng = Engine(Rules(), 512, auto_reset=True)
+    eng.reset(1)
+    refused = []
+
+    def stepper(i):
+        rng = np.random.default_rng(i)
+        for _ in range(60):
+            m = eng.legal_action_mask
+            acts = np.array([rng.choice(np.flatnonzero(m[b])) for b in range(512)], np.int64)
+            try:
+                eng.step(acts)
+            except ValueError as e:
+                refused.append(str(e))
+
+    ts = [threading.Thread(target=stepper, args=(i,)) for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert check(eng) == []
+    assert all(r.startswith("illegal action") for r in refused), refused[:3]
+
+
+def test_issue27_row12_eval_hands_beyond_memory(capsys):
+    from cli.main import main
+
+    assert main(["eval", "random", "random", "random", "random", "--hands", "10000000000"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tw16 eval: --hands 10000000000 (2500000000 walls) would take 763.7 GiB of memory; ")
+    assert err.endswith(" is available\n") and err.count("\n") == 1
+
+
+def test_issue27_row12_eval_says_how_many_hands_it_plays(capsys):
+    from cli.main import main
+
+    assert main(["eval", "random", "random", "random", "random", "--hands", "1", "--json", "--plot", ""]) == 0
+    cap = capsys.readouterr()
+    assert ("tw16 eval: --hands 1: playing 8 hands (each wall is dealt 4 times with the seats rotated, "
+            "at least 2 walls)") in cap.err
+    assert json.loads(cap.out)["hands"] == 8
+    assert main(["eval", "random", "random", "random", "random", "--hands", "8", "--json", "--plot", ""]) == 0
+    assert "playing" not in capsys.readouterr().err  # (a multiple of 4 from 8 up is played as asked)
+
+
+def test_issue27_row12_engine_checks_memory_before_allocating(monkeypatch):
+    import envs.validate as v
+
+    with pytest.raises(ValueError, match=r"^batch_size 10000000000 would take 3\d\.\d TiB of memory; .* is available$"):
+        Engine(Rules(), 10**10)
+    monkeypatch.setattr(v, "available_memory", lambda: 1 << 30)
+    from envs.engine.api import bytes_per_game
+
+    gib = 10**7 * bytes_per_game() / 2**30  # the state's size, which grows with new rule fields (37.0 at 1b7e684)
+    assert 36 < gib < 40
+    with pytest.raises(ValueError, match=rf"^batch_size 10000000 would take {gib:.1f} GiB of memory; 1\.0 GiB is available$"):
+        Engine(Rules(), 10**7)
+
+
+def test_issue27_row12_empty_walls_and_negative_games():
+    eng = Engine(Rules(), 4)
+    with pytest.raises(ValueError, match=r"walls must hold at least one wall: shape \(144,\), \(K, 144\) or \(4, K, 144\) "
+                                         r"with K >= 1, got \(4, 0, 144\)"):
+        eng.reset(0, walls=np.zeros((4, 0, 144), np.uint8))
+    with pytest.raises(ValueError, match=r"walls must hold at least one wall"):
+        eng.reset(0, walls=np.zeros((0, 144), np.uint8))
+    eng.reset(0)
+    for g in (-1, 4):
+        with pytest.raises(ValueError, match=rf"game = {g} is not a game of this engine \(0..3\)"):
+            eng.last_hand(g)
+
+
+@pytest.mark.parametrize("seed", [2**70, 2**63, -1])
+def test_issue27_row14_agent_seed_out_of_range(seed):
+    from agents import make_agent
+    from agents.search import SearchAgent
+    from envs.policies import make_policy
+
+    msg = rf"^seed must be None or an integer in 0..2\*\*63-1, got {seed}$"
+    for spec in ("neural", "random", "greedy", "defensive", "search"):
+        with pytest.raises(ValueError, match=msg):
+            make_agent(spec, seed=seed)
+    with pytest.raises(ValueError, match=msg):
+        make_policy("random", seed)
+    with pytest.raises(ValueError, match=msg):
+        SearchAgent(0).reset(seed)
+    make_agent("neural", seed=2**63 - 1)  # the top of the range is a seed
+
+
+def test_issue27_row14_an_agent_without_arguments_refuses_one():
+    from agents import make_agent, unknown_agent
+    from envs.policies import make_policy
+
+    for spec in ("random:foo", "greedy:1", "defensive:x"):
+        name, _, arg = spec.partition(":")
+        msg = f"{spec!r}: {name} takes no argument (got {arg!r}); use {name!r}"
+        with pytest.raises(ValueError) as e:
+            make_agent(spec)
+        assert str(e.value) == msg
+        assert unknown_agent(spec) == msg
+    with pytest.raises(ValueError, match=r"'random:foo': random takes no argument"):
+        make_policy("random:foo")

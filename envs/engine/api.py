@@ -34,9 +34,23 @@ Search at decision time (agents/search.py):
     copies = eng.clone(b, n)          # a new Engine of n exact copies of game b
     copies.resample_hidden(i, seat, seed)   # game i: deal again what seat cannot see (in place)
     eng.set_game(c, other, b)         # game c becomes a copy of game b of another Engine
+
+Threads: one Engine may be used from several threads. Every native call on its state arrays (the
+Engine's methods, the drivers' ``step_some`` / ``reset_some``, ``search_batch``, the encoders,
+``check_game``...) holds the memory of those arrays for the whole call, its checks included, so
+calls on one Engine run one at a time and none sees a game another thread is changing (native/bind/
+hold.hpp); calls on different Engines never wait for each other. Each method of the Engine is one
+such step (``step`` checks, steps, auto-resets and copies its results as one). A sequence that must
+see the state it read (read the mask, then step) holds ``with eng.locked():`` around it; without it
+another thread may move the game in between and the step refuses the now illegal action (a
+ValueError, the game untouched). The live views read without the lock may show a step half done.
+docs/robustness.md ("Threads") has the whole contract.
 """
 
 from __future__ import annotations
+
+import functools
+import weakref
 
 import numpy as np
 
@@ -49,7 +63,39 @@ from envs.engine.record import HandLog, HandRecord, read_record
 from envs.engine.rng import game_seeds, redeal_seed
 from envs.engine.step import reset_batch, reset_some, step_batch, step_some
 from envs.rules import Rules
-from envs.validate import as_int, engine_actions, engine_seeds, engine_walls
+from envs.validate import as_int, check_memory, engine_actions, engine_seeds, engine_walls
+
+
+# Each Engine's hold (``_core.hold_state``: its state's byte ranges, computed once), kept beside the
+# Engine rather than in it so that copy.deepcopy and pickle of an Engine stay plain (a copy has new
+# memory, so it must not share the hold); remade when the Engine's state arrays change (clone).
+_HOLDS: "weakref.WeakKeyDictionary[Engine, tuple]" = weakref.WeakKeyDictionary()
+
+
+def _hold_of(eng):
+    c = _HOLDS.get(eng)
+    if c is None or c[0] is not eng.s.g:
+        c = (eng.s.g, _core.hold_state(eng.s))
+        _HOLDS[eng] = c
+    return c[1]
+
+
+def _locked(method):
+    """The method runs under ``self.locked()`` (one step of the threading contract above)."""
+
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        with _hold_of(self):
+            return method(self, *args, **kwargs)
+
+    return run
+
+
+@functools.lru_cache(maxsize=1)
+def bytes_per_game() -> int:
+    """Memory of one game of an Engine: its state arrays (``envs.engine.state``) and the Engine's own
+    per-game arrays (seeds, rewards, flags)."""
+    return st.state_bytes_per_game(st.alloc(1)) + 8 + 16 + 1 + 1 + 16
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -70,7 +116,11 @@ def _live_view(eng, name: str, field: str, index=None) -> np.ndarray:
 
 
 class Engine:
-    """A batch of independent tw16 games sharing one rules object."""
+    """A batch of independent tw16 games sharing one rules object.
+
+    Thread-safe: each method (and every native call on the state arrays) runs whole while the other
+    threads' calls on this Engine wait; ``with eng.locked():`` makes a longer sequence one step.
+    """
 
     def __init__(self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False,
                  record_hands: bool = False):
@@ -87,6 +137,7 @@ class Engine:
             raise TypeError(f"record_hands must be True or False, got {record_hands!r}")
         # With record_hands every finished hand is kept (a HandRecord) until take_hands reads it.
         self._log = HandLog(self.batch_size) if record_hands else None
+        check_memory(self.batch_size * bytes_per_game(), f"batch_size {self.batch_size}")
         self.opts = self.rules.as_array()
         self.cfg = engine_config(self.rules)
         self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
@@ -97,7 +148,15 @@ class Engine:
         self._rewards = np.zeros((self.batch_size, 4), np.float32)
         self._terminated = np.zeros(self.batch_size, np.bool_)
 
+    def locked(self):
+        """``with eng.locked():`` the block's calls on this Engine run as one step: other threads'
+        calls on its state wait until the block ends (the calls of this thread go through; blocks
+        may nest). For a sequence that must see the state it read, e.g. read ``legal_action_mask``,
+        then ``step``."""
+        return _hold_of(self)
+
     # -- the API ------------------------------------------------------------------------------
+    @_locked
     def reset(self, seeds=0, walls=None) -> None:
         """Start every game. ``seeds``: int array (B,) or one int. ``walls``: optional scripted walls
         (B, K, 144), (K, 144) or (144,) physical ids, used for the first K hands (tests, replays): each a
@@ -123,6 +182,7 @@ class Engine:
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
 
+    @_locked
     def step(self, actions):
         """Apply one action per game (the current player's). Returns ``(rewards, terminated)``."""
         a = engine_actions(actions, self.batch_size, A.N_ACTIONS)  # integers of shape (B,) in range, or raise
@@ -148,6 +208,7 @@ class Engine:
                 self._log.collect(self.s)
         return self._rewards, self._terminated
 
+    @_locked
     def take_hands(self, game: int | None = None) -> list[HandRecord]:
         """The hands finished since the last call (``envs.engine.record.HandRecord``, oldest first), of
         game ``game`` or of every game (by game, then hand), and forget them. Needs
@@ -160,6 +221,7 @@ class Engine:
                 raise ValueError(f"game must be in 0..{self.batch_size - 1}, got {game}")
         return self._log.take(game)
 
+    @_locked
     def sync_hands(self, restarted=None) -> None:
         """Read the hand records of calls made on ``self.s`` directly (``envs.engine.step``'s
         ``step_some`` / ``reset_some``, as the vector env drivers do), as ``step`` and ``reset`` do
@@ -171,13 +233,16 @@ class Engine:
             self._log.restart(np.asarray(restarted, np.bool_))
         self._log.collect(self.s)
 
+    @_locked
     def last_hand(self, game: int = 0) -> HandRecord | None:
         """The record of game ``game``'s last finished hand of this episode (None when none has ended),
         read from the core's record rows: no ``record_hands`` needed, nothing is taken."""
+        game = self._game_index(game, "game")
         n = int(self.s.g[game, st.G_HANDS])
         return read_record(self.s, game, n - 1) if n > 0 else None
 
     # -- the fast path: a subset of the games, in place (the envs' drivers) ----------------------
+    @_locked
     def reset_some(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Deal new games in rows ``which`` (bool (B,)) from ``seeds`` (uint64 (B,)); hand records
         of those games start again at hand 0."""
@@ -186,6 +251,7 @@ class Engine:
             self._log.restart(which)
             self._log.collect(self.s)
 
+    @_locked
     def step_some(self, actions: np.ndarray, active: np.ndarray) -> None:
         """Step the games in ``active`` (bool (B,)) with ``actions`` (int64 (B,), legal: the caller
         checks them against ``legal_action_mask``; the core refuses an illegal one). The others are
@@ -249,12 +315,14 @@ class Engine:
     wall_tail = property(lambda self: _ro(self.s.g[:, st.G_TAIL]), doc="(B,) wall position of the next replacement (counts down)")
 
     @property
+    @_locked
     def wall_drawable(self) -> np.ndarray:
         """(B,) tiles that may still be drawn: the rest of the wall minus the dead wall (a copy; the
         core's ``tiles_left``, one call per game)."""
         return np.fromiter((tiles_left(row, self.opts) for row in self.s.g), np.int64, self.batch_size)
 
     # -- search at decision time (native/include/tw16/resample.hpp) ----------------------------
+    @_locked
     def clone(self, b: int = 0, n: int = 1) -> "Engine":
         """A new Engine (same rules, auto_reset and scripted walls) of ``n`` exact copies of game ``b``:
         state, random stream, episode seed and last rewards. Stepping a copy as the original is stepped
@@ -274,6 +342,10 @@ class Engine:
         same rules and as many scripted walls per game)."""
         if not isinstance(src, Engine):
             raise TypeError(f"src must be an Engine, got {type(src).__name__}")
+        with _core.hold_state(self.s, src.s):  # (both at once: two threads copying both ways never deadlock)
+            self._set_game(c, src, b)
+
+    def _set_game(self, c: int, src: "Engine", b: int) -> None:
         if not (np.array_equal(src.opts, self.opts) and np.array_equal(src.cfg, self.cfg)
                 and all(np.array_equal(x, y) for x, y in zip(src.prof, self.prof))):  # fmt: skip
             raise ValueError("src plays other rules: a game can only be copied between engines of the same rules")
@@ -285,6 +357,7 @@ class Engine:
         self._rewards[c] = src._rewards[b]
         self._terminated[c] = src._terminated[b]
 
+    @_locked
     def resample_hidden(self, b: int, seat: int, seed: int) -> None:
         """Deal again, in place, what ``seat`` cannot see in game ``b``, uniformly among the deals
         consistent with what it has seen: the opponents' concealed tiles (each keeps its count) and the

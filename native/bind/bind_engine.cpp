@@ -20,6 +20,7 @@
 
 #include "common.hpp"
 #include "engine_args.hpp"
+#include "hold.hpp"
 #include "state_checks.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/invariants.hpp"
@@ -29,6 +30,17 @@
 #include "tw16/step.hpp"
 
 namespace tw16::bind {
+
+// Engine.locked(): the hold of the native calls (hold.hpp) taken from Python, one object per
+// engine, re-entrant: each `with` holds the spans again (the holds of one object are all of one
+// thread at a time, as they overlap: the last taken is the one to let go).
+struct StateHold {
+    Hold spans;  // (never acquired itself: the ranges)
+    std::vector<uint64_t> ids;
+    ~StateHold() {
+        for (uint64_t id : ids) release_hold(id);
+    }
+};
 
 namespace {
 namespace St = py::state;
@@ -259,6 +271,7 @@ void bind_engine(nb::module_& m) {
         "reset_batch",
         [](nb::handle state, const AnyArray& seeds, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -274,6 +287,7 @@ void bind_engine(nb::module_& m) {
         [](nb::handle state, const AnyArray& seeds, const AnyArray& which, const AnyArray& opts_a, const AnyArray& cfg_a,
            nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -288,6 +302,7 @@ void bind_engine(nb::module_& m) {
         "step_batch",
         [](nb::handle state, const AnyArray& actions, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -302,6 +317,7 @@ void bind_engine(nb::module_& m) {
         [](nb::handle state, const AnyArray& actions, const AnyArray& active, const AnyArray& opts_a,
            const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -316,6 +332,7 @@ void bind_engine(nb::module_& m) {
         [](nb::handle state, const AnyArray& seeds, const AnyArray& agent_seeds, int64_t episodes, bool check,
            int64_t policy, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -345,6 +362,7 @@ void bind_engine(nb::module_& m) {
         "check_game",
         [](nb::handle state, int64_t b, const AnyArray& opts_a) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             if (b < 0 || b >= S.batch()) bad("b: game " + std::to_string(b) + " is not in 0.." + std::to_string(S.batch() - 1));
             check_game_bounds(S, b);
@@ -352,6 +370,33 @@ void bind_engine(nb::module_& m) {
         },
         nb::arg("state"), nb::arg("b"), nb::arg("opts"),
         "The invariant checker of envs.engine.invariants: 0 or the first failing E_* code of game b.");
+    // Engine.locked(): the hold of the native calls (hold.hpp) around a compound operation in Python.
+    nb::class_<StateHold>(m, "StateHold",
+                          "The hold on a state's memory: while a `with` on it runs, native calls on that memory from "
+                          "other threads wait; this thread's calls go through. Re-entrant.")
+        .def("__enter__", [](StateHold& h) { h.ids.push_back(hold_spans(h.spans.spans())); })
+        .def("__exit__", [](StateHold& h, nb::args) {
+            if (h.ids.empty()) throw nb::value_error("StateHold: __exit__ without __enter__");
+            const uint64_t id = h.ids.back();
+            h.ids.pop_back();
+            release_hold(id);
+        });
+    m.def(
+        "hold_state",
+        [](nb::args states) {
+            if (states.size() == 0) throw nb::type_error("hold_state: expected at least one state (envs.engine.state.State)");
+            auto* h = new StateHold;
+            try {
+                for (nb::handle s : states) h->spans.add(state_of(s));
+            } catch (...) {
+                delete h;
+                throw;
+            }
+            return h;
+        },
+        nb::rv_policy::take_ownership,
+        "hold_state(*states): a StateHold on the memory of the states' arrays (envs.engine.state.State), all "
+        "taken at once by each `with`.");
 }
 
 }  // namespace tw16::bind

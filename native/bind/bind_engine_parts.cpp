@@ -8,8 +8,10 @@
 // place (restored before they return), so read-only arrays are accepted and never written.
 #include <array>
 #include <string>
+#include <type_traits>
 
 #include "common.hpp"
+#include "hold.hpp"
 #include "tw16/claims.hpp"
 #include "tw16/handend.hpp"
 #include "tw16/ledger.hpp"
@@ -317,6 +319,7 @@ void check_script_wall(const State& s, int64_t b) {
 
 void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     check_batch_index(b, s.batch());
     check_script_index(s, b);
     fill_wall(s, b, opts_of(opts_a));
@@ -327,6 +330,7 @@ void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
 bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_t src, const AnyArray& opts_a,
                  nb::handle prof_o) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     Prof prof = prof_of(prof_o);
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
@@ -347,6 +351,7 @@ bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_
 
 bool b_deal(nb::handle S_o, int64_t b, const AnyArray& opts_a, nb::handle prof_o) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     Prof prof = prof_of(prof_o);
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
@@ -383,6 +388,7 @@ void b_flower_side(const RwArray& p_a, int64_t seat, const AnyArray& opts_a) {
 
 void b_roll_dice(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
     check_base(opts);
@@ -392,6 +398,7 @@ void b_roll_dice(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
 
 void b_chase_side(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
     check_base(opts);
@@ -452,6 +459,7 @@ int64_t b_la_hand(const RwArray& la_a, const RwArray& lak_a, const AnyArray& leg
 // ----------------------------------------------------------------------------------- handend
 int64_t b_hk_flags(nb::handle S_o, int64_t b, int64_t w, int64_t win_by) {
     State s = state_of(S_o);
+    const Hold hold(s);  // (hold.hpp: until the call returns)
     check_batch_index(b, s.batch());
     check_range(w, 0, 3, "w");
     check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
@@ -460,52 +468,68 @@ int64_t b_hk_flags(nb::handle S_o, int64_t b, int64_t w, int64_t win_by) {
 
 }  // namespace
 
+// Every engine part is bound through held(): the call holds the memory of its array arguments (the
+// rows of a state it reads or writes: hold.hpp) from its checks to its end.
+template <class Arr>
+void hold_arg(Hold& h, const Arr& a) {
+    if constexpr (std::is_same_v<Arr, AnyArray> || std::is_same_v<Arr, RwArray>) h.add_array(a);
+}
+template <class R, class... Args>
+auto held(R (*f)(Args...)) {
+    return [f](Args... args) -> R {
+        Hold h;
+        (hold_arg(h, args), ...);
+        h.acquire();
+        return f(args...);
+    };
+}
+
 void bind_engine_parts(nb::module_& m) {
     using nb::arg;
     // mask.py
-    m.def("mask_rows", &b_mask_rows, arg("mask"), arg("g"), arg("p"), arg("hands"), arg("melds"), arg("terminated"),
+    m.def("mask_rows", held(&b_mask_rows), arg("mask"), arg("g"), arg("p"), arg("hands"), arg("melds"), arg("terminated"),
           arg("opts"), arg("cfg"), arg("p_opts"),
           "mask.mask_rows for every game of a batch: the legal actions of each game's seat to decide into "
           "mask (B, 76). Arrays as in envs.engine.state.State.");
-    m.def("held_all", &b_held_all, arg("h"), arg("ms"), arg("nm"), arg("k"));
-    m.def("is_concealed", &b_is_concealed, arg("ms"), arg("nm"));
-    m.def("is_ready_hand", &b_is_ready_hand, arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
-    m.def("ready_after_discard", &b_ready_after_discard, arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
-    m.def("can_declare_ready", &b_can_declare_ready, arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"), arg("cfg"),
+    m.def("held_all", held(&b_held_all), arg("h"), arg("ms"), arg("nm"), arg("k"));
+    m.def("is_concealed", held(&b_is_concealed), arg("ms"), arg("nm"));
+    m.def("is_ready_hand", held(&b_is_ready_hand), arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
+    m.def("ready_after_discard", held(&b_ready_after_discard), arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
+    m.def("can_declare_ready", held(&b_can_declare_ready), arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"), arg("cfg"),
           arg("p_opts"), arg("claimed") = false);
-    m.def("turn_win_ok", &b_turn_win_ok, arg("g"), arg("ps"), arg("h"), arg("opts"), arg("p_opts"));
+    m.def("turn_win_ok", held(&b_turn_win_ok), arg("g"), arg("ps"), arg("h"), arg("opts"), arg("p_opts"));
     // claims.py
-    m.def("may_win", &b_may_win, arg("h"), arg("t"), arg("shapes"));
-    m.def("wins_with", &b_wins_with, arg("h"), arg("n_melds"), arg("t"), arg("p_opts"));
-    m.def("tiles_left", &b_tiles_left, arg("g"), arg("opts"));
-    m.def("kong_allowed", &b_kong_allowed, arg("g"), arg("opts"));
-    m.def("claim_options", &b_claim_options, arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"), arg("opts"),
+    m.def("may_win", held(&b_may_win), arg("h"), arg("t"), arg("shapes"));
+    m.def("wins_with", held(&b_wins_with), arg("h"), arg("n_melds"), arg("t"), arg("p_opts"));
+    m.def("tiles_left", held(&b_tiles_left), arg("g"), arg("opts"));
+    m.def("kong_allowed", held(&b_kong_allowed), arg("g"), arg("opts"));
+    m.def("claim_options", held(&b_claim_options), arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"), arg("opts"),
           arg("p_opts"));
-    m.def("chi_has_discard", &b_chi_has_discard, arg("h"), arg("t"), arg("lo"), arg("used1"), arg("used2"),
+    m.def("chi_has_discard", held(&b_chi_has_discard), arg("h"), arg("t"), arg("lo"), arg("used1"), arg("used2"),
           arg("swap_ok"));
-    m.def("next_asked", &b_next_asked, arg("g"), arg("p"), arg("after"));
-    m.def("open_claims", &b_open_claims, arg("g"), arg("p"), arg("hands"), arg("t"), arg("opts"), arg("p_opts"));
-    m.def("open_rob", &b_open_rob, arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("p_opts"));
-    m.def("clear_claims", &b_clear_claims, arg("p"));
+    m.def("next_asked", held(&b_next_asked), arg("g"), arg("p"), arg("after"));
+    m.def("open_claims", held(&b_open_claims), arg("g"), arg("p"), arg("hands"), arg("t"), arg("opts"), arg("p_opts"));
+    m.def("open_rob", held(&b_open_rob), arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("p_opts"));
+    m.def("clear_claims", held(&b_clear_claims), arg("p"));
     // wall.py (S: envs.engine.state.State; prof: the compiled profile tuple)
-    m.def("fill_wall", &b_fill_wall, arg("S"), arg("b"), arg("opts"));
-    m.def("draw_tile", &b_draw_tile, arg("S"), arg("b"), arg("seat"), arg("from_tail"), arg("src"), arg("opts"),
+    m.def("fill_wall", held(&b_fill_wall), arg("S"), arg("b"), arg("opts"));
+    m.def("draw_tile", held(&b_draw_tile), arg("S"), arg("b"), arg("seat"), arg("from_tail"), arg("src"), arg("opts"),
           arg("prof"));
-    m.def("deal", &b_deal, arg("S"), arg("b"), arg("opts"), arg("prof"));
+    m.def("deal", held(&b_deal), arg("S"), arg("b"), arg("opts"), arg("prof"));
     // side.py
-    m.def("base_chips", &b_base_chips, arg("opts"), arg("halves"));
-    m.def("all_pay", &b_all_pay, arg("p"), arg("seat"), arg("chips"));
-    m.def("flower_side", &b_flower_side, arg("p"), arg("seat"), arg("opts"));
-    m.def("roll_dice", &b_roll_dice, arg("S"), arg("b"), arg("opts"));
-    m.def("chase_side", &b_chase_side, arg("S"), arg("b"), arg("opts"));
+    m.def("base_chips", held(&b_base_chips), arg("opts"), arg("halves"));
+    m.def("all_pay", held(&b_all_pay), arg("p"), arg("seat"), arg("chips"));
+    m.def("flower_side", held(&b_flower_side), arg("p"), arg("seat"), arg("opts"));
+    m.def("roll_dice", held(&b_roll_dice), arg("S"), arg("b"), arg("opts"));
+    m.def("chase_side", held(&b_chase_side), arg("S"), arg("b"), arg("opts"));
     // ledger.py
-    m.def("pay_rounded", &b_pay_rounded, arg("paid"), arg("d"), arg("c"), arg("amount"));
-    m.def("la_close", &b_la_close, arg("la"), arg("la_k"), arg("d"), arg("c"), arg("paid"));
-    m.def("la_close_all", &b_la_close_all, arg("la"), arg("la_k"), arg("paid"));
-    m.def("la_pair", &b_la_pair, arg("la"), arg("la_k"), arg("x"), arg("y"), arg("v"), arg("paid"));
-    m.def("la_hand", &b_la_hand, arg("la"), arg("la_k"), arg("legs"), arg("cut_every"), arg("ask"), arg("paid"));
+    m.def("pay_rounded", held(&b_pay_rounded), arg("paid"), arg("d"), arg("c"), arg("amount"));
+    m.def("la_close", held(&b_la_close), arg("la"), arg("la_k"), arg("d"), arg("c"), arg("paid"));
+    m.def("la_close_all", held(&b_la_close_all), arg("la"), arg("la_k"), arg("paid"));
+    m.def("la_pair", held(&b_la_pair), arg("la"), arg("la_k"), arg("x"), arg("y"), arg("v"), arg("paid"));
+    m.def("la_hand", held(&b_la_hand), arg("la"), arg("la_k"), arg("legs"), arg("cut_every"), arg("ask"), arg("paid"));
     // handend.py
-    m.def("hk_flags", &b_hk_flags, arg("S"), arg("b"), arg("w"), arg("win_by"),
+    m.def("hk_flags", held(&b_hk_flags), arg("S"), arg("b"), arg("w"), arg("win_by"),
           "handend.hk_flags: the hongkong context flags (HONGKONG.md 6) of seat w winning game b by win_by.");
 }
 

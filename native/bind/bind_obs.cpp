@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "hold.hpp"
 #include "tw16/gym.hpp"
 #include "tw16/obs.hpp"
 
@@ -28,6 +29,17 @@ struct Arrays {
     View<int64_t, 2> scores;
     Opts opts;
     int64_t B = 0;
+};
+
+// The hold on the state arrays an encoder reads (hold.hpp), taken before they are checked and kept
+// until the encoding is done: another thread's step waits, so the checked state stays as checked.
+struct ArraysHold : Hold {
+    template <class... More>
+    explicit ArraysHold(const Arrays& a, const More&... more) {
+        add(a.hands), add(a.melds), add(a.river), add(a.g), add(a.p), add(a.scores);
+        (add(more), ...);
+        acquire();
+    }
 };
 
 Arrays check_arrays(const AnyArray& hands, const AnyArray& melds, const AnyArray& river, const AnyArray& g,
@@ -105,6 +117,7 @@ void planes_v0_encode(const RwArray& out, const AnyArray& hands, const AnyArray&
                       const AnyArray& g, const AnyArray& p, const AnyArray& scores, const AnyArray& seats,
                       const AnyArray& opts, int64_t flags, int64_t shapes) {
     Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
+    const ArraysHold hold(a);
     View<float, 3> o = check_out(out, a.B, planes_v0::n_channels(flags & pv::F_DERIVED));
     View<int64_t, 1> se = check_seats(seats, a.B);
     nb::gil_scoped_release nogil;
@@ -118,6 +131,7 @@ void oracle_v0_encode(const RwArray& out, const AnyArray& hands, const AnyArray&
                       const AnyArray& seats, const AnyArray& opts, int64_t flags, int64_t shapes, int64_t base) {
     Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
     View<uint8_t, 2> w = view_of<uint8_t, 2>(wall, "wall", {a.B, ps::WALL_SIZE});
+    const ArraysHold hold(a, w);
     const int64_t planes = planes_v0::n_channels(flags & pv::F_DERIVED);
     if (base != planes)
         bad("base: the planes_v0 channels (" + std::to_string(planes) + " for these flags), got " +
@@ -135,6 +149,7 @@ void encode_one(const RwArray& o, const AnyArray& hands, const AnyArray& melds, 
                 const AnyArray& opts, int64_t flags, int64_t shapes) {
     Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
     View<float, 2> ov = view_of<float, 2>(o, "o", {planes_v0::n_channels(flags & pv::F_DERIVED), 34});
+    const ArraysHold hold(a);
     if (b < 0 || b >= a.B) bad("b: game " + std::to_string(b) + " outside 0.." + std::to_string(a.B - 1));
     check_seat(me, "me");
     if (me >= 0) check_game(a, b, me);
@@ -147,6 +162,7 @@ void encode_rows(const RwArray& out, const AnyArray& rows, const AnyArray& seats
     Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
     View<int64_t, 1> rv = view_of<int64_t, 1>(rows, "rows", {-1});
     const int64_t n = rv.shape[0];
+    const ArraysHold hold(a);
     View<int64_t, 1> se = check_seats(seats, n);
     // out may hold more rows than are encoded (gym_env passes a prefix of a preallocated buffer)
     View<float, 3> o = view_of<float, 3>(out, "out", {-1, planes_v0::n_channels(flags & pv::F_DERIVED), 34});
@@ -179,6 +195,7 @@ void planes_v1_encode(const RwArray& out, const AnyArray& rows, const AnyArray& 
     Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
     View<double, 3> lv = view_of<double, 3>(la, "la", {a.B, 4, 4});
     View<int32_t, 3> kv = view_of<int32_t, 3>(la_k, "la_k", {a.B, 4, 4});
+    const ArraysHold hold(a, lv, kv);
     View<int64_t, 1> se;
     View<int64_t, 1> rv = check_rows(a, rows, &se, seats);
     const int64_t n = rv.shape[0];

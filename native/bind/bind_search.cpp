@@ -10,6 +10,7 @@
 
 #include "common.hpp"
 #include "engine_args.hpp"
+#include "hold.hpp"
 #include "state_checks.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/invariants.hpp"
@@ -56,6 +57,7 @@ void bind_search(nb::module_& m) {
         [](nb::handle src, int64_t b, nb::handle dst, int64_t c) {
             const State S = state_of(src);
             const State D = state_of(dst);
+            const Hold hold(S, D);  // (hold.hpp: both at once, until the call returns)
             check_index(b, S.batch(), "b");
             check_index(c, D.batch(), "c");
             if (S.script.shape[1] != D.script.shape[1])
@@ -71,6 +73,7 @@ void bind_search(nb::module_& m) {
         [](nb::handle state, int64_t b, int64_t seat, uint64_t seed, const AnyArray& opts_a, const AnyArray& cfg_a,
            nb::handle prof_h) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
@@ -88,6 +91,7 @@ void bind_search(nb::module_& m) {
            double z, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h, const RwArray& out_a,
            const RwArray& values_a, const nb::object& candidates_o) {
             const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
