@@ -4,7 +4,8 @@
 :data:`AGENT_KINDS` (the command-line help of ``tw16 eval`` and ``tw16 play`` and the "unknown agent"
 message are generated from it): ``random``, ``greedy``, ``defensive``, ``neural[:PATH]`` (the shipped
 checkpoint, or a checkpoint file), ``search[:k=8,n=3,...]`` (determinized rollouts, ``agents.search``),
-``sb3:PATH`` (a Stable-Baselines3 model, ``agents.sb3_agent``; the ``sb3`` extra) and
+``sb3+trusted:PATH`` (a Stable-Baselines3 model, ``agents.sb3_agent``; the ``sb3`` extra; such a zip
+runs code when loaded, so ``sb3:PATH`` without ``+trusted`` is refused, docs/sb3.md) and
 ``py:MODULE:ATTR`` (your own class or factory, ``agents.user``; docs/agents.md). A name that is no kind
 is looked up among the policies registered with ``envs.policies`` (installed packages register theirs
 through the ``tw16.policies`` entry-point group).
@@ -58,7 +59,7 @@ def _search(arg, seed, device):
 def _sb3(arg, seed, device):
     from agents.sb3_agent import SB3Agent
 
-    return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}")
+    return SB3Agent(arg, seed=seed, device=device, name=f"sb3:{arg}", trusted=True)
 
 
 def _py(arg, seed, device):
@@ -93,7 +94,8 @@ AGENT_KINDS: tuple[AgentKind, ...] = (
     AgentKind("defensive", "", False, "greedy that folds against danger", _defensive),
     AgentKind("neural", "PATH", True, "a policy network (default: the shipped checkpoint)", _neural),
     AgentKind("search", "k=K,n=N,rollout=R,z=Z,base=B", True, "determinized rollouts over a base agent", _search),
-    AgentKind("sb3", "PATH", False, "a Stable-Baselines3 model saved by model.save (sb3 extra)", _sb3),
+    AgentKind("sb3+trusted", "PATH", False, "a Stable-Baselines3 model saved by model.save, which you trust: "
+              "its zip runs code when loaded (sb3 extra; sb3:PATH is refused, docs/sb3.md)", _sb3),
     AgentKind("py", "MODULE:ATTR", False, "your class or factory, MODULE importable from the current folder "
               "(docs/agents.md)", _py),  # fmt: skip
 )
@@ -125,6 +127,10 @@ def unknown_agent(spec: str) -> str | None:
     """Why ``spec`` names no agent (the message ``make_agent`` raises), or None when it names one (its
     argument is checked when the agent is made)."""
     name, _, arg = str(spec).partition(":")
+    if name == "sb3" and arg:  # refused here, so that tw16 eval's check before Ray workers refuses it too
+        from agents.sb3_agent import untrusted_message
+
+        return untrusted_message(arg)
     kind = KINDS.get(name)
     if kind is not None:
         if arg and not kind.arg:
@@ -152,7 +158,7 @@ def _register() -> None:
     agents, so agents register themselves when imported)."""
     from envs.policies import register_policy
 
-    for name in KINDS:
+    for name in (*KINDS, "sb3"):  # sb3: so that an env opponent 'sb3:PATH' gets make_agent's refusal
         register_policy(name, lambda spec, seed: make_agent(spec, seed=seed))
 
 

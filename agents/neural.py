@@ -130,6 +130,7 @@ def load_checkpoint(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
     weights = ck["net"]
     if not isinstance(weights, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in weights.items()):
         raise CheckpointError(f"checkpoint {name}: 'net' must map parameter names to tensors")
+    _check_weights(weights, cfg, name)  # before any layer is built: a config must not allocate what the file lacks
     net = PolicyValueNet(cfg).to(device)
     try:
         net.load_state_dict({k: v.float() for k, v in weights.items()})
@@ -147,6 +148,46 @@ def _load_failure(e: Exception) -> str:
         return "not a checkpoint saved by tw16 (torch.load with weights_only refused its contents)"
     first = (str(e).strip().splitlines() or [""])[0]
     return f"{type(e).__name__}: {first[:160]}"
+
+
+# The most parameters a checkpoint's config may ask for (the shipped nets have about 0.33 M; 20 M is
+# 80 MB as float32): each field within its limit can still multiply to billions (width 4096, hidden 65536).
+MAX_PARAMETERS = 20_000_000
+
+
+def param_shapes(cfg: NetConfig) -> dict[str, tuple[int, ...]]:
+    """The shape of every tensor of ``PolicyValueNet(cfg).state_dict()``, computed without building it
+    (tests/test_bad_input.py checks it against the built net)."""
+    w, h = cfg.width, cfg.hidden
+    conv = {"weight": (w, w, 1, 3), "bias": (w,)}
+    shapes = {"stem.weight": (w, cfg.net_channels, 1, 3), "stem.bias": (w,)}
+    for i in range(cfg.blocks):
+        for c in ("c1", "c2"):
+            shapes.update({f"body.{i}.{c}.{k}": v for k, v in conv.items()})
+    shapes.update({"fc.weight": (h, w * 36), "fc.bias": (h,), "pi.weight": (N_ACTIONS, h), "pi.bias": (N_ACTIONS,),
+                   "v.weight": (1, h), "v.bias": (1,)})  # fmt: skip
+    return shapes
+
+
+def _check_weights(weights: dict, cfg: NetConfig, name: str) -> None:
+    """The config within the parameter budget and the weights exactly the tensors it builds."""
+    shapes = param_shapes(cfg)
+    n = sum(int(np.prod(s)) for s in shapes.values())
+    if n > MAX_PARAMETERS:
+        raise CheckpointError(f"checkpoint {name}: its config (width {cfg.width}, blocks {cfg.blocks}, hidden "
+                              f"{cfg.hidden}) would build {n:,} parameters, more than the {MAX_PARAMETERS:,} allowed")  # fmt: skip
+    missing = [k for k in shapes if k not in weights]
+    unexpected = sorted(set(weights) - set(shapes))
+    if missing or unexpected:
+        raise CheckpointError(f"checkpoint {name}: weights do not fit its config: missing {missing[:4]}, "
+                              f"unexpected {unexpected[:4]}")  # fmt: skip
+    for k, shape in shapes.items():
+        t = weights[k]
+        if tuple(t.shape) != shape:
+            raise CheckpointError(f"checkpoint {name}: weights do not fit its config: {k} has shape "
+                                  f"{tuple(t.shape)}, the config needs {shape}")  # fmt: skip
+        if not t.is_floating_point():
+            raise CheckpointError(f"checkpoint {name}: {k} holds {t.dtype}, not floating-point weights")
 
 
 _CONFIG_LIMITS = {"in_channels": (1, 4096), "width": (1, 4096), "blocks": (0, 256), "hidden": (1, 1 << 16)}

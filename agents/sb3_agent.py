@@ -2,7 +2,8 @@
 
     from agents.sb3_agent import SB3Agent
     agent = SB3Agent(model)                       # a trained MaskablePPO (or PPO), or its policy
-    agent = SB3Agent("runs/sb3/model.zip")        # a file saved by model.save(); tw16 eval sb3:PATH
+    agent = SB3Agent("runs/sb3/model.zip", trusted=True)   # a file saved by model.save(), which you trust
+                                                           # (tw16 eval sb3+trusted:PATH)
 
 The policy must have been trained on tw16's flat planes (``envs.integrations.sb3``): the agent
 flattens each (C, 34) observation, takes the policy's action logits, sets the illegal ones to -inf
@@ -11,7 +12,9 @@ generator (``reset(seed)``: the same seed plays the same actions). Derived plane
 policy was trained with them (observation size 86 x 34); extra planes in an observation it was not
 trained on are dropped.
 
-Stable-Baselines3 is imported only to load a file (``pip install -e ".[sb3]"``).
+Stable-Baselines3 is imported only to load a file (``pip install -e ".[sb3]"``). A saved SB3 zip
+holds cloudpickle data that runs code when loaded, so a file is loaded only when the caller says it is
+trusted (``trusted=True``, the spec ``sb3+trusted:PATH``); ``sb3:PATH`` is refused with the reason.
 """
 
 from __future__ import annotations
@@ -26,8 +29,19 @@ from agents.base import check_batch
 N_PLANES = 34
 
 
-def load_model(path: str, device: str = "cpu"):
-    """A model saved by SB3's ``model.save(path)``: ``MaskablePPO`` first, then ``PPO``."""
+def untrusted_message(path: str) -> str:
+    """Why ``sb3:PATH`` is refused (``agents.unknown_agent``): SB3's loader unpickles parts of the zip."""
+    return (f"sb3:{path} is refused: a Stable-Baselines3 zip is code, not data (its 'data' entry holds "
+            "cloudpickle objects, which run whatever they were made to run when loaded). Load only a file you "
+            f"trust, with the spec sb3+trusted:{path} (docs/sb3.md)")  # fmt: skip
+
+
+def load_model(path: str, device: str = "cpu", trusted: bool = False):
+    """A model saved by SB3's ``model.save(path)``: ``MaskablePPO`` first, then ``PPO``. SB3 unpickles
+    parts of the file (cloudpickle): ``trusted=True`` says the caller trusts it; without it nothing
+    is read and ``ValueError`` says why."""
+    if trusted is not True:
+        raise ValueError(untrusted_message(str(path)))
     try:
         from sb3_contrib import MaskablePPO
         from stable_baselines3 import PPO
@@ -43,8 +57,9 @@ class SB3Agent:
     """A Stable-Baselines3 actor-critic policy (discrete actions) acting for tw16 seats, batched."""
 
     def __init__(self, model=None, deterministic: bool = True, seed: int | None = 0, name: str = "sb3",
-                 device: str = "cpu"):  # fmt: skip
+                 device: str = "cpu", trusted: bool = False):  # fmt: skip
         self.name = name
+        self.trusted = trusted  # a path given as ``model`` is loaded only when trusted (load_model)
         self.deterministic = deterministic
         self.device = device
         self.policy = None
@@ -57,7 +72,7 @@ class SB3Agent:
         """Act with ``model`` (an SB3 algorithm, its ``.policy``, or a path to a saved model);
         ``snapshot``: act with a frozen copy of it (self-play against past versions)."""
         if isinstance(model, str):
-            model = load_model(model, self.device)
+            model = load_model(model, self.device, trusted=self.trusted)
         policy = getattr(model, "policy", model)
         if snapshot:
             policy = copy.deepcopy(policy)

@@ -121,6 +121,10 @@ SOAK_COMBOS: tuple[tuple[str, str, dict], ...] = (
     ("hongkong/game+la_cut_ask", "hongkong", {"episode": "game", "la_cut_policy": "ask"}),
     ("hongkong/game+la_draw_settle", "hongkong", {"episode": "game", "la_draw": "settle", "la_cut": "none"}),
     ("hongkong/game+all-off", "hongkong", {"episode": "game", **_HK_ALL_OFF}),
+    ("olympiad", "olympiad", {}),
+    ("olympiad/game", "olympiad", {"episode": "game"}),
+    ("olympiad+extras", "olympiad", {"extras": True}),  # the pack's shapes stay off (special_wins)
+    ("olympiad/rob_kong+multi_win", "olympiad", {"rob_kong": True, "multi_win": True}),
 )
 SOAK_CHUNK = 2048  # games per engine batch
 SOAK_FIRST_GAMES = 1  # episode "game": games of the first batch, to measure hands per game (random play

@@ -3,10 +3,13 @@ every argument checked first, then a league table, a plot and JSON figures."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
+from cli.streams import say, stdout_to_stderr
 from envs.rules import Rules
+from evaluation.distributed import WorkersFailed
 from evaluation.league import evaluate, jsonable, league_table, plot
 
 PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
@@ -61,12 +64,36 @@ def check_eval_set(args) -> None:
                          f"{4 * EVAL_SETS[version]} hands at most")  # fmt: skip
 
 
+def run_human(args) -> int:
+    """``--human FILE``: the person's duplicate hands beside the four agents in the person's seat."""
+    from cli.usage import UsageError, check_agents
+    from evaluation.human import human_league, league_text, load_results
+
+    try:
+        rows = load_results(args.human)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--human {args.human!r}: {getattr(e, 'strerror', None) or e}") from None
+    check_agents(args.agents, seed=args.seed)
+    table = human_league(rows, args.agents, seed=args.seed)
+    print(json.dumps(table, indent=2) if args.json else league_text(table))
+    return 0
+
+
 def run_eval(args) -> int:
+    if getattr(args, "human", None):
+        return run_human(args)
     rules = check_eval_args(args)
-    res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
-                   workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
-                   batch_walls=getattr(args, "batch_walls", 256), eval_set=getattr(args, "eval_set", None),
-                   vr=getattr(args, "vr", False), log_dir=getattr(args, "log_dir", None))  # fmt: skip
+    on_ray = bool(getattr(args, "workers", 0) or getattr(args, "ray", None))
+    # Ray prints its own lines to stdout: kept on stderr, so stdout holds the table or the JSON alone
+    with stdout_to_stderr() if on_ray else contextlib.nullcontext():
+        try:
+            res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
+                           workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
+                           batch_walls=getattr(args, "batch_walls", 256), eval_set=getattr(args, "eval_set", None),
+                           vr=getattr(args, "vr", False), log_dir=getattr(args, "log_dir", None))  # fmt: skip
+        except WorkersFailed as e:
+            say(f"tw16 eval: {e}")
+            return 1
     if args.plot:
         res["plot"] = str(plot(res, args.plot))
     if args.json:

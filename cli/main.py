@@ -10,6 +10,8 @@
     tw16 replay --seed S --agents A,B,C,D [--out LOG] [--profile NAME] [--rules JSON]   (record one hand)
     tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
               [--log FILE]
+    tw16 web [--host 127.0.0.1] [--port 8000] [--agent A] [--log-dir D] [--duplicate v1]
+    tw16 review LOG [--agent A] [--seat S] [--json] [--html OUT]
     tw16 train [--ppo.total-decisions N ...]      (a dataclass config, see training/pipeline.py;
                                                    --ppo.workers N / --ppo.ray ADDRESS: Ray rollout workers)
 """
@@ -68,6 +70,18 @@ def _cmd_play(args) -> int:
     return run_play(args)
 
 
+def _cmd_web(args) -> int:
+    from cli.web import run_web
+
+    return run_web(args)
+
+
+def _cmd_review(args) -> int:
+    from cli.review import run_review
+
+    return run_review(args)
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -121,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--vr", action="store_true",
                    help="also report chips per hand corrected by the luck of the draws (unbiased control variates, "
                         "docs/evaluation.md) with their narrower 95%% CI")
+    e.add_argument("--human", default=None, metavar="RESULTS",
+                   help="list a person's duplicate hands (tw16 web --duplicate: LOG_DIR/duplicate-v1.jsonl) beside "
+                        "the four agents, each replayed in the person's seat on the same walls (paired differences)")
     e.set_defaults(func=_cmd_eval)
 
     r = sub.add_parser("replay", help="step through a recorded hand or game (JSON-lines log), or write an HTML page; "
@@ -153,6 +170,35 @@ def build_parser() -> argparse.ArgumentParser:
                     help="record the game to FILE (JSON lines, tw16 replay FILE; a second game goes to FILE-2.jsonl)")
     pl.set_defaults(func=_cmd_play)
 
+    w = sub.add_parser("web", help="play one seat against three agents in a browser, with the agent's view and replays")
+    w.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback: only this machine)")
+    w.add_argument("--port", type=int, default=8000)
+    w.add_argument("--agent", default="neural", help="the agent at the other seats and whose view is shown (any tw16 eval agent)")
+    w.add_argument("--opponents", default=None, help="three agents for the other seats, comma-separated (default: --agent)")
+    w.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat in the first hand")
+    w.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    w.add_argument("--log-dir", default="runs/web", help="every hand played is saved here as a replay log")
+    w.add_argument("--duplicate", default=None, metavar="VERSION",
+                   help="deal the published walls of this evaluation set in order (v1), one hand each, your seat "
+                        "moving round; results added to --results")
+    w.add_argument("--results", default=None, help="duplicate results file (default LOG_DIR/duplicate-VERSION.jsonl)")
+    w.add_argument("--profile", default="standard", help="tai profile (name or .toml path)")
+    w.add_argument("--rules", default=None, help="rule options as JSON")
+    w.set_defaults(func=_cmd_web)
+
+    rv = sub.add_parser("review", help="annotate a seat's decisions in a replay log: the agent's choices, EVs, losses")
+    rv.add_argument("log", help="a replay log (tw16 web --log-dir, envs.engine.replay)")
+    rv.add_argument("--agent", default="neural", help="the agent whose view annotates the decisions")
+    rv.add_argument("--seat", type=int, default=0, choices=range(4), help="the seat to review")
+    rv.add_argument("--k", type=int, default=16, help="rollouts per action for the search EVs")
+    rv.add_argument("--top", type=int, default=3, help="the agent's top actions evaluated per decision")
+    rv.add_argument("--ev", choices=("sampled", "oracle"), default="sampled",
+                    help="sampled: the hidden tiles dealt again as the seat could imagine them; oracle: the log's true tiles")
+    rv.add_argument("--seed", type=int, default=0, help="seed of the rollouts")
+    rv.add_argument("--json", action="store_true", help="print the review as JSON")
+    rv.add_argument("--html", default=None, help="write a page: the replay viewer with the annotations")
+    rv.set_defaults(func=_cmd_review)
+
     # listed for `tw16 --help` only: main() hands `tw16 train ...` to tyro before argparse sees it
     sub.add_parser("train", help="behaviour cloning then PPO self-play (options: tw16 train --help)", add_help=False)
     return p
@@ -167,18 +213,11 @@ def main(argv=None) -> int:
     else:
         args = build_parser().parse_args(argv)
         name, command = args.command, partial(args.func, args)
+    from cli.streams import run_command
     from cli.usage import user_errors
 
-    try:
-        return command()
-    except user_errors() as e:  # a user mistake: one line and exit 2, as argparse does
-        print(f"tw16 {name}: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # `tw16 score ... | head`
-        return 0
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    # user mistakes, closed / full / broken streams: one line on stderr and an exit code (cli/streams.py)
+    return run_command(name, command, user_errors)
 
 
 if __name__ == "__main__":

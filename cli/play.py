@@ -25,16 +25,15 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 
+from cli.streams import stdin_or_error
 from envs.engine import actions as A
 from envs.engine import state as st
-from envs.engine.api import Engine
-from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, PlanesV0
 from envs.rules import Rules, RulesError
 from envs._core import dealer_tai
+from cli.game import TableGame, agent_channels, make_opponents, snapshot, three  # noqa: F401 (re-exported)
 from envs.tiles import (
     ANKONG,
     FLOWER0,
@@ -226,11 +225,17 @@ def _numbered(choices, idx) -> str:
     return ", ".join(f"{i + 1}) {choices[i].label}" for i in idx)
 
 
+MAX_LINE = 200  # characters of one typed move
+
+
 def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
     """Map one typed line to a legal action, or to a hint (never raises). ``hand``: the player's
     concealed counts (34,), to say "you have no 5m" rather than "not legal"."""
     t = " ".join(str(text).split())
     n = len(choices)
+    if len(t) > MAX_LINE:  # a move is a few words: a pasted page is not quoted back, or parsed
+        return Parsed(message=f"that line is {len(t)} characters long: type a number 1-{n} or a move like 'd 5m' "
+                              f"(at most {MAX_LINE} characters)")  # fmt: skip
     if not t:
         return Parsed(message=f"type a number 1-{n} or a name ('d 5m', 'pon', 'win', 'pass'); ? for help")
     if t.isdigit() or (t[0] in "+-" and t[1:].isdigit()):
@@ -291,14 +296,7 @@ def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
 
 
 # -- drawing the table ------------------------------------------------------------------------------
-# The public views of the engine that draw_table and choices_for read.
-_TABLE = ("dealer", "streak", "round_wind", "phase", "current_player", "turn_seat", "claim_tile", "last_drawn", "hands",
-          "melds", "n_melds", "flowers", "river", "n_river", "ready", "scores", "wall_drawable", "legal_action_mask")
-
-
-def _snapshot(eng) -> SimpleNamespace:
-    """A copy of an engine's public views that ``draw_table`` and ``choices_for`` can read."""
-    return SimpleNamespace(**{k: np.array(getattr(eng, k)) for k in _TABLE})
+_snapshot = snapshot  # the table before a step (cli.game)
 
 
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
@@ -418,7 +416,9 @@ def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str
         lines.append(f"     {prof.zh(k):　<{zw}} {item_label(k):<{wk}} {v:>3} tai")
     lines.append(f"     {'合計':　<{zw}} {'hand total':<{wk}} {rec.tai[w]:>3} tai")
     dealer, streak = rec.dealer, rec.streak
-    if w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
+    if rules.settlement == "win_lose":  # the olympiad profile: one point a leg, no dealer tai
+        lines.append("     win/lose settlement: one point from each paying seat, whatever the tai")
+    elif w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
         dt = int(dealer_tai(streak, rules.as_array()))
         lines.append(f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer ({'you' if dealer == me else f'p{dealer}'}) and the winner")
     return lines
@@ -477,40 +477,10 @@ def _reader(inp, out):
         except (StopIteration, KeyboardInterrupt):
             raise _Quit from None
         line = str(line).rstrip("\r\n")
-        out.write(prompt + line + "\n")
+        out.write(prompt + (line if len(line) <= MAX_LINE else f"{line[:MAX_LINE]}... ({len(line)} characters)") + "\n")
         return line
 
     return read_it
-
-
-def agent_channels(agent) -> int:
-    """Observation channels an agent takes: 79 (planes_v0) or 86 (planes_v0 derived)."""
-    c = getattr(agent, "in_channels", None)
-    if c is None:
-        cfg = getattr(getattr(agent, "net", None), "cfg", None)
-        c = getattr(cfg, "in_channels", None)
-    return int(c) if c else N_CHANNELS
-
-
-def make_opponents(specs, seed: int = 0, out=None) -> tuple[list, list[str]]:
-    """Agents from specs (``neural`` falls back to ``greedy`` when the shipped checkpoint is missing,
-    saying so once). Returns (agents, notes)."""
-    from agents import make_agent
-
-    notes = []
-    agents = []
-    for i, spec in enumerate(specs):
-        spec = spec.strip()
-        if spec == "neural":
-            from agents.neural import DEFAULT_CHECKPOINT
-
-            if not Path(DEFAULT_CHECKPOINT).exists():
-                msg = f"no shipped checkpoint ({DEFAULT_CHECKPOINT.name}): playing against greedy instead of neural"
-                if msg not in notes:
-                    notes.append(msg)
-                spec = "greedy"
-        agents.append(make_agent(spec, seed=seed + i))
-    return agents, notes
 
 
 def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed: int = 0, hands: int = 1,
@@ -522,41 +492,24 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     out = out if out is not None else sys.stdout
     if not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0..3, got {seat}")
-    opp = list(opponents)
-    if len(opp) == 1:
-        opp = opp * 3
-    if len(opp) != 3:
-        raise ValueError(f"give one or three opponents, got {len(opp)}")
+    opp = three(opponents)
     if all(isinstance(o, str) for o in opp):
         agents, notes = make_opponents(opp, seed)
         for n in notes:
             out.write(n + "\n")
     else:
         agents = opp
-    seat_agent = {}
-    others = [p for p in range(4) if p != seat]
-    for p, a in zip(others, agents):
-        seat_agent[p] = a
-    names = ["you" if p == seat else getattr(seat_agent[p], "name", "agent") for p in range(4)]
-    encoders = {}
-    for a in agents:  # a network trained on the derived planes (86 channels) gets them
-        derived = bool(getattr(a, "derived", False)) or agent_channels(a) >= N_CHANNELS_DERIVED
-        encoders[id(a)] = PlanesV0(derived=derived)
     rules = (rules or Rules()).replace(episode="game")
+    game = TableGame(rules, seat, agents, seed)
+    eng, names = game.eng, game.names
+    others = [p for p in range(4) if p != seat]
     read = _reader(input, out)
-    eng = Engine(rules, 1, record_hands=True)
-    banked = np.zeros(4, np.int64)  # chips of the games before this one
     finished = 0
-    game = 0
     quit_ = False
-    act = np.zeros(1, np.int64)
     games: list[tuple[int, list[int]]] = []  # (seed, actions) of each game, for the log
 
     def write(text=""):
         out.write(text + "\n")
-
-    def total():
-        return banked + eng.scores[0]
 
     def report(ended, before):
         """The hands that ended in the last call; ``before``: the table before it (None: the reset)."""
@@ -570,54 +523,26 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
             write(hand_result(rec, seen, names, seat, rules))
             finished += 1
             write("total chips: " + "   ".join(
-                f"{'you' if p == seat else 'p' + str(p)} {int(total()[p]):+d}" for p in range(4)))  # fmt: skip
+                f"{'you' if p == seat else 'p' + str(p)} {int(game.total()[p]):+d}" for p in range(4)))  # fmt: skip
 
     write(f"tw16 play — you are p{seat}; opponents: " + ", ".join(f"p{p} {names[p]}" for p in others)
           + f"; profile {rules.profile}; seed {seed}. Type ? for help.")  # fmt: skip
     try:
         while finished < hands:
-            banked = total()
-            game_seed = (seed + 7919 * game) % (1 << 63)
-            eng.reset(np.array([game_seed], np.uint64))
-            games.append((game_seed, []))
-            game += 1
-            report(eng.take_hands(0), None)
+            report(game.new_game(), None)
+            games.append((game.game_seed, game.actions))  # the list the game appends its actions to
             shown_hand = -1
-            while not eng.terminated[0] and finished < hands:
+            while not game.over and finished < hands:
                 if shown_hand != finished:
                     shown_hand = finished
                     write()
                     write(f"── hand {finished + 1} of {hands} dealt ──")
-                cur = int(eng.current_player[0])
-                before = _snapshot(eng)
-                if cur == seat:
-                    choices = choices_for(eng)
-                    write()
-                    write(draw_table(eng, seat, names, reveal, finished + 1))
-                    write(draw_choices(choices))
-                    while True:
-                        line = read("> ")
-                        p = interpret(line, choices, eng.hands[0, seat])
-                        if p.command == "quit":
-                            raise _Quit
-                        if p.command == "help":
-                            write(HELP)
-                        elif p.command == "table":
-                            write(draw_table(eng, seat, names, reveal, finished + 1))
-                            write(draw_choices(choices))
-                        elif p.action is not None:
-                            break
-                        else:
-                            write("  " + p.message)
-                    act[0] = p.action
+                before = snapshot(eng)
+                if game.human_to_act():
+                    action = _ask(game, read, write, reveal, finished + 1)
                 else:
-                    agent = seat_agent[cur]
-                    enc = encoders[id(agent)]
-                    obs = enc.encode(eng, seats=np.array([cur]))
-                    act[0] = int(agent.act(obs, eng.legal_action_mask.copy())[0])
-                eng.step(act)
-                games[-1][1].append(int(act[0]))
-                ended = eng.take_hands(0)
+                    action = game.agent_action()
+                ended = game.step(action)
                 if ended:  # the hand ended in this step (and maybe the next ones in their deal)
                     report(ended, before)
                 else:
@@ -627,7 +552,7 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
         quit_ = True
         write()
         write("bye (session ended)")
-    chips = total()
+    chips = game.total()
     write(f"played {finished} hand{'s' if finished != 1 else ''}; your chips {int(chips[seat]):+d}")
     logs = write_logs(log, rules, games) if log else []
     for path in logs:
@@ -653,7 +578,30 @@ def write_logs(log, rules: Rules, games) -> list[Path]:
     return paths
 
 
+def _ask(game: TableGame, read, write, reveal: bool, hand_no: int) -> int:
+    """The person's action, asked until a line names a legal one (``_Quit`` on q or end of input)."""
+    eng, seat = game.eng, game.seat
+    choices = choices_for(eng)
+    write()
+    write(draw_table(eng, seat, game.names, reveal, hand_no))
+    write(draw_choices(choices))
+    while True:
+        p = interpret(read("> "), choices, eng.hands[0, seat])
+        if p.command == "quit":
+            raise _Quit
+        if p.command == "help":
+            write(HELP)
+        elif p.command == "table":
+            write(draw_table(eng, seat, game.names, reveal, hand_no))
+            write(draw_choices(choices))
+        elif p.action is not None:
+            return p.action
+        else:
+            write("  " + p.message)
+
+
 def run_play(args) -> int:
+    stdin_or_error("play", "tw16 play reads your moves from it (run it in a terminal)")
     if args.hands < 1:
         print(f"tw16 play: --hands must be at least 1, got {args.hands}", file=sys.stderr)
         return 2

@@ -143,7 +143,12 @@ def run_replay(args) -> int:
         if getattr(args, "seed", None) is None:
             lines = load_log(args.log)
         if args.html:
-            Path(args.html).write_text(html_page(lines, args.view), encoding="utf-8")
+            page = html_page(lines, args.view)
+            try:
+                Path(args.html).write_text(page, encoding="utf-8")
+            except OSError as e:  # only the page's own write: a failing stdout is cli.streams' to answer
+                print(f"tw16 replay: cannot write {args.html!r}: {e.strerror or e}", file=sys.stderr)
+                return 2
             print(f"wrote {args.html} ({len(lines)} lines; open it in a browser, arrows step)")
             return 0
         for caption, d in frames(lines, args.view):
@@ -152,8 +157,5 @@ def run_replay(args) -> int:
             print()
     except ReplayError as e:
         print(f"tw16 replay: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:  # the --html page cannot be written
-        print(f"tw16 replay: cannot write {args.html!r}: {e.strerror or e}", file=sys.stderr)
         return 2
     return 0

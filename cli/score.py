@@ -6,6 +6,7 @@ import json
 import sys
 import unicodedata
 
+from cli.streams import stdin_or_error
 from envs.scoring.cases import check_result, score_case
 from envs.tiles import WIND_NAMES
 
@@ -21,7 +22,7 @@ def _read_lines(path: str):
     """(line number, bytes) of each line, read as bytes so that one line that is not UTF-8 is one
     bad case, not the end of the file (CASES.md: the other cases are still scored)."""
     if path == "-":
-        stream = getattr(sys.stdin, "buffer", None)
+        stream = getattr(stdin_or_error("score", "give a cases file, or pipe cases into `tw16 score -`"), "buffer", None)
         if stream is None:  # a text stream (tests replace stdin with io.StringIO)
             for n, line in enumerate(sys.stdin, 1):
                 yield n, line.encode("utf-8", "surrogatepass")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 
 class UsageError(Exception):
@@ -23,22 +24,18 @@ class ReplayError(ValueError):
 
 def user_errors() -> tuple[type[BaseException], ...]:
     """The exception classes that mean "the user gave something wrong" (imported lazily: the
-    classes live in modules that load compiled code)."""
+    classes live in modules that load compiled code). Ask after the error was raised."""
     from envs.rules import RulesError
     from envs.scoring.profile import ProfileError
     from envs.tiles import NotationError
 
-    classes: list[type[BaseException]] = [UsageError, RulesError, ProfileError, NotationError]
-    try:
-        from agents.neural import CheckpointError
-
-        classes.append(CheckpointError)
-    except ImportError:  # torch missing: no checkpoints to load either
-        pass
-    from agents.user import UserAgentError  # a py:MODULE:ATTR agent that names nothing or breaks the protocol
-
-    classes.append(UserAgentError)
-    classes.append(ReplayError)
+    classes: list[type[BaseException]] = [UsageError, RulesError, ProfileError, NotationError, ReplayError]
+    # Only from modules already imported: one that was not cannot have raised its error, and importing
+    # agents.neural would import torch (seconds) for every command, `tw16 score` included.
+    for module, name in (("agents.neural", "CheckpointError"), ("agents.user", "UserAgentError")):
+        cls = getattr(sys.modules.get(module), name, None)
+        if cls is not None:
+            classes.append(cls)
     return tuple(classes)
 
 

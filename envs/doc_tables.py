@@ -27,7 +27,7 @@ from pathlib import Path
 from envs.engine.actions import LAYOUT
 from envs.obs.channels import VALUES, starts
 from envs.options import OPTIONS
-from envs.rules import DEFAULTS, Stakes
+from envs.rules import DEFAULTS, Rules, Stakes
 from envs.scoring.profile import BUILTIN, load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,9 +157,10 @@ def profile_defaults(name: str) -> dict[str, object]:
     """Built-in profiles whose ``[rules]`` table changes the default of option ``name``."""
     out = {}
     for p in BUILTIN:
-        d = load_profile(p).rule_defaults
-        if name in d and d[name] != DEFAULTS[name]:
-            out[p] = d[name]
+        if name in load_profile(p).rule_defaults:
+            v = getattr(Rules(profile=p), name)  # as Rules builds it (stakes "0/1" -> Stakes(0, 1))
+            if v != DEFAULTS[name]:
+                out[p] = v
     return out
 
 

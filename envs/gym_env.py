@@ -49,6 +49,7 @@ from envs.policies import make_opponents, reseed
 from envs.rewards import reward_scale
 from envs.rules import Rules
 from envs.seats import act_by_seat
+from envs.validate import env_action, env_actions, env_options
 
 ENV_ID = "tw16/SingleAgent-v0"
 _ENV_OPTIONS = ("seat", "opponents", "opponent_factory", "reward", "derived", "illegal_action", "illegal_reward", "max_steps",
@@ -60,10 +61,11 @@ class _Core:
     def __init__(self, num_envs, seat=0, opponents=None, opponent_factory=None, reward="tai", derived=False,
                  illegal_action="terminate", illegal_reward=-1.0, max_steps=None, encoding="planes_v0",
                  **rule_options):
-        if seat is not None and seat not in (0, 1, 2, 3):
+        if seat is not None and (isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer))
+                                 or seat not in (0, 1, 2, 3)):  # fmt: skip
             raise ValueError(f"seat must be 0..3 or None (random per episode), got {seat!r}")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+        # the PettingZoo env's checks of the env options (envs.validate.env_options: one function for both)
+        illegal_reward, max_steps = env_options(derived, max_steps, illegal_action, illegal_reward)
         self.rules = Rules.make(**rule_options)
         self.N = int(num_envs)
         driver, encoder = encoding_of(encoding)
@@ -72,7 +74,7 @@ class _Core:
         self.opp_enc = encoder()
         self.seat_opt = seat
         self.scale = reward_scale(self.rules, reward)
-        self.illegal_action, self.illegal_reward, self.max_steps = illegal_action, float(illegal_reward), max_steps
+        self.illegal_action, self.illegal_reward, self.max_steps = illegal_action, illegal_reward, max_steps
         self.opponents = make_opponents(opponents, opponent_factory)
         self.learner = np.full(self.N, seat or 0, np.int64)
         self.obs = self.enc.alloc(self.N)
@@ -143,9 +145,7 @@ class _Core:
 
     def step(self, actions):
         """Learner actions (N,) -> (rewards (N,) float32, terminated, truncated, illegal (N,) bool)."""
-        a = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if a.shape[0] != self.N:
-            raise ValueError(f"need {self.N} actions, got {a.shape[0]}")
+        a = env_actions(actions, self.N, self.illegal_action)  # the PettingZoo env's rule (envs.validate)
         live = ~self.d.terminated
         ok = (a >= 0) & (a < N_ACTIONS)
         ok[ok] = self.d.mask[self.rows[ok], a[ok]]
@@ -206,7 +206,8 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action):
         if self._done:
             raise RuntimeError("step() after the episode ended: call reset()")
-        rew, term, trunc, illegal = self.core.step(np.array([action]))
+        a = env_action(action, "learner", self.core.illegal_action)  # as tw16_v0's step (envs.validate)
+        rew, term, trunc, illegal = self.core.step(np.array([a], np.int64))
         self._done = bool(term[0] or trunc[0])
         self.core._encode_learner()
         info = {"seat": int(self.core.learner[0])}
@@ -303,6 +304,7 @@ class SelfPlayVecEnv:
 
     def __init__(self, num_envs: int = 1, reward="tai", derived=False, copy=False, max_steps=None,
                  encoding="planes_v0", **rule_options):
+        _, max_steps = env_options(derived, max_steps)
         self.rules = Rules.make(**rule_options)
         self.num_envs = int(num_envs)
         driver, encoder = encoding_of(encoding)
@@ -334,7 +336,7 @@ class SelfPlayVecEnv:
         return self._observe(), {"seat": self.d.current.astype(np.int64)}
 
     def step(self, actions):
-        a = np.asarray(actions, dtype=np.int64).reshape(-1)
+        a = env_actions(actions, self.num_envs, "raise")  # integers of shape (N,) (envs.validate)
         acted = self.d.current.astype(np.int64)
         ok = self.d.mask[self.rows, np.clip(a, 0, N_ACTIONS - 1)] & (a >= 0) & (a < N_ACTIONS)
         if not ok.all():

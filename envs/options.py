@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 EPISODES = ("hand", "game")
-SETTLEMENTS = ("immediate", "la")
+SETTLEMENTS = ("immediate", "la", "win_lose")
 LA_CUT_POLICIES = ("always", "ask")
 LA_DRAWS = ("keep", "settle")
 FLOWER_WINS = ("auto", "offer")
@@ -169,8 +169,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("settlement", "immediate", OneOf(SETTLEMENTS),
            "`\"la\"`: in a game (`episode=\"game\"`) legs enter the 拉 ledger (HONGKONG.md 5.2: 拉, 踢半, full payment, new "
            "debt) and the reward is the chips actually paid; every open debt is paid at the end of the game. With "
-           "`episode=\"hand\"` legs are paid at once",
-           (Slot("SETTLE_LA", 17, lambda v: v == "la"),)),
+           "`episode=\"hand\"` legs are paid at once. `\"win_lose\"` (the Olympiad events): every leg pays one point, "
+           "`per_tai` chips, whatever the tai (self-draw +3 / -1 each, discard +1 / -1 the discarder, drawn 0; no "
+           "dealer tai; not with `hongkong`)",
+           (Slot("SETTLE_LA", 17, lambda v: v == "la"), Slot("SETTLE_WIN_LOSE", 24, lambda v: v == "win_lose"))),
     Option("la_cut", 3, OneOf((3, "none"), "3 or 'none'"),
            "三局斬拉: a debt may be paid in full when its k reaches 3, 6, ...; `\"none\"`: never (無限拉)",
            (Slot("LA_CUT", 18, lambda v: 0 if v == "none" else v),)),
@@ -190,6 +192,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("dealer_pays_on_self_draw", False, FLAG,
            "hongkong only: dealer tai also on the dealer's leg of a non-dealer's self-draw (HONGKONG.md 1)",
            (Slot("DEALER_PAYS_ON_SELF_DRAW", 15),), hongkong=True),
+    Option("rob_kong", True, FLAG,
+           "搶槓: a seat that could win on the tile of an added kong may rob it (RULES.md 2.6; hongkong: also a 十三么 on "
+           "a concealed kong); `False`: no kong is ever robbed, the kong stands and its replacement is drawn",
+           (Slot("ROB_KONG", 23),)),
+    Option("special_wins", True, FLAG,
+           "the winning shapes beyond five sets and a pair that the profile or the extras pack names (嚦咕嚦咕, 十三么, "
+           "十六不搭) are wins; `False`: five sets and a pair only, whatever the profile names (the effective profile "
+           "has no shapes, so engine, mask and scorer all refuse them)"),
 )  # fmt: skip
 # Slots no option fills: Rules.as_array derives them.
 DERIVED_SLOTS = (Slot("HK", 16),)  # the profile is a hongkong one: its engine rules (HONGKONG.md 1), side payments (4)

@@ -74,7 +74,7 @@ def registered_factory(name: str):
 
 def make_policy(spec: str, seed: int | None = 0):
     """The policy a spec string names (``"random"``, and what is registered: ``import agents`` adds
-    ``greedy``, ``defensive``, ``neural[:PATH]``, ``sb3:PATH``)."""
+    ``greedy``, ``defensive``, ``neural[:PATH]``, ``sb3+trusted:PATH``)."""
     name = str(spec).partition(":")[0]
     if name not in _REGISTRY:
         _load_plugins()

@@ -53,6 +53,8 @@ class Rules:
     flower_win: str | None = None
     dice_payments: bool | None = None
     dealer_pays_on_self_draw: bool | None = None
+    rob_kong: bool | None = None  # 搶槓 (RULES.md 2.6); the olympiad profile turns it off
+    special_wins: bool | None = None  # shapes beyond five sets and a pair; off in the olympiad profile
 
     def __post_init__(self):
         # Options left as None take the profile's [rules] defaults, then the defaults of RULES.md 5.
@@ -73,6 +75,9 @@ class Rules:
                 raise RulesError(f"rule option {opt.name!r} must be {opt.values.text}, got {v!r}")
         self._check_extras(prof, explicit_off)
         self._check_hongkong(prof)
+        if self.settlement == "win_lose" and is_hongkong(prof):
+            raise RulesError("rule option 'settlement' = 'win_lose' is not for the hongkong profile (its side payments "
+                             "and 全包 are settlements of their own)")
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
@@ -134,12 +139,13 @@ class Rules:
     # -- compiled views -----------------------------------------------------------------------
     @property
     def profile_data(self):
-        """The effective profile: the base profile with the extras pack when ``extras`` is on (cached,
-        so its compiled arrays are built once per setting)."""
+        """The effective profile: the base profile with the extras pack when ``extras`` is on, without
+        its special winning shapes when ``special_wins`` is off (cached, so its compiled arrays are
+        built once per setting)."""
         from envs.scoring.profile import effective_profile
 
         return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap, self.count_method,
-                                 self.dual_reading)
+                                 self.dual_reading, self.special_wins)
 
     def as_array(self) -> np.ndarray:
         """The options as int64 (N_OPTS,), slot OPT_* of each (the table of envs.options)."""

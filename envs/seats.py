@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.validate import policy_actions
+
 
 def act_by_seat(policies, who, obs, mask, actions, engine=None, games=None) -> None:
     """Fill ``actions[k]`` with ``policies[who[k]].act`` for every decision ``k`` whose ``who[k]`` is in
@@ -37,6 +39,14 @@ def act_by_seat(policies, who, obs, mask, actions, engine=None, games=None) -> N
             if engine is None:
                 raise TypeError(f"{getattr(p, 'name', p)!r} reads the engine (act_engine): this caller has no engine "
                                 "to give it (duplicate evaluation, evaluation.arena, has)")
-            actions[sel] = p.act_engine(engine, np.asarray(games)[sel])
+            got = p.act_engine(engine, np.asarray(games)[sel])
         else:
-            actions[sel] = p.act(obs[sel], mask[sel])
+            got = p.act(obs[sel], mask[sel])
+        # checked before it is stored: assigning into the int64 array would truncate a float and turn
+        # NaN into some index
+        actions[sel] = policy_actions(got, sel.size, f"policy {_name(p)} (seat slot {', '.join(map(str, slots))})")
+
+
+def _name(p) -> str:
+    name = getattr(p, "name", None) or getattr(getattr(p, "fn", None), "__name__", None) or type(p).__name__
+    return repr(name) if isinstance(name, str) else type(p).__name__

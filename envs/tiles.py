@@ -53,6 +53,18 @@ class NotationError(ValueError):
     """A string that is not valid tw16 notation; the message names the token and its position."""
 
 
+# Longer than any real notation (a whole wall written tile by tile, "1m 1m ...", is ~450 characters):
+# refusing more up front keeps every parse, and every message quoting the text, small.
+MAX_NOTATION_CHARS = 4096
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """``repr(text)``, shortened to about ``limit`` characters so an error about a huge input stays a line."""
+    r = repr(text)
+    size = f"{len(text)} characters" if isinstance(text, str) else f"{len(r)} characters as repr"
+    return r if len(r) <= limit else f"{r[: limit - 20]}...{r[-10:]} ({size})"
+
+
 def kind_name(k: int) -> str:
     """``0 -> '1m'``, ``27 -> 'E'``, ``34 -> 'f1'``."""
     if 0 <= k < WIND0:
@@ -90,6 +102,9 @@ def _parse_positions(text: str) -> list[tuple[int, int, str]]:
     """``(kind, position, token)`` for every tile of ``text``, in written order."""
     if not isinstance(text, str):
         raise NotationError(f"tiles must be a string, not {type(text).__name__}")
+    if len(text) > MAX_NOTATION_CHARS:
+        raise NotationError(f"tile notation is {len(text)} characters long, more than the {MAX_NOTATION_CHARS} "
+                            f"allowed: {shown(text)}")
     out: list[tuple[int, int, str]] = []
     pos = 0
     text_r = text.rstrip()
@@ -99,19 +114,19 @@ def _parse_positions(text: str) -> list[tuple[int, int, str]]:
         digits, suit, flower, honour, bad = m.groups()
         if bad is not None:
             hint = " (flowers are f1-f8)" if bad.startswith("f") else " (tiles are 1-9 m/p/s, E S W N C F P, f1-f8)"
-            raise NotationError(f"bad token {bad!r} at position {start} in {text!r}{hint}")
+            raise NotationError(f"bad token {bad!r} at position {start} in {shown(text)}{hint}")
         if digits is not None and not suit:
             nxt = text_r[m.end() : m.end() + 1].strip()
             raise NotationError(
-                f"bad token {digits + nxt!r} at position {start} in {text!r} (digits need a suit letter m, p or s)"
+                f"bad token {shown(digits + nxt)} at position {start} in {shown(text)} (digits need a suit letter m, p or s)"
             )
         if digits is not None:
+            tok = digits + suit  # built once per run: per digit it made the parse quadratic in the run
+            base = SUITS.index(suit) * 9 - 1
             for i, d in enumerate(digits):
                 if d == "0":
-                    raise NotationError(
-                        f"'0{suit}' is not a tile (token {digits + suit!r} at position {start + i} in {text!r})"
-                    )
-                out.append((SUITS.index(suit) * 9 + int(d) - 1, start + i, digits + suit))
+                    raise NotationError(f"'0{suit}' is not a tile (token {shown(tok)} at position {start + i} in {shown(text)})")
+                out.append((base + int(d), start + i, tok))
         elif flower is not None:
             out.append((FLOWER0 + int(flower[1]) - 1, start, flower))
         else:
@@ -158,10 +173,10 @@ def parse_hand(text: str) -> np.ndarray:
     counts = np.zeros(N_KINDS, dtype=np.int8)
     for k, pos, tok in _parse_positions(text):
         if k >= FLOWER0:
-            raise NotationError(f"flower {kind_name(k)!r} at position {pos} in a hand of playing tiles {text!r}")
+            raise NotationError(f"flower {kind_name(k)!r} at position {pos} in a hand of playing tiles {shown(text)}")
         counts[k] += 1
         if counts[k] > 4:
-            raise NotationError(f"fifth copy of {kind_name(k)!r} (token {tok!r} at position {pos} in {text!r})")
+            raise NotationError(f"fifth copy of {kind_name(k)!r} (token {shown(tok)} at position {pos} in {shown(text)})")
     return counts
 
 
@@ -170,9 +185,9 @@ def parse_flowers(text: str) -> list[int]:
     seen = set()
     for k, pos, _ in _parse_positions(text or ""):
         if k < FLOWER0:
-            raise NotationError(f"{kind_name(k)!r} at position {pos} is not a flower (flowers are f1-f8) in {text!r}")
+            raise NotationError(f"{kind_name(k)!r} at position {pos} is not a flower (flowers are f1-f8) in {shown(text)}")
         if k in seen:
-            raise NotationError(f"flower {kind_name(k)!r} at position {pos} appears twice in {text!r} (there is one of each)")
+            raise NotationError(f"flower {kind_name(k)!r} at position {pos} appears twice in {shown(text)} (there is one of each)")
         seen.add(k)
     return sorted(seen)
 
@@ -212,22 +227,22 @@ class Meld:
 def parse_meld(text: str) -> Meld:
     """``"chi 123m"`` / ``"pon EEE"`` / ``"kong 5555s"`` / ``"addkong 2222m"`` / ``"ankong 7777p"``."""
     if not isinstance(text, str):
-        raise NotationError(f"a meld must be a string like 'pon EEE', not {text!r}")
+        raise NotationError(f"a meld must be a string like 'pon EEE', not {shown(text)}")
     word, _, rest = text.strip().partition(" ")
     if word not in MELD_NAMES:
-        raise NotationError(f"unknown meld type {word!r} in {text!r} (expected one of {', '.join(MELD_NAMES)})")
+        raise NotationError(f"unknown meld type {shown(word)} in {shown(text)} (expected one of {', '.join(MELD_NAMES)})")
     mtype = MELD_NAMES.index(word)
     kinds = sorted(parse_tiles(rest))
     size = MELD_SIZES[mtype]
     if len(kinds) != size or any(k >= FLOWER0 for k in kinds):
-        raise NotationError(f"{text!r}: a {word} has {size} playing tiles, got {len(kinds)}")
+        raise NotationError(f"{shown(text)}: a {word} has {size} playing tiles, got {len(kinds)}")
     k0 = kinds[0]
     if mtype == CHI:
         ok = k0 < WIND0 and k0 % 9 <= 6 and kinds == [k0, k0 + 1, k0 + 2]
         if not ok:
-            raise NotationError(f"{text!r} is not a chi (three consecutive tiles of one suit)")
+            raise NotationError(f"{shown(text)} is not a chi (three consecutive tiles of one suit)")
     elif any(k != k0 for k in kinds):
-        raise NotationError(f"{text!r} is not a {word} ({size} identical tiles)")
+        raise NotationError(f"{shown(text)} is not a {word} ({size} identical tiles)")
     return Meld(mtype, k0)
 
 

@@ -89,17 +89,18 @@ reward of each hand is paid when that hand ends. ``max_steps`` truncates after t
 
 .. BEGIN generated: options
 Rule options (``envs.rules.Rules``, RULES.md 5; [default; profiles that change it]): profile
-["standard"; standard | strict16 | casual | hongkong | a .toml path], flowers [True], dead_wall
-[16], dead_wall_per_kong [False], multi_win [False; hongkong True], strict_pass [False; hongkong
-True], no_calls_last3 [True], no_kong_after_claim [True], kong_replacement_self_draw [True],
-swap_call [True; hongkong False], declare_ready [False; strict16 True, casual True, hongkong True],
-west_draw [False; casual True], streak_cap [None], stakes ["30/10"], episode ["hand"], extras
-[False], extras_off [()], unrelated_gap [3], count_method [1], dual_reading [True], settlement
-["immediate"; hongkong "la"], la_cut [3], la_cut_policy ["always"], la_draw ["keep"], flower_win
-["auto"; hongkong "offer"], dice_payments [False; hongkong True], dealer_pays_on_self_draw [False].
-Env options: render_mode ["ansi" | "human"; None], reward ["tai" | "chips" | "win_loss" |
-"normalized"; "tai"], derived [False], max_steps [None], illegal_action ["raise" | "terminate";
-"raise"], illegal_reward [-1.0].
+["standard"; standard | strict16 | casual | hongkong | olympiad | a .toml path], flowers [True;
+olympiad False], dead_wall [16], dead_wall_per_kong [False], multi_win [False; hongkong True],
+strict_pass [False; hongkong True], no_calls_last3 [True], no_kong_after_claim [True],
+kong_replacement_self_draw [True], swap_call [True; hongkong False], declare_ready [False; strict16
+True, casual True, hongkong True], west_draw [False; casual True], streak_cap [None], stakes
+["30/10"; olympiad "0/1"], episode ["hand"], extras [False], extras_off [()], unrelated_gap [3],
+count_method [1], dual_reading [True], settlement ["immediate"; hongkong "la", olympiad "win_lose"],
+la_cut [3], la_cut_policy ["always"], la_draw ["keep"], flower_win ["auto"; hongkong "offer"],
+dice_payments [False; hongkong True], dealer_pays_on_self_draw [False], rob_kong [True; olympiad
+False], special_wins [True; olympiad False]. Env options: render_mode ["ansi" | "human"; None],
+reward ["tai" | "chips" | "win_loss" | "normalized"; "tai"], derived [False], max_steps [None],
+illegal_action ["raise" | "terminate"; "raise"], illegal_reward [-1.0].
 .. END generated: options
 
 Rendering: a table of hands, melds, flowers, discards (* = claimed), wall count, dealer, phase and
@@ -133,24 +134,23 @@ from envs.engine.rng import mix64
 from envs.driver import Driver
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
-from envs.rewards import REWARDS, reward_scale
+from envs.rewards import REWARDS, reward_scale  # noqa: F401 (REWARDS: read by envs.doc_tables)
 from envs.rules import Rules
-from envs.validate import as_int, env_seed, real_number
+from envs.validate import ILLEGAL_ACTIONS, ActionSpaceError, env_action, env_options, env_seed  # noqa: F401 (re-exported)
 
 ENV_VERSION = "tw16_v0"
 OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
 
-ILLEGAL_ACTIONS = ("raise", "terminate")  # raw_env's illegal_action
 
 
 class IllegalActionError(ValueError):
     """``raw_env.step`` got an action that is not legal for the current seat."""
 
 
-class ActionSpaceError(AssertionError, ValueError):
-    """``env().step`` got something that is not an action of ``Discrete(76)``: raised where PettingZoo's
-    ``AssertOutOfBoundsWrapper`` fails its assertion (so an AssertionError), and a ValueError like
-    every other refusal of a bad value."""
+class EnvStateError(AttributeError, RuntimeError):
+    """A call the env cannot answer in its state: before ``reset()``, or after the episode ended (every
+    agent done). An AttributeError (what such a call raised before, so ``hasattr`` keeps working) and a
+    RuntimeError, with a message saying what to do."""
 
 
 def env(illegal_reward: float = -1.0, **kwargs):
@@ -179,31 +179,18 @@ class raw_env(AECEnv):
     def __init__(self, render_mode=None, reward="tai", derived=False, max_steps=None, illegal_action="raise",
                  illegal_reward=-1.0, **rule_options):
         super().__init__()
-        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
+        self.illegal_reward, max_steps = env_options(derived, max_steps, illegal_action, illegal_reward)
         self.illegal_action = illegal_action
-        self.illegal_reward = real_number(illegal_reward, "illegal_reward")
         if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
-        if not isinstance(derived, (bool, np.bool_)):
-            raise TypeError(f"derived must be True or False, got {derived!r}")
-        if max_steps is not None:
-            max_steps = as_int(max_steps, "max_steps")
-            if max_steps < 1:
-                raise ValueError(f"max_steps must be None or a positive integer, got {max_steps}")
         self.rules = Rules.make(**rule_options)
-        if not isinstance(reward, str):
-            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
         self.reward = reward
         self._scale = reward_scale(self.rules, reward)
         self.max_steps = max_steps
         self.driver = Driver(self.rules, 1)
         self.engine = self.driver.engine
-        # the Engine's live read-only views of its one game (they follow the state; made once)
-        e = self.engine
-        self._mask, self._rew, self._term, self._cur = (e.legal_action_mask[0], e.step_rewards[0], e.step_terminated,
-                                                       e.current_player)
+        self._bind()
         self._one = np.ones(1, np.bool_)
         self._act = np.zeros(1, np.int64)
         self.encoder = self.encoder_class(derived=derived)
@@ -220,6 +207,37 @@ class raw_env(AECEnv):
         self._opts, self._flags = self.engine.opts, self.encoder.flags
         self._valid = [False] * 4
         self.action_layout_version = ACTION_LAYOUT_VERSION
+
+    _VIEWS = ("_mask", "_rew", "_term", "_cur")  # views into the engine's arrays: remade, never copied
+
+    def _bind(self):
+        """The Engine's live read-only views of its one game (they follow the state; made once, and
+        again for a copy: a copied view would follow the original's arrays or none)."""
+        e = self.engine
+        self._mask, self._rew, self._term, self._cur = (e.legal_action_mask[0], e.step_rewards[0], e.step_terminated,
+                                                       e.current_player)
+
+    def __getstate__(self):  # pickle and copy.deepcopy: the state without the views, see _bind
+        return {k: v for k, v in self.__dict__.items() if k not in self._VIEWS}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._bind()
+
+    _EPISODE_ATTRS = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos",
+                      "agent_selection", "n_steps", "redealt")  # fmt: skip
+
+    def __getattr__(self, name):
+        # only for names not found: before reset a clear error instead of a bare AttributeError from
+        # deep inside step / last / observe
+        if name in self._EPISODE_ATTRS:
+            raise EnvStateError(f"{self.metadata['name']}: no {name!r} before reset(): call env.reset(seed=...) first")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _ended(self, agent) -> EnvStateError:
+        if not self.agents:
+            return EnvStateError(f"{self.metadata['name']}: the episode has ended (every agent is done): call env.reset()")
+        return EnvStateError(f"{self.metadata['name']}: {agent!r} is not an agent of this episode (agents: {self.agents})")
 
     # PettingZoo requires the same space object on every call
     def observation_space(self, agent):
@@ -262,8 +280,15 @@ class raw_env(AECEnv):
             self._valid[i] = True
         return self._obs[i]
 
+    def last(self, observe=True):
+        if self.agent_selection not in self.terminations:
+            raise self._ended(self.agent_selection)
+        return super().last(observe)
+
     def observe(self, agent):
-        i = self.agent_name_mapping[agent]
+        i = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        if i is None:
+            raise EnvStateError(f"{self.metadata['name']}: no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
             mask = self._mask.astype(np.int8)
         else:
@@ -272,23 +297,20 @@ class raw_env(AECEnv):
 
     def step(self, action):
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            over = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent removed: the episode has ended
+            raise self._ended(agent) from None
+        if over:
             return self._was_dead_step(action)
         mask = self._mask
+        # the one check of an action (envs.validate.env_action, shared with the Gymnasium envs): with
+        # "terminate" AssertOutOfBoundsWrapper's (Discrete.contains, bools refused), else integers only
+        a = env_action(action, agent, self.illegal_action)
         if self.illegal_action == "terminate":
-            # AssertOutOfBoundsWrapper's check (Discrete.contains), with a fast path for plain ints
-            if type(action) is int:
-                ok = 0 <= action < N_ACTIONS
-            else:
-                ok = not isinstance(action, (bool, np.bool_)) and self.action_spaces[agent].contains(action)
-            if not ok:
-                raise ActionSpaceError(f"action is not in action space: {agent} got {action!r}, "
-                                       f"need an integer in 0..{N_ACTIONS - 1}")  # fmt: skip
-            a = int(action)
             if not mask[a]:
                 return self._illegal(agent)
         else:
-            a = action if type(action) is int else as_int(action, f"{agent}: action")
             if not (0 <= a < N_ACTIONS and mask[a]):
                 legal = [f"{x} ({action_name(x)})" for x in np.flatnonzero(mask)]
                 raise IllegalActionError(f"{agent}: action {action!r} is not legal now; legal: {', '.join(legal)}")

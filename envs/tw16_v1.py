@@ -75,11 +75,18 @@ class raw_env(tw16_v0.raw_env):
     metadata = {**tw16_v0.raw_env.metadata, "name": ENV_VERSION}
     encoder_class = PlanesV1
 
+    _VIEWS = tw16_v0.raw_env._VIEWS + ("_obs_of",)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._rows = np.zeros(1, np.int64)  # the one game, encoded for one seat at a time
         self._seat_of = [np.array([i], np.int64) for i in range(4)]
-        self._obs_of = [self._obs[i : i + 1] for i in range(4)]  # views of the observation buffer
+        self._bind()
+
+    def _bind(self):
+        super()._bind()
+        if "_obs" in self.__dict__:  # (the base __init__ binds before the buffer exists)
+            self._obs_of = [self._obs[i : i + 1] for i in range(4)]  # views of the observation buffer
 
     def _ended_in_deal(self) -> bool:
         # a finished hand right after the deal: a game episode's first hand ended in it

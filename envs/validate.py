@@ -15,6 +15,8 @@ import operator
 
 import numpy as np
 
+from envs.engine.actions import N_ACTIONS
+
 WALL_IDS = 144  # physical tile ids 0..143; 136..143 are the flowers f1..f8 (envs/engine/state.py)
 WALL_IDS_NO_FLOWERS = 136
 _MASK64 = (1 << 64) - 1
@@ -155,7 +157,100 @@ def engine_actions(actions, batch_size: int, n_actions: int) -> np.ndarray:
     return a.astype(np.int64)
 
 
-# -- the PettingZoo env ------------------------------------------------------------------------
+# -- the environments: the PettingZoo envs (tw16_v0, tw16_v1) and the Gymnasium envs share these --------
+ILLEGAL_ACTIONS = ("raise", "terminate")
+
+
+class ActionSpaceError(AssertionError, ValueError):
+    """``step`` got something that is not an action of ``Discrete(76)`` (with ``illegal_action="terminate"``):
+    raised where PettingZoo's ``AssertOutOfBoundsWrapper`` fails its assertion (so an AssertionError),
+    and a ValueError like every other refusal of a bad value."""
+
+
+def _not_an_action(who: str, value) -> ActionSpaceError:
+    return ActionSpaceError(f"action is not in action space: {who} got {_show(value)}, need an integer in 0..{N_ACTIONS - 1}")
+
+
+def env_action(action, who: str, illegal_action: str) -> int:
+    """One action handed to an env's ``step``, as a Python int: the one check of every env.
+
+    ``illegal_action="terminate"`` (``tw16_v0.env()``, the Gymnasium envs' default): anything but an
+    integer in 0..75 (a float, NaN, a bool, a string, an array) is ``ActionSpaceError``; an action in
+    range that is not legal is the caller's to punish. ``"raise"``: a non-integer is a ``TypeError``
+    (``as_int``); the caller raises its illegal-action error for a value out of range or not legal."""
+    if type(action) is int and (illegal_action != "terminate" or 0 <= action < N_ACTIONS):
+        return action  # the fast path: a plain int
+    if illegal_action != "terminate":
+        return as_int(action, f"{who}: action")
+    try:
+        a = as_int(action, who)
+    except TypeError:
+        raise _not_an_action(who, action) from None
+    if not 0 <= a < N_ACTIONS:
+        raise _not_an_action(who, action)
+    return a
+
+
+def env_actions(actions, n: int, illegal_action: str) -> np.ndarray:
+    """A vector env's actions: ``env_action``'s rule for each of the ``n`` games, as int64 (n,).
+    ``"terminate"``: the first game whose action is not an integer in 0..75 is named in an
+    ``ActionSpaceError``; ``"raise"``: a non-integer array is a ``TypeError`` (``int_array``)."""
+    try:
+        a = int_array(actions, "actions")
+    except (TypeError, ValueError):
+        if illegal_action != "terminate":
+            raise
+        flat = np.asarray(actions, dtype=object).reshape(-1)
+        i = next((i for i, x in enumerate(flat) if not _is_action(x)), 0)
+        raise _not_an_action(f"game {i}", flat[i] if flat.size else actions) from None
+    if a.ndim == 0 and n == 1:
+        a = a.reshape(1)
+    if a.shape != (n,):
+        raise ValueError(f"actions must have shape ({n},), got {a.shape}")
+    if illegal_action == "terminate":
+        bad = np.flatnonzero((a < 0) | (a >= N_ACTIONS))
+        if bad.size:
+            raise _not_an_action(f"game {int(bad[0])}", a[bad[0]].item())
+    return a.astype(np.int64, copy=False)
+
+
+def _is_action(x) -> bool:
+    try:
+        return 0 <= as_int(x, "action") < N_ACTIONS
+    except TypeError:
+        return False
+
+
+def policy_actions(actions, n: int, who: str) -> np.ndarray:
+    """What a policy (an opponent, an agent in the arena) returned for ``n`` decisions: integers in
+    0..75 of shape (n,). A float is never truncated and NaN never wraps to some index: both are a
+    ``TypeError`` naming the policy."""
+    a = int_array(actions, f"{who}: actions")
+    if a.shape != (n,) and not (a.ndim == 0 and n == 1):
+        raise ValueError(f"{who}: actions must have shape ({n},), got {a.shape}")
+    bad = (a < 0) | (a >= N_ACTIONS)
+    if bad.any():
+        i = int(np.flatnonzero(bad.reshape(-1))[0])
+        raise ValueError(f"{who}: action {int(a.reshape(-1)[i])} (at row {i}) is not in 0..{N_ACTIONS - 1}")
+    return a
+
+
+def env_options(derived=False, max_steps=None, illegal_action="raise", illegal_reward=-1.0):
+    """The env options every env takes (PettingZoo and Gymnasium), checked by this one function:
+    returns ``(illegal_reward as a finite float, max_steps as None or an int >= 1)``; ``reward`` is
+    checked where it is used, by ``envs.rewards.reward_scale``."""
+    if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {_show(illegal_action)}")
+    illegal_reward = real_number(illegal_reward, "illegal_reward")
+    if not isinstance(derived, (bool, np.bool_)):
+        raise TypeError(f"derived must be True or False, got {_show(derived)}")
+    if max_steps is not None:
+        max_steps = as_int(max_steps, "max_steps")
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be None or a positive integer, got {max_steps}")
+    return illegal_reward, max_steps
+
+
 def env_seed(seed) -> int:
     """``reset(seed=...)``: an integer (any size: the env keeps its low 64 bits)."""
     return as_int(seed, "seed") & _MASK64

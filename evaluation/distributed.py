@@ -27,6 +27,10 @@ WORKER_ENV = {"env_vars": {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}}
 MAX_REPLACEMENTS_PER_WORKER = 3
 
 
+class WorkersFailed(RuntimeError):
+    """Ray workers kept dying: the evaluation gave up (the message says how often and the last cause)."""
+
+
 def import_ray():
     try:
         import ray
@@ -89,7 +93,9 @@ class EvalWorker:
 def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_walls: int = 256,
                          workers: int = 0, address: str | None = None, progress=None, wall_seeds=None,
                          vr: bool = False) -> dict:  # fmt: skip
-    """``play_duplicate`` of the agents named by ``specs`` on Ray workers; the same result exactly."""
+    """``play_duplicate`` of the agents named by ``specs`` on Ray workers; the same result exactly.
+    A worker that dies is replaced and its batch played again, up to ``MAX_REPLACEMENTS_PER_WORKER``
+    times per worker, then ``WorkersFailed``."""
     from agents import make_agent
     from envs.rules import Rules
     from evaluation.arena import batch_seed, combine, duplicate_wall_seeds, wall_batches
@@ -110,7 +116,7 @@ def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_w
     from ray.exceptions import RayActorError
 
     n = min(workers or default_workers(ray), len(batches))
-    cls = ray.remote(num_cpus=1, max_restarts=0)(EvalWorker)
+    cls = ray.remote(num_cpus=1, max_restarts=0)(EvalWorker)  # (looked up here: a test replaces it)
 
     def start(i):
         return cls.options(runtime_env=WORKER_ENV).remote(list(specs), names, blobs, seed)
@@ -138,7 +144,10 @@ def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_w
             except RayActorError as e:
                 replaced += 1
                 if replaced > MAX_REPLACEMENTS_PER_WORKER * n:
-                    raise RuntimeError(f"evaluation workers died {replaced} times; giving up") from e
+                    cause = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+                    raise WorkersFailed(f"evaluation workers died {replaced} times (at most {MAX_REPLACEMENTS_PER_WORKER} "
+                                        f"replacements per worker, {n} worker{'s' if n > 1 else ''}); giving up. "
+                                        f"Last: {cause}") from None  # fmt: skip
                 warnings.warn(f"evaluation worker {i} died; starting a new one", RuntimeWarning, stacklevel=2)
                 pool[i] = start(i)
                 todo.append(b)

@@ -3,7 +3,7 @@
     pip install -e ".[sb3]"
     python examples/sb3_maskable_ppo.py                          # 4096 steps of self-play, 2000 duplicate hands
     python examples/sb3_maskable_ppo.py --timesteps 200000 --save runs/sb3/model.zip
-    tw16 eval sb3:runs/sb3/model.zip random sb3:runs/sb3/model.zip random --hands 2000 --seed 1   # the same table
+    tw16 eval sb3+trusted:runs/sb3/model.zip random sb3:runs/sb3/model.zip random --hands 2000 --seed 1   # the same table
     python examples/sb3_maskable_ppo.py --smoke                  # the test's run (seconds)
 
 The learner holds one seat (drawn per hand) of ``--num-envs`` games in tw16's batch engine
@@ -15,7 +15,7 @@ chips in tai / 32 (``reward="normalized"``), paid when a hand ends; no discount 
 
 Then the trained policy (``SB3Agent``, greedy over the legal actions) plays duplicate against Random
 (``evaluation.arena.play_duplicate``: the same walls with the seats rotated; two seats each, the line-up
-and seeds of ``tw16 eval sb3:PATH random sb3:PATH random --seed SEED+1``, so that command reproduces
+and seeds of ``tw16 eval sb3+trusted:PATH random sb3:PATH random --seed SEED+1``, so that command reproduces
 it), and the league table of ``tw16 eval`` is printed: chips per hand with its 95% interval over walls.
 The last line is JSON: training steps per second and the duplicate result.
 """
@@ -75,7 +75,7 @@ def train(args):
     seconds = time.perf_counter() - t0
     if args.save:
         model.save(args.save)
-        print(f"saved {args.save} (tw16 eval sb3:{args.save} random sb3:{args.save} random)")
+        print(f"saved {args.save} (tw16 eval sb3+trusted:{args.save} random sb3:{args.save} random)")
     return model, {"timesteps": model.num_timesteps, "seconds": round(seconds, 2),
                    "steps_per_s": round(model.num_timesteps / seconds, 1), "hands_finished": int(env.episode_count)}
 
@@ -91,7 +91,7 @@ def evaluate(model, args) -> dict:
     rules = Rules.make(**json.loads(args.rules)) if args.rules != "{}" else Rules()
     n_walls = max(2, -(-args.eval_hands // 4))
     t0 = time.perf_counter()
-    # the line-up of tw16 eval sb3:PATH random sb3:PATH random --seed S: the same hands, the same result
+    # the line-up of tw16 eval sb3+trusted:PATH random sb3:PATH random --seed S: the same hands, the same result
     seats = [agent, make_agent("random", seed=args.seed + 1), agent, make_agent("random", seed=args.seed + 1)]
     res = play_duplicate(seats, n_walls, rules, seed=args.seed + 1)
     res["seconds"] = round(time.perf_counter() - t0, 2)
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     p.add_argument("--rules", default="{}", help="tw16 rule options as JSON, e.g. '{\"multi_win\": true}'")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (0: torch's default)")
-    p.add_argument("--save", default=None, help="save the model here (a .zip for tw16 eval sb3:PATH)")
+    p.add_argument("--save", default=None, help="save the model here (a .zip for tw16 eval sb3+trusted:PATH)")
     p.add_argument("--smoke", action="store_true", help="tiny sizes: the test's run")
     args = p.parse_args(argv)
     if args.smoke:

@@ -84,6 +84,8 @@ CONFIGS = [
     ("standard", {"extras": True}),
     ("strict16", {"extras": True}),
     ("casual", {"extras": True, "unrelated_gap": 2}),
+    ("olympiad", {}),  # no robbing a kong, no special shapes, win/lose settlement
+    ("olympiad", {"episode": "game", "extras": True}),
 ]
 
 

@@ -1,12 +1,25 @@
-"""Bad input at every entry point (issue 19): each check names the problem, refuses before any state
+"""Bad input at every entry point (issues 19 and 27): each check names the problem, refuses before any state
 changes, and the CLI answers a user mistake with one line and exit code 2. The fuzz suite
 (tests/test_fuzz.py) throws generated input at the same entry points."""
 
 from __future__ import annotations
 
+import base64
+import copy
 import io
 import json
+import os
+import pickle
+import re
+import shlex
+import subprocess
+import sys
+import time
+import tracemalloc
 import warnings
+import zipfile
+from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -69,7 +82,7 @@ def test_row6_eval_unknown_agent(capsys):
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     cap = capsys.readouterr()
     assert cap.err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
-                       "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3:PATH, py:MODULE:ATTR, or a name an installed "
+                       "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, py:MODULE:ATTR, or a name an installed "
                        "package registers)\n")
     assert cap.out == ""  # no progress bar: refused before any game
 
@@ -80,8 +93,426 @@ def test_eval_unknown_agent_with_ray_workers_is_refused_the_same_way(capsys):
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy", "--workers", "2"]) == 2
     assert capsys.readouterr().err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
-                                       "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3:PATH, py:MODULE:ATTR, or a name an "
+                                       "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, py:MODULE:ATTR, or a name an "
                                        "installed package registers)\n")
+
+
+# -- issue 27: bounded input, one env contract, untrusted files, streams -------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+HUGE = "1" * 10**6 + "m"  # a 10^6-character hand: one run of digits
+
+
+def _cli(*args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, close=(), shell_tail="", timeout=120):
+    """``python -m cli.main ARGS`` in a subprocess (descriptors in ``close`` closed first, ``shell_tail``
+    appended to the command line run by bash, e.g. ``| head -1``); returns (rc, stdout, stderr)."""
+    cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "cli.main", *args])
+    cmd += "".join(f" {fd}>&-" if fd else " <&-" for fd in close) + shell_tail
+    r = subprocess.run(["bash", "-c", cmd], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=ROOT,
+                       timeout=timeout, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    return r.returncode, (r.stdout or b"").decode(), r.stderr.decode()
+
+
+def _one_line(err: str, prefix: str) -> None:
+    assert err.startswith(prefix) and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def _bounded(call, seconds=0.5, megabytes=8.0):
+    """``call()``'s exception, raised within ``seconds`` and ``megabytes`` of new Python allocations (the
+    10^6-character input is 1 MB: a few linear copies of it fit, a quadratic parse does not)."""
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 (the caller checks the class and message)
+        err = e
+    else:
+        err = None
+    elapsed = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    assert elapsed < seconds and peak < megabytes, (elapsed, peak)
+    return err
+
+
+def test_27_row3_notation_is_bounded():
+    from envs.engine.actions import action_from_name
+    from envs.scoring.cases import score_case
+    from envs.tiles import NotationError, parse_hand, parse_meld, parse_tiles
+
+    err = _bounded(lambda: parse_hand("1" * 5000 + "m"))  # quadratic before: 25 MB for this one
+    assert isinstance(err, NotationError)
+    from envs.tiles import MAX_NOTATION_CHARS
+
+    msg = f"tile notation is 1000001 characters long, more than the {MAX_NOTATION_CHARS} allowed: '1111"
+    for call in (lambda: parse_hand(HUGE), lambda: parse_tiles(HUGE), lambda: parse_meld("pon " + HUGE),
+                 lambda: action_from_name("discard " + HUGE)):  # fmt: skip
+        err = _bounded(call)
+        assert isinstance(err, NotationError) and str(err).startswith(msg) and len(str(err)) < 300, err
+    res = score_case({"id": "big", "hand": HUGE, "win_tile": "1m", "win_by": "self_draw", "seat": "E"})
+    assert res["error"].startswith(msg) and len(res["error"]) < 300
+    assert len(parse_tiles("1" * 4000 + "m")) == 4000  # a long run below the limit: parsed, in linear time
+    # the same parser behind what a person types in tw16 play (a replay log's action names: the next test)
+    from cli.play import play
+
+    out = io.StringIO()
+    res = play(Rules(), seat=0, opponents=["greedy"], seed=5, hands=1, input=["d " + HUGE, "q"], out=out)
+    assert res["quit"] and "that line is 1000003 characters long" in out.getvalue()
+    assert max(map(len, out.getvalue().splitlines())) < 300
+
+
+def test_27_row3_replay_log_action_name(tmp_path, capsys):
+    from cli.main import main
+    from envs.engine.replay import dumps
+
+    for run in ("1" * 5000 + "m", HUGE):  # (the short one first: quadratic, the long one took 4.7 GB)
+        lines = _log()
+        lines[3]["action"] = "discard " + run
+        p = tmp_path / "log.jsonl"
+        p.write_text(dumps(lines), encoding="utf-8")
+        assert main(["replay", str(p)]) == 2
+        err = capsys.readouterr().err
+        _one_line(err, "tw16 replay: ")
+        assert f"tile notation is {len(run)} characters long" in err and len(err) < 400
+
+
+def _bad_profiles(tmp_path):
+    """(path, the message's end) for files no profile may be read from, the quick ones first."""
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"# " + b"x" * (2 << 20))
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    return [(str(big), f"is {2 * 2**20 + 2} bytes, more than the 1048576 allowed"),  # (a comment: valid TOML)
+            (str(tmp_path), "is a directory, not a regular file"),
+            ("/dev/zero", "is a character device, not a regular file"), ("/dev/full", "is a character device"),
+            (str(fifo), "is a FIFO or pipe, not a regular file"), ("/dev/stdin", "not a regular file")]  # fmt: skip
+
+
+def test_27_row4_profile_files_only_regular_and_small(tmp_path, capsys):
+    from envs.engine.replay import dumps
+    from envs.scoring.cases import score_case
+    from envs.scoring.profile import ProfileError, load_profile
+    from cli.main import main
+
+    case = {"id": "c", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
+            "discarder": "W", "seat": "S"}  # fmt: skip
+    log = _log()
+    for path, end in _bad_profiles(tmp_path):
+        want = f"profile file {path!r} {end}" if end.startswith("is") else end
+        for call in (lambda: Rules.make(path), lambda: Rules(profile=path), lambda: load_profile(path)):
+            err = _bounded(call, seconds=1.0)
+            assert isinstance(err, ProfileError) and want in str(err), (path, err)
+        assert want in score_case(case | {"profile": path})["error"]  # a case's profile
+        lines = [dict(x) for x in log]
+        lines[0]["rules"] = dict(lines[0]["rules"], profile=path)  # a replay log's rules.profile
+        p = tmp_path / "log.jsonl"
+        p.write_text(dumps(lines), encoding="utf-8")
+        assert main(["replay", str(p)]) == 2
+        err = capsys.readouterr().err
+        _one_line(err, "tw16 replay: ")
+        assert want in err
+        cases = tmp_path / "cases.jsonl"
+        cases.write_text(json.dumps(case) + "\n", encoding="utf-8")
+        assert main(["score", str(cases), "--profile", path]) == 2  # --profile
+        err = capsys.readouterr().err
+        _one_line(err, "tw16 score: ")
+        assert want in err
+    from envs.scoring.profile import MAX_PROFILE_BYTES
+
+    assert MAX_PROFILE_BYTES == 1 << 20
+
+
+def test_27_row5_checkpoint_config_checked_before_building(tmp_path):
+    import resource
+
+    torch = pytest.importorskip("torch")
+    from agents.efficiency import EFFICIENCY_VERSION
+    from agents.neural import CheckpointError, NetConfig, PolicyValueNet, load_checkpoint, param_shapes
+    from envs.engine.actions import ACTION_LAYOUT_VERSION
+    from envs.obs.planes_v0 import OBS_VERSION
+
+    for cfg in (NetConfig(), NetConfig(in_channels=79, width=8, blocks=3, hidden=17, efficiency=False)):
+        assert param_shapes(cfg) == {k: tuple(v.shape) for k, v in PolicyValueNet(cfg).state_dict().items()}
+    tiny = PolicyValueNet(NetConfig(width=2, blocks=0, hidden=2)).state_dict()
+    path = tmp_path / "huge.pt"
+    torch.save({"net": tiny, "config": {"in_channels": 86, "width": 4096, "blocks": 256, "hidden": 65536, "efficiency": True},
+                "obs_version": OBS_VERSION, "action_layout_version": ACTION_LAYOUT_VERSION,
+                "efficiency_version": EFFICIENCY_VERSION}, path)  # fmt: skip
+    assert path.stat().st_size < 20_000
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    with pytest.raises(CheckpointError, match=r"its config \(width 4096, blocks 256, hidden 65536\) would build "
+                                              r"35,441,860,685 parameters, more than the 20,000,000 allowed"):  # fmt: skip
+        load_checkpoint(path)
+    assert time.perf_counter() - t0 < 2 and resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0 < 100_000  # KB
+    ok = NetConfig(width=4, blocks=1, hidden=8)  # within the budget, but the weights are another net's
+    torch.save({"net": tiny, "config": asdict(ok), "obs_version": OBS_VERSION, "action_layout_version": ACTION_LAYOUT_VERSION,
+                "efficiency_version": EFFICIENCY_VERSION}, path)  # fmt: skip
+    with pytest.raises(CheckpointError, match=r"weights do not fit its config: missing \['body.0.c1.weight'"):
+        load_checkpoint(path)
+    rc, out, err = _cli("eval", f"neural:{path}", "greedy", "greedy", "greedy", "--hands", "4", "--plot", "")
+    assert rc == 2 and out == ""
+    _one_line(err, f"tw16 eval: agent 'neural:{path}': checkpoint ")
+
+
+def _evil_sb3_zip(path, target):
+    """A zip shaped like an SB3 save whose ``data`` holds a pickle that creates ``target`` when loaded."""
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(target), "w"))
+
+    blob = base64.b64encode(pickle.dumps(Payload())).decode()
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("data", json.dumps({"policy_class": {":type:": "<class 'abc.ABCMeta'>", ":serialized:": blob}}))
+
+
+def test_27_row6_sb3_zips_load_only_when_trusted(tmp_path, capsys):
+    from agents import make_agent
+    from cli.main import main
+
+    zp, target = tmp_path / "evil.zip", tmp_path / "pwned"
+    _evil_sb3_zip(zp, target)
+    why = f"sb3:{zp} is refused: a Stable-Baselines3 zip is code, not data"
+    with pytest.raises(ValueError, match=re.escape(why)):
+        make_agent(f"sb3:{zp}")
+    for extra in ([], ["--workers", "2"]):  # refused before any Ray worker would load it
+        assert main(["eval", f"sb3:{zp}", "greedy", "greedy", "greedy", "--hands", "4", "--plot", "", *extra]) == 2
+        err = capsys.readouterr().err
+        _one_line(err, "tw16 eval: ")
+        assert why in err and f"sb3+trusted:{zp}" in err
+    assert not target.exists()  # the payload never ran
+    pytest.importorskip("stable_baselines3")
+    with pytest.raises(Exception):  # noqa: B017 (what SB3 raises on this fake model does not matter here)
+        make_agent(f"sb3+trusted:{zp}")
+    assert target.exists()  # trusted: SB3's loader unpickled it (which is why sb3:PATH is refused)
+
+
+def _pz_play(env, pick, n=10**9):
+    """(agent, observation bytes, reward, action) per step of a PettingZoo env until it ends (or ``n`` steps)."""
+    trace = []
+    while env.agents and len(trace) < n:
+        o, r, term, trunc, _ = env.last()
+        a = None if term or trunc else pick(o["action_mask"])
+        trace.append((env.agent_selection, o["observation"].tobytes(), r, a))
+        env.step(a)
+    return trace
+
+
+def _random_legal(seed):
+    rng = np.random.default_rng(seed)
+    return lambda mask: int(rng.choice(np.flatnonzero(mask)))
+
+
+def _replaying(actions):
+    it = iter(actions)
+    return lambda mask: next(it)
+
+
+@pytest.mark.parametrize("module,make", [("tw16_v0", "raw_env"), ("tw16_v0", "env"), ("tw16_v1", "env")])
+def test_27_row7_pettingzoo_copies_play_on_independently(module, make):
+    import importlib
+
+    new = getattr(importlib.import_module(f"envs.{module}"), make)
+    env = new()
+    env.reset(seed=7)
+    prefix = [t[3] for t in _pz_play(env, _random_legal(1), n=40)]
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    traces = [_pz_play(e, _random_legal(2 + i)) for i, e in enumerate([env, *copies])]
+    assert len({tuple(t[3] for t in tr) for tr in traces}) == 3  # three different games from one state
+    for tr in traces:  # each equals a fresh env replaying the same actions
+        fresh = new()
+        fresh.reset(seed=7)
+        _pz_play(fresh, _replaying(prefix), n=len(prefix))
+        assert _pz_play(fresh, _replaying([t[3] for t in tr])) == tr
+
+
+def _gym_run(env, obs, picks, steps):
+    """``steps`` steps of a Gymnasium env (single or vector; a single env stops at its episode's end)
+    from observation ``obs``, actions ``picks(mask)``: (actions, trace of every output as bytes, last obs)."""
+    actions, trace = [], []
+    for _ in range(steps):
+        a = picks(obs["action_mask"])
+        obs, r, term, trunc, _ = env.step(a)
+        actions.append(a)
+        trace.append(tuple(np.asarray(x).tobytes() for x in (a, obs["observation"], obs["action_mask"], r, term, trunc)))
+        if np.ndim(term) == 0 and (term or trunc):
+            break
+    return actions, trace, obs
+
+
+def _legal_picks(seed):
+    rng = np.random.default_rng(seed)
+
+    def pick(mask):
+        if mask.ndim == 1:
+            return int(rng.choice(np.flatnonzero(mask)))
+        return np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+
+    return pick
+
+
+@pytest.mark.parametrize("cls,kwargs,steps", [
+    ("SingleAgentEnv", {"opponents": "greedy"}, 400), ("SingleAgentEnv", {"opponents": "random", "seat": None}, 400),
+    ("SingleAgentVecEnv", {"num_envs": 3, "opponents": "random", "copy": True}, 60),
+    ("SelfPlayVecEnv", {"num_envs": 2, "copy": True}, 60),
+])  # fmt: skip
+def test_27_row7_gymnasium_copies_play_on_independently(cls, kwargs, steps):
+    from envs import gym_env
+
+    def new():
+        env = getattr(gym_env, cls)(**kwargs)
+        return env, env.reset(seed=3)[0]
+
+    env, obs = new()
+    prefix, _, obs = _gym_run(env, obs, _legal_picks(1), 5)
+    games = [(env, obs), copy.deepcopy((env, obs)), pickle.loads(pickle.dumps((env, obs)))]
+    runs = [_gym_run(e, o, _legal_picks(2 + i), steps)[:2] for i, (e, o) in enumerate(games)]
+    assert len({tuple(t[0] for t in trace) for _, trace in runs}) == 3  # three different games from one state
+    for actions, trace in runs:  # each equals a fresh env replaying the same actions
+        fresh, obs = new()
+        _, _, obs = _gym_run(fresh, obs, _replaying(prefix), len(prefix))
+        assert _gym_run(fresh, obs, _replaying(actions), len(actions))[1] == trace
+
+
+def test_27_row14_raw_env_before_reset_and_after_the_end():
+    from envs import tw16_v0, tw16_v1
+
+    for mod in (tw16_v0, tw16_v1):
+        raw = mod.raw_env()
+        for call in (lambda: raw.step(0), lambda: raw.last(), lambda: raw.observe("player_0")):
+            with pytest.raises(tw16_v0.EnvStateError,
+                               match=rf"{mod.ENV_VERSION}: no 'agent_selection' before reset\(\): call env.reset\(seed=...\) first") as e:
+                call()
+            assert isinstance(e.value, AttributeError) and isinstance(e.value, RuntimeError)
+        raw.reset(seed=3)
+        _pz_play(raw, _random_legal(0))
+        for call in (lambda: raw.step(0), lambda: raw.step(None), lambda: raw.last()):
+            with pytest.raises(tw16_v0.EnvStateError, match=r"the episode has ended \(every agent is done\): call env.reset\(\)"):
+                call()
+        with pytest.raises(tw16_v0.EnvStateError, match=r"no agent 'player_9' \(agents: player_0, player_1"):
+            raw.observe("player_9")
+
+
+def test_27_row8_gymnasium_actions_checked_as_pettingzoo_does():
+    from envs import tw16_v0
+    from envs.gym_env import SingleAgentEnv, SingleAgentVecEnv
+    from envs.validate import ActionSpaceError
+
+    assert tw16_v0.ActionSpaceError is ActionSpaceError
+    gym, pz = SingleAgentEnv(), tw16_v0.env()
+    gym.reset(seed=0)
+    pz.reset(seed=0)
+    for bad in (0.7, "3", True, float("nan"), 99, -1, np.array([1])):
+        msgs = []
+        for env in (gym, pz):
+            with pytest.raises(ActionSpaceError) as e:
+                env.step(bad)
+            msgs.append(str(e.value).replace("learner", "player_0"))
+        assert msgs[0] == msgs[1] and msgs[0].startswith("action is not in action space: player_0 got "), msgs
+    strict_gym, strict_pz = SingleAgentEnv(illegal_action="raise"), tw16_v0.raw_env()
+    strict_gym.reset(seed=0)
+    strict_pz.reset(seed=0)
+    for bad in (0.7, "3", True, float("nan")):
+        with pytest.raises(TypeError, match=r"learner: action must be an integer"):
+            strict_gym.step(bad)
+        with pytest.raises(TypeError, match=r"player_0: action must be an integer"):
+            strict_pz.step(bad)
+    vec = SingleAgentVecEnv(num_envs=2)
+    vec.reset(seed=0)
+    for bad, where in (([0.7, 1], "game 0 got 0.7"), ([1, np.nan], "game 1 got nan"), ([True, False], "game 0 got True"),
+                       ([1, 80], "game 1 got 80")):  # fmt: skip
+        with pytest.raises(ActionSpaceError, match=f"action is not in action space: {where}, need an integer in 0..75"):
+            vec.step(bad)
+    for opp, shown in ((lambda o, m: m.argmax(1) + 0.7, r"4\.7 at index 0"), (lambda o, m: np.full(len(m), np.nan), "nan at index 0")):
+        v = SingleAgentVecEnv(num_envs=2, seat=1, opponents=opp)
+        with pytest.raises(TypeError, match=rf"policy '<lambda>' \(seat slot 0, 1, 2\): actions must be integers, .*\({shown} is not an integer\)"):
+            v.reset(seed=0)
+    v = SingleAgentVecEnv(num_envs=2, seat=1, opponents=lambda o, m: np.full(len(m), 99))
+    with pytest.raises(ValueError, match=r"policy '<lambda>' .*: action 99 \(at row 0\) is not in 0..75"):
+        v.reset(seed=0)
+
+
+@pytest.mark.parametrize("kwargs,exc,msg", [
+    ({"illegal_reward": float("nan")}, ValueError, "illegal_reward must be finite, got nan"),
+    ({"max_steps": 0}, ValueError, "max_steps must be None or a positive integer, got 0"),
+    ({"max_steps": -1}, ValueError, "max_steps must be None or a positive integer, got -1"),
+    ({"max_steps": 2.5}, TypeError, r"max_steps must be an integer, got 2.5 \(float\)"),
+    ({"derived": "no"}, TypeError, "derived must be True or False, got 'no'"),
+    ({"illegal_action": "ignore"}, ValueError, r"illegal_action must be one of \('raise', 'terminate'\), got 'ignore'"),
+    ({"reward": "points"}, ValueError, "reward must be one of"),
+])  # fmt: skip
+def test_27_row9_env_options_one_check(kwargs, exc, msg):
+    from envs import tw16_v0, tw16_v1
+    from envs.gym_env import SelfPlayVecEnv, SingleAgentEnv, SingleAgentVecEnv
+
+    makers = [tw16_v0.raw_env, tw16_v1.raw_env, SingleAgentEnv, SingleAgentVecEnv]
+    if "illegal" not in next(iter(kwargs)):
+        makers.append(SelfPlayVecEnv)
+    for make in makers:
+        with pytest.raises(exc, match=msg):
+            make(**kwargs)
+
+
+def test_27_row10_bad_profile_names_are_one_case_error(tmp_path):
+    from envs.scoring.cases import score_case
+
+    case = {"id": "ok", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
+            "discarder": "W", "seat": "S", "expected": {"hand_tai": 1}}  # fmt: skip
+    bad = {"sur": "\ud800", "long": "x" * 300, "long.toml": "x" * 300 + ".toml", "nul": "a\0b", "list": ["standard"]}
+    for cid, profile in bad.items():
+        assert "error" in score_case(case | {"id": cid, "profile": profile})  # never raises
+    from envs.scoring.profile import ProfileError, load_profile
+
+    ext = tmp_path / "ext.toml"
+    ext.write_text(f'extends = "{"x" * 300}"\n', encoding="utf-8")  # the same name reached through `extends`
+    with pytest.raises(ProfileError, match=r"unknown profile 'xxxx.*\(300 characters\)"):
+        load_profile(str(ext))
+    p = tmp_path / "cases.jsonl"
+    p.write_text("".join(json.dumps(c) + "\n" for c in [case, *({**case, "id": k, "profile": v} for k, v in bad.items()),
+                                                       case | {"id": "ok2"}]), encoding="utf-8")  # fmt: skip
+    rc, out, err = _cli("score", str(p), "--check")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rc == 1 and [r["id"] for r in rows] == ["ok", *bad, "ok2"] and "Traceback" not in err
+    assert rows[0]["hand_tai"] == 1 and rows[-1]["hand_tai"] == 1
+    assert rows[1]["error"] == "unknown profile '\\ud800' (not valid text: surrogates not allowed at position 0)"
+    assert rows[2]["error"].startswith("unknown profile 'xxxxxxxx") and "(300 characters)" in rows[2]["error"]
+    assert rows[3]["error"].endswith("(305 characters): File name too long")
+    assert f"checked {len(rows)} cases: 2 match, {len(bad)} mismatch" in err
+    lines = _log()
+    lines[0]["rules"] = dict(lines[0]["rules"], profile="x" * 300)
+    from envs.engine.replay import dumps
+
+    log = tmp_path / "log.jsonl"
+    log.write_text(dumps(lines), encoding="utf-8")
+    rc, out, err = _cli("replay", str(log))
+    assert rc == 2 and out == "" and "cannot write None" not in err
+    _one_line(err, "tw16 replay: the log does not reproduce: unknown profile 'xxxx")
+
+
+def test_27_row11_streams_every_answer_a_line(tmp_path):
+    from envs.engine.replay import dumps
+
+    case = {"id": "c", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
+            "discarder": "W", "seat": "S"}  # fmt: skip
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps(case) + "\n", encoding="utf-8")
+    rc, _, err = _cli("score", "-", close=[0])
+    assert rc == 2
+    _one_line(err, "tw16 score: standard input is closed: give a cases file, or pipe cases into `tw16 score -`")
+    with open("/dev/full", "wb") as full:
+        rc, _, err = _cli("score", str(cases), stdout=full)
+    assert rc == 1
+    _one_line(err, "tw16 score: cannot write to standard output: No space left on device")
+    rc, _, err = _cli("score", str(cases), close=[1])
+    assert rc == 2
+    _one_line(err, "tw16 score: standard output is closed: nothing could be printed")
+    rc, _, err = _cli("play", "--seed", "1", "--opponents", "greedy", close=[0])
+    assert rc == 2
+    _one_line(err, "tw16 play: standard input is closed: tw16 play reads your moves from it")
+    log = tmp_path / "log.jsonl"
+    log.write_text(dumps(_log()), encoding="utf-8")
+    rc, out, err = _cli("replay", str(log), shell_tail=" | head -2; exit ${PIPESTATUS[0]}")
+    assert rc == 0 and out.splitlines()[0] == "deal" and len(out.splitlines()) == 2 and err == ""
 
 
 # -- Engine ---------------------------------------------------------------------------------------

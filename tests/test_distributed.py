@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import os
 import sys
 import threading
 import time
@@ -106,6 +107,66 @@ def test_distributed_eval_equals_local(ray_local, tmp_path):
     assert np.array_equal(local["per_wall"], dist["per_wall"])  # per-wall results in wall order, exactly
     assert local["agents"] == dist["agents"] and local["ratings"] == dist["ratings"]
     assert local["names"] == dist["names"]
+
+
+# A worker that dies (issue 27 row 13): os._exit in the middle of a batch, as a crash or the OOM killer.
+_DYING = """
+import os, sys
+from evaluation import distributed
+from evaluation.distributed import EvalWorker
+marker = sys.argv[1]
+class Dying(EvalWorker):
+    def play(self, *a, **k):
+        if not os.path.exists(marker):  # the first batch only: its replacement plays it again
+            open(marker, "w").close()
+            os._exit(1)
+        return super().play(*a, **k)
+distributed.EvalWorker = Dying
+from cli.main import main
+sys.exit(main(sys.argv[2:]))
+"""
+_EVAL = ["eval", "random", "greedy", "random", "greedy", "--hands", "8", "--plot", "", "--workers", "1", "--batch-walls", "1"]
+
+
+@pytest.mark.skipif(not HAS_RAY, reason="ray is not installed")
+def test_eval_json_stays_parseable_when_a_worker_dies(tmp_path):
+    """Ray's own lines ("(raylet) A worker died ...", printed by the driver to stdout) go to stderr: the
+    --json answer on stdout still parses, and equals the run without a death. Its own process and Ray."""
+    import json
+    import subprocess
+
+    def run(*extra):
+        r = subprocess.run([sys.executable, "-c", _DYING, str(tmp_path / "died"), *_EVAL, *extra], capture_output=True,
+                           text=True, timeout=600, env={k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"})  # fmt: skip
+        assert r.returncode == 0, r.stderr[-3000:]
+        return json.loads(r.stdout), r.stderr
+
+    from envs.rules import Rules
+    from evaluation.league import evaluate, jsonable
+
+    res, err = run("--json")
+    assert (tmp_path / "died").exists() and "evaluation worker 0 died; starting a new one" in err
+    local = json.loads(json.dumps(jsonable(evaluate(_EVAL[1:5], 8, Rules(), seed=0, progress=False, batch_walls=1))))
+    assert res["agents"] == local["agents"] and res["ratings"] == local["ratings"] and res["hands"] == local["hands"] == 8
+
+
+def test_eval_workers_dying_past_the_limit_is_one_line(ray_local, monkeypatch, capsys):
+    from cli.main import main
+    from evaluation import distributed
+
+    class AlwaysDying(distributed.EvalWorker):
+        def play(self, *a, **k):
+            os._exit(1)
+
+    monkeypatch.setattr(distributed, "EvalWorker", AlwaysDying)
+    assert main([*_EVAL, "--json"]) == 1
+    cap = capsys.readouterr()
+    assert cap.out == ""
+    line = [x for x in cap.err.splitlines() if x.startswith("tw16 eval:")]
+    assert line == [f"tw16 eval: evaluation workers died {distributed.MAX_REPLACEMENTS_PER_WORKER + 1} times (at most "
+                    f"{distributed.MAX_REPLACEMENTS_PER_WORKER} replacements per worker, 1 worker); giving up. Last: "
+                    "The actor died unexpectedly before finishing this task."], cap.err  # fmt: skip
+    assert "Traceback" not in cap.err
 
 
 def test_missing_ray_gives_a_clear_error(monkeypatch, tmp_path):

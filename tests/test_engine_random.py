@@ -33,6 +33,9 @@ CONFIGS = [
     ("strict16", {}, POLICY_GREEDY, 2000),
     ("casual", {}, POLICY_GREEDY, 2000),
     ("casual", {"flowers": False}, POLICY_UNIFORM, 1000),
+    ("olympiad", {}, POLICY_GREEDY, 2000),  # no robbing a kong, no special shapes, win/lose settlement
+    ("olympiad", {}, POLICY_UNIFORM, 1000),
+    ("olympiad", {"extras": True}, POLICY_GREEDY, 1000),  # the pack's shapes stay off (special_wins)
 ]
 
 

@@ -208,6 +208,43 @@ def test_pettingzoo_env_options(kwargs):
         env.reset(seed=0)
 
 
+# -- the Gymnasium envs: the PettingZoo env's checks, the same function (issue 27 rows 8, 9) ------------
+@FUZZ
+@given(action=any_value | st.integers(-5, 100))
+def test_gymnasium_and_pettingzoo_refuse_the_same_actions(action):
+    from envs import tw16_v0
+    from envs.gym_env import SingleAgentEnv
+    from envs.validate import ActionSpaceError
+
+    gym, pz = SingleAgentEnv(opponents="random"), tw16_v0.env()
+    gym.reset(seed=1)
+    pz.reset(seed=1)
+    gym_ok, gym_err = refused(gym.step, action)
+    pz_ok, pz_err = refused(pz.step, action)
+    # an integer in 0..75 is an action for both (legal or not: an illegal one ends the episode in both)
+    assert gym_ok == pz_ok, (gym_err, pz_err)
+    if not gym_ok:
+        assert type(gym_err) is type(pz_err) is ActionSpaceError
+        assert str(gym_err).replace("learner", "player_0") == str(pz_err)
+
+
+@FUZZ
+@given(kwargs=st.dictionaries(st.sampled_from(["reward", "derived", "max_steps", "illegal_action", "illegal_reward",
+                                               "profile", "multi_win", "stakes", "bogus"]),
+                              any_value, max_size=3))  # fmt: skip
+def test_gymnasium_env_options_as_pettingzoo(kwargs):
+    from envs import tw16_v0
+    from envs.gym_env import SingleAgentVecEnv
+
+    pz_ok, pz_err = refused(tw16_v0.raw_env, **kwargs)
+    gym_ok, gym_err = refused(SingleAgentVecEnv, num_envs=2, opponents="random", **kwargs)
+    assert pz_ok == gym_ok, (pz_err, gym_err)
+    if not gym_ok:
+        assert type(pz_err) is type(gym_err) and str(pz_err) == str(gym_err)
+    else:
+        gym_err.reset(seed=0)
+
+
 # -- the score CLI: line parser and score_case ------------------------------------------------------
 STANDARD_CASES = [json.loads(x) for x in (DATA / "standard.jsonl").read_text(encoding="utf-8").splitlines()[:40] if x.strip()]
 
@@ -508,7 +545,7 @@ def test_eval_unknown_agent_lists_the_known_ones(capsys):
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     assert capsys.readouterr().err.strip() == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, "
-                                               "neural[:PATH], search[:k=K,n=N,rollout=R,z=Z,base=B], sb3:PATH, "
+                                               "neural[:PATH], search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, "
                                                "py:MODULE:ATTR, or a name an installed package registers)")
 
 

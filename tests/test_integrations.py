@@ -161,7 +161,9 @@ def test_maskable_ppo_learns_with_engine_masks_and_plays_duplicate(tmp_path):
 
     path = str(tmp_path / "model.zip")
     model.save(path)
-    loaded = make_agent(f"sb3:{path}")
+    with pytest.raises(ValueError, match="sb3:.* is refused: a Stable-Baselines3 zip is code"):
+        make_agent(f"sb3:{path}")
+    loaded = make_agent(f"sb3+trusted:{path}")
     rng = np.random.default_rng(0)
     obs = rng.random((5, 79, 34), dtype=np.float32)
     mask = rng.random((5, 76)) < 0.3

@@ -58,7 +58,7 @@ BAD = {
     "extras_off": [("eight_pairs", "'extras_off' must be a list of item keys"), (["nope"], "names ['nope']"),
                    (["eight_pairs"], "needs extras = true")],  # fmt: skip
     "unrelated_gap": [(4, "'unrelated_gap' must be 2 or 3"), (True, "'unrelated_gap'")],
-    "settlement": [("tab", "'settlement' must be one of ('immediate', 'la')")],
+    "settlement": [("tab", "'settlement' must be one of ('immediate', 'la', 'win_lose')")],
     "la_cut": [(4, "'la_cut' must be 3 or 'none'"), (True, "'la_cut'"), ("3", "'la_cut'")],
     "la_cut_policy": [("sometimes", "'la_cut_policy' must be one of ('always', 'ask')")],
     "la_draw": [(1, "'la_draw' must be one of ('keep', 'settle')")],
@@ -69,6 +69,8 @@ BAD = {
     "dual_reading": [("on", "'dual_reading' must be true or false"), (False, "'dual_reading' is for the hongkong profile")],
     "dealer_pays_on_self_draw": [(1, "'dealer_pays_on_self_draw' must be true or false"),
                                  (True, "'dealer_pays_on_self_draw' is for the hongkong profile")],  # fmt: skip
+    "rob_kong": [(0, "'rob_kong' must be true or false"), ("no", "'rob_kong' must be true or false")],
+    "special_wins": [(1, "'special_wins' must be true or false")],
 }
 
 

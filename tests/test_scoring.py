@@ -312,7 +312,7 @@ def test_unknown_profile_name():
 
 
 def test_unreadable_profile_files(tmp_path):
-    with pytest.raises(ProfileError, match="cannot read profile file .*: Is a directory"):
+    with pytest.raises(ProfileError, match="profile file .* is a directory, not a regular file"):
         load_profile(str(tmp_path))
     binary = tmp_path / "bin.toml"
     binary.write_bytes(b"\xff\xfe tai = 1")
@@ -321,7 +321,7 @@ def test_unreadable_profile_files(tmp_path):
     with pytest.raises(ProfileError, match="NUL"):
         load_profile("stand\0ard")
     # and a case naming such a profile is answered with an error
-    assert "Is a directory" in score_case(HC | {"profile": str(tmp_path)})["error"]
+    assert "is a directory, not a regular file" in score_case(HC | {"profile": str(tmp_path)})["error"]
 
 
 def test_extends_cycle(tmp_path):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
-from envs.tiles import N_KINDS, kind_name, parse_tiles
+from envs.tiles import N_KINDS, kind_name, parse_tiles, shown
 
 ACTION_LAYOUT_VERSION = 0
 
@@ -81,9 +81,9 @@ def action_name(a: int) -> str:
 def _one_playing_tile(name: str, token: str) -> int:
     ks = parse_tiles(token)
     if len(ks) != 1:
-        raise ValueError(f"{name!r} must name one tile, not {len(ks)}")
+        raise ValueError(f"{shown(name)} must name one tile, not {len(ks)}")
     if ks[0] >= N_KINDS:
-        raise ValueError(f"{name!r}: flowers are not discarded or konged (they are exposed automatically)")
+        raise ValueError(f"{shown(name)}: flowers are not discarded or konged (they are exposed automatically)")
     return ks[0]
 
 
@@ -91,7 +91,7 @@ def action_from_name(name: str) -> int:
     """Inverse of ``action_name``; also accepts ``'chi middle'``. A name that is not an action raises
     ``ValueError`` (``NotationError`` for a bad tile), a non-string ``TypeError``."""
     if not isinstance(name, str):
-        raise TypeError(f"an action name is a string like 'discard 5m', got {name!r}")
+        raise TypeError(f"an action name is a string like 'discard 5m', got {shown(name)}")
     words = name.strip().lower().split()
     if not words:
         raise ValueError("empty action name")
@@ -107,7 +107,7 @@ def action_from_name(name: str) -> int:
     simple = {"pon": PON, "kong": KONG, "win": WIN, "pass": PASS, "ready": READY}
     if len(words) == 1 and w in simple:
         return simple[w]
-    raise ValueError(f"unknown action name {name!r} (e.g. 'discard 5m', 'chi low', 'pon', 'kong', 'kong 5m', 'win', 'pass', 'ready')")
+    raise ValueError(f"unknown action name {shown(name)} (e.g. 'discard 5m', 'chi low', 'pon', 'kong', 'kong 5m', 'win', 'pass', 'ready')")
 
 
 ACTION_NAMES = tuple(action_name(a) for a in range(N_ACTIONS))

@@ -223,6 +223,9 @@ def replay(lines) -> list[dict]:
         raise ReplayMismatch(f"log uses action layout {head.get('action_layout')}, engine has {ACTION_LAYOUT_VERSION}")
     rules = Rules.from_dict(head["rules"])
     again = record(rules, head["seed"], [x["action"] for x in lines[1:]])
+    # A log written before an option existed names no value for it: it played the default, which
+    # Rules.from_dict fills in, so line 1 is compared with its rules as they load.
+    lines = [dict(head, rules=rules.to_dict()), *lines[1:]]
     for n, (a, b) in enumerate(zip(lines, again)):
         if json.loads(json.dumps(a)) != json.loads(json.dumps(b)):
             raise ReplayMismatch(f"replay differs at line {n + 1}:\n  log:    {a}\n  replay: {b}")

@@ -25,7 +25,7 @@ the default is planes_v0.
 
 Self-play: pass an agent that acts with (a snapshot of) the policy being trained as ``opponents``
 (``agents.sb3_agent.SB3Agent``; examples/sb3_maskable_ppo.py). To evaluate, wrap the trained model
-as a tw16 agent (``SB3Agent(model)``, or ``sb3:PATH`` for ``tw16 eval``) and play duplicate.
+as a tw16 agent (``SB3Agent(model)``, or ``sb3+trusted:PATH`` for ``tw16 eval``) and play duplicate.
 
 The observations handed to SB3 are copies: SB3 stores the previous observation in its rollout buffer
 after stepping the env, so a view of the env's buffer would already show the next step

@@ -48,7 +48,9 @@ of 七搶一, or -1 when all three pay (self-draw, 八仙過海). Each paying le
 ``streak_cap`` (a negative cap: no cap). The rules ``opts`` decide which legs carry it: the standard
 profiles put it on every leg the dealer pays or wins (RULES.md 4); a hongkong rule set
 (``opts[OPT_HK]``) follows HONGKONG.md 1 and 5.1 (not on the dealer's leg of a non-dealer self-draw
-unless ``dealer_pays_on_self_draw``; ``liable``, 全包, pays all three legs).
+unless ``dealer_pays_on_self_draw``; ``liable``, 全包, pays all three legs). Under win/lose settlement
+(``opts[OPT_SETTLE_WIN_LOSE]``, the olympiad profile) each leg pays per_tai chips, one point, whatever
+the tai, and no leg carries dealer tai.
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ Compiled form (``Profile.compiled()``), read by ``envs.scoring.core``:
 from __future__ import annotations
 
 import functools
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,9 +28,10 @@ import numpy as np
 
 from envs.options import DEFAULTS
 from envs.scoring.codes import EXTRAS_KEYS, FAMILIES, HK_FAMILIES, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS
+from envs.tiles import shown
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
-BUILTIN = ("standard", "strict16", "casual", "hongkong")
+BUILTIN = ("standard", "strict16", "casual", "hongkong", "olympiad")
 
 PO_CONCEALED_ANY_WIN = 0
 PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
@@ -148,24 +151,62 @@ def _fail(src: str, msg: str):
     raise ProfileError(f"profile {src}: {msg}")
 
 
+# A real profile is a few KB; a cap keeps a hostile path (/dev/zero, a huge file) from exhausting memory.
+MAX_PROFILE_BYTES = 1 << 20
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO or pipe"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))  # fmt: skip
+
+
+def read_profile_bytes(path) -> bytes:
+    """The bytes of a profile file: a regular file of at most ``MAX_PROFILE_BYTES``, or ``ProfileError``.
+
+    The one place a profile path is opened (``Rules``, ``--profile``, a case's or a replay log's
+    profile, ``extends``). O_NONBLOCK so a FIFO or a terminal is refused instead of waited on; the
+    kind and size come from the open descriptor, so what is checked is what is read."""
+    where = shown(str(path))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise ProfileError(f"profile file {where} not found") from None
+    except (OSError, ValueError) as e:  # a directory on some systems, no permission, a name too long, ...
+        raise ProfileError(f"cannot read profile file {where}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((what for test, what in _FILE_KINDS if test(st.st_mode)), "not a regular file")
+            raise ProfileError(f"profile file {where} is {kind}, not a regular file")
+        if st.st_size > MAX_PROFILE_BYTES:
+            raise ProfileError(f"profile file {where} is {st.st_size} bytes, more than the {MAX_PROFILE_BYTES} allowed")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_PROFILE_BYTES + 1)  # +1: a file that grew since fstat is still caught
+    except OSError as e:
+        raise ProfileError(f"cannot read profile file {where}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_PROFILE_BYTES:
+        raise ProfileError(f"profile file {where} is more than the {MAX_PROFILE_BYTES} bytes allowed")
+    return data
+
+
 def _read(name_or_path: str) -> tuple[dict, str]:
     if name_or_path in BUILTIN:
         path = PROFILE_DIR / f"{name_or_path}.toml"
     else:
         path = Path(name_or_path)
-        if not path.suffix and not path.exists():
+        try:
+            missing = not path.suffix and not path.exists()
+        except (OSError, ValueError):  # a name too long for the file system is not a profile either
+            missing = True
+        if missing:
             raise ProfileError(
-                f"unknown profile {name_or_path!r} (built in: {', '.join(BUILTIN)}; or give a path to a .toml file)"
+                f"unknown profile {shown(name_or_path)} (built in: {', '.join(BUILTIN)}; or give a path to a .toml file)"
             )
+    data = read_profile_bytes(path)
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f), str(path)
-    except FileNotFoundError:
-        raise ProfileError(f"profile file {str(path)!r} not found") from None
-    except OSError as e:  # a directory, no permission, ...
-        raise ProfileError(f"cannot read profile file {str(path)!r}: {e.strerror or e}") from None
+        return tomllib.loads(data.decode("utf-8")), str(path)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ProfileError(f"profile file {str(path)!r} is not valid TOML: {e}") from None
+        raise ProfileError(f"profile file {shown(str(path))} is not valid TOML: {e}") from None
 
 
 def _check_keys(src: str, where: str, keys, allowed) -> None:
@@ -232,7 +273,12 @@ _TOP_TYPES = {"name": str, "title": str, "extends": str, "remove": list, "rules"
 
 
 def _loading_key(name_or_path: str) -> str:
-    return name_or_path if name_or_path in BUILTIN else str(Path(name_or_path).resolve())
+    if name_or_path in BUILTIN:
+        return name_or_path
+    try:
+        return str(Path(name_or_path).resolve())
+    except (OSError, RuntimeError):  # a name too long to resolve, a symlink loop: _read names the problem
+        return name_or_path
 
 
 def _parent_ref(src: str, ext: str) -> str:
@@ -240,7 +286,10 @@ def _parent_ref(src: str, ext: str) -> str:
     if ext in BUILTIN or Path(ext).is_absolute():
         return ext
     sibling = Path(src).parent / ext
-    return str(sibling) if sibling.exists() else ext
+    try:
+        return str(sibling) if sibling.exists() else ext
+    except (OSError, ValueError):  # a name too long for the file system: load_profile names the problem
+        return ext
 
 
 def _parse(data: dict, src: str) -> Profile:
@@ -306,14 +355,19 @@ def _load_pack(name: str) -> Profile:
 
 @functools.lru_cache(maxsize=64)
 def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple[str, ...] = (),
-                      unrelated_gap: int = 3, count_method: int = 1, dual_reading: bool = True) -> Profile:  # fmt: skip
+                      unrelated_gap: int = 3, count_method: int = 1, dual_reading: bool = True,
+                      special_wins: bool = True) -> Profile:  # fmt: skip
     """The profile a game plays: the base profile, plus (``extras``) the extras pack's items appended
     in its row order, those named in ``extras_off`` left out, an item the base already has keeping its
     base row; plus the pack's shapes (each only while one of its items remains) and, for
     ``unrelated_gap == 2``, the 2-apart 十六不搭; for a hongkong profile, its ``count_method`` and
-    ``dual_reading``. Cached: one object (and one compiled form) per setting."""
+    ``dual_reading``. With ``special_wins`` off (rule option, the olympiad profile) the profile has no
+    shapes at all: five sets and a pair is the only win, for the engine, its mask and the scorer alike
+    (they all read the shapes from the compiled profile). Cached: one object (and one compiled form)
+    per setting."""
     base = load_profile(name_or_path)
-    if not extras and unrelated_gap == 3 and count_method == 1 and dual_reading:
+    no_shapes = not base.options.get("shapes")
+    if not extras and unrelated_gap == 3 and count_method == 1 and dual_reading and (special_wins or no_shapes):
         return base
     items = list(base.items)
     shapes = list(base.options.get("shapes", []))
@@ -331,6 +385,8 @@ def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple
         title = f"{title} + {pack.title}"
     if unrelated_gap == 2 and "unrelated_gap2" not in shapes:
         shapes.append("unrelated_gap2")
+    if not special_wins:
+        shapes = []
     hk = {"count_method": count_method, "dual_reading": dual_reading}
     return Profile(base.name, title, tuple(items), dict(base.rule_defaults), base.options | {"shapes": shapes} | hk,
                    base.source, packs)  # fmt: skip
@@ -338,11 +394,18 @@ def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple
 
 @functools.lru_cache(maxsize=64)
 def load_profile(name_or_path: str) -> Profile:
-    """A built-in profile by name (``standard``, ``strict16``, ``casual``, ``hongkong``) or a TOML file by path."""
+    """A built-in profile by name (``standard``, ``strict16``, ``casual``, ``hongkong``, ``olympiad``) or a TOML
+    file by path."""
     if isinstance(name_or_path, Profile):
         return name_or_path
+    if not isinstance(name_or_path, str):
+        raise ProfileError(f"a profile is a name or a path, got {type(name_or_path).__name__}")
     if "\0" in name_or_path:
-        raise ProfileError(f"unknown profile {name_or_path!r} (a name or a path cannot hold a NUL character)")
+        raise ProfileError(f"unknown profile {shown(name_or_path)} (a name or a path cannot hold a NUL character)")
+    try:
+        name_or_path.encode("utf-8")
+    except UnicodeEncodeError as e:  # a lone surrogate ("\ud800") from JSON: no file has that name
+        raise ProfileError(f"unknown profile {shown(name_or_path)} (not valid text: {e.reason} at position {e.start})") from None
     key = _loading_key(name_or_path)
     _LOADING.add(key)
     try:

@@ -162,9 +162,11 @@ void turn_action(const State& S, int64_t b, int64_t a, Opts opts, Cfg cfg, const
         g[St::G_TILE] = k;
         g[St::G_ROB_ANKONG] = ankong;
         g[St::G_ROB_CHAIN] = g[St::G_DRAWSRC] == St::SRC_KONG || g[St::G_DRAWSRC] == St::SRC_EXPOSED_KONG;
-        if (ankong && !(opts[R::OPT_HK] && open_rob(g, S.p[b], S.hands[b], k, true, prof.p_opts)))
+        // 搶槓 (rob_kong, on but in the olympiad profile): with it off no seat is asked, the kong stands.
+        const bool rob = opts[R::OPT_ROB_KONG] != 0;
+        if (ankong && !(rob && opts[R::OPT_HK] && open_rob(g, S.p[b], S.hands[b], k, true, prof.p_opts)))
             do_ankong(S, b, seat, k, opts, prof);
-        else if (!ankong && !open_rob(g, S.p[b], S.hands[b], k, false, prof.p_opts))
+        else if (!ankong && !(rob && open_rob(g, S.p[b], S.hands[b], k, false, prof.p_opts)))
             do_addkong(S, b, seat, k, opts, prof);
     }
 }

@@ -45,7 +45,9 @@ inline constexpr int64_t OPT_LA_ASK = 19LL;
 inline constexpr int64_t OPT_LA_DRAW_SETTLE = 20LL;
 inline constexpr int64_t OPT_FLOWER_OFFER = 21LL;
 inline constexpr int64_t OPT_DICE = 22LL;
-inline constexpr int64_t N_OPTS = 23LL;
+inline constexpr int64_t OPT_ROB_KONG = 23LL;
+inline constexpr int64_t OPT_SETTLE_WIN_LOSE = 24LL;
+inline constexpr int64_t N_OPTS = 25LL;
 inline constexpr int64_t MAX_STAKE = 1000000000LL;
 inline constexpr int64_t MAX_STREAK = 1000000LL;
 }  // namespace rules

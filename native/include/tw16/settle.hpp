@@ -15,6 +15,8 @@
 //     legs of a self-draw, each with the dealer tai it has as a self-draw leg. A leg whose tai is
 //     negative (a negative hand tai from a caller, or a dealer tai wrapped by an absurd streak) is
 //     reported but not paid, as the hongkong port did; the standard rule pays it.
+//   win_lose settlement (opts[OPT_SETTLE_WIN_LOSE], the olympiad profile): the same legs, each paying
+//     one point of per_tai chips whatever the tai, with no dealer tai (leg tai = hand tai, reported).
 // int64 arithmetic wraps (Numba's int64, done through uint64: no undefined behaviour).
 #pragma once
 #include <cstdint>
@@ -52,7 +54,8 @@ struct Legs {
 // and the scoring bench loop call them per win.)
 inline Legs win_legs(const Win& w, Opts opts) {
     const bool hk = opts[py::rules::OPT_HK] != 0;
-    const int64_t dt = dealer_tai(w.streak, opts);
+    const bool win_lose = opts[py::rules::OPT_SETTLE_WIN_LOSE] != 0;
+    const int64_t dt = win_lose ? 0 : dealer_tai(w.streak, opts);
     const int64_t liable = hk ? w.liable : -1;  // 全包 is a hongkong rule
     // Legs from all three: a self-draw, 八仙過海, or 全包 (the liable seat pays the self-draw legs).
     const bool self_legs = w.payer < 0 || liable >= 0;
@@ -64,12 +67,13 @@ inline Legs win_legs(const Win& w, Opts opts) {
     l.n = 0;
     for (int64_t p = 0; p < 4; ++p) {
         const bool leg = p != w.winner && (self_legs || p == w.payer);
-        const bool on = leg && (w.winner == w.dealer || (p == w.dealer && (!self_legs || dealer_self_leg)));
+        const bool on =
+            !win_lose && leg && (w.winner == w.dealer || (p == w.dealer && (!self_legs || dealer_self_leg)));
         const int64_t tai = add_wrap(w.hand_tai, on ? dt : 0);
         l.dealer_tai[p] = on ? dt : 0;
         l.tai[p] = leg ? tai : -1;
         l.payer[p] = !leg ? -1 : liable >= 0 ? liable : p;
-        l.chips[p] = leg ? add_wrap(base, mul_wrap(per_tai, tai)) : 0;
+        l.chips[p] = !leg ? 0 : win_lose ? per_tai : add_wrap(base, mul_wrap(per_tai, tai));
         l.paid[p] = leg && (!hk || tai >= 0);
         l.n += leg;
     }
