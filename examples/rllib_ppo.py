@@ -4,6 +4,7 @@
     python examples/rllib_ppo.py --iterations 20 --env-runners 1
     python examples/rllib_ppo.py --iterations 1 --smoke          # the test's smoke run (seconds of play)
     python examples/rllib_ppo.py --independent                   # one policy per seat instead of one shared
+    python examples/rllib_ppo.py --bc-hands 2000                 # start from cloned Greedy (docs/scaling.md)
 
 ``envs.tw16_v0`` is a PettingZoo AEC environment; RLlib's ``PettingZooEnv`` turns it into a
 ``MultiAgentEnv`` (one agent acts at a time, rewards paid to seats that do not act reach them at their
