@@ -7,7 +7,7 @@
     tw16 eval A B C D --hands N [--json] [--plot PNG] [--log-dir DIR] [--workers N | --ray ADDRESS]
                      [--batch-walls W] [--eval-set v1] [--vr]   (published walls; variance-reduced figures)
     tw16 replay LOG [--html PAGE] [--view SEAT]
-    tw16 replay --seed S --agents A,B,C,D --out LOG [--profile NAME] [--rules JSON]   (record one hand)
+    tw16 replay --seed S --agents A,B,C,D [--out LOG] [--profile NAME] [--rules JSON]   (record one hand)
     tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
               [--log FILE]
     tw16 web [--host 127.0.0.1] [--port 8000] [--agent A] [--log-dir D] [--duplicate v1]

@@ -4,6 +4,7 @@
     python examples/rllib_ppo.py --iterations 20 --env-runners 1
     python examples/rllib_ppo.py --iterations 1 --smoke          # the test's smoke run (seconds of play)
     python examples/rllib_ppo.py --independent                   # one policy per seat instead of one shared
+    python examples/rllib_ppo.py --bc-hands 2000                 # start from cloned Greedy (docs/scaling.md)
 
 ``envs.tw16_v0`` is a PettingZoo AEC environment; RLlib's ``PettingZooEnv`` turns it into a
 ``MultiAgentEnv`` (one agent acts at a time, rewards paid to seats that do not act reach them at their
@@ -92,6 +93,29 @@ def build_config(args):
     )
 
 
+def clone_greedy(algo, hands: int, epochs: int, seed: int) -> None:
+    """Behaviour cloning before PPO (docs/sb3.md, "Why RL from scratch is slow here"): fit every
+    policy's action logits to Greedy's decisions in ``hands`` hands (``training.imitation``), on the
+    learner, then hand the weights to the env runners."""
+    import torch
+
+    from training.imitation import clone, teacher_decisions
+
+    data = teacher_decisions(hands, seed=seed)
+
+    def fit(learner):
+        for pid in learner.module.keys():
+            m = learner.module[pid]
+
+            def logits(x, m=m):  # the flat planes, every action allowed: clone() applies the mask
+                return m.forward_train({"obs": x.reshape(len(x), -1), "action_mask": torch.ones(len(x), 76)})["action_dist_inputs"]
+
+            print(f"behaviour cloning of {pid}:", clone(logits, m.parameters(), data, epochs=epochs, seed=seed), flush=True)
+
+    algo.learner_group.foreach_learner(fit)
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--iterations", type=int, default=20)
@@ -105,6 +129,9 @@ def main(argv=None) -> int:
     p.add_argument("--address", default=None, help="a Ray cluster ('auto'); default: a local Ray")
     p.add_argument("--smoke", action="store_true", help="tiny batches, no env runners: the test's run")
     p.add_argument("--checkpoint", default=None, help="save the algorithm here at the end")
+    p.add_argument("--bc-hands", type=int, default=0,
+                   help="first clone Greedy's decisions in this many hands into the policies (0: random start)")
+    p.add_argument("--bc-epochs", type=int, default=6)
     args = p.parse_args(argv)
     if args.smoke:
         args.env_runners, args.batch, args.epochs, args.hidden = 0, 256, 1, 64
@@ -114,6 +141,8 @@ def main(argv=None) -> int:
     ray.init(address=args.address, include_dashboard=False, **({} if args.address else {"num_cpus": 2}))
     try:
         algo = build_config(args).build_algo()
+        if args.bc_hands:
+            clone_greedy(algo, args.bc_hands, args.bc_epochs, args.seed)
         for it in range(1, args.iterations + 1):
             res = algo.train()
             runners = res.get("env_runners", {})

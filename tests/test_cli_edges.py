@@ -100,3 +100,28 @@ def test_env_version_after_import_envs():
     r = _py("import envs; print(envs.tw16_v0.ENV_VERSION, envs.tw16_v1.ENV_VERSION)")
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["tw16_v0", "tw16_v1"]
+
+
+def test_train_help_counts_parameters_and_refuses_what_the_pipeline_sets(capsys):
+    """The network sizes in `tw16 train --help` are the networks' own counts (the help said "330 k" for
+    both widths); the options the pipeline overrides are refused, not silently ignored."""
+    from dataclasses import replace
+
+    from agents.neural import PolicyValueNet
+    from cli.main import main
+    from training.pipeline import Pipeline
+
+    net = Pipeline().ppo.net
+    counts = [sum(p.numel() for p in PolicyValueNet(replace(net, width=w)).parameters()) for w in (16, 32)]
+    assert counts[0] != counts[1]
+    try:
+        main(["train", "--help"])
+    except SystemExit:
+        pass
+    out = " ".join(capsys.readouterr().out.split())
+    for w, n in zip((16, 32), counts):
+        assert f"width {w}: {n:,} parameters" in out
+    assert "330 k" not in out
+    for opt in ("--bc.out", "--ppo.out-dir", "--bc.net.width"):
+        assert main(["train", opt, "1"]) == 2
+        assert "is set by" in capsys.readouterr().err

@@ -106,8 +106,12 @@ def _run(block: Block, cwd: Path) -> subprocess.CompletedProcess:
         (cwd / "_snippet.txt").write_text(block.code)
         cmd = [sys.executable, "-m", "doctest", "-o", "ELLIPSIS", "-o", "NORMALIZE_WHITESPACE", "_snippet.txt"]
         return subprocess.run(cmd, cwd=cwd, env=_env(), capture_output=True, text=True, timeout=TIMEOUT_S)
-    cmd = [sys.executable, "-"] if block.lang == "python" else ["bash", "-e", "-o", "pipefail", "-s"]
-    return subprocess.run(cmd, input=block.code, cwd=cwd, env=_env(), capture_output=True, text=True, timeout=TIMEOUT_S)
+    # the block from a file, standard input empty: an interactive command (tw16 play) sees the end of input
+    script = cwd / ("_snippet.py" if block.lang == "python" else "_snippet.sh")
+    script.write_text(block.code)
+    cmd = [sys.executable, script.name] if block.lang == "python" else ["bash", "-e", "-o", "pipefail", script.name]
+    return subprocess.run(cmd, stdin=subprocess.DEVNULL, cwd=cwd, env=_env(), capture_output=True, text=True,
+                          timeout=TIMEOUT_S)  # fmt: skip
 
 
 ALL = [b for doc in DOCS for b in blocks(doc)]

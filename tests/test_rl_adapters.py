@@ -1,6 +1,7 @@
 """RLlib and TorchRL policies as tw16 agents (agents.rl_adapters), at small size: a TorchRL actor as
 examples/torchrl_collector.py builds it, saved as weights and evaluated through ``tw16 eval
-py:MODULE:ATTR``; an RLlib checkpoint of examples/rllib_ppo.py's smoke run evaluated in duplicate play."""
+py:MODULE:ATTR``; an RLlib checkpoint of examples/rllib_ppo.py's smoke run (behaviour-cloned first)
+evaluated in duplicate play."""
 
 from __future__ import annotations
 
@@ -93,8 +94,10 @@ def test_rllib_checkpoint_in_duplicate_play(tmp_path):
 
     ck = tmp_path / "ck"
     r = subprocess.run([sys.executable, str(ROOT / "examples" / "rllib_ppo.py"), "--iterations", "1", "--smoke",
-                        "--checkpoint", str(ck)], capture_output=True, text=True, timeout=900)  # fmt: skip
+                        "--bc-hands", "20", "--bc-epochs", "1", "--checkpoint", str(ck)],
+                       capture_output=True, text=True, timeout=900)  # fmt: skip
     assert r.returncode == 0, r.stderr[-3000:]
+    assert "behaviour cloning of shared: {'accuracy': [" in r.stdout  # the warm start ran
     me = RLlibAgent(ck)
     res = play_duplicate([me, make_agent("greedy"), me, make_agent("greedy")], 2, Rules(), seed=0)
     assert res["hands"] == 8 and set(res["agents"]) == {"rllib", "greedy"}
