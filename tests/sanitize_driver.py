@@ -663,7 +663,7 @@ def valid_calls(core, ctx, S):
         "is_concealed": [ms, nm],
         "is_ready_hand": [h, ms, nm, po],
         "ready_after_discard": [h, ms, nm, int(np.flatnonzero(h)[0]), po],
-        "can_declare_ready": [g, ps, h, ms, ctx.opts, ctx.cfg, po],
+        "can_declare_ready": [g, ps, h, ms, ctx.opts, ctx.cfg, po, False],
         "turn_win_ok": [g, ps, h, ctx.opts, po],
         "may_win": [c16, 33, ctx.shapes],
         "wins_with": [c16, 0, 33, po],
