@@ -75,9 +75,11 @@ def bench_train(seconds: float = 10.0, device: str = "cpu", net: str = "main", w
         warmup_s = time.perf_counter() - t_warm
         split = dict.fromkeys((*SPLIT, "total"), 0.0)
         decisions = learner = updates = 0
+        cpu0 = time.process_time()
         while updates == 0 or split["total"] < seconds:
             d, l = one_update(split)
             decisions, learner, updates = decisions + d, learner + l, updates + 1
+        cpu_s = time.process_time() - cpu0
     finally:
         _core.set_num_threads(prev_threads)
     total = split.pop("total")
@@ -90,6 +92,9 @@ def bench_train(seconds: float = 10.0, device: str = "cpu", net: str = "main", w
                    "torch_threads": cfg.torch_threads, "core_threads": cfg.core_threads},
         "warmup_updates": warmup_updates, "warmup_s": round(warmup_s, 3), "updates": updates, "decisions": decisions,
         "learner_decisions": learner, "seconds": round(total, 3), "decisions_per_s": round(decisions / total, 1),
+        # CPU seconds of this process (all its threads): on a shared machine the wall clock counts the
+        # neighbours' turns too, this does not
+        "cpu_seconds": round(cpu_s, 3), "decisions_per_cpu_s": round(decisions / cpu_s, 1),
         "split_s": {k: round(split[k], 4) for k in SPLIT},
         "split_frac": {k: round(split[k] / total, 4) for k in SPLIT},
     }  # fmt: skip
