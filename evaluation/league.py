@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import make_agent
+from agents.device import resolve_device
 from envs.rules import Rules
 from evaluation.arena import play_duplicate
 from evaluation.eval_seeds import load
@@ -53,7 +54,8 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
             res = evaluate_distributed(specs, n_walls, rules, seed=seed, batch_walls=table_batch_walls(specs, batch_walls), workers=workers,
                                        address=ray, progress=step, wall_seeds=wall_seeds, vr=vr)  # fmt: skip
         else:
-            agents = [make_agent(s, seed=seed, device=device) for s in specs]
+            dev = str(resolve_device(device))  # "auto" to the device it picks; one not there: DeviceError
+            agents = [make_agent(s, seed=seed, device=dev) for s in specs]
             res = play_duplicate(agents, n_walls, rules, seed=seed, batch_walls=batch_walls, progress=step,
                                  wall_seeds=wall_seeds, vr=vr, log_dir=log_dir)  # fmt: skip
     finally:
