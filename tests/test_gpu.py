@@ -260,7 +260,8 @@ def test_ppo_on_cuda_runs_and_its_files_load_on_the_cpu(tmp_path):
     ck = torch.load(policy, map_location="cpu", weights_only=True)
     assert all(t.device.type == "cpu" for t in ck["net"].values())  # saved from the CPU copy
     # resume on the CPU from the state written on the GPU
-    resumed = train(replace(_tiny_ppo(tmp_path, "gpu"), total_decisions=512, resume=str(tmp_path / "gpu" / "train_state.pt")))
+    state = str(tmp_path / "gpu" / "train_state.pt")
+    resumed = train(replace(_tiny_ppo(tmp_path, "gpu"), total_decisions=512, resume=state))
     assert len(_log(tmp_path / "gpu" / "log.csv")) == 4 and load_checkpoint(resumed)[0] is not None
 
 
