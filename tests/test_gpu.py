@@ -223,8 +223,10 @@ def test_first_ppo_update_on_cuda_matches_the_cpu(tmp_path):
             delta = {k: v.detach().cpu() - before[k] for k, v in model.state_dict().items()}
             results[dev] = diag, grads, delta
     (d_cpu, g_cpu, w_cpu), (d_gpu, g_gpu, w_gpu) = results["cpu"], results["cuda"]
-    for key in ("pg_loss", "v_loss", "entropy", "approx_kl"):
-        assert d_gpu[key] == pytest.approx(d_cpu[key], rel=1e-4, abs=1e-7), key
+    # pg_loss and approx KL are near zero on the first minibatch (normalised advantages, ratio ~1):
+    # their float32 rounding, summed in another order on the GPU, is the tolerance
+    for key, tol in (("pg_loss", 1e-5), ("v_loss", 1e-6), ("entropy", 1e-6), ("approx_kl", 1e-5)):
+        assert d_gpu[key] == pytest.approx(d_cpu[key], rel=1e-4, abs=tol), key
     for k in g_cpu:  # raw gradients (before clipping): relative error of each tensor
         err = float((g_gpu[k] - g_cpu[k]).norm() / (g_cpu[k].norm() + 1e-12))
         assert err < 1e-3, (k, err)
@@ -257,8 +259,8 @@ def test_ppo_on_cuda_runs_and_its_files_load_on_the_cpu(tmp_path):
     assert all(p.device.type == "cpu" for p in net.parameters())
     rows = _log(tmp_path / "gpu" / "log.csv")
     assert len(rows) == 2 and all(float(r["entropy"]) > 0 for r in rows)
-    ck = torch.load(policy, map_location="cpu", weights_only=True)
-    assert all(t.device.type == "cpu" for t in ck["net"].values())  # saved from the CPU copy
+    ck = torch.load(policy, weights_only=True)  # no map_location: the tensors as saved
+    assert all(t.device.type == "cpu" for t in ck["net"].values())
     # resume on the CPU from the state written on the GPU
     state = str(tmp_path / "gpu" / "train_state.pt")
     resumed = train(replace(_tiny_ppo(tmp_path, "gpu"), total_decisions=512, resume=state))
