@@ -155,6 +155,30 @@ def test_eval_on_the_cpu_device_is_the_default():
         assert json.dumps(evaluate(specs, 8, seed=2, progress=False, device=dev), sort_keys=True, default=str) == a
 
 
+def test_the_device_path_of_the_rollout_samples_as_the_cpu_path(tmp_path):
+    """``Rollout._sample_on_device`` (staging buffers, one stacked copy back) run on the CPU: the same
+    actions, log-probabilities and values as ``_sample`` from the same generator state."""
+    from envs.rules import Rules
+    from training.rollout import Rollout
+
+    cfg = _tiny_ppo(tmp_path, "x")
+    torch.manual_seed(0)
+    net = PolicyValueNet(cfg.net).eval()
+    ro = Rollout(cfg, Rules.make(profile="standard", episode="hand").to_dict(), np.random.default_rng(0), seed=0)
+    x = np.random.default_rng(1).random((ro.N, cfg.net.net_channels, 34)).astype(np.float32)
+    _, mask = _batch(ro.N, seed=2)
+    ro.gen.manual_seed(9)
+    direct = ro._sample(net, x, mask)
+    ro.gen.manual_seed(9)
+    staged = ro._sample_on_device(net, x, mask)
+    assert staged[0].dtype == np.int64 and mask[np.arange(ro.N), staged[0]].all()
+    assert np.array_equal(direct[0], staged[0])
+    assert np.allclose(direct[1], staged[1]) and np.allclose(direct[2], staged[2])
+    ro.gen.manual_seed(9)
+    part = ro._sample_on_device(net, x[:3], mask[:3])  # fewer rows than the buffers hold
+    assert np.array_equal(part[0], direct[0][:3]) and ro.timing["transfer"] >= 0
+
+
 def test_bench_train_prints_json_with_the_time_split(capsys):
     from bench.train import SPLIT
     from cli.main import main

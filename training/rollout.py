@@ -153,7 +153,7 @@ class Rollout:
         self.device = resolve_device(cfg.device)
         self.gen = torch.Generator(device=self.device).manual_seed(int(seed))  # the networks' sampling
         self.clock, self.sync = time.process_time, False
-        self.pinned = None  # (obs, mask) page-locked CPU buffers of N rows, on a CUDA device only
+        self.pinned = None  # (obs, mask) page-locked CPU buffers of N rows (``_sample_on_device``)
         self.learner = self.opp_idx = None  # seats are drawn at the first collect (when the pool is known)
         self.hand_tai = np.zeros((N, 4))
         self.timing = dict.fromkeys(TIMING_PARTS, 0.0)
@@ -180,9 +180,10 @@ class Rollout:
         copy back (actions as floats: at most 76, exact in float32)."""
         clock, n = self.clock, len(x)
         t0 = clock()
-        if self.pinned is None:
-            self.pinned = (torch.empty((self.N, *x.shape[1:]), dtype=torch.float32, pin_memory=True),
-                           torch.empty((self.N, N_ACTIONS), dtype=torch.bool, pin_memory=True))  # fmt: skip
+        if self.pinned is None:  # page-locked where there is a GPU to copy to (tests run this path on the CPU)
+            pin = self.device.type == "cuda"
+            self.pinned = (torch.empty((self.N, *x.shape[1:]), dtype=torch.float32, pin_memory=pin),
+                           torch.empty((self.N, N_ACTIONS), dtype=torch.bool, pin_memory=pin))  # fmt: skip
         h_x, h_m = self.pinned[0][:n], self.pinned[1][:n]
         h_x.numpy()[:] = x
         h_m.numpy()[:] = mask
