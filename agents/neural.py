@@ -96,7 +96,8 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 def save_checkpoint(path, net: PolicyValueNet, **extra) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    state = {k: v.half() if v.is_floating_point() else v for k, v in net.state_dict().items()}
+    # on the CPU whatever device trained it: a checkpoint loads anywhere (load_checkpoint maps it too)
+    state = {k: (v.half() if v.is_floating_point() else v).cpu() for k, v in net.state_dict().items()}
     if net.cfg.efficiency:
         extra["efficiency_version"] = EFFICIENCY_VERSION
     torch.save({"net": state, "config": asdict(net.cfg), "obs_version": OBS_VERSION,

@@ -52,7 +52,8 @@ def _machine() -> dict:
     }
 
 
-def run_bench(what: str, seconds: float = 1.0) -> dict:
+def run_bench(what: str, seconds: float = 1.0, device: str = "cpu", net: str = "main") -> dict:
+    """``device`` and ``net``: of ``train`` only (``bench.train``)."""
     machine = _machine()
     if what == "scoring":
         from bench.hand import bench_hand
@@ -75,8 +76,12 @@ def run_bench(what: str, seconds: float = 1.0) -> dict:
         from bench.env import bench_env
 
         result = bench_env(seconds=seconds)
+    elif what == "train":
+        from bench.train import bench_train
+
+        result = bench_train(seconds=seconds, device=device, net=net)
     else:
-        raise ValueError(f"unknown benchmark {what!r} (scoring, engine, env)")
+        raise ValueError(f"unknown benchmark {what!r} (scoring, engine, env, train)")
     return {"bench": what, "machine": machine, **result, "load_avg_after": [round(x, 2) for x in os.getloadavg()]}
 
 

@@ -19,11 +19,14 @@ PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
 def check_eval_args(args) -> Rules:
     """Every argument of ``tw16 eval`` checked before any game is played (``UsageError`` naming the
     bad one); returns the rules."""
-    from cli.usage import UsageError, check_agents, positive_int, rules_from_args
+    from cli.usage import UsageError, check_agents, check_device, positive_int, rules_from_args
 
     positive_int(args.hands, "--hands")
     check_hands_memory(args.hands)
     positive_int(getattr(args, "batch_walls", 256), "--batch-walls")
+    check_device(getattr(args, "device", "cpu"))
+    if getattr(args, "device", "cpu") != "cpu" and (getattr(args, "workers", 0) or getattr(args, "ray", None)):
+        raise UsageError(f"--device {args.device}: the networks run in this process; Ray workers play on their CPUs")
     positive_int(getattr(args, "workers", 0), "--workers", minimum=0)
     rules = rules_from_args(args.profile, args.rules)
     check_eval_set(args)
@@ -139,7 +142,8 @@ def run_eval(args) -> int:
             res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
                            workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
                            batch_walls=getattr(args, "batch_walls", 256), eval_set=getattr(args, "eval_set", None),
-                           vr=getattr(args, "vr", False), log_dir=getattr(args, "log_dir", None))  # fmt: skip
+                           vr=getattr(args, "vr", False), log_dir=getattr(args, "log_dir", None),
+                           device=getattr(args, "device", "cpu"))  # fmt: skip
         except WorkersFailed as e:
             say(f"tw16 eval: {e}")
             return 1

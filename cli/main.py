@@ -2,10 +2,13 @@
 
     tw16 score CASES.jsonl [--check] [--profile NAME|PATH] [--format json|table]
     tw16 bench scoring|engine|env [--seconds S]
+    tw16 bench train [--device cpu|cuda|cuda:N|auto] [--seconds S] [--net main|default|large]
+                                                  (the PPO trainer end to end: decisions/s and the time split)
     tw16 bench soak --hands N [--seed S]             (random and greedy play, invariant checker on,
                                                    every profile and option combination)
     tw16 eval A B C D --hands N [--json] [--plot PNG] [--log-dir DIR] [--workers N | --ray ADDRESS]
-                     [--batch-walls W] [--eval-set v1] [--vr]   (published walls; variance-reduced figures)
+                     [--batch-walls W] [--eval-set v1] [--vr] [--device D]   (published walls; variance-reduced
+                                                   figures; D: where the networks run)
     tw16 replay LOG [--html PAGE] [--view SEAT]
     tw16 replay --seed S --agents A,B,C,D [--out LOG] [--profile NAME] [--rules JSON]   (record one hand)
     tw16 play [--seat 0] [--opponents neural] [--hands 1] [--seed S] [--profile NAME] [--rules JSON] [--open]
@@ -51,7 +54,15 @@ def _cmd_bench(args) -> int:
     if args.hands is not None or args.seed is not None:
         raise UsageError(f"--hands and --seed are options of `tw16 bench soak`, not of `tw16 bench {args.what}`")
     positive_seconds(args.seconds)
-    print(json.dumps(run_bench(args.what, seconds=args.seconds), indent=2, ensure_ascii=False))
+    train = {}
+    if args.what == "train":
+        from cli.usage import check_device
+
+        check_device(args.device or "cpu")
+        train = {"device": args.device or "cpu", "net": args.net or "main"}
+    elif args.device is not None or args.net is not None:
+        raise UsageError(f"--device and --net are options of `tw16 bench train`, not of `tw16 bench {args.what}`")
+    print(json.dumps(run_bench(args.what, seconds=args.seconds, **train), indent=2, ensure_ascii=False))
     return 0
 
 
@@ -116,8 +127,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=_cmd_score)
 
     b = sub.add_parser("bench", help="print benchmark figures as JSON")
-    b.add_argument("what", choices=("scoring", "engine", "env", "soak"),
-                   help="which part to measure; soak: random and greedy play with the invariant checker")
+    b.add_argument("what", choices=("scoring", "engine", "env", "soak", "train"),
+                   help="which part to measure; soak: random and greedy play with the invariant checker; train: "
+                        "the PPO trainer end to end (the main job's config), decisions/s and the time split")
+    b.add_argument("--device", default=None, help="train: where the networks run (cpu | cuda | cuda:N | auto; default cpu)")
+    b.add_argument("--net", default=None, choices=("main", "default", "large"),
+                   help="train: the main job's network (default), the shipped checkpoint's, or a ~6 M-parameter one")
     b.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     b.add_argument("--hands", type=int, default=None, help="soak: hands to play, spread over every combination")
     b.add_argument("--seed", type=int, default=None, help="soak: seed of the deals and the players (default 0)")
@@ -134,6 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--log-dir", default=None, metavar="DIR",
                    help="record every hand played as DIR/wWALL-rROTATION.jsonl (tw16 replay reads them)")
     e.add_argument("--json", action="store_true", help="print the figures as JSON")
+    e.add_argument("--device", default="cpu",
+                   help="where the neural agents' networks run: cpu | cuda | cuda:N | auto (the engine stays on the CPU)")
     e.add_argument("--workers", type=int, default=0, help="play batches of walls on this many Ray workers (needs ray)")
     e.add_argument("--ray", default=None, metavar="ADDRESS", help="a Ray cluster to play on ('auto', 'ray://host:10001')")
     e.add_argument("--batch-walls", type=int, default=256,

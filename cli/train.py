@@ -7,7 +7,7 @@ import json
 import math
 from pathlib import Path
 
-from cli.usage import UsageError, check_agents, positive_int, rules_from_args
+from cli.usage import UsageError, check_agents, check_device, positive_int, rules_from_args
 from training import pipeline
 from training.pipeline import Pipeline, run_pipeline
 
@@ -32,6 +32,7 @@ def check_pipeline(p: Pipeline) -> None:
             if not ok:
                 raise UsageError(f"{opt(section, n)} must be a number in {'(' if lo_open else '['}{lo}, {hi}], got {v!r}")
 
+    check_device(p.device)
     ints("", p, 0, "eval_hands", "seed")
     if len(p.eval_against) != 3:
         raise UsageError(f"--eval-against needs three agents, got {list(p.eval_against)}")

@@ -32,7 +32,8 @@ def user_errors() -> tuple[type[BaseException], ...]:
     classes: list[type[BaseException]] = [UsageError, RulesError, ProfileError, NotationError, ReplayError]
     # Only from modules already imported: one that was not cannot have raised its error, and importing
     # agents.neural would import torch (seconds) for every command, `tw16 score` included.
-    for module, name in (("agents.neural", "CheckpointError"), ("agents.user", "UserAgentError")):
+    for module, name in (("agents.neural", "CheckpointError"), ("agents.user", "UserAgentError"),
+                         ("agents.device", "DeviceError")):
         cls = getattr(sys.modules.get(module), name, None)
         if cls is not None:
             classes.append(cls)
@@ -81,3 +82,14 @@ def check_agents(specs, seed: int = 0) -> None:
         except (ValueError, OSError) as e:  # unknown name, missing or unreadable checkpoint
             msg = str(e)  # the agents' own messages already name the spec
             raise UsageError(msg if msg.startswith(("unknown agent", "agent ")) else f"agent {spec!r}: {msg}") from None
+
+
+def check_device(spec, name: str = "--device"):
+    """``--device``: a device torch can use here (``agents.device.resolve_device``), else ``UsageError``
+    naming the option and the device."""
+    from agents.device import DeviceError, resolve_device
+
+    try:
+        return resolve_device(spec)
+    except DeviceError as e:
+        raise UsageError(f"{name}: {e}") from None

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import make_agent
+from agents.device import resolve_device
 from envs.rules import Rules
 from evaluation.arena import play_duplicate, walls_for
 from evaluation.eval_seeds import load
@@ -18,12 +19,13 @@ from evaluation.eval_seeds import load
 
 def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progress: bool = True, workers: int = 0,
              ray: str | None = None, batch_walls: int = 256, eval_set: str | None = None, vr: bool = False,
-             log_dir=None) -> dict:  # fmt: skip
+             log_dir=None, device: str = "cpu") -> dict:  # fmt: skip
     """Duplicate play of the agents named by ``specs``; with ``workers`` or a Ray address ``ray``, the
     batches of walls are played on Ray workers (``evaluation.distributed``), with the same result.
     ``eval_set``: deal the first walls of a published set (``evaluation.eval_seeds``) instead of walls
     derived from ``seed`` (which still seeds the agents); ``vr``: add the variance-reduced figures
-    (``evaluation.variance``); ``log_dir``: write every hand's replay log there (one process only)."""
+    (``evaluation.variance``); ``log_dir``: write every hand's replay log there (one process only);
+    ``device``: where the neural agents' networks run (in this process; Ray workers play on their CPUs)."""
     n_walls = walls_for(hands)
     wall_seeds = None
     if eval_set is not None:
@@ -41,6 +43,8 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
     try:
         if (workers or ray) and log_dir is not None:
             raise ValueError("log_dir records the hands in this process: not with Ray workers")
+        if (workers or ray) and str(device) != "cpu":
+            raise ValueError(f"device {device!r} is for play in this process: Ray workers play on their CPUs")
         if workers or ray:
             from evaluation.distributed import evaluate_distributed
 
@@ -49,7 +53,8 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
             res = evaluate_distributed(specs, n_walls, rules, seed=seed, batch_walls=table_batch_walls(specs, batch_walls), workers=workers,
                                        address=ray, progress=step, wall_seeds=wall_seeds, vr=vr)  # fmt: skip
         else:
-            agents = [make_agent(s, seed=seed) for s in specs]
+            dev = str(resolve_device(device))  # "auto" to the device it picks; one not there: DeviceError
+            agents = [make_agent(s, seed=seed, device=dev) for s in specs]
             res = play_duplicate(agents, n_walls, rules, seed=seed, batch_walls=batch_walls, progress=step,
                                  wall_seeds=wall_seeds, vr=vr, log_dir=log_dir)  # fmt: skip
     finally:

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from agents import make_agent
+from agents.device import resolve_device
 from agents.neural import NetConfig, PolicyValueNet, masked_logits, net_input, save_checkpoint
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import N_CHANNELS
@@ -39,6 +40,7 @@ class BCConfig:
     out: str = "runs/bc/policy.pt"
     torch_threads: int = 1
     net: NetConfig = field(default_factory=NetConfig)
+    device: str = "cpu"  # where the network learns (cpu | cuda | cuda:N | auto); the teachers play on the CPU
     progress: bool = True
 
 
@@ -86,21 +88,24 @@ def collect(cfg: BCConfig):
 
 
 def train_bc(cfg: BCConfig) -> Path:
+    device = resolve_device(cfg.device)  # before the teachers play: a missing device is an error at once
     torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)
     t0 = time.perf_counter()
     data = collect(cfg)
     collect_s = time.perf_counter() - t0
-    net = PolicyValueNet(cfg.net)
+    net = PolicyValueNet(cfg.net).to(device)  # initialised on the CPU: the same weights on every device
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
-    obs, mask = torch.from_numpy(data["obs"]), torch.from_numpy(data["mask"])
-    act, ret = torch.from_numpy(data["action"]), torch.from_numpy(data["ret"])
+    # the whole data set goes to the device once (it is held in CPU memory already); on the CPU ``to``
+    # is no copy
+    obs, mask = torch.from_numpy(data["obs"]).to(device), torch.from_numpy(data["mask"]).to(device)
+    act, ret = torch.from_numpy(data["action"]).to(device), torch.from_numpy(data["ret"]).to(device)
     n = len(act)
     rng = np.random.default_rng(cfg.seed)
     history = []
     steps, step = cfg.epochs * -(-n // cfg.batch_size), 0
     for epoch in range(cfg.epochs):
-        perm = torch.from_numpy(rng.permutation(n))
+        perm = torch.from_numpy(rng.permutation(n)).to(device)
         correct, total_loss = 0, 0.0
         for s0 in range(0, n, cfg.batch_size):
             if cfg.anneal_lr:

@@ -41,6 +41,9 @@ class TrainConfig:
     torch_threads: int = 1  # torch's threads (1 on a small shared machine, see core_threads)
     core_threads: int = 1  # the native core's threads for batch calls (0: all cores; 1 on 2 busy cores: more thrash)
     net: NetConfig = field(default_factory=NetConfig)
+    # where the networks run and learn (cpu | cuda | cuda:N | auto); the engine stays on the CPU threads.
+    # Ray rollout workers play on their CPUs whatever this says
+    device: str = "cpu"
     progress: bool = True
     workers: int = 0  # rollout workers as Ray actors (0: roll out in this process); needs the `ray` extra
     ray: str | None = None  # Ray cluster address ("auto", "ray://host:10001"); None with workers > 0: a local Ray

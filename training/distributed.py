@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import uuid
 import warnings
+from dataclasses import replace
 
 import numpy as np
 
@@ -45,6 +46,7 @@ class RolloutWorker:
         torch.set_num_threads(1)
         _core.set_num_threads(1)
         torch.manual_seed(seed)
+        cfg = replace(cfg, device="cpu")  # workers play on their CPUs; the learner's device may be a GPU
         self.net = PolicyValueNet(cfg.net)
         self.opponents = Opponents(cfg)
         self.rollout = Rollout(cfg, rule_options, np.random.default_rng(seed), seed=seed, num_envs=num_envs)
@@ -108,7 +110,7 @@ class RayRollouts:
         weights = ray.put({k: v.detach().cpu() for k, v in net.state_dict().items()})
         for snap_id, agent in zip(opponents.pool_ids, opponents.pool):
             if snap_id not in self.pool_refs:
-                self.pool_refs[snap_id] = ray.put(agent.net.state_dict())
+                self.pool_refs[snap_id] = ray.put({k: v.detach().cpu() for k, v in agent.net.state_dict().items()})
         self.pool_refs = {i: r for i, r in self.pool_refs.items() if i in opponents.pool_ids}
         pool = [(i, self.pool_refs[i]) for i in opponents.pool_ids]  # nested refs reach the worker unresolved
         pending = {self.workers[i].collect.remote(weights, pool): i for i in range(self.n_workers)}

@@ -41,7 +41,8 @@ def _quick_ppo() -> TrainConfig:
 # Options of the sections that run_pipeline sets itself (tw16 train refuses them: they would be ignored)
 # -> what sets them
 DERIVED_OPTIONS = {"--bc.out": "--out-dir (OUT_DIR/bc.pt)", "--ppo.out-dir": "--out-dir (OUT_DIR/ppo)",
-                   "--bc.net": "--ppo.net.* (one network for both)", "--bc.seed": "--seed", "--ppo.seed": "--seed"}
+                   "--bc.net": "--ppo.net.* (one network for both)", "--bc.seed": "--seed", "--ppo.seed": "--seed",
+                   "--bc.device": "--device", "--ppo.device": "--device"}
 
 
 @dataclass
@@ -53,6 +54,8 @@ class Pipeline:
     eval_hands: int = 2000  # duplicate hands against the baselines at the end (0: none); 400 read +-6 chips
     eval_against: tuple[str, ...] = ("greedy", "defensive", "random")  # the other three seats
     seed: int = 0
+    # where the networks of all three stages run: cpu | cuda | cuda:N | auto (the engine stays on the CPU)
+    device: str = "cpu"
 
 
 def run_pipeline(p: Pipeline, argv: list[str] | None = None) -> dict:
@@ -60,6 +63,7 @@ def run_pipeline(p: Pipeline, argv: list[str] | None = None) -> dict:
     out = Path(p.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     p.bc.seed = p.ppo.seed = p.seed
+    p.bc.device = p.ppo.device = p.device
     t0 = time.perf_counter()
     if not p.skip_bc:
         p.bc.out = str(out / "bc.pt")
@@ -77,7 +81,8 @@ def run_pipeline(p: Pipeline, argv: list[str] | None = None) -> dict:
 
         if len(p.eval_against) != 3:
             raise ValueError(f"eval_against needs three agents, got {list(p.eval_against)}")
-        res = evaluate([f"neural:{policy}", *p.eval_against], p.eval_hands, seed=p.seed + 1, progress=p.ppo.progress)
+        res = evaluate([f"neural:{policy}", *p.eval_against], p.eval_hands, seed=p.seed + 1, progress=p.ppo.progress,
+                       device=p.device)  # fmt: skip
         report["eval"] = jsonable(res)
         report["plot"] = str(plot(res, out / "eval.png"))
     report["total_s"] = round(time.perf_counter() - t0, 1)

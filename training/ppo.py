@@ -27,6 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.device import resolve_device, synchronize
 from agents.neural import CheckpointError, PolicyValueNet, load_checkpoint, masked_logits, save_checkpoint
 from envs import _core
 from envs.rules import Rules
@@ -37,9 +38,10 @@ from training.rollout import TIMING_PARTS, Batch, Opponents, Rollout, gae  # noq
 def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
     """Load a ``train_state.pt`` (written by ``train``) into ``net`` and ``opt``; returns (decisions,
     update, rng seed). A file that is not one raises ``CheckpointError`` naming it. The file is a
-    pickle (optimizer state): resume only from files you wrote."""
+    pickle (optimizer state): resume only from files you wrote. It loads onto the CPU first (a state
+    saved on a GPU resumes anywhere); ``load_state_dict`` moves it to the net's device."""
     try:
-        st = torch.load(path, weights_only=False)
+        st = torch.load(path, map_location="cpu", weights_only=False)
     except Exception as e:  # corrupt, foreign, truncated: torch and pickle raise many kinds
         raise CheckpointError(f"training state {str(path)!r} cannot be read: {type(e).__name__}: {str(e)[:200]}") from None
     keys = ("net", "opt", "decisions", "update", "rng_seed")
@@ -60,19 +62,26 @@ LOG_COLUMNS = ("update", "decisions", "sps", "hands", "learner_tai_per_hand", "p
                *(f"{k}_s" for k in TIMING_PARTS))  # fmt: skip
 
 
-def ppo_update(net: PolicyValueNet, opt, batch: Batch, cfg: TrainConfig, rng) -> dict:
+def ppo_update(net: PolicyValueNet, opt, batch: Batch, cfg: TrainConfig, rng, timing: dict | None = None) -> dict:
     """The clipped PPO update on one rollout's learner decisions: ``update_epochs`` passes in shuffled
     minibatches (stopping early past ``target_kl``). Returns the diagnostics: losses, entropy,
-    approx KL, clip fraction (means over the minibatches) and the explained variance of the values."""
-    d_obs, d_mask, d_act = torch.from_numpy(batch.obs), torch.from_numpy(batch.mask), torch.from_numpy(batch.act)
-    d_logp, d_ret = torch.from_numpy(batch.logp), torch.from_numpy(batch.ret)
-    d_adv = torch.from_numpy((batch.adv - batch.adv.mean()) / (batch.adv.std() + 1e-8))  # over the whole batch
+    approx KL, clip fraction (means over the minibatches) and the explained variance of the values.
+    The batch goes to the net's device once, before the first minibatch (on the CPU: no copy);
+    ``timing`` (if given) gets the seconds of that upload under ``"transfer"``."""
+    dev = next(net.parameters()).device
+    t0 = time.perf_counter()
+    d_obs, d_mask, d_act = (torch.from_numpy(a).to(dev) for a in (batch.obs, batch.mask, batch.act))
+    d_logp, d_ret = torch.from_numpy(batch.logp).to(dev), torch.from_numpy(batch.ret).to(dev)
+    d_adv = torch.from_numpy((batch.adv - batch.adv.mean()) / (batch.adv.std() + 1e-8)).to(dev)  # over the whole batch
+    if timing is not None:
+        synchronize(dev)
+        timing["transfer"] = timing.get("transfer", 0.0) + time.perf_counter() - t0
     net.train()
     n = len(batch.act)
     sums = dict.fromkeys(("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"), 0.0)
     k = 0
     for _epoch in range(cfg.update_epochs):
-        perm = torch.from_numpy(rng.permutation(n))
+        perm = torch.from_numpy(rng.permutation(n)).to(dev)
         kl_epoch, k_epoch = 0.0, 0
         for s0 in range(0, n, cfg.minibatch_size):
             mb = perm[s0 : s0 + cfg.minibatch_size]
@@ -105,6 +114,7 @@ def ppo_update(net: PolicyValueNet, opt, batch: Batch, cfg: TrainConfig, rng) ->
 
 
 def train(cfg: TrainConfig) -> Path:
+    device = resolve_device(cfg.device)  # before anything is written: a device that is not there is an error
     torch.set_num_threads(cfg.torch_threads)
     prev_threads = _core.num_threads()
     _core.set_num_threads(cfg.core_threads)
@@ -124,12 +134,13 @@ def train(cfg: TrainConfig) -> Path:
         except RuntimeError as e:
             raise CheckpointError(f"init_checkpoint {cfg.init_checkpoint!r} holds another network than --ppo.net: "
                                   f"{str(e)[:300]}") from None  # fmt: skip
+    net.to(device)  # built (and seeded) on the CPU: the same initial weights on every device
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
     done_decisions, update = 0, 0
     if cfg.resume:
         done_decisions, update, rng_seed = load_train_state(cfg.resume, net, opt)
         rng = np.random.default_rng(rng_seed)
-    opponents = Opponents(cfg)
+    opponents = Opponents(cfg, device)
     opponents.snapshot(net)
 
     def save_state() -> None:  # what `resume` reads

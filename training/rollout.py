@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from agents import make_agent
+from agents.device import resolve_device, synchronize
 from agents.neural import NeuralAgent, PolicyValueNet, masked_logits, net_input
 from envs.driver import Driver
 from envs.engine.actions import N_ACTIONS
@@ -23,11 +24,12 @@ from envs.seats import act_by_seat
 from training.config import TrainConfig
 from training.credit import SeatCredit
 
-# where a rollout's time goes (``Rollout.timing``, CPU seconds of this process, so that neighbours on a
-# shared machine do not blur the breakdown): encoding every game's observation, the
-# networks' input (efficiency planes), the networks' forward passes and sampling, the rule-based
-# opponents, the engine's step (and new deals), the advantages
-TIMING_PARTS = ("encode", "net_input", "forward", "opponents", "engine", "gae")
+# where a rollout's time goes (``Rollout.timing``, CPU seconds of this process by default, so that
+# neighbours on a shared machine do not blur the breakdown; ``tw16 bench train`` reads wall seconds):
+# encoding every game's observation, the networks' input (efficiency planes), the networks' forward
+# passes and sampling, the rule-based opponents, the engine's step (and new deals), the advantages, and
+# the copies between the CPU and the device (zero on the CPU, where the networks read the arrays in place)
+TIMING_PARTS = ("encode", "net_input", "forward", "opponents", "engine", "gae", "transfer")
 
 
 def gae(values, rewards, ended, next_t, gamma, lam):
@@ -55,8 +57,9 @@ class Opponents:
     snapshot has a serial id (``pool_ids``), by which rollout workers keep their copy of the pool in
     step with the learner's."""
 
-    def __init__(self, cfg: TrainConfig):
+    def __init__(self, cfg: TrainConfig, device: str | torch.device = "cpu"):
         self.cfg = cfg
+        self.device = torch.device(device)  # where the pool's snapshots run (the learner's device)
         self.rule = {n: make_agent(n, seed=cfg.seed) for n in cfg.opponents if n != "pool"}
         self.rule_agents = list(self.rule.values())
         # slot -> index into rule_agents, or -1 for the pool
@@ -70,7 +73,7 @@ class Opponents:
     def add(self, snap_id: int, state: dict, seed: int) -> None:
         clone = PolicyValueNet(self.cfg.net)
         clone.load_state_dict(state)
-        self.pool.append(NeuralAgent(net=clone, sample=True, seed=seed))
+        self.pool.append(NeuralAgent(net=clone, device=self.device, sample=True, seed=seed))
         self.pool_ids.append(snap_id)
         self.pool, self.pool_ids = self.pool[-self.cfg.pool_size :], self.pool_ids[-self.cfg.pool_size :]
 
@@ -127,7 +130,14 @@ class Rollout:
     preallocated array, computes the network's input (observation and efficiency planes) once for
     the rows a network plays, runs ONE forward of ``net`` for every learner seat of every game and one
     of the rollout's pool snapshot for the pool's seats, and asks each rule-based opponent once for
-    all its rows (``act_by_seat``). ``timing`` accumulates the seconds spent in each part (``TIMING_PARTS``).
+    all its rows (``act_by_seat``). ``timing`` accumulates the seconds spent in each part (``TIMING_PARTS``),
+    read with ``clock`` (``time.process_time``; ``tw16 bench train`` sets ``time.perf_counter`` and
+    ``sync``, which waits for the device at each timer so the split is the device's too).
+
+    On a CUDA device (``cfg.device``) the engine and the encoders stay on the CPU threads: each forward
+    copies its rows into pinned CPU buffers, uploads them with ``non_blocking``, samples on the device
+    and brings actions, log-probabilities and values back in one copy. On the CPU the networks read the
+    arrays in place, as before (the same numbers for the same seed).
     """
 
     def __init__(self, cfg: TrainConfig, rule_options: dict, rng, seed: int, num_envs: int | None = None):
@@ -140,7 +150,10 @@ class Rollout:
         self.all = np.ones(N, np.bool_)
         self.d.deal(game_seeds(int(seed), N), self.all)
         self._redeal(self.d.terminated.copy())
-        self.gen = torch.Generator().manual_seed(int(seed))  # the networks' sampling
+        self.device = resolve_device(cfg.device)
+        self.gen = torch.Generator(device=self.device).manual_seed(int(seed))  # the networks' sampling
+        self.clock, self.sync = time.process_time, False
+        self.pinned = None  # (obs, mask) page-locked CPU buffers of N rows (``_sample_on_device``)
         self.learner = self.opp_idx = None  # seats are drawn at the first collect (when the pool is known)
         self.hand_tai = np.zeros((N, 4))
         self.timing = dict.fromkeys(TIMING_PARTS, 0.0)
@@ -154,11 +167,43 @@ class Rollout:
 
     def _sample(self, net: PolicyValueNet, x: np.ndarray, mask: np.ndarray):
         """One forward of ``net`` on rows ``x``: sampled actions, their log-probabilities, values."""
+        if self.device.type != "cpu":
+            return self._sample_on_device(net, x, mask)
         with torch.inference_mode():
             logits, v = net(torch.from_numpy(x))
             logp = torch.log_softmax(masked_logits(logits, torch.from_numpy(mask)), -1)
             a = torch.multinomial(logp.exp(), 1, generator=self.gen)
         return a.squeeze(1).numpy(), logp.gather(1, a).squeeze(1).numpy(), v.numpy()
+
+    def _sample_on_device(self, net: PolicyValueNet, x: np.ndarray, mask: np.ndarray):
+        """``_sample`` on the device: rows staged in pinned buffers and uploaded without blocking, one
+        copy back (actions as floats: at most 76, exact in float32)."""
+        clock, n = self.clock, len(x)
+        t0 = clock()
+        if self.pinned is None:  # page-locked where there is a GPU to copy to (tests run this path on the CPU)
+            pin = self.device.type == "cuda"
+            self.pinned = (torch.empty((self.N, *x.shape[1:]), dtype=torch.float32, pin_memory=pin),
+                           torch.empty((self.N, N_ACTIONS), dtype=torch.bool, pin_memory=pin))  # fmt: skip
+        h_x, h_m = self.pinned[0][:n], self.pinned[1][:n]
+        h_x.numpy()[:] = x
+        h_m.numpy()[:] = mask
+        d_x, d_m = h_x.to(self.device, non_blocking=True), h_m.to(self.device, non_blocking=True)
+        self._wait()
+        t1 = clock()
+        with torch.inference_mode():
+            logits, v = net(d_x)
+            logp = torch.log_softmax(masked_logits(logits, d_m), -1)
+            a = torch.multinomial(logp.exp(), 1, generator=self.gen)
+            out = torch.stack([a.squeeze(1).float(), logp.gather(1, a).squeeze(1), v])
+        self._wait()
+        t2 = clock()
+        host = out.cpu().numpy()  # waits for the device: the engine needs the actions now
+        self.timing["transfer"] += (t1 - t0) + (clock() - t2)
+        return host[0].astype(np.int64), host[1].copy(), host[2].copy()
+
+    def _wait(self) -> None:
+        if self.sync:
+            synchronize(self.device)
 
     def collect(self, net: PolicyValueNet, opponents: Opponents) -> Batch:
         cfg, d, rows, tm = self.cfg, self.d, self.rows, self.timing
@@ -178,18 +223,20 @@ class Rollout:
         credit = SeatCredit(T, N)
         net.eval()
         used = 0
+        clock = self.clock
         for t in range(T):
-            t0 = time.process_time()
+            t0 = clock()
             seat = d.current.astype(np.int64)
             d.encode(self.obs, rows, seat, self.enc.flags)
             mask = d.mask
-            te = time.process_time()
+            te = clock()
             is_l = learner[rows, seat]
             who = np.where(is_l, -2, slot_rule[opp_idx[rows, seat]])  # rule agent, -1 the pool, -2 the learner
             lg = np.flatnonzero(is_l)
             pg = np.flatnonzero(who == -1)
             x = net_input(self.obs[np.concatenate([lg, pg])], cfg.net)  # efficiency planes computed once
-            t1 = time.process_time()
+            t1 = clock()
+            moved = tm["transfer"]  # the copies inside the forwards are transfer, not forward
             credit.decide(t, seat)
             actions = np.zeros(N, np.int64)
             n = lg.size
@@ -200,10 +247,10 @@ class Rollout:
                 used += n
             if pg.size:
                 actions[pg] = self._sample(pool, x[n:], mask[pg])[0]
-            t2 = time.process_time()
+            t2 = clock()
             act_by_seat(rule, who, self.obs, mask, actions)
             b_act[t], b_learn[t] = actions, is_l
-            t3 = time.process_time()
+            t3 = clock()
             rewards = d.step(actions, self.all)
             done = d.terminated.copy()
             credit.paid(rewards * cfg.reward_scale, done)
@@ -214,20 +261,20 @@ class Rollout:
                 hand_tai[ended] = 0
                 learner[ended], opp_idx[ended] = assign_seats(self.rng, ended.size, cfg, n_slots)
                 self._redeal(done)
-            t4 = time.process_time()
+            t4 = clock()
             tm["encode"] += te - t0
             tm["net_input"] += t1 - te
-            tm["forward"] += t2 - t1
+            tm["forward"] += (t2 - t1) - (tm["transfer"] - moved)
             tm["opponents"] += t3 - t2
             tm["engine"] += t4 - t3
-        t0 = time.process_time()
+        t0 = clock()
         # -- advantages along each seat's chain; keep the learner's decisions (rows in (t, game) order) --
         adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
         sel = b_learn.reshape(-1)
         batch = Batch(obs=s_obs[:used], mask=s_mask[:used], act=b_act.reshape(-1)[sel], logp=b_logp.reshape(-1)[sel],
                       adv=adv.reshape(-1)[sel], ret=ret.reshape(-1)[sel], val=b_val.reshape(-1)[sel],
                       ep_returns=ep_returns, decisions=T * N)  # fmt: skip
-        tm["gae"] += time.process_time() - t0
+        tm["gae"] += clock() - t0
         return batch
 
     def close(self) -> None:
