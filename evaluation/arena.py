@@ -122,7 +122,7 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     dealt = seeds.copy()  # the seeds of the hands played (a hand that ended in its deal is dealt again)
     redealt = deal_played(eng, dealt)
-    rec = LuckRecorder(eng) if vr else None
+    rec = LuckRecorder(eng, value=_value_model() if vr == "aivat" else None) if vr else None
     run_games(eng, agents, seat_agent, on_step=rec.after_step if vr else None,
               on_decision=recorder.on_decision if recorder is not None else None)
     if recorder is not None:
@@ -144,6 +144,13 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
             stats[key] += by_agent.sum(axis=0)
     stats["hands"] += nw * 4
     return out
+
+
+def _value_model():
+    """The shipped V of ``evaluation.aivat`` (``--vr aivat``)."""
+    from evaluation.aivat import ValueModel
+
+    return ValueModel.load()
 
 
 def rotated_seating(n_walls: int) -> np.ndarray:
