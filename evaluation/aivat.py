@@ -19,7 +19,8 @@ use): the seat's shanten after the draw, who draws and who deals, the stage of t
 the kind is a ready seat's winning tile that the drawer keeps or (likely) discards, the share of the
 drawer's predicted discards that deal in, the seat's flowers and melds, the ready seats around it
 and the winning tiles it has left; and what the draw does to the drawer (completes its hand, makes
-it ready, lowers its shanten, is a flower), which every seat sees.
+it ready, lowers its shanten, is a flower), which every seat sees; then
+the same features of the drawer (its flowers, melds, danger: what its draw is worth to the others).
 """
 
 from __future__ import annotations
@@ -34,14 +35,15 @@ from envs.tiles import N_KINDS
 FEATURES = ("sh_win", "sh_0", "sh_1", "sh_2", "sh_3", "drawer", "dealer", "drawer_dealer", "stage", "fed", "stolen",
             "deal", "keep", "fed_next", "deal_next", "flower", "flowers", "melds", "others_ready", "waits_left",
             "d_win", "d_ready", "d_better", "d_flower")  # fmt: skip
-N_IN = len(FEATURES)
+N_IN = 2 * len(FEATURES)  # a seat's own features, then the drawer's
 MODEL = Path(__file__).with_name("aivat_v1.npz")
 STAGE = 100.0  # undrawn tiles at the deal, about: the stage feature is undrawn / STAGE
 
 
 def candidate_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray, dealer: np.ndarray, flowers: np.ndarray,
                        melds: np.ndarray) -> np.ndarray:  # fmt: skip
-    """(D, 4 seats, 35 candidate kinds, N_IN) features of the state after each candidate draw:
+    """(D, 4 seats, 35 candidate kinds, N_IN) features of the state after each candidate draw (a
+    seat's ``FEATURES``, then the drawer's):
     ``parts`` from ``evaluation.luck.draw_parts``, ``drawer``/``dealer`` (D,), ``undrawn`` (D, 35)
     before the draw, ``flowers``/``melds`` (D, 4) counts of each seat's flowers and melds."""
     D = drawer.shape[0]
@@ -53,7 +55,7 @@ def candidate_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray, dea
     d_sh = np.concatenate([s1, s0[rows, drawer][:, None]], axis=1)  # a flower leaves the hand as it is
     sh[rows, drawer] = np.where(better.astype(bool) | (np.arange(K) == FLOWER), d_sh, s0[rows, drawer][:, None])
     sh = np.clip(sh, -1, 3)
-    f = np.zeros((D, 4, K, N_IN))
+    f = np.zeros((D, 4, K, N_IN // 2))
     f[..., :5] = sh[..., None] == np.arange(-1, 4)
     f[..., 5] = is_drawer[:, :, None]
     f[..., 6] = (np.arange(4)[None, :] == dealer[:, None])[:, :, None]
@@ -82,7 +84,7 @@ def candidate_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray, dea
     f[..., 21] = (d_after == 0)[:, None, :]
     f[..., 22] = better[:, None, :]
     f[:, :, FLOWER, 23] = 1
-    return f
+    return np.concatenate([f, np.repeat(f[rows, drawer][:, None], 4, axis=1)], axis=3)
 
 
 class ValueModel:

@@ -60,18 +60,22 @@ def aa_agents(spec: str = "neural-sample") -> list:
 
 
 def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -> dict:
-    """One match with ``vr`` ("luck": the luck terms; "aivat": with the AIVAT term too, and the
-    AIVAT-only figure ``aivat_only``: chips minus the agent's own AIVAT terms, no fitted beta)."""
+    """One match with ``vr`` ("luck": the luck terms; "aivat": with the AIVAT term too, beside the
+    figures of the same games corrected by the luck terms only (``luck_only``) and by the AIVAT term
+    only (``aivat_only``: chips minus the agent's own AIVAT terms, no fitted beta))."""
     from evaluation.arena import play_duplicate
     from evaluation.eval_seeds import load
-    from evaluation.variance import mean_ci
+    from evaluation.variance import corrected_rows, mean_ci
 
     t0 = time.time()
     res = play_duplicate(agents, walls, seed=seed, vr=vr, wall_seeds=load(eval_set)[:walls] if eval_set else None)
     rows = {n: {"plain": [r["chips_per_hand"], *r["ci95"]], "vr": [r["vr"]["chips_per_hand"], *r["vr"]["ci95"]],
                 "ci_narrower": r["vr"]["ci_narrower"]} for n, r in res["agents"].items()}  # fmt: skip
     if vr == "aivat":
+        luck_only = corrected_rows(res["per_wall"], res["names"], res["luck_own"][..., :-1], res["luck_total"][..., :-1])
         for n, row in rows.items():
+            r = luck_only[n]
+            row["luck_only"], row["luck_only_narrower"] = [r["chips_per_hand"], *r["ci95"]], r["ci_narrower"]
             cols = [i for i, m in enumerate(res["names"]) if m == n]
             y = res["per_wall"][:, cols].sum(axis=1) / (4 * len(cols))
             z = y - res["luck_own"][:, cols, -1].sum(axis=1) / (4 * len(cols))
@@ -83,18 +87,21 @@ def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -
 
 def coverage(policy: str, walls: int, seeds, vr: str = "luck") -> dict:
     """A/A matches on several seeds: how often each interval covers 0 (agent A), and the CI ratios."""
-    kinds = ("plain", "vr", "aivat_only") if vr == "aivat" else ("plain", "vr")
+    kinds = ("plain", "vr", "luck_only", "aivat_only") if vr == "aivat" else ("plain", "vr")
     hits = dict.fromkeys(kinds, 0)
-    ratios, means = [], {k: [] for k in kinds}
+    ratios, means, others = [], {k: [] for k in kinds}, {}
     for seed in seeds:
         row = run(aa_agents(policy), walls, seed, None, vr)["agents"]["A"]
         for k in hits:
             hits[k] += row[k][1] < 0 < row[k][2]
             means[k].append(row[k][0])
         ratios.append(row["ci_narrower"])
+        for k in kinds[2:]:
+            others.setdefault(k, []).append(row[k + "_narrower"])
     n = len(ratios)
     return {"matches": n, "walls": walls, "covers_0": hits, "mean_of_means": {k: float(np.mean(v)) for k, v in means.items()},
-            "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios))}  # fmt: skip
+            "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios)),
+            **{f"{k}_narrower_mean": float(np.mean(v)) for k, v in others.items()}}  # fmt: skip
 
 
 def _recorded(agents, wall_seeds):
