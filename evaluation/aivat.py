@@ -98,8 +98,9 @@ class ValueModel:
                 raise ValueError("aivat value model: layer shapes do not chain")
         if weights[-1].shape[1] != 1:
             raise ValueError("aivat value model: the last layer must have one output")
-        self.weights = [np.asarray(w, np.float64) for w in weights]
-        self.biases = [np.asarray(b, np.float64) for b in biases]
+        # float32: the file's precision, and twice the speed of float64 on ~140 rows per draw
+        self.weights = [np.asarray(w, np.float32) for w in weights]
+        self.biases = [np.asarray(b, np.float32) for b in biases]
 
     @classmethod
     def load(cls, path: Path | str = MODEL) -> "ValueModel":
@@ -117,12 +118,12 @@ class ValueModel:
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         """V of every row of ``x`` (..., N_IN) -> (...)."""
-        h = x.reshape(-1, N_IN)
+        h = x.reshape(-1, N_IN).astype(np.float32)
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             h = h @ w + b
             if i < len(self.weights) - 1:
                 h = np.maximum(h, 0.0)
-        return h.reshape(x.shape[:-1])
+        return h.reshape(x.shape[:-1]).astype(np.float64)
 
 
 def centre(values: np.ndarray, undrawn: np.ndarray, drawn: np.ndarray) -> np.ndarray:
