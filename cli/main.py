@@ -7,7 +7,7 @@
     tw16 bench soak --hands N [--seed S]             (random and greedy play, invariant checker on,
                                                    every profile and option combination)
     tw16 eval A B C D --hands N [--json] [--plot PNG] [--log-dir DIR] [--workers N | --ray ADDRESS]
-                     [--batch-walls W] [--eval-set v1] [--vr] [--device D]   (published walls; variance-reduced
+                     [--batch-walls W] [--eval-set v1] [--vr [aivat]] [--device D]   (published walls; variance-reduced
                                                    figures; D: where the networks run)
     tw16 replay LOG [--html PAGE] [--view SEAT]
     tw16 replay --seed S --agents A,B,C,D [--out LOG] [--profile NAME] [--rules JSON]   (record one hand)
@@ -158,9 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--eval-set", default=None, metavar="VERSION",
                    help="deal the published walls of this evaluation set (evaluation/eval_seeds_VERSION.json; v1: "
                         "5,000 walls) instead of walls derived from --seed (which still seeds the agents)")
-    e.add_argument("--vr", action="store_true",
+    e.add_argument("--vr", nargs="?", const="luck", default=False, choices=("luck", "aivat"),
                    help="also report chips per hand corrected by the luck of the draws (unbiased control variates, "
-                        "docs/evaluation.md) with their narrower 95%% CI")
+                        "docs/evaluation.md) with their narrower 95%% CI; --vr aivat adds the AIVAT term of a "
+                        "trained value function (evaluation/aivat_v1.npz)")
     e.add_argument("--human", default=None, metavar="RESULTS",
                    help="list a person's duplicate hands (tw16 web --duplicate: LOG_DIR/duplicate-v1.jsonl) beside "
                         "the four agents, each replayed in the person's seat on the same walls (paired differences)")

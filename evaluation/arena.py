@@ -73,10 +73,11 @@ def duplicate_wall_seeds(seed: int, n_walls: int) -> np.ndarray:
 
 
 def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int = 0, batch_walls: int = 256,
-                   progress=None, wall_seeds=None, vr: bool = False, log_dir=None) -> dict:  # fmt: skip
+                   progress=None, wall_seeds=None, vr: bool | str = False, log_dir=None) -> dict:  # fmt: skip
     """Play ``n_walls`` walls x 4 rotations (hands) with 4 agents; return per-agent statistics.
     ``wall_seeds``: the walls to deal (``evaluation.eval_seeds``), else derived from ``seed``; ``vr``:
     record the luck of every draw and add the variance-reduced figures (``evaluation.variance``);
+    ``vr="aivat"``: with the AIVAT term of the shipped value function too (``evaluation.aivat``);
     ``log_dir``: write every hand's replay log there (``evaluation.recording``)."""
     if len(agents) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
@@ -120,7 +121,7 @@ def faults_since(before: dict, after: dict) -> dict:
     return {n: {k: v - before.get(n, {}).get(k, 0) for k, v in row.items()} for n, row in after.items()}
 
 
-def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr: bool = False, recorder=None) -> dict:
+def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr: bool | str = False, recorder=None) -> dict:
     """One batch: reset the agents to ``agent_seed``, deal each wall 4 times with the seats rotated.
     Returns per-wall chips (walls, 4 agents), per-hand chips (4 x walls, 4) and summed statistics;
     with ``vr`` also the luck per wall: each agent's own (walls, 4, K) and all seats' (walls, K).
@@ -135,7 +136,7 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     dealt = seeds.copy()  # the seeds of the hands played (a hand that ended in its deal is dealt again)
     redealt = deal_played(eng, dealt)
-    rec = LuckRecorder(eng) if vr else None
+    rec = LuckRecorder(eng, value=_value_model() if vr == "aivat" else None) if vr else None
     run_games(eng, agents, seat_agent, on_step=rec.after_step if vr else None,
               on_decision=recorder.on_decision if recorder is not None else None)
     if recorder is not None:
@@ -157,6 +158,13 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
             stats[key] += by_agent.sum(axis=0)
     stats["hands"] += nw * 4
     return out
+
+
+def _value_model():
+    """The shipped V of ``evaluation.aivat`` (``--vr aivat``)."""
+    from evaluation.aivat import ValueModel
+
+    return ValueModel.load()
 
 
 def rotated_seating(n_walls: int) -> np.ndarray:

@@ -56,18 +56,15 @@ def undrawn_counts(wall: np.ndarray, head: np.ndarray, tail: np.ndarray) -> np.n
     return out
 
 
-def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn: np.ndarray, drawn: np.ndarray,
-              shapes: int) -> np.ndarray:  # fmt: skip
-    """(D, 4, N_FEATURES) luck of D draws for each seat: ``hands`` (D, 4, 34) the concealed counts
-    before the draw, ``n_sets`` (D, 4) the sets they must supply, ``drawer`` (D,) the seat drawing,
-    ``undrawn`` (D, 35) the undrawn tiles by kind before the draw (flowers last), ``drawn`` (D,) the
-    kind drawn (34: a flower)."""
+def draw_parts(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn: np.ndarray, shapes: int) -> dict:
+    """What every candidate draw of D draws does, before the draw (``draw_luck`` and
+    ``evaluation.aivat`` read it): ``s0`` (D, 4) shanten of the concealed hands; ``s1`` (D, 34) the
+    drawer's shanten with each kind added; ``better`` (D, 35) the kind lowers the drawer's shanten
+    (flowers last: never); ``waits`` (D, 4, 35) the winning kinds of each ready other seat; ``ready``
+    (D, 4) those seats; ``hit`` (D, 4, 35) the share of the drawer's predicted discards after the kind
+    that are the seat's winning tiles (0 where nobody is ready)."""
     D = hands.shape[0]
-    out = np.zeros((D, 4, N_FEATURES))
-    if D == 0:
-        return out
     rows = np.arange(D)
-    n = undrawn.sum(axis=1)
     h = hands[rows, drawer].astype(np.int8)
     s0 = _core.win_shanten_batch(hands.reshape(D * 4, N_KINDS).astype(np.int8), n_sets.reshape(-1), shapes).reshape(D, 4)
     # the drawer: which kinds would lower its shanten (a flower leaves the hand as it is)
@@ -79,6 +76,41 @@ def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn
     s1 = _core.win_shanten_batch(plus.reshape(D * N_KINDS, N_KINDS), np.repeat(ns, N_KINDS), shapes).reshape(D, N_KINDS)
     better = np.zeros((D, N_KINDS + 1))
     better[:, :N_KINDS] = (s1 < s0[rows, drawer][:, None]) & ~full
+    waits = np.zeros((D, 4, N_KINDS + 1))
+    ready = (s0 == 0) & (np.arange(4)[None, :] != drawer[:, None])
+    r_idx = np.nonzero(ready)
+    if r_idx[0].size:
+        hr = hands[r_idx].astype(np.int8)
+        waits[r_idx[0], r_idx[1], :N_KINDS] = _core.win_wait_mask_batch(hr, n_sets[r_idx], hr, shapes)
+    # the discard the draw leads to, predicted as uniform over the discards that keep the lowest
+    # shanten (what an efficiency player does): the share of them that are a ready seat's winning tile
+    hit = np.zeros((D, 4, N_KINDS + 1))
+    some = np.flatnonzero(ready.any(axis=1))
+    if some.size:
+        ds = _core.discard_shanten_batch(plus[some].reshape(-1, N_KINDS), np.repeat(ns[some], N_KINDS))
+        ds = ds.reshape(-1, N_KINDS, N_KINDS)  # (S, kind drawn, kind discarded)
+        best = (ds == ds.min(axis=2, keepdims=True)).astype(np.float64)
+        best /= best.sum(axis=2, keepdims=True)
+        won = (s1[some] < 0) | full[some]  # a completed hand is won, not discarded from
+        # (seat, kind drawn, a flower last: it leads to no discard)
+        hit[some, :, :N_KINDS] = np.einsum("skd,sod->sok", best, waits[some, :, :N_KINDS]) * ~won[:, None, :]
+    return {"s0": s0, "s1": s1, "better": better, "waits": waits, "ready": ready, "hit": hit, "some": some}
+
+
+def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn: np.ndarray, drawn: np.ndarray,
+              shapes: int, parts: dict | None = None) -> np.ndarray:  # fmt: skip
+    """(D, 4, N_FEATURES) luck of D draws for each seat: ``hands`` (D, 4, 34) the concealed counts
+    before the draw, ``n_sets`` (D, 4) the sets they must supply, ``drawer`` (D,) the seat drawing,
+    ``undrawn`` (D, 35) the undrawn tiles by kind before the draw (flowers last), ``drawn`` (D,) the
+    kind drawn (34: a flower); ``parts``: ``draw_parts`` of the same draws, if already computed."""
+    D = hands.shape[0]
+    out = np.zeros((D, 4, N_FEATURES))
+    if D == 0:
+        return out
+    p = draw_parts(hands, n_sets, drawer, undrawn, shapes) if parts is None else parts
+    rows = np.arange(D)
+    n = undrawn.sum(axis=1)
+    s0, better, waits, ready = p["s0"], p["better"], p["waits"], p["ready"]
     level = np.minimum(s0[rows, drawer], 3)  # 0: win, 1: ready, 2, 3+ (a hand before a draw is never complete)
     col = np.array([0, 2, 4, 5])[level] + ((level <= 1) & (n <= LATE))  # win and ready: early / late
     out[rows, drawer, col] = _centred(better, undrawn, drawn, n)
@@ -87,12 +119,6 @@ def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn
     out[rows, drawer, 6] = _centred(flower, undrawn, drawn, n)
     # the ready other seats: their winning tiles drawn by the drawer, who keeps one that helps its
     # hand and mostly discards one that does not (a deal-in)
-    waits = np.zeros((D, 4, N_KINDS + 1))
-    ready = (s0 == 0) & (np.arange(4)[None, :] != drawer[:, None])
-    r_idx = np.nonzero(ready)
-    if r_idx[0].size:
-        hr = hands[r_idx].astype(np.int8)
-        waits[r_idx[0], r_idx[1], :N_KINDS] = _core.win_wait_mask_batch(hr, n_sets[r_idx], hr, shapes)
     useless = 1 - better
     for o in range(4):
         out[:, o, 9] = np.where(ready[:, o], _centred(waits[:, o] * useless, undrawn, drawn, n), 0.0)
@@ -100,19 +126,9 @@ def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn
     anyone = waits.max(axis=1)
     out[rows, drawer, 7] = _centred(anyone * useless, undrawn, drawn, n)
     out[rows, drawer, 8] = _centred(anyone * better, undrawn, drawn, n)
-    # the discard the draw leads to, predicted as uniform over the discards that keep the lowest
-    # shanten (what an efficiency player does): the share of them that are a ready seat's winning tile
-    some = np.flatnonzero(ready.any(axis=1))
+    some = p["some"]
     if some.size:
-        ds = _core.discard_shanten_batch(plus[some].reshape(-1, N_KINDS), np.repeat(ns[some], N_KINDS))
-        ds = ds.reshape(-1, N_KINDS, N_KINDS)  # (S, kind drawn, kind discarded)
-        best = (ds == ds.min(axis=2, keepdims=True)).astype(np.float64)
-        best /= best.sum(axis=2, keepdims=True)
-        won = (s1[some] < 0) | full[some]  # a completed hand is won, not discarded from
-        # (S, seat, kind drawn, a flower last: it leads to no discard): the share of the predicted
-        # discards that are the seat's winning tiles
-        hit = np.zeros((some.size, 4, N_KINDS + 1))
-        hit[..., :N_KINDS] = np.einsum("skd,sod->sok", best, waits[some, :, :N_KINDS]) * ~won[:, None, :]
+        hit = p["hit"][some]
         u, t, m = undrawn[some], drawn[some], n[some]
         for o in range(4):
             out[some, o, 12] = np.where(ready[some, o], _centred(hit[:, o], u, t, m), 0.0)
@@ -126,18 +142,22 @@ def _centred(hit: np.ndarray, undrawn: np.ndarray, drawn: np.ndarray, n: np.ndar
 
 
 class LuckRecorder:
-    """Sums the luck of every draw per game and seat: ``luck`` (B, 4, N_FEATURES). Make it after the
-    deal (``arena.deal_played``) and call ``after_step()`` after every ``eng.step``; it finds the
-    draws a step made from the moves of ``wall_head`` / ``wall_tail`` (one front draw, then
-    replacements from the tail, all to the seat on turn)."""
+    """Sums the luck of every draw per game and seat: ``luck`` (B, 4, N_FEATURES, one more with
+    ``value``: the AIVAT term of ``evaluation.aivat``). Make it after the deal
+    (``arena.deal_played``) and call ``after_step()`` after every ``eng.step``; it finds the draws a
+    step made from the moves of ``wall_head`` / ``wall_tail`` (one front draw, then replacements from
+    the tail, all to the seat on turn). ``collect``: keep every draw's game and the AIVAT features of
+    the state after it (``collected``: the training rows of ``evaluation.aivat_train``)."""
 
-    def __init__(self, eng):
+    def __init__(self, eng, value=None, collect: bool = False):
         self.eng = eng
+        self.value, self.collect = value, collect
         self.shapes = engine_shapes(eng)
         self.head = eng.wall_head.astype(np.int64)
         self.tail = eng.wall_tail.astype(np.int64)
         self.undrawn = undrawn_counts(eng.wall, self.head, self.tail)
-        self.luck = np.zeros((eng.batch_size, 4, N_FEATURES))
+        self.luck = np.zeros((eng.batch_size, 4, N_FEATURES + (value is not None)))
+        self.collected: list[tuple[np.ndarray, np.ndarray]] = []
         self.draws = 0
 
     def after_step(self) -> None:
@@ -169,9 +189,35 @@ class LuckRecorder:
         for d in range(1, int(n_draws.max())):
             later = d_idx >= d
             np.subtract.at(undrawn, (np.flatnonzero(later), kinds[g_idx[later], d - 1]), 1)
-        luck = draw_luck(hands[g_idx], n_sets[g_idx], seats[g_idx], undrawn, kinds[g_idx, d_idx], self.shapes)
+        drawer, drawn = seats[g_idx], kinds[g_idx, d_idx]
+        parts = draw_parts(hands[g_idx], n_sets[g_idx], drawer, undrawn, self.shapes)
+        luck = draw_luck(hands[g_idx], n_sets[g_idx], drawer, undrawn, drawn, self.shapes, parts=parts)
+        if self.value is not None or self.collect:
+            luck = self._aivat(parts, moved, g_idx, d_idx, kinds, valid, drawer, undrawn, drawn, luck)
         np.add.at(self.luck, moved[g_idx], luck)
         np.subtract.at(self.undrawn, (moved[g_idx], kinds[g_idx, d_idx]), 1)
         self.draws += len(g_idx)
         self.head[moved] = head[moved]
         self.tail[moved] = tail[moved]
+
+    def _aivat(self, parts, moved, g_idx, d_idx, kinds, valid, drawer, undrawn, drawn, luck):
+        """The AIVAT term of each draw appended to its luck (and the training rows kept)."""
+        from evaluation.aivat import candidate_features, centre
+
+        eng = self.eng
+        # the flowers each seat had before each draw: those now, less the chain's flowers from it on
+        bits = eng.flowers[moved].astype(np.int64)
+        flowers = np.zeros(bits.shape)
+        for b in range(8):
+            flowers += (bits >> b) & 1
+        flowers = flowers[g_idx]
+        is_flower = (kinds == FLOWER) & valid
+        later = np.cumsum(is_flower[:, ::-1], axis=1)[:, ::-1]  # flowers at chain index >= d
+        flowers[np.arange(len(g_idx)), drawer] -= later[g_idx, d_idx]
+        f = candidate_features(parts, drawer, undrawn, eng.dealer[moved][g_idx].astype(np.int64), flowers,
+                               eng.n_melds[moved][g_idx].astype(np.int64))  # fmt: skip
+        if self.collect:
+            self.collected.append((moved[g_idx], f[np.arange(len(drawn)), :, drawn]))
+        if self.value is None:
+            return luck
+        return np.concatenate([luck, centre(self.value(f), undrawn, drawn)[:, :, None]], axis=2)

@@ -4,6 +4,7 @@ corrected mean must agree with the plain one).
 
     python -m evaluation.vr_study aa --walls 1000     # four sampling Neural agents, named A B A B
     python -m evaluation.vr_study ab --walls 1000 --agents greedy defensive greedy defensive
+    python -m evaluation.vr_study aa --walls 2000 --vr aivat   # with the AIVAT term (evaluation.aivat)
     python -m evaluation.vr_study aa --walls 200 --repeats 20 --eval-set ''   # coverage of 0, seeds 0..19
     python -m evaluation.vr_study residual --walls 600 --seed 3  # what the correction leaves
     python -m evaluation.vr_study ceiling --walls 2000          # what knowing the wins in advance would buy
@@ -58,30 +59,49 @@ def aa_agents(spec: str = "neural-sample") -> list:
     return [SaltedAgent(make(), "AB"[i % 2], i) for i in range(4)]
 
 
-def run(agents, walls: int, seed: int, eval_set: str | None) -> dict:
+def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -> dict:
+    """One match with ``vr`` ("luck": the luck terms; "aivat": with the AIVAT term too, beside the
+    figures of the same games corrected by the luck terms only (``luck_only``) and by the AIVAT term
+    only (``aivat_only``: chips minus the agent's own AIVAT terms, no fitted beta))."""
     from evaluation.arena import play_duplicate
     from evaluation.eval_seeds import load
+    from evaluation.variance import corrected_rows, mean_ci
 
     t0 = time.time()
-    res = play_duplicate(agents, walls, seed=seed, vr=True, wall_seeds=load(eval_set)[:walls] if eval_set else None)
+    res = play_duplicate(agents, walls, seed=seed, vr=vr, wall_seeds=load(eval_set)[:walls] if eval_set else None)
     rows = {n: {"plain": [r["chips_per_hand"], *r["ci95"]], "vr": [r["vr"]["chips_per_hand"], *r["vr"]["ci95"]],
                 "ci_narrower": r["vr"]["ci_narrower"]} for n, r in res["agents"].items()}  # fmt: skip
-    return {"walls": walls, "hands": res["hands"], "seconds": round(time.time() - t0, 1), "agents": rows}
+    if vr == "aivat":
+        luck_only = corrected_rows(res["per_wall"], res["names"], res["luck_own"][..., :-1], res["luck_total"][..., :-1])
+        for n, row in rows.items():
+            r = luck_only[n]
+            row["luck_only"], row["luck_only_narrower"] = [r["chips_per_hand"], *r["ci95"]], r["ci_narrower"]
+            cols = [i for i, m in enumerate(res["names"]) if m == n]
+            y = res["per_wall"][:, cols].sum(axis=1) / (4 * len(cols))
+            z = y - res["luck_own"][:, cols, -1].sum(axis=1) / (4 * len(cols))
+            m, ci = mean_ci(z)
+            row["aivat_only"] = [m, *ci]
+            row["aivat_only_narrower"] = (row["plain"][2] - row["plain"][1]) / (ci[1] - ci[0])
+    return {"walls": walls, "hands": res["hands"], "vr": vr, "seconds": round(time.time() - t0, 1), "agents": rows}
 
 
-def coverage(policy: str, walls: int, seeds) -> dict:
+def coverage(policy: str, walls: int, seeds, vr: str = "luck") -> dict:
     """A/A matches on several seeds: how often each interval covers 0 (agent A), and the CI ratios."""
-    hits = {"plain": 0, "vr": 0}
-    ratios, means = [], {"plain": [], "vr": []}
+    kinds = ("plain", "vr", "luck_only", "aivat_only") if vr == "aivat" else ("plain", "vr")
+    hits = dict.fromkeys(kinds, 0)
+    ratios, means, others = [], {k: [] for k in kinds}, {}
     for seed in seeds:
-        row = run(aa_agents(policy), walls, seed, None)["agents"]["A"]
+        row = run(aa_agents(policy), walls, seed, None, vr)["agents"]["A"]
         for k in hits:
             hits[k] += row[k][1] < 0 < row[k][2]
             means[k].append(row[k][0])
         ratios.append(row["ci_narrower"])
+        for k in kinds[2:]:
+            others.setdefault(k, []).append(row[k + "_narrower"])
     n = len(ratios)
     return {"matches": n, "walls": walls, "covers_0": hits, "mean_of_means": {k: float(np.mean(v)) for k, v in means.items()},
-            "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios))}  # fmt: skip
+            "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios)),
+            **{f"{k}_narrower_mean": float(np.mean(v)) for k, v in others.items()}}  # fmt: skip
 
 
 def _recorded(agents, wall_seeds):
@@ -164,6 +184,7 @@ def main(argv=None) -> int:
     p.add_argument("--policy", default="neural-sample", help="aa: the policy (neural-sample, random, ...)")
     p.add_argument("--aa", action="store_true", help="ceiling: on the A/A match of --policy")
     p.add_argument("--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)")
+    p.add_argument("--vr", choices=("luck", "aivat"), default="luck", help="aa/ab: the luck terms, or with the AIVAT term too")
     a = p.parse_args(argv)
     if a.match == "residual":
         print(json.dumps(residual(a.agents, a.walls, a.seed), indent=1))
@@ -173,10 +194,10 @@ def main(argv=None) -> int:
         print(json.dumps(ceiling(agents, a.walls, a.seed, a.eval_set or None), indent=1))
         return 0
     if a.repeats > 1:
-        print(json.dumps(coverage(a.policy, a.walls, range(a.seed, a.seed + a.repeats)), indent=1))
+        print(json.dumps(coverage(a.policy, a.walls, range(a.seed, a.seed + a.repeats), a.vr), indent=1))
         return 0
     agents = aa_agents(a.policy) if a.match == "aa" else [make_agent(s, seed=a.seed) for s in a.agents]
-    print(json.dumps(run(agents, a.walls, a.seed, a.eval_set or None), indent=1))
+    print(json.dumps(run(agents, a.walls, a.seed, a.eval_set or None, a.vr), indent=1))
     return 0
 
 

@@ -118,6 +118,12 @@ def test_eval_on_the_published_walls_with_variance_reduction():
     table = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
                 "--plot", "")  # fmt: skip
     assert table.returncode == 0 and "VR 95% CI" in table.stdout and "evaluation set v1" in table.stdout
+    aivat = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
+                "aivat", "--json", "--plot", "")  # fmt: skip
+    assert aivat.returncode == 0, aivat.stderr[-3000:]
+    row = json.loads(aivat.stdout)["agents"]["greedy"]
+    assert row["chips_per_hand"] == res["agents"]["greedy"]["chips_per_hand"]
+    assert len(row["vr"]["betas"][0]) == len(res["agents"]["greedy"]["vr"]["betas"][0]) + 2  # the AIVAT term, own and others'
     bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "40000", "--eval-set", "v1")
     assert bad.returncode == 2 and "20000 hands at most" in bad.stderr
     bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--eval-set", "v7")

@@ -33,9 +33,9 @@ def test_each_draw_luck_has_expectation_zero_over_the_undrawn_tiles():
     seen = []
     real = luck.draw_luck
 
-    def keep(hands, n_sets, drawer, undrawn, drawn, shapes):
+    def keep(hands, n_sets, drawer, undrawn, drawn, shapes, **kw):
         seen.append((hands.copy(), n_sets.copy(), drawer.copy(), undrawn.copy()))
-        return real(hands, n_sets, drawer, undrawn, drawn, shapes)
+        return real(hands, n_sets, drawer, undrawn, drawn, shapes, **kw)
 
     luck.draw_luck = keep
     try:
