@@ -29,8 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluation.luck import FLOWER
 from envs.tiles import N_KINDS
+
+FLOWER = N_KINDS  # the column of the flowers in the undrawn-tile counts (evaluation.luck counts them there too)
 
 FEATURES = ("sh_win", "sh_0", "sh_1", "sh_2", "sh_3", "drawer", "dealer", "drawer_dealer", "stage", "fed", "stolen",
             "deal", "keep", "fed_next", "deal_next", "flower", "flowers", "melds", "others_ready", "waits_left",

@@ -38,12 +38,12 @@ import numpy as np
 from envs import _core
 from envs.obs.planes_v0 import engine_shapes
 from envs.tiles import FLOWER_ID0, N_KINDS
+from evaluation.aivat import FLOWER, candidate_features, centre  # FLOWER: the flowers' column of the counts
 
 FEATURES = ("win", "win_late", "ready", "ready_late", "improve2", "improve3", "flower", "deal", "keep", "fed", "stolen",
             "deal_next", "fed_next")
 LATE = 48  # undrawn tiles (dead wall included) at or below which a win or ready draw counts as late
 N_FEATURES = len(FEATURES)
-FLOWER = N_KINDS  # column of the flowers in the undrawn-tile counts
 
 
 def undrawn_counts(wall: np.ndarray, head: np.ndarray, tail: np.ndarray) -> np.ndarray:
@@ -202,8 +202,6 @@ class LuckRecorder:
 
     def _aivat(self, parts, moved, g_idx, d_idx, kinds, valid, drawer, undrawn, drawn, luck):
         """The AIVAT term of each draw appended to its luck (and the training rows kept)."""
-        from evaluation.aivat import candidate_features, centre
-
         eng = self.eng
         # the flowers each seat had before each draw: those now, less the chain's flowers from it on
         bits = eng.flowers[moved].astype(np.int64)

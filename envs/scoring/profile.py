@@ -37,6 +37,7 @@ BASE_PROFILES = ("standard", "strict16", "casual", "hongkong", "olympiad")
 # The platform tables (PLATFORMS.md 1), built in too: each extends standard.
 PLATFORMS = ("wikibooks", "star31", "masters", "mj888", "zhonghua", "zhaishenye")
 BUILTIN = BASE_PROFILES + PLATFORMS
+PATH_SHOWN = 256  # a file path is quoted whole in messages up to this length (a long tmp path is no burden); longer ones shortened
 
 PO_CONCEALED_ANY_WIN = 0
 PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
@@ -168,7 +169,7 @@ def read_profile_bytes(path) -> bytes:
     The one place a profile path is opened (``Rules``, ``--profile``, a case's or a replay log's
     profile, ``extends``). O_NONBLOCK so a FIFO or a terminal is refused instead of waited on; the
     kind and size come from the open descriptor, so what is checked is what is read."""
-    where = shown(str(path))
+    where = shown(str(path), PATH_SHOWN)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
@@ -211,7 +212,7 @@ def _read(name_or_path: str) -> tuple[dict, str]:
     try:
         return tomllib.loads(data.decode("utf-8")), str(path)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ProfileError(f"profile file {shown(str(path))} is not valid TOML: {e}") from None
+        raise ProfileError(f"profile file {shown(str(path), PATH_SHOWN)} is not valid TOML: {e}") from None
 
 
 def _check_keys(src: str, where: str, keys, allowed) -> None:
