@@ -12,8 +12,8 @@ import pytest
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.invariants import check
-from envs.engine.scripted import (deltas, finished_hands, items, last_hand, legal_names, play, scripted_engine,
-                                   scripted_wall, tsumogiri)
+from envs.engine.scripted import (deltas, finished_hands, items, last_hand, legal_names, play, run_out,
+                                   scripted_engine, scripted_wall, tsumogiri)
 from envs.rules import Rules
 from envs.scoring.codes import F_EARTHLY_READY, F_HEAVENLY_READY
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, PON, format_counts, format_tiles, parse_tiles
@@ -37,15 +37,6 @@ def hand_str(eng, seat):
 
 def canon(text):
     return format_tiles(parse_tiles(text))
-
-
-def run_out(eng, limit=400):
-    """Discard drawn tiles and pass every claim until the hand ends."""
-    for _ in range(limit):
-        if eng.terminated[0]:
-            return
-        tsumogiri(eng)
-    raise AssertionError("hand did not end")
 
 
 # -- dealing, flowers -----------------------------------------------------------------------------

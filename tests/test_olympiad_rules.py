@@ -19,7 +19,7 @@ from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.invariants import ERROR_NAMES, check
 from envs.engine.randplay import POLICY_GREEDY, random_play
-from envs.engine.scripted import deltas, items, last_hand, legal_names, play, scripted_engine, tsumogiri
+from envs.engine.scripted import deltas, items, last_hand, legal_names, play, run_out, scripted_engine
 from envs.rules import DEFAULTS, Rules, RulesError, Stakes
 from envs.scoring.api import score
 from envs.scoring.cases import CaseError
@@ -37,14 +37,6 @@ OLY = "olympiad"
 
 def new(hands, draws="", tail="", profile=OLY, **opts):
     return scripted_engine(hands, draws, tail, profile=profile, **opts)
-
-
-def run_out(eng, limit=400):
-    for _ in range(limit):
-        if eng.terminated[0]:
-            return
-        tsumogiri(eng)
-    raise AssertionError("hand did not end")
 
 
 # -- the profile: standard's table, every difference an option ----------------------------------------

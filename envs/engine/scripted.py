@@ -149,3 +149,13 @@ def tsumogiri(engine, n: int = 1) -> None:
         k = int(engine.last_drawn[0])
         m = engine.legal_action_mask[0]
         engine.step(np.array([k if k >= 0 and m[k] else int(np.flatnonzero(m[:34])[0])]))
+
+
+def run_out(engine, limit: int = 400) -> None:
+    """Discard drawn tiles and pass every claim (``tsumogiri``) until game 0's hand ends;
+    ``AssertionError`` if it has not ended after ``limit`` decisions."""
+    for _ in range(limit):
+        if engine.terminated[0]:
+            return
+        tsumogiri(engine)
+    raise AssertionError("hand did not end")
