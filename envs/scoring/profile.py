@@ -37,7 +37,6 @@ BASE_PROFILES = ("standard", "strict16", "casual", "hongkong", "olympiad")
 # The platform tables (PLATFORMS.md 1), built in too: each extends standard.
 PLATFORMS = ("wikibooks", "star31", "masters", "mj888", "zhonghua", "zhaishenye")
 BUILTIN = BASE_PROFILES + PLATFORMS
-PATH_SHOWN = 256  # a file path is quoted whole in messages up to this length (a long tmp path is no burden); longer ones shortened
 
 PO_CONCEALED_ANY_WIN = 0
 PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
@@ -163,13 +162,19 @@ _FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO or pipe"),
                (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))  # fmt: skip
 
 
+def shown_path(path) -> str:
+    """A file path as messages quote it: whole up to 256 characters (a long tmp path is no burden),
+    shortened beyond (``envs.tiles.shown``)."""
+    return shown(str(path), 256)
+
+
 def read_profile_bytes(path) -> bytes:
     """The bytes of a profile file: a regular file of at most ``MAX_PROFILE_BYTES``, or ``ProfileError``.
 
     The one place a profile path is opened (``Rules``, ``--profile``, a case's or a replay log's
     profile, ``extends``). O_NONBLOCK so a FIFO or a terminal is refused instead of waited on; the
     kind and size come from the open descriptor, so what is checked is what is read."""
-    where = shown(str(path), PATH_SHOWN)
+    where = shown_path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
@@ -212,7 +217,7 @@ def _read(name_or_path: str) -> tuple[dict, str]:
     try:
         return tomllib.loads(data.decode("utf-8")), str(path)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ProfileError(f"profile file {shown(str(path), PATH_SHOWN)} is not valid TOML: {e}") from None
+        raise ProfileError(f"profile file {shown_path(path)} is not valid TOML: {e}") from None
 
 
 def _check_keys(src: str, where: str, keys, allowed) -> None:
