@@ -33,7 +33,7 @@ weighs each legal discard's expected value against Greedy's choice:
 
 The parameters were chosen by duplicate play against Greedy on seed 123, 16 settings at 1,000-2,000
 walls (4,000-8,000 hands) each, played with a prototype of this code that gives the same figures
-(``python -m evaluation.tune_defence`` replays 14 of them): a higher ``risk`` folds more
+(``python -m agents.evaluation.tune_defence`` replays 14 of them): a higher ``risk`` folds more
 and loses (risk 2: deal-in 12.8% but win 21.1%, -1.5 chips per hand; risk 3: -4.3), risk 0.5-1.0 and
 danger-only tie-breaking came out at +0.1 to +1.1, all within noise of each other; the best,
 these defaults, read +1.09 [+0.19, +2.00]. On held-out seed 2026, 10,000 walls (40,000 hands):
@@ -69,7 +69,7 @@ BIG = 1 << 30  # "none yet" for sort keys
 DEFENCE_DEFAULTS = {"risk": 1.0, "win_value": 101.0, "deal_in_cost": 50.0, "margin": 3.0, "tie_eps": 0.1,
                     "danger_slope": 0.0012, "danger_cap": 0.13, "shanten_floor": 0.3}  # fmt: skip
 # Greedy's chance to win the hand after a discard, by the shanten it leaves (0..4+): logit = a + b*log1p(ukeire)
-# + c*tiles_left/64, fitted on Greedy self-play (3,000 hands, seed 1: python -m evaluation.defence_tables)
+# + c*tiles_left/64, fitted on Greedy self-play (3,000 hands, seed 1: python -m agents.evaluation.defence_tables)
 WIN_LOGIT = np.array([[-3.924, 1.336, 2.744], [-5.248, 0.749, 3.718], [-5.927, 0.435, 4.587], [-5.85, 0.216, 4.617],
                       [-5.134, 0.035, 3.869]])  # fmt: skip
 # P(an opponent is ready) by its melds (0..4+) and tiles_left // 16 (0..3+), same self-play

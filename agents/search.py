@@ -17,7 +17,7 @@ network alone (with ``n = 1``, or a ``z`` nothing reaches, it plays exactly as `
 rollouts still play the native policies (``rollout=base``, Greedy at every seat, is refused there).
 
 Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
-(``evaluation.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
+(``agents.evaluation.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
 hidden state is what ``resample_hidden`` keeps (native/include/tw16/resample.hpp): the kinds of the
 opponents' concealed kongs and their 過水 flags; everything else hidden is dealt again.
 
@@ -109,7 +109,7 @@ class SearchAgent:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         raise TypeError("the search agent decides from the engine's state (it resamples what the seat cannot see): "
-                        "call act_engine(engine, games); evaluation.arena.run_games does")  # fmt: skip
+                        "call act_engine(engine, games); agents.evaluation.arena.run_games does")  # fmt: skip
 
     def act_engine(self, engine, games) -> np.ndarray:
         """The actions (int64 (G,)) of the seats to decide in ``engine``'s games ``games`` (distinct

@@ -44,7 +44,7 @@ again, all from the same derived seed): tw16_v0 and tw16_v1 ``reset``; the singl
 envs (``envs.gym_env._Core``) deal again a game that ends in its deal or before the learner's first
 decision (e.g. another seat's 天胡: the learner never pays for one); ``SelfPlayVecEnv`` at reset and at
 autoreset. Those three look at the episode's end only, so with ``episode="game"`` they keep a first
-hand decided in the deal, as tw16_v0 does. The arena (``evaluation.arena``) deals such a wall again
+hand decided in the deal, as tw16_v0 does. The arena (``agents.evaluation.arena``) deals such a wall again
 too, and counts it once per wall (``redealt_walls``), never as a played hand.
 
 Observation, rewards, rule options, env options, rendering and wrappers are those of tw16_v0 (its

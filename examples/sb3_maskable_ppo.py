@@ -14,7 +14,7 @@ trained (``agents.sb3_agent.SB3Agent``, sampling), refreshed every ``--snapshot-
 chips in tai / 32 (``reward="normalized"``), paid when a hand ends; no discount within a hand.
 
 Then the trained policy (``SB3Agent``, greedy over the legal actions) plays duplicate against Random
-(``evaluation.arena.play_duplicate``: the same walls with the seats rotated; two seats each, the line-up
+(``agents.evaluation.arena.play_duplicate``: the same walls with the seats rotated; two seats each, the line-up
 and seeds of ``tw16 eval sb3+trusted:PATH random sb3:PATH random --seed SEED+1``, so that command reproduces
 it), and the league table of ``tw16 eval`` is printed: chips per hand with its 95% interval over walls.
 The last line is JSON: training steps per second and the duplicate result.
@@ -84,8 +84,8 @@ def evaluate(model, args) -> dict:
     from agents import make_agent
     from agents.sb3_agent import SB3Agent
     from envs.rules import Rules
-    from evaluation.arena import play_duplicate
-    from evaluation.league import jsonable, league_table
+    from agents.evaluation.arena import play_duplicate
+    from agents.evaluation.league import jsonable, league_table
 
     agent = SB3Agent(model, name="sb3")
     rules = Rules.make(**json.loads(args.rules)) if args.rules != "{}" else Rules()

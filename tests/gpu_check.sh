@@ -33,7 +33,7 @@ fi
 for run in "cuda main" "cuda large" "cpu main"; do
   set -- $run
   echo "gpu_check: tw16 bench train --device $1 --net $2 --seconds $SECONDS_EACH"
-  "$PY" -m cli.main bench train --device "$1" --net "$2" --seconds "$SECONDS_EACH" > "$OUT_DIR/bench_train_$1_$2.json"
+  "$PY" -m tw16.cli.main bench train --device "$1" --net "$2" --seconds "$SECONDS_EACH" > "$OUT_DIR/bench_train_$1_$2.json"
   "$PY" -c "import json, sys; r = json.load(open(sys.argv[1])); print(r['device_name'], r['net'], r['decisions_per_s'], 'decisions/s', r['split_frac'])" \
     "$OUT_DIR/bench_train_$1_$2.json"
 done

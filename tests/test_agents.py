@@ -17,7 +17,7 @@ from envs.engine.actions import DISCARD, WIN
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
-from evaluation.arena import play_duplicate
+from agents.evaluation.arena import play_duplicate
 
 
 def _play_some(n_games=16, steps=60, seed=0):
@@ -96,7 +96,7 @@ def test_duplicate_play_is_zero_sum_and_reproducible():
 
 
 def test_eval_cli_json(tmp_path, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     png = tmp_path / "eval.png"
     assert main(["eval", "greedy", "random", "defensive", "random", "--hands", "8", "--json", "--plot", str(png)]) == 0

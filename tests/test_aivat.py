@@ -1,4 +1,4 @@
-"""AIVAT for the draws (evaluation.aivat): the term has mean zero exactly over the candidate draws of
+"""AIVAT for the draws (agents.evaluation.aivat): the term has mean zero exactly over the candidate draws of
 every state, stays near zero in play, and the shipped value model loads and refuses bad files."""
 
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import evaluation.aivat as aivat
-import evaluation.luck as luck
+import agents.evaluation.aivat as aivat
+import agents.evaluation.luck as luck
 from agents import make_agent
 from envs.engine.api import Engine
 from envs.rules import Rules
-from evaluation.arena import deal_played, play_duplicate, run_games
+from agents.evaluation.arena import deal_played, play_duplicate, run_games
 
 
 def _play(n_games: int, seed: int, **rec_kw):

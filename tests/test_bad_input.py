@@ -61,7 +61,7 @@ def test_row4_nan_actions_one_clear_error():
 
 
 def test_row5_score_line_not_utf8(tmp_path, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     case = {"id": "ok", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
             "discarder": "W", "seat": "S", "expected": {"hand_tai": 1}}  # fmt: skip
@@ -77,7 +77,7 @@ def test_row5_score_line_not_utf8(tmp_path, capsys):
 
 
 def test_row6_eval_unknown_agent(capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     cap = capsys.readouterr()
@@ -89,7 +89,7 @@ def test_row6_eval_unknown_agent(capsys):
 
 def test_eval_unknown_agent_with_ray_workers_is_refused_the_same_way(capsys):
     """With --workers the agents are built on the workers: the name is checked here, by the same rule."""
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy", "--workers", "2"]) == 2
     assert capsys.readouterr().err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
@@ -103,9 +103,9 @@ HUGE = "1" * 10**6 + "m"  # a 10^6-character hand: one run of digits
 
 
 def _cli(*args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, close=(), shell_tail="", timeout=120):
-    """``python -m cli.main ARGS`` in a subprocess (descriptors in ``close`` closed first, ``shell_tail``
+    """``python -m tw16.cli.main ARGS`` in a subprocess (descriptors in ``close`` closed first, ``shell_tail``
     appended to the command line run by bash, e.g. ``| head -1``); returns (rc, stdout, stderr)."""
-    cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "cli.main", *args])
+    cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tw16.cli.main", *args])
     cmd += "".join(f" {fd}>&-" if fd else " <&-" for fd in close) + shell_tail
     r = subprocess.run(["bash", "-c", cmd], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=ROOT,
                        timeout=timeout, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
@@ -152,7 +152,7 @@ def test_27_row3_notation_is_bounded():
     assert res["error"].startswith(msg) and len(res["error"]) < 300
     assert len(parse_tiles("1" * 4000 + "m")) == 4000  # a long run below the limit: parsed, in linear time
     # the same parser behind what a person types in tw16 play (a replay log's action names: the next test)
-    from cli.play import play
+    from tw16.cli.play import play
 
     out = io.StringIO()
     res = play(Rules(), seat=0, opponents=["greedy"], seed=5, hands=1, input=["d " + HUGE, "q"], out=out)
@@ -161,7 +161,7 @@ def test_27_row3_notation_is_bounded():
 
 
 def test_27_row3_replay_log_action_name(tmp_path, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
     from envs.engine.replay import dumps
 
     for run in ("1" * 5000 + "m", HUGE):  # (the short one first: quadratic, the long one took 4.7 GB)
@@ -191,7 +191,7 @@ def test_27_row4_profile_files_only_regular_and_small(tmp_path, capsys):
     from envs.engine.replay import dumps
     from envs.scoring.cases import score_case
     from envs.scoring.profile import ProfileError, load_profile
-    from cli.main import main
+    from tw16.cli.main import main
 
     case = {"id": "c", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
             "discarder": "W", "seat": "S"}  # fmt: skip
@@ -268,7 +268,7 @@ def _evil_sb3_zip(path, target):
 
 def test_27_row6_sb3_zips_load_only_when_trusted(tmp_path, capsys):
     from agents import make_agent
-    from cli.main import main
+    from tw16.cli.main import main
 
     zp, target = tmp_path / "evil.zip", tmp_path / "pwned"
     _evil_sb3_zip(zp, target)
@@ -674,7 +674,7 @@ def test_env_reset_seed_and_options():
 
 # -- score CLI details --------------------------------------------------------------------------------
 def test_score_line_parser_edge_cases():
-    from cli.score import SKIP, LineError, parse_line
+    from tw16.cli.score import SKIP, LineError, parse_line
 
     assert parse_line(b"  \n", 1) is SKIP and parse_line(b"# c\n", 1) is SKIP
     assert parse_line(b"\xef\xbb\xbf{\"id\": 1}\n", 1) == {"id": 1}  # a byte-order mark on line 1
@@ -688,7 +688,7 @@ def test_score_line_parser_edge_cases():
 
 
 def test_score_stdin_bytes_and_odd_strings(monkeypatch, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     raw = b'{"id": "\\ud800"}\n\xff\n{"id": 2, "expected": 5}\n'
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
@@ -736,7 +736,7 @@ def test_replay_mismatch_is_an_assertion_and_a_value_error():
 
 def test_replay_cli_bad_files(tmp_path, capsys):
     from envs.engine.replay import dumps
-    from cli.main import main
+    from tw16.cli.main import main
 
     for blob, msg in [(b"\xff\xfe\n", "line 1 is not UTF-8 text"), (b"", "the log is empty"), (b"[1]\n", "line 1 must be a JSON object"),
                       (dumps(_log()).encode().replace(b'"seed": 4', b'"seed": "4"'), "seed must be an integer")]:  # fmt: skip
@@ -869,7 +869,7 @@ def test_decoded_features_stay_in_range():
     (["--seed", "-1"], "--seed must be an integer >= 0"),
 ])  # fmt: skip
 def test_train_options_are_checked(argv, msg, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["train", *argv]) == 2
     err = capsys.readouterr().err
@@ -930,7 +930,7 @@ def test_issue27_row2_two_threads_stepping_one_engine():
 
 
 def test_issue27_row12_eval_hands_beyond_memory(capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["eval", "random", "random", "random", "random", "--hands", "10000000000"]) == 2
     err = capsys.readouterr().err
@@ -939,7 +939,7 @@ def test_issue27_row12_eval_hands_beyond_memory(capsys):
 
 
 def test_issue27_row12_eval_says_how_many_hands_it_plays(capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["eval", "random", "random", "random", "random", "--hands", "1", "--json", "--plot", ""]) == 0
     cap = capsys.readouterr()

@@ -103,7 +103,7 @@ def test_train_at_a_tiny_size(tmp_path):
 
 
 def test_eval_on_the_published_walls_with_variance_reduction():
-    """`tw16 eval --eval-set v1 --vr` (evaluation.eval_seeds, evaluation.variance)."""
+    """`tw16 eval --eval-set v1 --vr` (agents.evaluation.eval_seeds, agents.evaluation.variance)."""
     r = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
             "--json", "--plot", "")  # fmt: skip
     assert r.returncode == 0, r.stderr[-3000:]

@@ -22,8 +22,8 @@ def _py(code: str, *flags: str) -> subprocess.CompletedProcess:
 def test_vr_plot_shows_the_corrected_figures(tmp_path, monkeypatch):
     """With --vr the bars are the corrected figures the table's VR column prints (the issue's run:
     +0.59 corrected, +0.17 plain), without it the plain ones."""
-    from evaluation import league
-    from evaluation.league import plot
+    from agents.evaluation import league
+    from agents.evaluation.league import plot
 
     def row(plain, corrected):
         return {"chips_per_hand": plain, "ci95": [plain - 1, plain + 1],
@@ -44,7 +44,7 @@ def test_vr_plot_shows_the_corrected_figures(tmp_path, monkeypatch):
 
 
 def test_eval_writes_a_plot_only_when_asked(tmp_path, monkeypatch, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     monkeypatch.chdir(tmp_path)
     assert main(["eval", "greedy", "random", "greedy", "random", "--hands", "8", "--json"]) == 0
@@ -57,14 +57,14 @@ def test_eval_writes_a_plot_only_when_asked(tmp_path, monkeypatch, capsys):
 
 def test_league_table_says_why_the_rating_differs(capsys):
     from envs.rules import Rules
-    from evaluation.league import RATING_NOTE, evaluate, league_table
+    from agents.evaluation.league import RATING_NOTE, evaluate, league_table
 
     text = " ".join(league_table(evaluate(["greedy", "random"] * 2, 8, Rules(), progress=False)).split())
     assert " ".join(RATING_NOTE.split()) in text
 
 
 def test_score_table_of_a_case_without_an_id(tmp_path, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     case = {"hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
             "discarder": "W", "seat": "S"}  # fmt: skip
@@ -76,7 +76,7 @@ def test_score_table_of_a_case_without_an_id(tmp_path, capsys):
 
 
 def test_bench_scoring_seconds_is_the_whole_measurement():
-    from bench.run import run_bench
+    from tw16.bench.run import run_bench
 
     t0 = time.perf_counter()
     res = run_bench("scoring", seconds=1.0)
@@ -108,7 +108,7 @@ def test_train_help_counts_parameters_and_refuses_what_the_pipeline_sets(capsys)
     from dataclasses import replace
 
     from agents.neural import PolicyValueNet
-    from cli.main import main
+    from tw16.cli.main import main
     from training.pipeline import Pipeline
 
     net = Pipeline().ppo.net

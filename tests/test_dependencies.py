@@ -1,10 +1,10 @@
 """Every third-party module the project imports is declared in pyproject.toml.
 
-A module imported by the package (envs/, agents/, evaluation/, training/, bench/, cli/) must come from a distribution in
+A module imported by the package (envs/, agents/, agents/evaluation/, training/, bench/, cli/) must come from a distribution in
 ``[project] dependencies``, or, for the optional integrations listed in OPTIONAL below, from the
 extra that names it. A module imported by the tests must come from the dependencies or the ``test``
 extra (the README's test command installs ``.[test]``). Imports inside functions count too: they
-are what failed a new user's ``tw16 train`` (``import tyro``, now in cli/train.py).
+are what failed a new user's ``tw16 train`` (``import tyro``, now in tw16/cli/train.py).
 """
 
 from __future__ import annotations

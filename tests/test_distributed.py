@@ -1,4 +1,4 @@
-"""Ray scale-out (training/distributed.py, evaluation/distributed.py): rollout workers, a killed worker
+"""Ray scale-out (training/distributed.py, agents/evaluation/distributed.py): rollout workers, a killed worker
 replaced, distributed duplicate evaluation equal to the single-process one, and the RLlib example. One
 local Ray for the module (2 CPUs); skipped where Ray is not installed."""
 
@@ -91,8 +91,8 @@ def test_killed_worker_is_replaced_and_training_continues(killed_run):
 
 
 def test_distributed_eval_equals_local(ray_local, tmp_path):
-    from evaluation.arena import play_duplicate
-    from evaluation.distributed import evaluate_distributed
+    from agents.evaluation.arena import play_duplicate
+    from agents.evaluation.distributed import evaluate_distributed
     from agents import make_agent
 
     torch = pytest.importorskip("torch")
@@ -112,8 +112,8 @@ def test_distributed_eval_equals_local(ray_local, tmp_path):
 # A worker that dies (issue 27 row 13): os._exit in the middle of a batch, as a crash or the OOM killer.
 _DYING = """
 import os, sys
-from evaluation import distributed
-from evaluation.distributed import EvalWorker
+from agents.evaluation import distributed
+from agents.evaluation.distributed import EvalWorker
 marker = sys.argv[1]
 class Dying(EvalWorker):
     def play(self, *a, **k):
@@ -122,7 +122,7 @@ class Dying(EvalWorker):
             os._exit(1)
         return super().play(*a, **k)
 distributed.EvalWorker = Dying
-from cli.main import main
+from tw16.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
 _EVAL = ["eval", "random", "greedy", "random", "greedy", "--hands", "8", "--plot", "", "--workers", "1", "--batch-walls", "1"]
@@ -142,7 +142,7 @@ def test_eval_json_stays_parseable_when_a_worker_dies(tmp_path):
         return json.loads(r.stdout), r.stderr
 
     from envs.rules import Rules
-    from evaluation.league import evaluate, jsonable
+    from agents.evaluation.league import evaluate, jsonable
 
     res, err = run("--json")
     assert (tmp_path / "died").exists() and "evaluation worker 0 died; starting a new one" in err
@@ -151,8 +151,8 @@ def test_eval_json_stays_parseable_when_a_worker_dies(tmp_path):
 
 
 def test_eval_workers_dying_past_the_limit_is_one_line(ray_local, monkeypatch, capsys):
-    from cli.main import main
-    from evaluation import distributed
+    from tw16.cli.main import main
+    from agents.evaluation import distributed
 
     class AlwaysDying(distributed.EvalWorker):
         def play(self, *a, **k):
@@ -170,7 +170,7 @@ def test_eval_workers_dying_past_the_limit_is_one_line(ray_local, monkeypatch, c
 
 
 def test_missing_ray_gives_a_clear_error(monkeypatch, tmp_path):
-    from evaluation.distributed import import_ray
+    from agents.evaluation.distributed import import_ray
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     with pytest.raises(ImportError, match=r"pip install -e '\.\[ray\]'"):

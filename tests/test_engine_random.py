@@ -287,7 +287,7 @@ def test_read_only_and_broadcast_walls_are_used_as_they_are():
 
 
 def test_bench_engine_smoke():
-    from bench.engine import bench_engine
+    from tw16.bench.engine import bench_engine
 
     old = _core.num_threads()
     _core.set_num_threads(0)  # "all cores", what threads=None asks for

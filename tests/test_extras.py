@@ -14,7 +14,7 @@ from envs.scoring import codes as C
 from envs.scoring.api import score
 from envs.scoring.cases import CaseError
 from envs.scoring.profile import EX_MCR, EX_PATTERNS, PO_EXTRAS, PO_SHAPES, SHAPES, effective_profile, load_pack, load_profile
-from cli.score import run_score
+from tw16.cli.score import run_score
 
 DATA = Path(__file__).parent / "data"
 PACK_KEYS = tuple(it.key for it in load_pack("extras").items)
@@ -249,7 +249,7 @@ def test_profile_rules_can_switch_extras_on(tmp_path):
 def test_pack_never_lowers_a_hand(profile):
     """Every pack item only adds, and each base item it replaces is worth less than it (EXTRAS.md 3),
     so on random winning hands the pack's best reading scores at least the base profile's."""
-    from bench.scoring import random_winning_hands
+    from tw16.bench.scoring import random_winning_hands
     from envs._core import score_hand
 
     conc, mt, mk, nm, ctx = random_winning_hands(1500, seed=7)

@@ -256,7 +256,7 @@ STANDARD_CASES = [json.loads(x) for x in (DATA / "standard.jsonl").read_text(enc
        lineno=st.integers(1, 3))  # fmt: skip
 def test_score_line_parser(raw, lineno):
     from envs.scoring.cases import score_case
-    from cli.score import SKIP, LineError, parse_line
+    from tw16.cli.score import SKIP, LineError, parse_line
 
     ok, case = refused(parse_line, raw, lineno, allowed=LineError)
     if ok and case is not SKIP:
@@ -296,7 +296,7 @@ def test_score_case_never_raises(case, profile):
 
 
 def test_score_cli_non_utf8_line_is_one_error(tmp_path, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     good = [json.dumps(c) for c in STANDARD_CASES[:3]]
     p = tmp_path / "mixed.jsonl"
@@ -440,7 +440,7 @@ def test_replay_mutated_logs(a_log, i, key, value):
 @given(data=st.binary(max_size=300), cut=st.integers(0, 4000), insert=st.binary(max_size=6))
 def test_replay_log_bytes(a_log, data, cut, insert):
     from envs.engine.replay import dumps
-    from cli.replay import ReplayError, frames, load_log
+    from tw16.cli.replay import ReplayError, frames, load_log
 
     text = dumps(a_log).encode()
     for blob in (data, text[:cut] + insert + text[cut:]):
@@ -531,7 +531,7 @@ CLI_MISTAKES = [
 
 @pytest.mark.parametrize("argv", CLI_MISTAKES, ids=lambda a: " ".join(a)[:50])
 def test_cli_mistakes_are_one_line_and_exit_2(argv, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(argv) == 2
     cap = capsys.readouterr()
@@ -541,7 +541,7 @@ def test_cli_mistakes_are_one_line_and_exit_2(argv, capsys):
 
 
 def test_eval_unknown_agent_lists_the_known_ones(capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     assert capsys.readouterr().err.strip() == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, "
@@ -551,7 +551,7 @@ def test_eval_unknown_agent_lists_the_known_ones(capsys):
 
 @pytest.mark.parametrize("argv", [["bench", "nonsense"], ["play", "--seat", "9"], ["eval", "a"]])
 def test_argparse_mistakes_exit_2(argv, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     with pytest.raises(SystemExit) as e:
         main(argv)
@@ -562,8 +562,8 @@ def test_argparse_mistakes_exit_2(argv, capsys):
 def test_soak_command_tiny(capsys):
     """``tw16 bench soak`` at a tiny size: one hand per combination and policy (a whole game for the
     episode "game" ones), every combination played, no violation."""
-    from bench.run import SOAK_COMBOS
-    from cli.main import main
+    from tw16.bench.run import SOAK_COMBOS
+    from tw16.cli.main import main
 
     assert main(["bench", "soak", "--hands", str(2 * len(SOAK_COMBOS)), "--seed", "3"]) == 0
     r = json.loads(capsys.readouterr().out)
@@ -577,7 +577,7 @@ def test_soak_command_tiny(capsys):
 def test_soak_counts_and_reports_violations(monkeypatch):
     """A violation is counted and named with what replays it (here: a checker that fails on purpose)."""
     import envs.engine.randplay as rp
-    from bench.run import run_soak
+    from tw16.bench.run import run_soak
 
     real = rp.random_play
 

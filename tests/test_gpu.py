@@ -93,7 +93,7 @@ def test_cuda_without_cuda_is_an_error_naming_it(spec):
                                   ["eval", "greedy", "greedy", "greedy", "greedy", "--hands", "8", "--device", "cuda"],
                                   ["bench", "train", "--device", "cuda:1", "--seconds", "1"]])  # fmt: skip
 def test_cli_device_without_cuda_is_one_line_and_exit_2(argv, capsys, tmp_path, monkeypatch):
-    from cli.main import main
+    from tw16.cli.main import main
 
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
@@ -103,7 +103,7 @@ def test_cli_device_without_cuda_is_one_line_and_exit_2(argv, capsys, tmp_path, 
 
 
 def test_cli_bench_device_is_an_option_of_train_only(capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["bench", "engine", "--device", "cpu"]) == 2
     assert "options of `tw16 bench train`" in capsys.readouterr().err
@@ -129,8 +129,8 @@ def test_device_cpu_is_the_default_and_changes_nothing(tmp_path):
 
 def test_pipeline_device_reaches_bc_ppo_and_eval(tmp_path, monkeypatch):
     """``tw16 train --device D`` is the one option: it sets BC's and PPO's (whose own are refused)."""
-    from cli.train import check_derived
-    from cli.usage import UsageError
+    from tw16.cli.train import check_derived
+    from tw16.cli.usage import UsageError
     from training import pipeline
 
     seen = {}
@@ -147,7 +147,7 @@ def test_pipeline_device_reaches_bc_ppo_and_eval(tmp_path, monkeypatch):
 
 
 def test_eval_on_the_cpu_device_is_the_default():
-    from evaluation.league import evaluate
+    from agents.evaluation.league import evaluate
 
     specs = ["neural", "greedy", "greedy", "greedy"]
     a = json.dumps(evaluate(specs, 8, seed=2, progress=False), sort_keys=True, default=str)
@@ -180,8 +180,8 @@ def test_the_device_path_of_the_rollout_samples_as_the_cpu_path(tmp_path):
 
 
 def test_bench_train_prints_json_with_the_time_split(capsys):
-    from bench.train import SPLIT
-    from cli.main import main
+    from tw16.bench.train import SPLIT
+    from tw16.cli.main import main
 
     assert main(["bench", "train", "--seconds", "0.1"]) == 0
     out = json.loads(capsys.readouterr().out)

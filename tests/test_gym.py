@@ -190,7 +190,7 @@ def test_self_play_credit_chains():
 
 
 def test_bench_env_smoke():
-    from bench.env import bench_env
+    from tw16.bench.env import bench_env
 
     r = bench_env(seconds=0.02, num_envs=64)
     assert r["aec_steps_per_s"] > 0 and r["vec_decisions_per_s"] > 0

@@ -664,7 +664,7 @@ def test_package_exports():
 
 
 def test_bench_smoke():
-    from bench.hand import bench_hand
+    from tw16.bench.hand import bench_hand
 
     r = bench_hand(seconds=0.01, n_hands=500)
     json.dumps(r)

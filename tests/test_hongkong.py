@@ -21,7 +21,7 @@ from envs.scoring.api import score
 from envs.scoring.cases import CaseError, score_case
 from envs.scoring.profile import PO_COUNT_METHOD, PO_DUAL_READING, PO_HONGKONG, PO_SHAPES, load_profile
 from envs.tiles import parse_hand
-from cli.score import run_score
+from tw16.cli.score import run_score
 
 DATA = Path(__file__).resolve().parent / "data"
 EXAMPLES = DATA / "hongkong.jsonl"
@@ -202,7 +202,7 @@ def test_hongkong_fields_refused_elsewhere():
 def test_random_winning_hands_always_score():
     """Every standard-shape winning hand scores at least one item (a flower item or 無花 always holds),
     and the items add up to the hand tai."""
-    from bench.scoring import random_winning_hands
+    from tw16.bench.scoring import random_winning_hands
 
     p_tai, p_repl, p_opts = Rules(profile="hongkong").profile_data.compiled()
     conc, mt, mk, nm, ctx = random_winning_hands(400, seed=3)

@@ -131,7 +131,7 @@ def test_maskable_ppo_learns_with_engine_masks_and_plays_duplicate(tmp_path):
     from agents import Agent, make_agent
     from agents.sb3_agent import SB3Agent
     from envs.integrations.sb3 import make_vec_env
-    from evaluation.arena import play_duplicate
+    from agents.evaluation.arena import play_duplicate
 
     opponent = SB3Agent(deterministic=False, seed=0)  # self-play: a snapshot of the policy
     env = make_vec_env(4, opponents=opponent, seat=None, reward="normalized")

@@ -31,7 +31,7 @@ core = pytest.importorskip("envs._core")
 from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules  # noqa: E402
 from envs.scoring import api  # noqa: E402
 from envs.scoring import codes as C  # noqa: E402
-from bench.scoring import random_winning_hands  # noqa: E402
+from tw16.bench.scoring import random_winning_hands  # noqa: E402
 from envs.scoring.cases import CaseError, parse_case  # noqa: E402
 from envs.scoring.profile import PO_SHAPES  # noqa: E402
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0  # noqa: E402
@@ -472,7 +472,7 @@ def test_random_batch_equals_single_calls_and_threads(name):
 
 
 def test_bench_loop():
-    """score_all (the loop of bench.scoring) sums the hand tai that score_batch gives, per repetition."""
+    """score_all (the loop of tw16.bench.scoring) sums the hand tai that score_batch gives, per repetition."""
     for profile, options in [*RANDOM_PROFILES.values(), ("hongkong", {})]:
         rules = Rules.make(profile, **options)
         p_tai, p_repl, p_opts = rules.profile_data.compiled()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TW16 = [sys.executable, "-m", "cli.main"]
+TW16 = [sys.executable, "-m", "tw16.cli.main"]
 
 MY_AGENT = textwrap.dedent('''
     import numpy as np
@@ -72,7 +72,7 @@ def test_my_agent_eval_with_logs_then_replay(tmp_path):
 
 def test_every_logged_hand_replays_exactly(tmp_path):
     """The logs of ``--log-dir`` re-run to the same lines (``envs.engine.replay.replay`` checks each)."""
-    from cli.main import main
+    from tw16.cli.main import main
     from envs.engine.replay import parse_log, replay
 
     assert main(["eval", "greedy", "random", "defensive", "greedy", "--hands", "8", "--json", "--log-dir",
@@ -86,7 +86,7 @@ def test_every_logged_hand_replays_exactly(tmp_path):
 
 
 def test_replay_records_a_hand_by_seed(tmp_path, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
     from envs.engine.replay import parse_log, replay
 
     out = tmp_path / "s5.jsonl"
@@ -102,7 +102,7 @@ def test_replay_records_a_hand_by_seed(tmp_path, capsys):
 
 
 def test_play_log_replays(tmp_path):
-    from cli.play import play
+    from tw16.cli.play import play
     from envs.engine.replay import parse_log, replay
 
     import io
@@ -114,7 +114,7 @@ def test_play_log_replays(tmp_path):
 
 
 def test_user_agent_mistakes_are_named(tmp_path, monkeypatch, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     (tmp_path / "my_agent.py").write_text(MY_AGENT)
     monkeypatch.chdir(tmp_path)
@@ -156,7 +156,7 @@ def test_an_installed_package_registers_an_agent(tmp_path):
 
 def test_help_lists_every_agent_kind_from_the_table(capsys):
     from agents import AGENT_KINDS
-    from cli.main import build_parser
+    from tw16.cli.main import build_parser
 
     for cmd in ("eval", "play", "replay"):
         with pytest.raises(SystemExit):
@@ -169,7 +169,7 @@ def test_help_lists_every_agent_kind_from_the_table(capsys):
 def test_version(capsys):
     from importlib.metadata import version
 
-    from cli.main import main
+    from tw16.cli.main import main
 
     with pytest.raises(SystemExit) as e:
         main(["--version"])
@@ -177,7 +177,7 @@ def test_version(capsys):
 
 
 def test_readme_lists_every_subcommand():
-    from cli.main import build_parser
+    from tw16.cli.main import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")  # argparse's subparsers action

@@ -250,7 +250,7 @@ def test_gym_ids_and_encoding_option():
 # -- the arena ------------------------------------------------------------------------------------------------
 def test_arena_deals_again_a_wall_ended_in_the_deal_and_counts_it_once():
     from agents import make_agent
-    from evaluation.arena import play_walls
+    from agents.evaluation.arena import play_walls
 
     wall = 37262  # a standard wall seed whose hand ends in the deal
     eng = Engine(Rules(), 1)

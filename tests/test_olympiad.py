@@ -24,12 +24,12 @@ from agents.olympiad.codec import MAX_LINE, ProtocolError, kind_of_id, line, par
 from agents.olympiad.host import OlympiadAgent, check_rules, parse_spec, with_option
 from envs.engine.api import Engine
 from envs.rules import Rules
-from evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, play_duplicate, rotated_seating, run_games
+from agents.evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, play_duplicate, rotated_seating, run_games
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "olympiad"
 RULES = Rules.make(BOT_PROFILE, **BOT_RULES)
-TW16_BOT = f"{shlex.quote(sys.executable)} -m cli.main bot"
+TW16_BOT = f"{shlex.quote(sys.executable)} -m tw16.cli.main bot"
 
 
 def tw16_bot(agent: str = "greedy", timeout: float = 30) -> str:
@@ -106,7 +106,7 @@ def test_specs_and_rules():
 
 
 def test_eval_refuses_rules_a_bot_cannot_play(tmp_path):
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["eval", "olympiad:./nobot", "greedy", "greedy", "greedy", "--hands", "4", "--plot", ""]) == 2
     assert main(["bot", "--agent", "greedy", "--profile", "standard"]) == 2  # another profile
@@ -246,7 +246,7 @@ def test_tw16_bot_as_tcp_client():
 
     t = threading.Thread(target=referee)
     t.start()
-    p = subprocess.run([sys.executable, "-m", "cli.main", "bot", "--agent", "greedy", "--connect", f"127.0.0.1:{port}"],
+    p = subprocess.run([sys.executable, "-m", "tw16.cli.main", "bot", "--agent", "greedy", "--connect", f"127.0.0.1:{port}"],
                        cwd=ROOT, capture_output=True, timeout=120)  # fmt: skip
     t.join(10)
     srv.close()
@@ -268,7 +268,7 @@ def test_golden_transcripts(c_bot, tmp_path):
     if os.environ.get("TW16_REGEN_OLYMPIAD"):
         golden.write_text(text)
     assert text == golden.read_text()
-    replays = sorted((tmp_path / "replays").glob("*.jsonl"))  # (evaluation.recording: tw16 eval --log-dir)
+    replays = sorted((tmp_path / "replays").glob("*.jsonl"))  # (agents.evaluation.recording: tw16 eval --log-dir)
     assert len(replays) == 8
     from envs.engine.replay import parse_log, replay
 
@@ -277,13 +277,13 @@ def test_golden_transcripts(c_bot, tmp_path):
 
 
 def test_web_refuses_protocol_bots():
-    from cli.main import main
+    from tw16.cli.main import main
 
     assert main(["web", "--opponents", "olympiad:./bot", "--port", "1"]) == 2
 
 
 def test_play_opponents_keep_olympiad_options():
-    from cli.play import split_specs
+    from tw16.cli.play import split_specs
 
     assert split_specs("olympiad[cwd=/a,timeout=2]:./bot,greedy,defensive") == ["olympiad[cwd=/a,timeout=2]:./bot", "greedy",
                                                                                "defensive"]  # fmt: skip
@@ -293,7 +293,7 @@ def test_play_opponents_keep_olympiad_options():
 def test_play_against_protocol_bots(c_bot):
     """``tw16 play``: a person (scripted: always the first listed choice) against two external bots,
     three hands of one game (the bots get /initGame for each); the bots' processes end with the session."""
-    from cli.play import play
+    from tw16.cli.play import play
 
     ops = [make_agent(f"olympiad:{c_bot}"), make_agent("greedy"), make_agent(tw16_bot())]
     out = io.StringIO()
@@ -307,7 +307,7 @@ def test_ray_workers_play_bots_as_locally(c_bot):
     """``tw16 eval --workers``: each Ray worker starts its own bot processes; the same result, the
     faults summed over workers, every process ended."""
     ray = pytest.importorskip("ray")
-    from evaluation.distributed import evaluate_distributed
+    from agents.evaluation.distributed import evaluate_distributed
 
     specs = [f"olympiad:{c_bot}", "greedy", f"olympiad[timeout=0.3]:{c_bot} --crash-after 3", "defensive"]
     local = play_duplicate([make_agent(s, seed=3) for s in specs], 3, RULES, seed=3)
@@ -323,7 +323,7 @@ def test_ray_workers_play_bots_as_locally(c_bot):
 
 
 def test_paired_with_a_protocol_bot(c_bot):
-    from evaluation.paired import paired
+    from agents.evaluation.paired import paired
 
     res = paired(f"olympiad:{c_bot}", "greedy", ["greedy"] * 3, hands=8, seed=1, rules=RULES)
     assert res["hands"] == 8 and res["b"]["chips_per_hand"] > -1000

@@ -238,7 +238,7 @@ def test_settlement_binding_figures():
 
 
 def test_tw16_score_gives_win_lose_deltas(tmp_path, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     case = {"id": "oly1", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N",
             "win_by": "discard", "discarder": "W", "seat": "S"}  # fmt: skip
@@ -284,7 +284,7 @@ def test_log_from_before_the_new_options_still_replays():
 
 
 def test_tw16_eval_plays_the_profile(capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     argv = ["eval", "greedy", "random", "greedy", "random", "--profile", OLY, "--rules", '{"rob_kong": true}',
             "--hands", "16", "--json", "--plot", ""]  # fmt: skip
@@ -298,7 +298,7 @@ def test_tw16_eval_plays_the_profile(capsys):
 
 
 def test_tw16_play_plays_the_profile(monkeypatch, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     monkeypatch.setattr("builtins.input", lambda prompt="": "1")  # always the first legal choice
     assert main(["play", "--profile", OLY, "--seed", "3", "--opponents", "greedy", "--hands", "1"]) == 0

@@ -189,7 +189,7 @@ def test_diff_standard_star31_is_the_star31_column():
 
 
 def test_cli_profiles_list_and_diff():
-    run = [sys.executable, "-m", "cli.main", "profiles"]
+    run = [sys.executable, "-m", "tw16.cli.main", "profiles"]
     r = subprocess.run(run, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()

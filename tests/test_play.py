@@ -12,8 +12,8 @@ from envs.engine import actions as A
 from envs.engine.api import Engine
 from envs.rules import Rules
 from envs.tiles import kind_name
-from cli import play as play_cli
-from cli.play import Choice, choices_for, interpret, parse_one_tile, play, zh_tiles
+from tw16.cli import play as play_cli
+from tw16.cli.play import Choice, choices_for, interpret, parse_one_tile, play, zh_tiles
 
 
 class FirstLegal:
@@ -123,7 +123,7 @@ def test_opponent_specs_and_neural_fallback(monkeypatch, tmp_path):
 
 
 def test_cli_play(monkeypatch, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     lines = iter(["garbage", "2", "1", "q"])
 

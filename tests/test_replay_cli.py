@@ -9,7 +9,7 @@ from envs.rules import Rules
 
 def test_replay_cli_text_and_html(tmp_path, capsys):
     from envs.engine.replay import dumps, record
-    from cli.main import main
+    from tw16.cli.main import main
 
     log = tmp_path / "hand.jsonl"
     log.write_text(dumps(record(Rules(), 4)))
@@ -24,7 +24,7 @@ def test_replay_cli_text_and_html(tmp_path, capsys):
 
 def test_replay_refuses_a_tampered_log(tmp_path, capsys):
     from envs.engine.replay import record
-    from cli.main import main
+    from tw16.cli.main import main
 
     lines = record(Rules(), 4)
     lines[0]["seed"] = 5  # another wall: the recorded actions no longer fit

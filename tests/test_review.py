@@ -8,10 +8,10 @@ import json
 import pytest
 
 from agents import make_agent
-from cli.main import main
+from tw16.cli.main import main
 from envs.engine.replay import dumps, record
 from envs.rules import Rules
-from evaluation.review import review_log
+from agents.evaluation.review import review_log
 
 SEATS = "ESWN"
 

@@ -57,7 +57,7 @@ def test_torchrl_policy_through_tw16_eval(tmp_path):
         sys.path.remove(str(tmp_path))
         sys.modules.pop("my_torchrl", None)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    r = subprocess.run([sys.executable, "-m", "cli.main", "eval", "py:my_torchrl:Agent", "greedy", "py:my_torchrl:Agent",
+    r = subprocess.run([sys.executable, "-m", "tw16.cli.main", "eval", "py:my_torchrl:Agent", "greedy", "py:my_torchrl:Agent",
                         "greedy", "--hands", "8"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert "torchrl-mlp" in r.stdout
@@ -87,7 +87,7 @@ def test_torchrl_agent_takes_the_masked_argmax():
 def test_rllib_checkpoint_in_duplicate_play(tmp_path):
     pytest.importorskip("ray.rllib")
     from envs.rules import Rules
-    from evaluation.arena import play_duplicate
+    from agents.evaluation.arena import play_duplicate
 
     from agents import make_agent
     from agents.rl_adapters import RLlibAgent

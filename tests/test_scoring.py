@@ -16,7 +16,7 @@ import pytest
 from envs.scoring.api import score
 from envs.scoring.cases import CaseError, score_case
 from envs.scoring.profile import ProfileError, load_profile
-from cli.score import run_score
+from tw16.cli.score import run_score
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -48,8 +48,8 @@ def _run(capsys, path, **kw) -> tuple[int, list[str], str]:
 
 
 def test_cli_check_standard_vectors():
-    """`tw16 score --check` through the real command line (python -m cli.main)."""
-    r = subprocess.run([sys.executable, "-m", "cli.main", "score", "--check", str(STANDARD)], cwd=ROOT,
+    """`tw16 score --check` through the real command line (python -m tw16.cli.main)."""
+    r = subprocess.run([sys.executable, "-m", "tw16.cli.main", "score", "--check", str(STANDARD)], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert "checked 49 cases: 49 match, 0 mismatch" in r.stderr
@@ -221,7 +221,7 @@ def test_check_lists_mismatches(tmp_path, capsys):
 
 
 def test_cli_check_exit_code(tmp_path, capsys):
-    from cli.main import main
+    from tw16.cli.main import main
 
     wrong = _cases(STANDARD)[0]
     wrong["expected"]["deltas"]["S"] = 41

@@ -317,7 +317,7 @@ def test_bad_arguments_are_refused():
 # -- the search agent ------------------------------------------------------------------------------
 def test_search_with_one_candidate_is_greedy():
     from agents import make_agent
-    from evaluation.arena import play_duplicate
+    from agents.evaluation.arena import play_duplicate
 
     greedy = play_duplicate([make_agent("greedy")] * 4, 4, seed=3)
     s1 = make_agent("search:n=1")
@@ -329,7 +329,7 @@ def test_search_with_one_candidate_is_greedy():
 def test_search_that_never_deviates_is_greedy():
     """Rollouts run (and read the engine) but z is too high to leave Greedy's choice: Greedy's play."""
     from agents import make_agent
-    from evaluation.arena import play_duplicate
+    from agents.evaluation.arena import play_duplicate
 
     greedy = play_duplicate([make_agent("greedy")] * 4, 4, seed=3)
     for rollout in ("base", "efficient"):
@@ -341,7 +341,7 @@ def test_search_that_never_deviates_is_greedy():
 
 def test_search_agent_is_deterministic_and_thread_independent():
     from agents import make_agent
-    from evaluation.arena import play_duplicate
+    from agents.evaluation.arena import play_duplicate
 
     runs = [play_duplicate([make_agent("search:k=2,n=2", seed=1), make_agent("greedy")] * 2, 2, seed=8)
             for _ in range(2)]  # fmt: skip
@@ -384,7 +384,7 @@ def test_search_agent_spec_and_protocol():
 def test_search_over_the_network_with_one_candidate_or_no_reachable_gain_is_the_network():
     """base=neural: the network's ranking replaces Greedy's; n = 1 or z = 1e6 plays exactly as ``neural``."""
     from agents import make_agent
-    from evaluation.arena import play_duplicate
+    from agents.evaluation.arena import play_duplicate
 
     field = [make_agent("greedy") for _ in range(3)]
     alone = play_duplicate([make_agent("neural"), *field], 3, seed=5)

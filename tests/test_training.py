@@ -69,7 +69,7 @@ def test_time_limit_stop_is_resumable(tmp_path):
 
 
 def test_plot_labels_are_short_and_unique():
-    from evaluation.league import short_labels
+    from agents.evaluation.league import short_labels
 
     names = ["neural:runs/train/ppo/policy.pt", "greedy", "neural:agents/checkpoints/ppo_v1.pt", "random"]
     assert short_labels(names) == ["neural 1", "greedy", "neural 2", "random"]

@@ -1,4 +1,4 @@
-"""Variance-reduced duplicate evaluation (evaluation.luck, evaluation.variance, evaluation.eval_seeds,
+"""Variance-reduced duplicate evaluation (agents.evaluation.luck, agents.evaluation.variance, agents.evaluation.eval_seeds,
 ``tw16 eval --eval-set --vr``): the luck terms have mean zero, the estimator is the plain one with
 beta = 0, an A/A match stays at zero, the published walls are what their rule says."""
 
@@ -9,14 +9,14 @@ import json
 import numpy as np
 import pytest
 
-import evaluation.luck as luck
+import agents.evaluation.luck as luck
 from agents import make_agent
 from envs.engine.api import Engine
 from envs.rules import Rules
-from evaluation.arena import deal_played, play_duplicate, run_games
-from evaluation.eval_seeds import EVAL_SETS, document, generate, load, path_of
-from evaluation.variance import corrected_row, cross_fit, mean_ci
-from evaluation.vr_study import aa_agents
+from agents.evaluation.arena import deal_played, play_duplicate, run_games
+from agents.evaluation.eval_seeds import EVAL_SETS, document, generate, load, path_of
+from agents.evaluation.variance import corrected_row, cross_fit, mean_ci
+from agents.evaluation.vr_study import aa_agents
 
 
 def _play_recorded(n_games: int, seed: int, specs=("greedy", "defensive", "random", "greedy"), probe=None):
@@ -122,7 +122,7 @@ def test_eval_set_is_what_its_rule_says():
 def test_ceiling_diagnostic_orders_what_realized_events_would_buy():
     """`vr_study ceiling`: the luck terms narrow the interval, and realized events (known only after
     the hand: a biased diagnostic) narrow it further, all three the most."""
-    from evaluation.vr_study import ceiling
+    from agents.evaluation.vr_study import ceiling
 
     agents = [make_agent(s) for s in ("greedy", "defensive", "greedy", "defensive")]
     rows = ceiling(agents, 700, seed=4, eval_set=None)["rows"]
@@ -132,7 +132,7 @@ def test_ceiling_diagnostic_orders_what_realized_events_would_buy():
 
 
 def test_paired_comparison_is_each_agents_own_duplicate_and_their_difference_by_wall():
-    from evaluation.paired import paired
+    from agents.evaluation.paired import paired
 
     res = paired("greedy", "defensive", ["greedy"] * 3, 160, seed=3)
     alone = play_duplicate([make_agent(s, seed=3) for s in ("defensive", "greedy", "greedy", "greedy")], 40, seed=3)

@@ -13,9 +13,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
-from cli.web import tiles_svg  # noqa: E402
-from cli.web.app import make_app  # noqa: E402
-from cli.web.session import BadMessage, parse_message  # noqa: E402
+from tw16.cli.web import tiles_svg  # noqa: E402
+from tw16.cli.web.app import make_app  # noqa: E402
+from tw16.cli.web.session import BadMessage, parse_message  # noqa: E402
 from envs.engine.replay import replay  # noqa: E402
 from web_server import session_factory  # noqa: E402
 
@@ -43,7 +43,7 @@ def _play_until(ws, st, pred, limit=300):
 
 
 def test_tile_sprite_is_generated():
-    """static/tiles.svg is exactly what the generator draws (python -m cli.web.tiles_svg)."""
+    """static/tiles.svg is exactly what the generator draws (python -m tw16.cli.web.tiles_svg)."""
     text = tiles_svg.OUT.read_text(encoding="utf-8")
     assert text == tiles_svg.sprite()
     assert text.count("<symbol ") == 43 and 'id="t41"' in text and 'id="tback"' in text
@@ -171,7 +171,7 @@ def test_agent_view_and_search(client):
 
 
 def test_duplicate_mode_deals_the_published_walls_and_stores_results(tmp_path):
-    from evaluation.eval_seeds import load
+    from agents.evaluation.eval_seeds import load
 
     seeds = load("v1")
     results = tmp_path / "dup.jsonl"
@@ -210,10 +210,10 @@ def test_person_beside_bots_on_the_same_walls(tmp_path, capsys):
     """A "person" who plays exactly Greedy's moves in duplicate mode: Greedy in the person's seat on the
     same walls scores the same on every hand (paired difference exactly 0); another bot does not."""
     from agents import make_agent
-    from cli.main import main
+    from tw16.cli.main import main
     from envs.obs.planes_v0 import PlanesV0
-    from evaluation.eval_seeds import load
-    from evaluation.human import human_league, load_results
+    from agents.evaluation.eval_seeds import load
+    from agents.evaluation.human import human_league, load_results
 
     results = tmp_path / "dup.jsonl"
     game = session_factory(tmp_path, walls=("v1", load("v1")), results=results, opponents=("defensive",))()
@@ -259,7 +259,7 @@ def _greedy_passing_wins(seeds):
 
 def test_refusals_explain_kuo_shui():
     """過水 in words: a tile that completes the hand, a win passed since, no win offered."""
-    from cli.web.view import refusals
+    from tw16.cli.web.view import refusals
     from envs.engine import actions as A
     from envs.tiles import kind_name
 
@@ -303,7 +303,7 @@ def test_tw16_web_serves_and_refuses_bad_arguments(tmp_path, capsys):
     import time
     import urllib.request
 
-    from cli.main import main
+    from tw16.cli.main import main
     from web_server import free_port
 
     for args, why in ((["--port", "0"], "--port"), (["--agent", "nobody"], "unknown agent"),
@@ -311,7 +311,7 @@ def test_tw16_web_serves_and_refuses_bad_arguments(tmp_path, capsys):
         assert main(["web", "--log-dir", str(tmp_path), *args]) == 2
         assert why in capsys.readouterr().err
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "web", "--port", str(port), "--agent", "greedy",
+    proc = subprocess.Popen([sys.executable, "-m", "tw16.cli.main", "web", "--port", str(port), "--agent", "greedy",
                              "--log-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
     try:
         for _ in range(200):

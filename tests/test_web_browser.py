@@ -24,7 +24,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from cli.web.app import make_app  # noqa: E402
+from tw16.cli.web.app import make_app  # noqa: E402
 from web_server import running, session_factory  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "runs" / "test-artifacts" / "web"
@@ -158,7 +158,7 @@ def test_play_a_hand_by_clicks(browser, tmp_path):
 
 def test_review_page_opens_in_the_replay_viewer(browser, tmp_path):
     """tw16 review --html: one file, the replay viewer with the annotation of each reviewed decision."""
-    from cli.main import main
+    from tw16.cli.main import main
     from envs.engine.replay import dumps, record
     from envs.rules import Rules
 

@@ -8,8 +8,8 @@ import socket
 import threading
 import time
 
-from cli.game import make_opponents
-from cli.web.session import GameSession
+from tw16.cli.game import make_opponents
+from tw16.cli.web.session import GameSession
 from envs.rules import Rules
 
 

@@ -3,4 +3,4 @@ rollout workers on Ray (``distributed``) and the main job (``pipeline``: cloning
 duplicate evaluation and a report).
 
 Layering: envs <- agents <- evaluation <- training <- bench <- cli. It trains agents' networks on the
-environments and measures them with evaluation; only the command line (``cli.train``) imports it."""
+environments and measures them with evaluation; only the command line (``tw16.cli.train``) imports it."""

@@ -21,7 +21,7 @@ from agents.neural import NetConfig, PolicyValueNet, masked_logits, net_input, s
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import N_CHANNELS
 from envs.rules import Rules
-from evaluation.arena import run_games
+from agents.evaluation.arena import run_games
 
 
 @dataclass

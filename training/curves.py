@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from evaluation.league import save_figure
+from agents.evaluation.league import save_figure
 
 # (log.csv column, panel title): what tells whether the run learns
 CURVES = (("learner_tai_per_hand", "learner's tai per hand (last 500 hands)"), ("entropy", "policy entropy"),

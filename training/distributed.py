@@ -1,4 +1,4 @@
-"""PPO rollout workers on Ray (``docs/scaling.md``); duplicate evaluation on Ray is ``evaluation.distributed``,
+"""PPO rollout workers on Ray (``docs/scaling.md``); duplicate evaluation on Ray is ``agents.evaluation.distributed``,
 whose Ray helpers (``connect``, ``default_workers``) these share.
 
 Training (``TrainConfig.workers`` / ``TrainConfig.ray``): each rollout worker is a Ray actor that runs
@@ -24,7 +24,7 @@ import numpy as np
 
 from envs import _core
 from envs.engine.rng import derive_seed
-from evaluation.distributed import MAX_REPLACEMENTS_PER_WORKER, WORKER_ENV, connect, default_workers
+from agents.evaluation.distributed import MAX_REPLACEMENTS_PER_WORKER, WORKER_ENV, connect, default_workers
 
 
 def split(n: int, k: int) -> list[int]:

@@ -18,7 +18,7 @@ import torch
 from agents import make_agent
 from envs.engine.api import Engine
 from envs.rules import Rules
-from evaluation.arena import deal_played, run_games
+from agents.evaluation.arena import deal_played, run_games
 
 
 def teacher_decisions(hands: int, teachers=("greedy",) * 4, seed: int = 0, rules: Rules | None = None) -> dict:

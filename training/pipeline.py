@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-# the command line (tyro's parsing, every option checked, the printout) is cli/train.py
+# the command line (tyro's parsing, every option checked, the printout) is tw16/cli/train.py
 from agents.neural import NetConfig
 from training.bc import BCConfig, train_bc
 from training.curves import plot_curves
@@ -77,7 +77,7 @@ def run_pipeline(p: Pipeline, argv: list[str] | None = None) -> dict:
     report = {"policy": str(policy), "bc_s": round(t_bc, 1), "ppo_s": round(t_ppo, 1), "curves": str(curves),
               "config": asdict(p)}  # fmt: skip
     if p.eval_hands:
-        from evaluation.league import evaluate, jsonable, league_table, plot
+        from agents.evaluation.league import evaluate, jsonable, league_table, plot
 
         if len(p.eval_against) != 3:
             raise ValueError(f"eval_against needs three agents, got {list(p.eval_against)}")

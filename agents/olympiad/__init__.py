@@ -4,7 +4,7 @@
 - ``process``: one external bot process (own folder and process group, a deadline per request,
   lines capped, ``/exit`` then killed).
 - ``host``: ``olympiad:COMMAND`` as a tw16 agent (``OlympiadAgent``) and the ``Referee`` that
-  ``evaluation.arena.run_games`` uses to talk to it.
+  ``agents.evaluation.arena.run_games`` uses to talk to it.
 - ``seatview`` and ``bot``: any tw16 agent as a protocol bot (``tw16 bot --agent SPEC``).
 
 ``BOT_PROFILE`` and ``BOT_RULES`` are the rules a bot plays when none are given: the events' rules.

@@ -1,5 +1,5 @@
 """External protocol bots as tw16 agents: ``olympiad:COMMAND`` (``OlympiadAgent``) and the referee that
-talks to them (``Referee``, driven by ``evaluation.arena.run_games``).
+talks to them (``Referee``, driven by ``agents.evaluation.arena.run_games``).
 
 The referee translates the engine's game to the protocol as the events' referee does
 (shared/protocol/OLYMPIAD.md): every action announced to every bot seat, the actor included; a seat's
@@ -109,7 +109,7 @@ def check_rules(rules) -> None:
 
 
 class OlympiadAgent:
-    """An external protocol bot; its moves are made by ``Referee`` (``evaluation.arena.run_games``)."""
+    """An external protocol bot; its moves are made by ``Referee`` (``agents.evaluation.arena.run_games``)."""
 
     olympiad = True
 
@@ -134,8 +134,8 @@ class OlympiadAgent:
         return cls(make_agent=make_agent, seed=seed, **parse_spec(spec))
 
     def act(self, obs, mask):
-        raise TypeError(f"{self.name!r} is an external bot: it plays through the referee of evaluation.arena.run_games "
-                        "(tw16 eval, evaluation.paired), which needs the engine")  # fmt: skip
+        raise TypeError(f"{self.name!r} is an external bot: it plays through the referee of agents.evaluation.arena.run_games "
+                        "(tw16 eval, agents.evaluation.paired), which needs the engine")  # fmt: skip
 
     def reset(self, seed: int | None = None) -> None:
         self.fallback.reset(seed)

@@ -2,7 +2,7 @@
 
 Submodules: ``tables`` (the lookup tables' layout and checksum; the tables are built by envs._core),
 ``analysis`` (the constants of the native functions, which are bound in ``envs._core``), ``api``
-(notation-level helpers); the benchmark is ``bench.hand``. The helpers of ``api`` are re-exported
+(notation-level helpers); the benchmark is ``tw16.bench.hand``. The helpers of ``api`` are re-exported
 here lazily, so that the constants of ``analysis`` import without loading the native module.
 """
 

@@ -1,6 +1,6 @@
 // Bindings of the agents' batch helpers: the efficiency planes (agents.efficiency._kernel) and the
 // Greedy / Defensive decisions (agents.greedy.act_kernel), plus the two per-tile measures that
-// evaluation/defence_tables.py logs (ukeire, _tile_danger). Inputs are the features that
+// agents/evaluation/defence_tables.py logs (ukeire, _tile_danger). Inputs are the features that
 // agents.features.decode reads from planes_v0 observations; every array and every value used as an
 // index is checked here (a bad value raises instead of reading out of bounds), then the batch runs
 // without the GIL, big batches over threads.

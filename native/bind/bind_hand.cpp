@@ -1,6 +1,6 @@
 // Bindings of the hand analysis (tw16/hand.hpp): the functions of envs/hand/analysis.py under the same
 // names and parameter order, taking numpy arrays; batch forms over (B, 34) hands; the table accessors
-// and check; the bench makers and loops of bench/hand.py.
+// and check; the bench makers and loops of tw16/bench/hand.py.
 //
 // Boundary rules: counts and held are any integer dtype (int8/int16/int32/int64/uint8), length >= 34
 // (only the first 34 are read, as in numba), each 0..4; n_sets 0..5; out

@@ -1,6 +1,6 @@
 // Bindings of the scoring concept (score.hpp) and of the settlement (settle.hpp): score_hand, settle,
 // dealer_tai, winning_shape as in envs/scoring/core.py, plus score_batch / settle_batch over many hands
-// and the bench loop score_all (bench/scoring.py _score_all). Every array and every scalar whose range
+// and the bench loop score_all (tw16/bench/scoring.py _score_all). Every array and every scalar whose range
 // matters is checked here; inside the core, inputs are trusted.
 #include <nanobind/stl/optional.h>
 
@@ -238,7 +238,7 @@ void bind_scoring(nb::module_& m) {
           "hand_tai < 0 pays nothing.");
     m.def("score_all", &score_all_b, nb::arg("conc"), nb::arg("mt"), nb::arg("mk"), nb::arg("nm"), nb::arg("ctx"),
           nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"), nb::arg("opts"), nb::arg("reps"),
-          "bench.scoring._score_all: score and settle every hand reps times on one thread; the sum of hand tai.");
+          "tw16.bench.scoring._score_all: score and settle every hand reps times on one thread; the sum of hand tai.");
 }
 
 }  // namespace tw16::bind

@@ -1,4 +1,4 @@
-// bench/hand.py in C++: numba's np.random (so the hand makers give the Numba hands for a seed)
+// tw16/bench/hand.py in C++: numba's np.random (so the hand makers give the Numba hands for a seed)
 // and the timing loops. The analysis itself is templates in tw16/hand.hpp.
 #include "tw16/hand.hpp"
 

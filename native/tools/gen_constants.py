@@ -24,7 +24,7 @@ MODULES = (
     "envs.scoring.profile",
     "envs.hand.analysis",
     "envs.hand.tables",
-    "bench.hand",
+    "tw16.bench.hand",
     "envs.scoring.extras",
     "envs.scoring.hk_items",
     "envs.engine.state",
@@ -41,8 +41,8 @@ MODULES = (
     "agents.efficiency",
     "agents.greedy",
 )
-# a module whose C++ namespace is not its last name: bench/hand.py's hand makers (hand.cpp) read py::bench
-NAMESPACES = {"bench.hand": "bench"}
+# a module whose C++ namespace is not its last name: tw16/bench/hand.py's hand makers (hand.cpp) read py::bench
+NAMESPACES = {"tw16.bench.hand": "bench"}
 
 
 def _is_int(v) -> bool:

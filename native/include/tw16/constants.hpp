@@ -293,7 +293,7 @@ inline constexpr int64_t DIST_IMPOSSIBLE = 255LL;
 inline constexpr int64_t POW5[9] = {1LL, 5LL, 25LL, 125LL, 625LL, 3125LL, 15625LL, 78125LL, 390625LL};
 inline constexpr int64_t FILE_SIZE = 26406266LL;
 }  // namespace tables
-namespace bench {  // bench.hand
+namespace bench {  // tw16.bench.hand
 inline constexpr int64_t N_KINDS = 34LL;
 inline constexpr int64_t WIND0 = 27LL;
 inline constexpr int64_t N_HANDS = 20000LL;

@@ -1,6 +1,6 @@
 // Hand analysis: completeness, shanten, waits, decompositions, eight_pairs, 十三么, 十六不搭.
 // The port of envs/hand/analysis.py (every @njit function, same names, same parameter order, same
-// results) and of the @njit functions of bench/hand.py.
+// results) and of the @njit functions of tw16/bench/hand.py.
 //
 // Conventions (as in analysis.py)
 // - counts: the concealed tiles as counts over the 34 playing kinds (any integer dtype, each 0..4):
@@ -152,7 +152,7 @@ template <class C, class H, class O>
 int64_t win_wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, int64_t shapes, View<O, 1> out);
 
 // ---------------------------------------------------------------------------------------------
-// bench/hand.py: the hand makers and timing loops over (n, 34) int8 arrays (hand.cpp).
+// tw16/bench/hand.py: the hand makers and timing loops over (n, 34) int8 arrays (hand.cpp).
 
 // numba's np.random inside @njit code (MT19937 with numba's seeding and randint), so the makers
 // below give the very hands the Numba ones give for a seed.

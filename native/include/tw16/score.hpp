@@ -1,4 +1,4 @@
-// Port of envs/scoring/core.py (and the compiled loop of bench/scoring.py): which items a
+// Port of envs/scoring/core.py (and the compiled loop of tw16/bench/scoring.py): which items a
 // winning hand holds, the profile applied (RULES.md 3). Settlement (RULES.md 4): settle.hpp.
 //
 // Shared: `tw16 score` calls it through envs.scoring.api and the engine calls it at the end of every
@@ -81,7 +81,7 @@ struct HandBatch {
 // on parallel threads; results do not depend on the thread count.
 void score_batch(const HandBatch& h, const Prof& prof, View<int64_t, 1> out_tai, View<int32_t, 2> out_items);
 
-// bench/scoring.py _score_all: score and settle (settle.hpp, the engine's settlement) every hand
+// tw16/bench/scoring.py _score_all: score and settle (settle.hpp, the engine's settlement) every hand
 // `reps` times on one thread (ctx columns: win_tile, win_by, seat, round, flowers); returns the sum of
 // hand tai.
 int64_t _score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk, View<int64_t, 1> nm,

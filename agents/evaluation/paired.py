@@ -1,0 +1,65 @@
+"""Paired comparison of two agents against the same field: each plays duplicate against the same
+three opponents on the same walls, and the difference of their chips per hand is taken wall by
+wall (an ablation: a checkpoint against the one it was trained from).
+
+    python -m agents.evaluation.paired neural:runs/declared-d1/bc.pt neural:runs/declared-d1/ppo/policy.pt \\
+        --field defensive --hands 100000 --seed 7046220
+
+With ``--seed`` equal to a ``tw16 eval`` run's, each agent's figures are that run's (the walls come
+from the seed, and so do the agents' streams). The interval of the difference is over walls: both
+agents met the same tiles, so it is narrower than the two intervals side by side suggest when their
+results on a wall go together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from agents.evaluation.variance import mean_ci
+
+
+def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0, rules=None) -> dict:
+    """Chips per hand of ``spec_a`` and ``spec_b`` (each in slot 0 against ``field``'s three agents)
+    and of b - a, wall by wall, with 95% intervals; ``rules`` default ``Rules()`` (external bots,
+    ``olympiad:COMMAND``, need the events' rules: docs/olympiad.md)."""
+    from agents import make_agent
+    from agents.evaluation.arena import play_duplicate, walls_for
+
+    if len(field) != 3:
+        raise ValueError(f"the field is three agents, got {len(field)}: {field}")
+    walls = walls_for(hands)
+    per_wall = {}
+    for spec in (spec_a, spec_b):
+        agents = [make_agent(spec, seed=seed)] + [make_agent(s, seed=seed) for s in field]
+        per_wall[spec] = play_duplicate(agents, walls, rules, seed=seed)["per_wall"][:, 0] / 4
+    a, b = per_wall[spec_a], per_wall[spec_b]
+    row = lambda x: dict(zip(("chips_per_hand", "ci95"), mean_ci(x)))  # noqa: E731
+    corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else None  # none for a constant result
+    return {"walls": walls, "hands": 4 * walls, "seed": seed, "field": field, "a": {"agent": spec_a, **row(a)},
+            "b": {"agent": spec_b, **row(b)}, "b_minus_a": row(b - a), "correlation": corr}  # fmt: skip
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m agents.evaluation.paired", description=__doc__.splitlines()[0])
+    p.add_argument("a", help="the first agent (the baseline)")
+    p.add_argument("b", help="the second agent")
+    p.add_argument("--field", nargs="+", default=["defensive"], help="the three opponents (one name: three copies)")
+    p.add_argument("--hands", type=int, default=8000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--profile", default="standard", help="tai profile (name or .toml path)")
+    p.add_argument("--rules", default=None, help="rule options as JSON, e.g. '{\"flowers\": false}'")
+    a = p.parse_args(argv)
+    field = a.field * 3 if len(a.field) == 1 else a.field
+    from envs.rules import Rules
+
+    rules = Rules.make(a.profile, **json.loads(a.rules)) if a.rules else Rules(profile=a.profile)
+    print(json.dumps(paired(a.a, a.b, field, a.hands, a.seed, rules), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
