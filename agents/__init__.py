@@ -21,8 +21,8 @@ the packages above play them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from agents.base import Agent, RandomAgent
 from envs.validate import policy_seed
@@ -103,12 +103,29 @@ AGENT_KINDS: tuple[AgentKind, ...] = (
     AgentKind("defensive", "", False, "greedy that folds against danger", _defensive),
     AgentKind("neural", "PATH", True, "a policy network (default: the shipped checkpoint)", _neural),
     AgentKind("search", "k=K,n=N,rollout=R,z=Z,base=B", True, "determinized rollouts over a base agent", _search),
-    AgentKind("sb3+trusted", "PATH", False, "a Stable-Baselines3 model saved by model.save, which you trust: "
-              "its zip runs code when loaded (sb3 extra; sb3:PATH is refused, docs/sb3.md)", _sb3),
-    AgentKind("py", "MODULE:ATTR", False, "your class or factory, MODULE importable from the current folder "
-              "(docs/agents.md)", _py),
-    AgentKind("olympiad", "COMMAND", False, "an external Computer Olympiad / TCGA protocol bot, a shell command "
-              "(olympiad[cwd=DIR,timeout=S]:COMMAND; docs/olympiad.md)", _olympiad),  # fmt: skip
+    AgentKind(
+        "sb3+trusted",
+        "PATH",
+        False,
+        "a Stable-Baselines3 model saved by model.save, which you trust: "
+        "its zip runs code when loaded (sb3 extra; sb3:PATH is refused, docs/sb3.md)",
+        _sb3,
+    ),
+    AgentKind(
+        "py",
+        "MODULE:ATTR",
+        False,
+        "your class or factory, MODULE importable from the current folder (docs/agents.md)",
+        _py,
+    ),
+    AgentKind(
+        "olympiad",
+        "COMMAND",
+        False,
+        "an external Computer Olympiad / TCGA protocol bot, a shell command "
+        "(olympiad[cwd=DIR,timeout=S]:COMMAND; docs/olympiad.md)",
+        _olympiad,
+    ),
 )
 KINDS = {k.name: k for k in AGENT_KINDS}
 # the kinds a bare name builds (``neural`` without a path is the shipped network)
@@ -138,7 +155,7 @@ def _split(spec) -> tuple[str, str]:
     """``KIND:ARG`` -> (KIND, ARG); an olympiad spec with options, ``olympiad[...]:COMMAND``, keeps them in ARG."""
     name, _, arg = str(spec).partition(":")
     if name.startswith("olympiad["):
-        return "olympiad", str(spec)[len("olympiad"):]
+        return "olympiad", str(spec)[len("olympiad") :]
     return name, arg
 
 
@@ -184,5 +201,13 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["Agent", "RandomAgent", "make_agent", "unknown_agent", "AGENT_KINDS", "AGENT_NAMES", "agent_usage",
-           "agent_help"]
+__all__ = [
+    "Agent",
+    "RandomAgent",
+    "make_agent",
+    "unknown_agent",
+    "AGENT_KINDS",
+    "AGENT_NAMES",
+    "agent_usage",
+    "agent_help",
+]

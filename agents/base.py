@@ -40,7 +40,13 @@ def check_batch(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarr
         raise TypeError(f"obs and mask must be numeric arrays, got dtypes {obs.dtype} and {mask.dtype}")
     if mask.ndim == 1:
         obs, mask = obs[None], mask[None]
-    if mask.ndim != 2 or mask.shape[1] != N_ACTIONS or obs.ndim != 3 or obs.shape[2] != 34 or obs.shape[0] != mask.shape[0]:
+    if (
+        mask.ndim != 2
+        or mask.shape[1] != N_ACTIONS
+        or obs.ndim != 3
+        or obs.shape[2] != 34
+        or obs.shape[0] != mask.shape[0]
+    ):
         raise ValueError(f"expected obs (B, C, 34) and mask (B, {N_ACTIONS}); got {obs.shape} and {mask.shape}")
     if obs.dtype.kind == "f" and not np.isfinite(obs).all():
         raise ValueError("obs holds NaN or infinite values")

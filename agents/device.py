@@ -30,12 +30,16 @@ def resolve_device(spec: str | torch.device) -> torch.device:
     if spec == "auto":
         return torch.device("cuda:0" if available else "cpu")
     if not available:
-        raise DeviceError(f"device {spec!r} is not available: torch sees no CUDA device here "
-                          f"(torch {torch.__version__}, built with CUDA {torch.version.cuda}); use --device cpu")  # fmt: skip
+        raise DeviceError(
+            f"device {spec!r} is not available: torch sees no CUDA device here "
+            f"(torch {torch.__version__}, built with CUDA {torch.version.cuda}); use --device cpu"
+        )
     dev = torch.device(spec)
     count = torch.cuda.device_count()
     if dev.index is not None and dev.index >= count:
-        raise DeviceError(f"device {spec!r} is not available: torch sees {count} CUDA device(s), cuda:0..cuda:{count - 1}")
+        raise DeviceError(
+            f"device {spec!r} is not available: torch sees {count} CUDA device(s), cuda:0..cuda:{count - 1}"
+        )
     return dev
 
 

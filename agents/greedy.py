@@ -59,22 +59,45 @@ import numpy as np
 from agents.base import check_batch
 from agents.features import decode
 from envs._core import act_kernel
-from envs.validate import policy_seed
+
 # the actions the decisions name: native/tools/gen_constants.py writes them into constants.hpp
 # (py::greedy::...) for the C++ agents (native/src/agents.cpp)
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN  # noqa: F401
+from envs.validate import policy_seed
 
 BIG = 1 << 30  # "none yet" for sort keys
 # defence parameters, in the order act_kernel (envs._core) reads them (module docstring); risk 0 = Greedy
-DEFENCE_DEFAULTS = {"risk": 1.0, "win_value": 101.0, "deal_in_cost": 50.0, "margin": 3.0, "tie_eps": 0.1,
-                    "danger_slope": 0.0012, "danger_cap": 0.13, "shanten_floor": 0.3}  # fmt: skip
+DEFENCE_DEFAULTS = {
+    "risk": 1.0,
+    "win_value": 101.0,
+    "deal_in_cost": 50.0,
+    "margin": 3.0,
+    "tie_eps": 0.1,
+    "danger_slope": 0.0012,
+    "danger_cap": 0.13,
+    "shanten_floor": 0.3,
+}
 # Greedy's chance to win the hand after a discard, by the shanten it leaves (0..4+): logit = a + b*log1p(ukeire)
 # + c*tiles_left/64, fitted on Greedy self-play (3,000 hands, seed 1: python -m agents.evaluation.defence_tables)
-WIN_LOGIT = np.array([[-3.924, 1.336, 2.744], [-5.248, 0.749, 3.718], [-5.927, 0.435, 4.587], [-5.85, 0.216, 4.617],
-                      [-5.134, 0.035, 3.869]])  # fmt: skip
+WIN_LOGIT = np.array(
+    [
+        [-3.924, 1.336, 2.744],
+        [-5.248, 0.749, 3.718],
+        [-5.927, 0.435, 4.587],
+        [-5.85, 0.216, 4.617],
+        [-5.134, 0.035, 3.869],
+    ]
+)
 # P(an opponent is ready) by its melds (0..4+) and tiles_left // 16 (0..3+), same self-play
-READY_P = np.array([[0.56, 0.21, 0.04, 0.0], [0.53, 0.31, 0.1, 0.01], [0.68, 0.44, 0.23, 0.06],
-                    [0.78, 0.68, 0.46, 0.25], [0.94, 0.93, 0.88, 0.85]])  # fmt: skip
+READY_P = np.array(
+    [
+        [0.56, 0.21, 0.04, 0.0],
+        [0.53, 0.31, 0.1, 0.01],
+        [0.68, 0.44, 0.23, 0.06],
+        [0.78, 0.68, 0.46, 0.25],
+        [0.94, 0.93, 0.88, 0.85],
+    ]
+)
 
 
 class GreedyAgent:
@@ -93,8 +116,20 @@ class GreedyAgent:
         obs, mask = check_batch(obs, mask)
         f = decode(obs)
         out = np.empty(mask.shape[0], np.int64)
-        act_kernel(f.hand, f.n_melds, f.unseen, f.opp_melds, f.opp_ready, f.opp_disc, f.opp_passed, f.tiles_left, f.claim_tile,
-                   mask, self.defence, out)  # fmt: skip
+        act_kernel(
+            f.hand,
+            f.n_melds,
+            f.unseen,
+            f.opp_melds,
+            f.opp_ready,
+            f.opp_disc,
+            f.opp_passed,
+            f.tiles_left,
+            f.claim_tile,
+            mask,
+            self.defence,
+            out,
+        )
         return out
 
 

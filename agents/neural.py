@@ -18,10 +18,10 @@ import torch
 from torch import nn
 
 from agents.base import check_batch
-from envs.validate import policy_seed
 from agents.efficiency import EFFICIENCY_VERSION, N_EFFICIENCY, efficiency_planes
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS
 from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, OBS_VERSION
+from envs.validate import policy_seed
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINTS / "ppo_v2.pt"  # the declared run D1 (checkpoints/README.md)
@@ -48,8 +48,10 @@ def net_input(obs: np.ndarray, cfg: NetConfig) -> np.ndarray:
     """What the network reads: the first ``cfg.in_channels`` observation planes, then the efficiency
     planes when ``cfg.efficiency`` (computed here, from the observation alone), as float32."""
     if obs.ndim != 3 or obs.shape[1] < cfg.in_channels:
-        raise ValueError(f"this network reads {cfg.in_channels} observation channels, got shape {obs.shape}: "
-                         "encode planes_v0 with derived=True")  # fmt: skip
+        raise ValueError(
+            f"this network reads {cfg.in_channels} observation channels, got shape {obs.shape}: "
+            "encode planes_v0 with derived=True"
+        )
     x = np.asarray(obs[:, : cfg.in_channels], dtype=np.float32)
     if cfg.efficiency:
         x = np.concatenate([x, efficiency_planes(obs)], axis=1)
@@ -100,8 +102,16 @@ def save_checkpoint(path, net: PolicyValueNet, **extra) -> None:
     state = {k: (v.half() if v.is_floating_point() else v).cpu() for k, v in net.state_dict().items()}
     if net.cfg.efficiency:
         extra["efficiency_version"] = EFFICIENCY_VERSION
-    torch.save({"net": state, "config": asdict(net.cfg), "obs_version": OBS_VERSION,
-                "action_layout_version": ACTION_LAYOUT_VERSION, **extra}, path)  # fmt: skip
+    torch.save(
+        {
+            "net": state,
+            "config": asdict(net.cfg),
+            "obs_version": OBS_VERSION,
+            "action_layout_version": ACTION_LAYOUT_VERSION,
+            **extra,
+        },
+        path,
+    )
 
 
 def load_checkpoint(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
@@ -127,10 +137,14 @@ def load_checkpoint(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
         )
     cfg = _config(ck["config"], name)
     if cfg.efficiency and ck.get("efficiency_version") != EFFICIENCY_VERSION:
-        raise CheckpointError(f"checkpoint {name} was trained on efficiency planes {ck.get('efficiency_version')}, "
-                              f"this build computes {EFFICIENCY_VERSION}")  # fmt: skip
+        raise CheckpointError(
+            f"checkpoint {name} was trained on efficiency planes {ck.get('efficiency_version')}, "
+            f"this build computes {EFFICIENCY_VERSION}"
+        )
     weights = ck["net"]
-    if not isinstance(weights, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in weights.items()):
+    if not isinstance(weights, dict) or not all(
+        isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in weights.items()
+    ):
         raise CheckpointError(f"checkpoint {name}: 'net' must map parameter names to tensors")
     _check_weights(weights, cfg, name)  # before any layer is built: a config must not allocate what the file lacks
     net = PolicyValueNet(cfg).to(device)
@@ -166,8 +180,16 @@ def param_shapes(cfg: NetConfig) -> dict[str, tuple[int, ...]]:
     for i in range(cfg.blocks):
         for c in ("c1", "c2"):
             shapes.update({f"body.{i}.{c}.{k}": v for k, v in conv.items()})
-    shapes.update({"fc.weight": (h, w * 36), "fc.bias": (h,), "pi.weight": (N_ACTIONS, h), "pi.bias": (N_ACTIONS,),
-                   "v.weight": (1, h), "v.bias": (1,)})  # fmt: skip
+    shapes.update(
+        {
+            "fc.weight": (h, w * 36),
+            "fc.bias": (h,),
+            "pi.weight": (N_ACTIONS, h),
+            "pi.bias": (N_ACTIONS,),
+            "v.weight": (1, h),
+            "v.bias": (1,),
+        }
+    )
     return shapes
 
 
@@ -176,18 +198,23 @@ def _check_weights(weights: dict, cfg: NetConfig, name: str) -> None:
     shapes = param_shapes(cfg)
     n = sum(int(np.prod(s)) for s in shapes.values())
     if n > MAX_PARAMETERS:
-        raise CheckpointError(f"checkpoint {name}: its config (width {cfg.width}, blocks {cfg.blocks}, hidden "
-                              f"{cfg.hidden}) would build {n:,} parameters, more than the {MAX_PARAMETERS:,} allowed")  # fmt: skip
+        raise CheckpointError(
+            f"checkpoint {name}: its config (width {cfg.width}, blocks {cfg.blocks}, hidden "
+            f"{cfg.hidden}) would build {n:,} parameters, more than the {MAX_PARAMETERS:,} allowed"
+        )
     missing = [k for k in shapes if k not in weights]
     unexpected = sorted(set(weights) - set(shapes))
     if missing or unexpected:
-        raise CheckpointError(f"checkpoint {name}: weights do not fit its config: missing {missing[:4]}, "
-                              f"unexpected {unexpected[:4]}")  # fmt: skip
+        raise CheckpointError(
+            f"checkpoint {name}: weights do not fit its config: missing {missing[:4]}, unexpected {unexpected[:4]}"
+        )
     for k, shape in shapes.items():
         t = weights[k]
         if tuple(t.shape) != shape:
-            raise CheckpointError(f"checkpoint {name}: weights do not fit its config: {k} has shape "
-                                  f"{tuple(t.shape)}, the config needs {shape}")  # fmt: skip
+            raise CheckpointError(
+                f"checkpoint {name}: weights do not fit its config: {k} has shape "
+                f"{tuple(t.shape)}, the config needs {shape}"
+            )
         if not t.is_floating_point():
             raise CheckpointError(f"checkpoint {name}: {k} holds {t.dtype}, not floating-point weights")
 
@@ -217,8 +244,14 @@ class NeuralAgent:
 
     name = "neural"
 
-    def __init__(self, checkpoint=DEFAULT_CHECKPOINT, device: str = "cpu", sample: bool = False, seed: int | None = 0,
-                 net: PolicyValueNet | None = None):  # fmt: skip
+    def __init__(
+        self,
+        checkpoint=DEFAULT_CHECKPOINT,
+        device: str = "cpu",
+        sample: bool = False,
+        seed: int | None = 0,
+        net: PolicyValueNet | None = None,
+    ):
         self.device = torch.device(device)
         if net is None:
             net, _ = load_checkpoint(checkpoint, device)

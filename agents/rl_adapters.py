@@ -50,8 +50,15 @@ class TorchRLAgent(_Masked):
     them). ``channels``: the observation planes the policy reads (default: all it is given, 79 for
     planes_v0)."""
 
-    def __init__(self, policy, name: str = "torchrl", deterministic: bool = True, seed: int | None = 0,
-                 logits_key: str = "logits", channels: int | None = None):  # fmt: skip
+    def __init__(
+        self,
+        policy,
+        name: str = "torchrl",
+        deterministic: bool = True,
+        seed: int | None = 0,
+        logits_key: str = "logits",
+        channels: int | None = None,
+    ):
         super().__init__(name, deterministic, seed)
         self.policy = policy
         self.logits_key = logits_key
@@ -62,12 +69,15 @@ class TorchRLAgent(_Masked):
 
         obs, mask = check_batch(obs, mask)
         x = np.ascontiguousarray(obs[:, : self.channels] if self.channels else obs, dtype=np.float32)
-        td = TensorDict({"observation": torch.from_numpy(x), "action_mask": torch.from_numpy(mask)}, batch_size=[len(mask)])
+        td = TensorDict(
+            {"observation": torch.from_numpy(x), "action_mask": torch.from_numpy(mask)}, batch_size=[len(mask)]
+        )
         with torch.no_grad():
             out = self.policy(td)
         if self.logits_key not in out.keys():
-            raise ValueError(f"{self.name}: the policy wrote no {self.logits_key!r} (keys: {list(out.keys())}); "
-                             "give logits_key=")  # fmt: skip
+            raise ValueError(
+                f"{self.name}: the policy wrote no {self.logits_key!r} (keys: {list(out.keys())}); give logits_key="
+            )
         return self.choose(out[self.logits_key], mask)
 
 
@@ -88,8 +98,9 @@ class RLlibAgent(_Masked):
     flat planes (``observations``) and the float mask (``action_mask``) of examples/rllib_ppo.py; its
     ``forward_inference`` gives the action logits (``action_dist_inputs``)."""
 
-    def __init__(self, module, policy: str = "shared", name: str = "rllib", deterministic: bool = True,
-                 seed: int | None = 0):  # fmt: skip
+    def __init__(
+        self, module, policy: str = "shared", name: str = "rllib", deterministic: bool = True, seed: int | None = 0
+    ):
         super().__init__(name, deterministic, seed)
         self.module = load_rllib_module(module, policy) if isinstance(module, (str, Path)) else module
 
@@ -99,7 +110,9 @@ class RLlibAgent(_Masked):
         if obs.shape[1] * obs.shape[2] < n:
             raise ValueError(f"{self.name}: the module reads {n} numbers, the observation has {obs.shape[1:]}")
         flat = np.ascontiguousarray(obs[:, : n // obs.shape[2]].reshape(len(obs), -1), dtype=np.float32)
-        batch = {"obs": {"observations": torch.from_numpy(flat), "action_mask": torch.from_numpy(mask.astype(np.float32))}}
+        batch = {
+            "obs": {"observations": torch.from_numpy(flat), "action_mask": torch.from_numpy(mask.astype(np.float32))}
+        }
         with torch.no_grad():
             out = self.module.forward_inference(batch)
         return self.choose(out["action_dist_inputs"], mask)

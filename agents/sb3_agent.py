@@ -32,9 +32,11 @@ N_PLANES = 34
 
 def untrusted_message(path: str) -> str:
     """Why ``sb3:PATH`` is refused (``agents.unknown_agent``): SB3's loader unpickles parts of the zip."""
-    return (f"sb3:{path} is refused: a Stable-Baselines3 zip is code, not data (its 'data' entry holds "
-            "cloudpickle objects, which run whatever they were made to run when loaded). Load only a file you "
-            f"trust, with the spec sb3+trusted:{path} (docs/sb3.md)")  # fmt: skip
+    return (
+        f"sb3:{path} is refused: a Stable-Baselines3 zip is code, not data (its 'data' entry holds "
+        "cloudpickle objects, which run whatever they were made to run when loaded). Load only a file you "
+        f"trust, with the spec sb3+trusted:{path} (docs/sb3.md)"
+    )
 
 
 def load_model(path: str, device: str = "cpu", trusted: bool = False):
@@ -57,8 +59,15 @@ def load_model(path: str, device: str = "cpu", trusted: bool = False):
 class SB3Agent:
     """A Stable-Baselines3 actor-critic policy (discrete actions) acting for tw16 seats, batched."""
 
-    def __init__(self, model=None, deterministic: bool = True, seed: int | None = 0, name: str = "sb3",
-                 device: str = "cpu", trusted: bool = False):  # fmt: skip
+    def __init__(
+        self,
+        model=None,
+        deterministic: bool = True,
+        seed: int | None = 0,
+        name: str = "sb3",
+        device: str = "cpu",
+        trusted: bool = False,
+    ):
         self.name = name
         self.trusted = trusted  # a path given as ``model`` is loaded only when trusted (load_model)
         self.deterministic = deterministic

@@ -33,8 +33,8 @@ import time
 import numpy as np
 
 from envs import _core
-from envs.validate import policy_seed
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
+from envs.validate import policy_seed
 
 # rollout policies (native/include/tw16/resample.hpp): randplay's uniform and greedy play (lowest
 # shanten, one decision in 8 and every claim answer uniform), "efficient": wins and ready
@@ -57,8 +57,15 @@ class SearchAgent:
 
     needs_engine = True
 
-    def __init__(self, seed: int | None = 0, k: int = 8, n: int = 3, rollout: str = "efficient", z: float = 3.0,
-                 base: str = "greedy"):  # fmt: skip
+    def __init__(
+        self,
+        seed: int | None = 0,
+        k: int = 8,
+        n: int = 3,
+        rollout: str = "efficient",
+        z: float = 3.0,
+        base: str = "greedy",
+    ):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 76:
@@ -70,7 +77,9 @@ class SearchAgent:
         if not isinstance(base, str) or not (base == "greedy" or base == "neural" or base.startswith("neural:")):
             raise ValueError(f"base must be greedy, neural or neural:PATH, got {base!r}")
         if base != "greedy" and rollout == "base":
-            raise ValueError("rollout=base plays Greedy at every seat: with base=neural use efficient, greedy or random")
+            raise ValueError(
+                "rollout=base plays Greedy at every seat: with base=neural use efficient, greedy or random"
+            )
         self.k, self.n, self.rollout, self.z, self.base = int(k), int(n), rollout, float(z), base
         self.net = None
         if base != "greedy":
@@ -89,14 +98,16 @@ class SearchAgent:
         self.reset(seed)
 
     @classmethod
-    def from_spec(cls, arg: str, seed: int | None = 0) -> "SearchAgent":
+    def from_spec(cls, arg: str, seed: int | None = 0) -> SearchAgent:
         """``k=8,n=3,rollout=efficient,z=3,base=greedy`` (any subset, in any order) -> an agent."""
         params: dict = {}
         for part in filter(None, str(arg).split(",")):
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
-                raise ValueError(f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, "
-                                 f"rollout={'|'.join(ROLLOUTS)} or base=greedy|neural|neural:PATH")  # fmt: skip
+                raise ValueError(
+                    f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, "
+                    f"rollout={'|'.join(ROLLOUTS)} or base=greedy|neural|neural:PATH"
+                )
             try:
                 params[key] = val if key in ("rollout", "base") else float(val) if key == "z" else int(val)
             except ValueError:
@@ -108,8 +119,10 @@ class SearchAgent:
         self.rng = np.random.default_rng(policy_seed(seed))
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        raise TypeError("the search agent decides from the engine's state (it resamples what the seat cannot see): "
-                        "call act_engine(engine, games); agents.evaluation.arena.run_games does")  # fmt: skip
+        raise TypeError(
+            "the search agent decides from the engine's state (it resamples what the seat cannot see): "
+            "call act_engine(engine, games); agents.evaluation.arena.run_games does"
+        )
 
     def act_engine(self, engine, games) -> np.ndarray:
         """The actions (int64 (G,)) of the seats to decide in ``engine``'s games ``games`` (distinct
@@ -120,8 +133,21 @@ class SearchAgent:
         values = np.empty((games.size, self.n), np.float64)
         t0 = time.perf_counter()
         cands = None if self.net is None else self.net_candidates(engine, games)
-        _core.search_batch(engine.s, games, seeds, self.k, self.n, ROLLOUTS[self.rollout], self.z, engine.opts,
-                           engine.cfg, engine.prof, out, values, cands)  # fmt: skip
+        _core.search_batch(
+            engine.s,
+            games,
+            seeds,
+            self.k,
+            self.n,
+            ROLLOUTS[self.rollout],
+            self.z,
+            engine.opts,
+            engine.cfg,
+            engine.prof,
+            out,
+            values,
+            cands,
+        )
         self.seconds += time.perf_counter() - t0
         self.decisions += games.size
         self.searched += int((~np.isnan(values[:, 0])).sum())

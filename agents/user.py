@@ -35,8 +35,10 @@ def _import(module: str):
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        raise UserAgentError(f"py:{module}: cannot import {module!r} ({e}); run from the folder that holds "
-                             f"{module.split('.')[0]}.py or put it on PYTHONPATH") from None  # fmt: skip
+        raise UserAgentError(
+            f"py:{module}: cannot import {module!r} ({e}); run from the folder that holds "
+            f"{module.split('.')[0]}.py or put it on PYTHONPATH"
+        ) from None
     finally:
         if added:
             sys.path.remove(cwd)
@@ -51,12 +53,13 @@ def _call(factory, seed):
     return factory(seed=seed) if takes_seed else factory()
 
 
-def load_user_agent(arg: str, seed: int | None = 0) -> "CheckedAgent":
+def load_user_agent(arg: str, seed: int | None = 0) -> CheckedAgent:
     """``MODULE:ATTR`` -> the agent it builds, checked against the protocol."""
     module, _, attr = str(arg).partition(":")
     if not module or not attr:
-        raise UserAgentError(f"agent 'py:{arg}': write py:MODULE:ATTR, e.g. py:my_agent:Agent for class Agent "
-                             "in ./my_agent.py")  # fmt: skip
+        raise UserAgentError(
+            f"agent 'py:{arg}': write py:MODULE:ATTR, e.g. py:my_agent:Agent for class Agent in ./my_agent.py"
+        )
     mod = _import(module)
     obj = mod
     for part in attr.split("."):
@@ -68,8 +71,10 @@ def load_user_agent(arg: str, seed: int | None = 0) -> "CheckedAgent":
     agent = _call(obj, seed)
     for method in ("act", "reset"):
         if not callable(getattr(agent, method, None)):
-            raise UserAgentError(f"agent 'py:{arg}': {attr}() gave {type(agent).__name__}, which has no "
-                                 f"{method}() (the protocol: act(obs, mask), reset(seed), name; docs/agents.md)")  # fmt: skip
+            raise UserAgentError(
+                f"agent 'py:{arg}': {attr}() gave {type(agent).__name__}, which has no "
+                f"{method}() (the protocol: act(obs, mask), reset(seed), name; docs/agents.md)"
+            )
     return CheckedAgent(agent, name=getattr(agent, "name", None) or f"py:{arg}")
 
 
@@ -92,13 +97,17 @@ class CheckedAgent:
             acts = np.empty(0)
         n = len(mask)
         if acts.shape != (n,) or acts.dtype.kind not in "iu":
-            raise UserAgentError(f"agent {self.name!r}: act(obs, mask) must return {n} integer actions (shape ({n},)), "
-                                 f"got {type(out).__name__} of shape {getattr(acts, 'shape', None)} dtype {acts.dtype}")  # fmt: skip
+            raise UserAgentError(
+                f"agent {self.name!r}: act(obs, mask) must return {n} integer actions (shape ({n},)), "
+                f"got {type(out).__name__} of shape {getattr(acts, 'shape', None)} dtype {acts.dtype}"
+            )
         acts = acts.astype(np.int64)
         ok = (acts >= 0) & (acts < mask.shape[1])
         ok[ok] = np.asarray(mask, bool)[np.flatnonzero(ok), acts[ok]]
         if not ok.all():
             k = int(np.flatnonzero(~ok)[0])
-            raise UserAgentError(f"agent {self.name!r}: act returned action {int(acts[k])} in row {k}, which is not "
-                                 "legal there (choose where mask is true)")  # fmt: skip
+            raise UserAgentError(
+                f"agent {self.name!r}: act returned action {int(acts[k])} in row {k}, which is not "
+                "legal there (choose where mask is true)"
+            )
         return acts

@@ -3,7 +3,6 @@ PettingZoo / Gymnasium environments.
 
 Layering: the bottom of envs <- agents <- evaluation <- training <- bench <- cli."""
 
-
 # Gymnasium id -> the options it fixes (docs/versions.md); v0 is registered as it always was
 GYM_IDS = {"tw16/SingleAgent-v0": {}, "tw16/SingleAgent-v1": {"encoding": "planes_v1"}}
 
@@ -36,7 +35,9 @@ def _keep_v0_supported() -> None:
     import warnings
 
     for env_id in GYM_IDS:
-        warnings.filterwarnings("ignore", message=rf".*The environment {env_id} is out of date", category=DeprecationWarning)
+        warnings.filterwarnings(
+            "ignore", message=rf".*The environment {env_id} is out of date", category=DeprecationWarning
+        )
 
 
 _keep_v0_supported()

@@ -120,8 +120,7 @@ def channel_rows(mod, with_values: bool = True) -> list[list[str]]:
     rows = []
     for b, at in zip(blocks, starts(blocks)):
         content = ("*derived*: " if b.derived else "") + b.content
-        rows.append([f"{base}{_span(at, b.n)} `{b.const}`", str(b.n)] + ([b.values] if with_values else [])
-                    + [content])  # fmt: skip
+        rows.append([f"{base}{_span(at, b.n)} `{b.const}`", str(b.n)] + ([b.values] if with_values else []) + [content])
     return rows
 
 
@@ -190,8 +189,11 @@ def _env_options() -> list[str]:
     from envs import tw16_v0
 
     out = []
-    choices = {"render_mode": tw16_v0.raw_env.metadata["render_modes"], "reward": tw16_v0.REWARDS,
-               "illegal_action": tw16_v0.ILLEGAL_ACTIONS}  # fmt: skip
+    choices = {
+        "render_mode": tw16_v0.raw_env.metadata["render_modes"],
+        "reward": tw16_v0.REWARDS,
+        "illegal_action": tw16_v0.ILLEGAL_ACTIONS,
+    }
     for p in inspect.signature(tw16_v0.raw_env.__init__).parameters.values():
         if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):  # not **rule_options
             ch = " | ".join(map(show, choices[p.name])) + "; " if p.name in choices else ""
@@ -208,8 +210,13 @@ def options_rst() -> str:
         if name == "profile":
             by = " | ".join(BUILTIN) + " | a .toml path"
         rule.append(f"{name} [{d}{'; ' + by.replace('`', '') if by else ''}]")
-    text = ("Rule options (``envs.rules.Rules``, RULES.md 5; [default; profiles that change it]): " + ", ".join(rule)
-            + ". Env options: " + ", ".join(_env_options()) + ".")
+    text = (
+        "Rule options (``envs.rules.Rules``, RULES.md 5; [default; profiles that change it]): "
+        + ", ".join(rule)
+        + ". Env options: "
+        + ", ".join(_env_options())
+        + "."
+    )
     return textwrap.fill(text, WIDTH, break_on_hyphens=False, break_long_words=False)
 
 

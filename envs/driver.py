@@ -58,7 +58,9 @@ class Driver:
 
     def encode(self, out, rows, seats, flags) -> None:
         s = self.engine.s
-        encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.opts, flags, self.shapes)
+        encode_rows(
+            out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.opts, flags, self.shapes
+        )
 
     @property
     def current(self) -> np.ndarray:
@@ -70,8 +72,22 @@ class DriverV1(Driver):
 
     def encode(self, out, rows, seats, flags) -> None:
         s = self.engine.s
-        planes_v1_encode(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, s.la, s.la_k,
-                         self.engine.opts, flags, self.shapes)
+        planes_v1_encode(
+            out,
+            rows,
+            seats,
+            s.hands,
+            s.melds,
+            s.river,
+            s.g,
+            s.p,
+            s.scores,
+            s.la,
+            s.la_k,
+            self.engine.opts,
+            flags,
+            self.shapes,
+        )
 
 
 # encoding option -> (driver, encoder class)

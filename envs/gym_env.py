@@ -40,8 +40,8 @@ then those of some interleaving; separate envs in separate threads are independe
 
 from __future__ import annotations
 
-import numpy as np
 import gymnasium
+import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
@@ -57,17 +57,38 @@ from envs.seats import act_by_seat
 from envs.validate import env_action, env_actions, env_options
 
 ENV_ID = "tw16/SingleAgent-v0"
-_ENV_OPTIONS = ("seat", "opponents", "opponent_factory", "reward", "derived", "illegal_action", "illegal_reward", "max_steps",
-                "encoding")
+_ENV_OPTIONS = (
+    "seat",
+    "opponents",
+    "opponent_factory",
+    "reward",
+    "derived",
+    "illegal_action",
+    "illegal_reward",
+    "max_steps",
+    "encoding",
+)
 
 
 # -- the single-learner core shared by the env and the vector env -----------------------------------
 class _Core:
-    def __init__(self, num_envs, seat=0, opponents=None, opponent_factory=None, reward="tai", derived=False,
-                 illegal_action="terminate", illegal_reward=-1.0, max_steps=None, encoding="planes_v0",
-                 **rule_options):
-        if seat is not None and (isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer))
-                                 or seat not in (0, 1, 2, 3)):  # fmt: skip
+    def __init__(
+        self,
+        num_envs,
+        seat=0,
+        opponents=None,
+        opponent_factory=None,
+        reward="tai",
+        derived=False,
+        illegal_action="terminate",
+        illegal_reward=-1.0,
+        max_steps=None,
+        encoding="planes_v0",
+        **rule_options,
+    ):
+        if seat is not None and (
+            isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or seat not in (0, 1, 2, 3)
+        ):
             raise ValueError(f"seat must be 0..3 or None (random per episode), got {seat!r}")
         # the PettingZoo env's checks of the env options (envs.validate.env_options: one function for both)
         illegal_reward, max_steps = env_options(derived, max_steps, illegal_action, illegal_reward)
@@ -140,7 +161,9 @@ class _Core:
             ok = mask[np.arange(n), acts[rows]]
             if not ok.all():
                 i = int(np.flatnonzero(~ok)[0])
-                raise ValueError(f"opponent chose illegal action {acts[rows[i]]} ({action_name(acts[rows[i]])}) in game {rows[i]}")
+                raise ValueError(
+                    f"opponent chose illegal action {acts[rows[i]]} ({action_name(acts[rows[i]])}) in game {rows[i]}"
+                )
             self.acc += d.step(acts, active)
             self.n_decisions += n
 
@@ -158,7 +181,9 @@ class _Core:
         if illegal.any() and self.illegal_action == "raise":
             b = int(np.flatnonzero(illegal)[0])
             legal = [action_name(x) for x in np.flatnonzero(self.d.mask[b])]
-            raise ValueError(f"illegal action {a[b]} in game {b} for the learner (seat {self.learner[b]}); legal: {legal}")
+            raise ValueError(
+                f"illegal action {a[b]} in game {b} for the learner (seat {self.learner[b]}); legal: {legal}"
+            )
         self.acc[:] = 0
         self.steps += 1
         active = live & ok
@@ -175,10 +200,12 @@ class _Core:
 
 
 def _spaces(enc):
-    single = spaces.Dict({
-        "observation": spaces.Box(-pv.SCORE_CLIP, pv.SCORE_CLIP, enc.shape, np.float32),
-        "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-    })
+    single = spaces.Dict(
+        {
+            "observation": spaces.Box(-pv.SCORE_CLIP, pv.SCORE_CLIP, enc.shape, np.float32),
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+        }
+    )
     return single, spaces.Discrete(N_ACTIONS)
 
 
@@ -307,8 +334,16 @@ class SelfPlayVecEnv:
     decision and bootstrap from its own next decision: ``training.credit.SeatCredit`` does this bookkeeping.
     """
 
-    def __init__(self, num_envs: int = 1, reward="tai", derived=False, copy=False, max_steps=None,
-                 encoding="planes_v0", **rule_options):
+    def __init__(
+        self,
+        num_envs: int = 1,
+        reward="tai",
+        derived=False,
+        copy=False,
+        max_steps=None,
+        encoding="planes_v0",
+        **rule_options,
+    ):
         _, max_steps = env_options(derived, max_steps)
         self.rules = Rules.make(**rule_options)
         self.num_envs = int(num_envs)

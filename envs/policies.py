@@ -13,7 +13,7 @@ that raises a ``ValueError`` saying so.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -86,8 +86,10 @@ def make_policy(spec: str, seed: int | None = 0):
     if name not in _REGISTRY:
         _load_plugins()
     if name not in _REGISTRY:
-        raise ValueError(f"unknown policy {spec!r} (registered: {', '.join(sorted(_REGISTRY))}); the agents' names "
-                         "are registered by `import agents` (envs does not import agents)")  # fmt: skip
+        raise ValueError(
+            f"unknown policy {spec!r} (registered: {', '.join(sorted(_REGISTRY))}); the agents' names "
+            "are registered by `import agents` (envs does not import agents)"
+        )
     return _REGISTRY[name](spec, seed)
 
 

@@ -80,8 +80,10 @@ class Rules:
         self._check_extras(prof, explicit_off)
         self._check_hongkong(prof)
         if self.settlement == "win_lose" and is_hongkong(prof):
-            raise RulesError("rule option 'settlement' = 'win_lose' is not for the hongkong profile (its side payments "
-                             "and 全包 are settlements of their own)")
+            raise RulesError(
+                "rule option 'settlement' = 'win_lose' is not for the hongkong profile (its side payments "
+                "and 全包 are settlements of their own)"
+            )
         prof = self.profile_data
         if self.declare_ready and not prof.has_ready_items:
             raise RulesError(f"rule option 'declare_ready' needs a profile with ready items; {prof.name!r} has none")
@@ -123,7 +125,7 @@ class Rules:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def make(cls, profile: str = "standard", **options: Any) -> "Rules":
+    def make(cls, profile: str = "standard", **options: Any) -> Rules:
         """Build from plain values, naming any unknown option (``Rules(...)`` raises TypeError)."""
         for name in options:
             if name not in DEFAULTS:
@@ -131,13 +133,13 @@ class Rules:
         return cls(profile=profile, **options)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Rules":
+    def from_dict(cls, d: dict) -> Rules:
         if not isinstance(d, dict):
             raise RulesError(f"rules must be a JSON object, got {d!r}")
         d = dict(d)
         return cls.make(d.pop("profile", "standard"), **d)
 
-    def replace(self, **options: Any) -> "Rules":
+    def replace(self, **options: Any) -> Rules:
         d = self.to_dict()
         d.update(options)
         return Rules.from_dict(d)
@@ -170,8 +172,15 @@ class Rules:
         built once per setting)."""
         from envs.scoring.profile import effective_profile
 
-        return effective_profile(self.profile, self.extras, self.extras_off, self.unrelated_gap, self.count_method,
-                                 self.dual_reading, self.special_wins)
+        return effective_profile(
+            self.profile,
+            self.extras,
+            self.extras_off,
+            self.unrelated_gap,
+            self.count_method,
+            self.dual_reading,
+            self.special_wins,
+        )
 
     def as_array(self) -> np.ndarray:
         """The options as int64 (N_OPTS,), slot OPT_* of each (the table of envs.options)."""

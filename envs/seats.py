@@ -37,8 +37,10 @@ def act_by_seat(policies, who, obs, mask, actions, engine=None, games=None) -> N
             continue
         if getattr(p, "needs_engine", False):
             if engine is None:
-                raise TypeError(f"{getattr(p, 'name', p)!r} reads the engine (act_engine): this caller has no engine "
-                                "to give it (duplicate evaluation, agents.evaluation.arena, has)")
+                raise TypeError(
+                    f"{getattr(p, 'name', p)!r} reads the engine (act_engine): this caller has no engine "
+                    "to give it (duplicate evaluation, agents.evaluation.arena, has)"
+                )
             got = p.act_engine(engine, np.asarray(games)[sel])
         else:
             got = p.act(obs[sel], mask[sel])

@@ -103,8 +103,9 @@ def _parse_positions(text: str) -> list[tuple[int, int, str]]:
     if not isinstance(text, str):
         raise NotationError(f"tiles must be a string, not {type(text).__name__}")
     if len(text) > MAX_NOTATION_CHARS:
-        raise NotationError(f"tile notation is {len(text)} characters long, more than the {MAX_NOTATION_CHARS} "
-                            f"allowed: {shown(text)}")
+        raise NotationError(
+            f"tile notation is {len(text)} characters long, more than the {MAX_NOTATION_CHARS} allowed: {shown(text)}"
+        )
     out: list[tuple[int, int, str]] = []
     pos = 0
     text_r = text.rstrip()
@@ -125,7 +126,9 @@ def _parse_positions(text: str) -> list[tuple[int, int, str]]:
             base = SUITS.index(suit) * 9 - 1
             for i, d in enumerate(digits):
                 if d == "0":
-                    raise NotationError(f"'0{suit}' is not a tile (token {shown(tok)} at position {start + i} in {shown(text)})")
+                    raise NotationError(
+                        f"'0{suit}' is not a tile (token {shown(tok)} at position {start + i} in {shown(text)})"
+                    )
                 out.append((base + int(d), start + i, tok))
         elif flower is not None:
             out.append((FLOWER0 + int(flower[1]) - 1, start, flower))
@@ -176,7 +179,9 @@ def parse_hand(text: str) -> np.ndarray:
             raise NotationError(f"flower {kind_name(k)!r} at position {pos} in a hand of playing tiles {shown(text)}")
         counts[k] += 1
         if counts[k] > 4:
-            raise NotationError(f"fifth copy of {kind_name(k)!r} (token {shown(tok)} at position {pos} in {shown(text)})")
+            raise NotationError(
+                f"fifth copy of {kind_name(k)!r} (token {shown(tok)} at position {pos} in {shown(text)})"
+            )
     return counts
 
 
@@ -185,9 +190,13 @@ def parse_flowers(text: str) -> list[int]:
     seen = set()
     for k, pos, _ in _parse_positions(text or ""):
         if k < FLOWER0:
-            raise NotationError(f"{kind_name(k)!r} at position {pos} is not a flower (flowers are f1-f8) in {shown(text)}")
+            raise NotationError(
+                f"{kind_name(k)!r} at position {pos} is not a flower (flowers are f1-f8) in {shown(text)}"
+            )
         if k in seen:
-            raise NotationError(f"flower {kind_name(k)!r} at position {pos} appears twice in {shown(text)} (there is one of each)")
+            raise NotationError(
+                f"flower {kind_name(k)!r} at position {pos} appears twice in {shown(text)} (there is one of each)"
+            )
         seen.add(k)
     return sorted(seen)
 
@@ -230,7 +239,9 @@ def parse_meld(text: str) -> Meld:
         raise NotationError(f"a meld must be a string like 'pon EEE', not {shown(text)}")
     word, _, rest = text.strip().partition(" ")
     if word not in MELD_NAMES:
-        raise NotationError(f"unknown meld type {shown(word)} in {shown(text)} (expected one of {', '.join(MELD_NAMES)})")
+        raise NotationError(
+            f"unknown meld type {shown(word)} in {shown(text)} (expected one of {', '.join(MELD_NAMES)})"
+        )
     mtype = MELD_NAMES.index(word)
     kinds = sorted(parse_tiles(rest))
     size = MELD_SIZES[mtype]
@@ -255,7 +266,7 @@ class Hand:
     flowers: list[int] = field(default_factory=list)
 
     @classmethod
-    def parse(cls, text: str, melds=(), flowers: str = "") -> "Hand":
+    def parse(cls, text: str, melds=(), flowers: str = "") -> Hand:
         h = cls(parse_hand(text), [m if isinstance(m, Meld) else parse_meld(m) for m in melds], parse_flowers(flowers))
         h.check()
         return h

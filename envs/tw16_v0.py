@@ -140,9 +140,9 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from envs._core import encode_one
+from envs.driver import Driver
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS, action_name
 from envs.engine.rng import mix64
-from envs.driver import Driver
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
 from envs.rewards import REWARDS, reward_scale  # noqa: F401 (REWARDS: read by envs.doc_tables)
@@ -151,7 +151,6 @@ from envs.validate import ILLEGAL_ACTIONS, ActionSpaceError, env_action, env_opt
 
 ENV_VERSION = "tw16_v0"
 OBS_LOW, OBS_HIGH = -pv.SCORE_CLIP, pv.SCORE_CLIP
-
 
 
 class IllegalActionError(ValueError):
@@ -187,12 +186,22 @@ class raw_env(AECEnv):
     metadata = {"name": ENV_VERSION, "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
     encoder_class = pv.PlanesV0  # tw16_v1 subclasses with planes_v1
 
-    def __init__(self, render_mode=None, reward="tai", derived=False, max_steps=None, illegal_action="raise",
-                 illegal_reward=-1.0, **rule_options):
+    def __init__(
+        self,
+        render_mode=None,
+        reward="tai",
+        derived=False,
+        max_steps=None,
+        illegal_action="raise",
+        illegal_reward=-1.0,
+        **rule_options,
+    ):
         super().__init__()
         self.illegal_reward, max_steps = env_options(derived, max_steps, illegal_action, illegal_reward)
         self.illegal_action = illegal_action
-        if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]):
+        if render_mode is not None and (
+            not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
+        ):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
         self.rules = Rules.make(**rule_options)
@@ -209,8 +218,9 @@ class raw_env(AECEnv):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_box = spaces.Box(OBS_LOW, OBS_HIGH, self.encoder.shape, np.float32)
         mask_box = spaces.Box(0, 1, (N_ACTIONS,), np.int8)
-        self.observation_spaces = {a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
-                                   for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs_box, "action_mask": mask_box}) for a in self.possible_agents
+        }
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._obs = self.encoder.alloc(4)
         self._seats = np.arange(4, dtype=np.int64)
@@ -225,8 +235,12 @@ class raw_env(AECEnv):
         """The Engine's live read-only views of its one game (they follow the state; made once, and
         again for a copy: a copied view would follow the original's arrays or none)."""
         e = self.engine
-        self._mask, self._rew, self._term, self._cur = (e.legal_action_mask[0], e.step_rewards[0], e.step_terminated,
-                                                       e.current_player)
+        self._mask, self._rew, self._term, self._cur = (
+            e.legal_action_mask[0],
+            e.step_rewards[0],
+            e.step_terminated,
+            e.current_player,
+        )
 
     def __getstate__(self):  # pickle and copy.deepcopy: the state without the views, see _bind
         return {k: v for k, v in self.__dict__.items() if k not in self._VIEWS}
@@ -235,8 +249,17 @@ class raw_env(AECEnv):
         self.__dict__.update(state)
         self._bind()
 
-    _EPISODE_ATTRS = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos",
-                      "agent_selection", "n_steps", "redealt")  # fmt: skip
+    _EPISODE_ATTRS = (
+        "agents",
+        "rewards",
+        "_cumulative_rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "agent_selection",
+        "n_steps",
+        "redealt",
+    )
 
     def __getattr__(self, name):
         # only for names not found: before reset a clear error instead of a bare AttributeError from
@@ -247,8 +270,12 @@ class raw_env(AECEnv):
 
     def _ended(self, agent) -> EnvStateError:
         if not self.agents:
-            return EnvStateError(f"{self.metadata['name']}: the episode has ended (every agent is done): call env.reset()")
-        return EnvStateError(f"{self.metadata['name']}: {agent!r} is not an agent of this episode (agents: {self.agents})")
+            return EnvStateError(
+                f"{self.metadata['name']}: the episode has ended (every agent is done): call env.reset()"
+            )
+        return EnvStateError(
+            f"{self.metadata['name']}: {agent!r} is not an agent of this episode (agents: {self.agents})"
+        )
 
     # PettingZoo requires the same space object on every call
     def observation_space(self, agent):
@@ -286,8 +313,9 @@ class raw_env(AECEnv):
     def _encode(self, i):
         if not self._valid[i]:
             s = self.engine.s  # the state arrays are updated in place, never replaced
-            encode_one(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._opts, self._flags,
-                       self._shapes)
+            encode_one(
+                self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._opts, self._flags, self._shapes
+            )
             self._valid[i] = True
         return self._obs[i]
 
@@ -299,7 +327,9 @@ class raw_env(AECEnv):
     def observe(self, agent):
         i = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
         if i is None:
-            raise EnvStateError(f"{self.metadata['name']}: no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
+            raise EnvStateError(
+                f"{self.metadata['name']}: no agent {agent!r} (agents: {', '.join(self.possible_agents)})"
+            )
         if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
             mask = self._mask.astype(np.int8)
         else:

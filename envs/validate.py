@@ -114,8 +114,9 @@ def engine_walls(walls, batch_size: int, flowers: bool) -> np.ndarray:
     if out.any():
         b, k = np.argwhere(out.any(axis=2))[0]
         pos = np.flatnonzero(out[b, k])
-        raise ValueError(f"{where(b, k)} holds ids outside 0..{WALL_IDS - 1}: {ranges(w3[b, k, pos])} "
-                         f"(at positions {ranges(pos)})")  # fmt: skip
+        raise ValueError(
+            f"{where(b, k)} holds ids outside 0..{WALL_IDS - 1}: {ranges(w3[b, k, pos])} (at positions {ranges(pos)})"
+        )
     w8 = w3 if w3.dtype == np.uint8 else w3.astype(np.uint8)  # a uint8 wall (read-only too) is not copied
     if w8.shape[1]:
         seen = np.zeros(w8.shape, np.bool_)
@@ -189,8 +190,10 @@ def engine_actions(actions, batch_size: int, n_actions: int) -> np.ndarray:
     bad = (a < 0) | (a >= n_actions)
     if bad.any():
         i = np.flatnonzero(bad)
-        raise ValueError(f"actions must be in 0..{n_actions - 1}, got {int(a[i[0]])} in game {int(i[0])}"
-                         + (f" (bad in games {ranges(i)})" if len(i) > 1 else ""))  # fmt: skip
+        raise ValueError(
+            f"actions must be in 0..{n_actions - 1}, got {int(a[i[0]])} in game {int(i[0])}"
+            + (f" (bad in games {ranges(i)})" if len(i) > 1 else "")
+        )
     return a.astype(np.int64)
 
 
@@ -205,7 +208,9 @@ class ActionSpaceError(AssertionError, ValueError):
 
 
 def _not_an_action(who: str, value) -> ActionSpaceError:
-    return ActionSpaceError(f"action is not in action space: {who} got {_show(value)}, need an integer in 0..{N_ACTIONS - 1}")
+    return ActionSpaceError(
+        f"action is not in action space: {who} got {_show(value)}, need an integer in 0..{N_ACTIONS - 1}"
+    )
 
 
 def env_action(action, who: str, illegal_action: str) -> int:

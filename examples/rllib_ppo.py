@@ -48,18 +48,22 @@ def make_env(env_config: dict | None = None):
             for a in env.possible_agents:
                 sp = env.observation_space(a)
                 n = int(np.prod(sp["observation"].shape))
-                self._spaces[a] = spaces.Dict({
-                    "observations": spaces.Box(-np.inf, np.inf, (n,), np.float32),
-                    "action_mask": spaces.Box(0.0, 1.0, sp["action_mask"].shape, np.float32),
-                })  # fmt: skip
+                self._spaces[a] = spaces.Dict(
+                    {
+                        "observations": spaces.Box(-np.inf, np.inf, (n,), np.float32),
+                        "action_mask": spaces.Box(0.0, 1.0, sp["action_mask"].shape, np.float32),
+                    }
+                )
 
         def observation_space(self, agent):
             return self._spaces[agent]
 
         def observe(self, agent):
             o = self.env.observe(agent)
-            return {"observations": np.asarray(o["observation"], np.float32).reshape(-1),
-                    "action_mask": np.asarray(o["action_mask"], np.float32)}  # fmt: skip
+            return {
+                "observations": np.asarray(o["observation"], np.float32).reshape(-1),
+                "action_mask": np.asarray(o["action_mask"], np.float32),
+            }
 
     return PettingZooEnv(MaskedPlanes(tw16_v0.env(**(env_config or {}))))
 
@@ -83,12 +87,23 @@ def build_config(args):
         PPOConfig()
         .environment("tw16", env_config={"reward": "normalized", **json.loads(args.rules)})
         .multi_agent(policies=set(policies), policy_mapping_fn=policy_mapping_fn)
-        .rl_module(rl_module_spec=MultiRLModuleSpec(
-            rl_module_specs={p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=module)
-                             for p in policies}))  # fmt: skip
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(
+                rl_module_specs={
+                    p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=module) for p in policies
+                }
+            )
+        )
         .env_runners(num_env_runners=args.env_runners, rollout_fragment_length="auto")
-        .training(train_batch_size_per_learner=args.batch, minibatch_size=min(args.batch, 256), num_epochs=args.epochs,
-                  lr=3e-4, gamma=1.0, lambda_=0.95, entropy_coeff=0.01)  # fmt: skip
+        .training(
+            train_batch_size_per_learner=args.batch,
+            minibatch_size=min(args.batch, 256),
+            num_epochs=args.epochs,
+            lr=3e-4,
+            gamma=1.0,
+            lambda_=0.95,
+            entropy_coeff=0.01,
+        )
         .debugging(seed=args.seed)
     )
 
@@ -108,9 +123,15 @@ def clone_greedy(algo, hands: int, epochs: int, seed: int) -> None:
             m = learner.module[pid]
 
             def logits(x, m=m):  # the flat planes, every action allowed: clone() applies the mask
-                return m.forward_train({"obs": x.reshape(len(x), -1), "action_mask": torch.ones(len(x), 76)})["action_dist_inputs"]
+                return m.forward_train({"obs": x.reshape(len(x), -1), "action_mask": torch.ones(len(x), 76)})[
+                    "action_dist_inputs"
+                ]
 
-            print(f"behaviour cloning of {pid}:", clone(logits, m.parameters(), data, epochs=epochs, seed=seed), flush=True)
+            print(
+                f"behaviour cloning of {pid}:",
+                clone(logits, m.parameters(), data, epochs=epochs, seed=seed),
+                flush=True,
+            )
 
     algo.learner_group.foreach_learner(fit)
     algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
@@ -129,8 +150,12 @@ def main(argv=None) -> int:
     p.add_argument("--address", default=None, help="a Ray cluster ('auto'); default: a local Ray")
     p.add_argument("--smoke", action="store_true", help="tiny batches, no env runners: the test's run")
     p.add_argument("--checkpoint", default=None, help="save the algorithm here at the end")
-    p.add_argument("--bc-hands", type=int, default=0,
-                   help="first clone Greedy's decisions in this many hands into the policies (0: random start)")
+    p.add_argument(
+        "--bc-hands",
+        type=int,
+        default=0,
+        help="first clone Greedy's decisions in this many hands into the policies (0: random start)",
+    )
     p.add_argument("--bc-epochs", type=int, default=6)
     args = p.parse_args(argv)
     if args.smoke:
@@ -146,9 +171,12 @@ def main(argv=None) -> int:
         for it in range(1, args.iterations + 1):
             res = algo.train()
             runners = res.get("env_runners", {})
-            print(f"iteration {it}: env steps {runners.get('num_env_steps_sampled_lifetime')}, "
-                  f"episodes {runners.get('num_episodes_lifetime')}, "
-                  f"mean return per seat {runners.get('agent_episode_returns_mean')}", flush=True)  # fmt: skip
+            print(
+                f"iteration {it}: env steps {runners.get('num_env_steps_sampled_lifetime')}, "
+                f"episodes {runners.get('num_episodes_lifetime')}, "
+                f"mean return per seat {runners.get('agent_episode_returns_mean')}",
+                flush=True,
+            )
         if args.checkpoint:
             algo.save(os.path.abspath(args.checkpoint))  # its result repeats the whole config: not printed
             print(f"checkpoint: {os.path.abspath(args.checkpoint)} (agents.rl_adapters.RLlibAgent reads it)")

@@ -48,10 +48,20 @@ def train(args):
     env = VecMonitor(make_vec_env(args.num_envs, opponents=opponent, seat=None, reward="normalized", **rules))
     env.seed(args.seed)
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.epochs, learning_rate=3e-4,
-        gamma=1.0, gae_lambda=0.95, ent_coef=0.01, policy_kwargs={"net_arch": [args.hidden, args.hidden]},
-        seed=args.seed, verbose=0, device="cpu",
-    )  # fmt: skip
+        "MlpPolicy",
+        env,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.epochs,
+        learning_rate=3e-4,
+        gamma=1.0,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": [args.hidden, args.hidden]},
+        seed=args.seed,
+        verbose=0,
+        device="cpu",
+    )
 
     class Snapshots(BaseCallback):
         """Self-play: the opponents act with a copy of the policy, refreshed every ``every`` steps."""
@@ -76,16 +86,20 @@ def train(args):
     if args.save:
         model.save(args.save)
         print(f"saved {args.save} (tw16 eval sb3+trusted:{args.save} random sb3:{args.save} random)")
-    return model, {"timesteps": model.num_timesteps, "seconds": round(seconds, 2),
-                   "steps_per_s": round(model.num_timesteps / seconds, 1), "hands_finished": int(env.episode_count)}
+    return model, {
+        "timesteps": model.num_timesteps,
+        "seconds": round(seconds, 2),
+        "steps_per_s": round(model.num_timesteps / seconds, 1),
+        "hands_finished": int(env.episode_count),
+    }
 
 
 def evaluate(model, args) -> dict:
     from agents import make_agent
-    from agents.sb3_agent import SB3Agent
-    from envs.rules import Rules
     from agents.evaluation.arena import play_duplicate
     from agents.evaluation.league import jsonable, league_table
+    from agents.sb3_agent import SB3Agent
+    from envs.rules import Rules
 
     agent = SB3Agent(model, name="sb3")
     rules = Rules.make(**json.loads(args.rules)) if args.rules != "{}" else Rules()
@@ -125,9 +139,14 @@ def main(argv=None) -> int:
     if args.eval_hands:
         res = evaluate(model, args)
         a = res["agents"]["sb3"]
-        out["duplicate_vs_random"] = {"hands": res["hands"], "chips_per_hand": round(a["chips_per_hand"], 3),
-                                      "ci95": [round(x, 3) for x in a["ci95"]], "win_rate": round(a["win_rate"], 4),
-                                      "deal_in_rate": round(a["deal_in_rate"], 4), "seconds": res["seconds"]}  # fmt: skip
+        out["duplicate_vs_random"] = {
+            "hands": res["hands"],
+            "chips_per_hand": round(a["chips_per_hand"], 3),
+            "ci95": [round(x, 3) for x in a["ci95"]],
+            "win_rate": round(a["win_rate"], 4),
+            "deal_in_rate": round(a["deal_in_rate"], 4),
+            "seconds": res["seconds"],
+        }
     print(json.dumps(out))
     return 0
 

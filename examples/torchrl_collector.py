@@ -36,8 +36,14 @@ def make_actor_critic(n_obs: int, n_actions: int, hidden: int):
     from torchrl.modules import MaskedCategorical, ProbabilisticActor, ValueOperator
 
     def mlp(out):
-        return nn.Sequential(nn.Flatten(-2), nn.Linear(n_obs, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
-                             nn.Linear(hidden, out))  # fmt: skip
+        return nn.Sequential(
+            nn.Flatten(-2),
+            nn.Linear(n_obs, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, out),
+        )
 
     actor = ProbabilisticActor(
         TensorDictModule(mlp(n_actions), in_keys=["observation"], out_keys=["logits"]),
@@ -63,8 +69,13 @@ def collect_and_train(args) -> dict:
     env.set_seed(args.seed)
     obs_shape = env.observation_spec["observation"].shape[1:]
     actor, critic = make_actor_critic(obs_shape.numel(), env.base_env.n_actions, args.hidden)
-    collector = Collector(env, actor, frames_per_batch=args.frames_per_batch, total_frames=args.total_frames,
-                          auto_register_policy_transforms=False)  # the actor keeps no recurrent state
+    collector = Collector(
+        env,
+        actor,
+        frames_per_batch=args.frames_per_batch,
+        total_frames=args.total_frames,
+        auto_register_policy_transforms=False,
+    )  # the actor keeps no recurrent state
     gae = GAE(gamma=1.0, lmbda=0.95, value_network=critic)
     loss = ClipPPOLoss(actor, critic, clip_epsilon=0.2, entropy_coeff=0.01)
     opt = torch.optim.Adam(loss.parameters(), lr=3e-4)
@@ -92,9 +103,15 @@ def collect_and_train(args) -> dict:
         train_s += time.perf_counter() - t
         t = time.perf_counter()
     collector.shutdown()
-    return {"frames": frames, "collect_seconds": round(collect_s, 2), "collect_frames_per_s": round(frames / collect_s, 1),
-            "train_seconds": round(train_s, 2), "end_to_end_frames_per_s": round(frames / (collect_s + train_s), 1),
-            "hands_finished": hands, "learner_chips_per_hand": round(chips / max(hands, 1), 2)}  # fmt: skip
+    return {
+        "frames": frames,
+        "collect_seconds": round(collect_s, 2),
+        "collect_frames_per_s": round(frames / collect_s, 1),
+        "train_seconds": round(train_s, 2),
+        "end_to_end_frames_per_s": round(frames / (collect_s + train_s), 1),
+        "hands_finished": hands,
+        "learner_chips_per_hand": round(chips / max(hands, 1), 2),
+    }
 
 
 def aec(args) -> dict:
@@ -108,7 +125,11 @@ def aec(args) -> dict:
     t = time.perf_counter()
     td = env.rollout(args.aec_steps, break_when_any_done=False)
     s = time.perf_counter() - t
-    return {"steps": args.aec_steps, "steps_per_s": round(args.aec_steps / s, 1), "hands_finished": int(td["next", "done"].sum())}
+    return {
+        "steps": args.aec_steps,
+        "steps_per_s": round(args.aec_steps / s, 1),
+        "hands_finished": int(td["next", "done"].sum()),
+    }
 
 
 def main(argv=None) -> int:

@@ -38,8 +38,10 @@ class Digests:
         if RECORD:
             return
         if inputs_key is not None and self.new.get(inputs_key) != self.recorded.get(inputs_key):
-            pytest.fail(f"the inputs of {key} changed ({inputs_key}: {self.new.get(inputs_key)}, recorded "
-                        f"{self.recorded.get(inputs_key)}): check the new results, then re-record (TW16_RECORD=1)")
+            pytest.fail(
+                f"the inputs of {key} changed ({inputs_key}: {self.new.get(inputs_key)}, recorded "
+                f"{self.recorded.get(inputs_key)}): check the new results, then re-record (TW16_RECORD=1)"
+            )
         assert got == self.recorded.get(key), f"{key}: results differ from the recorded ones"
 
     def print_for_recording(self, capsys) -> None:

@@ -70,15 +70,33 @@ def load_core(path: str | None):
 
 
 # ------------------------------------------------------------------------------------ context
-HK_ALL_OFF = {"multi_win": False, "strict_pass": False, "swap_call": True, "declare_ready": False,
-              "flower_win": "auto", "dice_payments": False, "settlement": "immediate", "la_cut": "none"}
+HK_ALL_OFF = {
+    "multi_win": False,
+    "strict_pass": False,
+    "swap_call": True,
+    "declare_ready": False,
+    "flower_win": "auto",
+    "dice_payments": False,
+    "settlement": "immediate",
+    "la_cut": "none",
+}
 # (profile, options): every profile, the hongkong options, the extras pack (as the engine tests)
 CONFIGS = [
     ("standard", {}),
     ("standard", {"flowers": False, "dead_wall": 0}),
-    ("standard", {"multi_win": True, "strict_pass": True, "no_calls_last3": False, "no_kong_after_claim": False,
-                  "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True,
-                  "streak_cap": 1}),
+    (
+        "standard",
+        {
+            "multi_win": True,
+            "strict_pass": True,
+            "no_calls_last3": False,
+            "no_kong_after_claim": False,
+            "kong_replacement_self_draw": False,
+            "swap_call": False,
+            "dead_wall_per_kong": True,
+            "streak_cap": 1,
+        },
+    ),
     ("standard", {"dead_wall": 60}),
     ("standard", {"episode": "game"}),
     ("strict16", {}),
@@ -183,7 +201,9 @@ def phase_play(core, scale, summary):
             seeds = np.arange(100 * i, 100 * i + B, dtype=np.uint64)
             out = core.random_play(S, seeds, seeds + 7, scale, True, policy, ctx.opts, ctx.cfg, ctx.prof)
             err = out[:, rp.O_ERROR]
-            assert not err.any(), f"{ctx.name}: invariant error {err.max()} at step {out[err.argmax(), rp.O_ERROR_STEP]}"
+            assert not err.any(), (
+                f"{ctx.name}: invariant error {err.max()} at step {out[err.argmax(), rp.O_ERROR_STEP]}"
+            )
             n_games += B
             n_hands += int(out[:, rp.O_HANDS].sum())
             n_dec += int(out[:, rp.O_DECISIONS].sum())
@@ -205,18 +225,39 @@ def phase_play(core, scale, summary):
             flags = flags_all[t % 3]
             C = pv.n_channels(bool(flags & pv.F_DERIVED))
             obs = np.zeros((B, C, 34), np.float32)
-            core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes)
+            core.planes_v0_encode(
+                obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes
+            )
             orc = np.zeros((B, C + ov.N_EXTRA, 34), np.float32)
-            core.oracle_v0_encode(orc, S.hands, S.melds, S.river, S.wall, S.g, S.p, S.scores, seats, ctx.opts, flags,
-                                  ctx.shapes, C)
+            core.oracle_v0_encode(
+                orc, S.hands, S.melds, S.river, S.wall, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes, C
+            )
             one = np.zeros((C, 34), np.float32)
-            core.encode_one(one, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]), ctx.opts, flags, ctx.shapes)
+            core.encode_one(
+                one, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]), ctx.opts, flags, ctx.shapes
+            )
             rows = np.arange(B, dtype=np.int64)[::-1].copy()
             enc = np.zeros((B + 1, C, 34), np.float32)
-            core.encode_rows(enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes)
+            core.encode_rows(
+                enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes
+            )
             v1 = np.zeros((B, C + p1.N_EXTRA, 34), np.float32)
-            core.planes_v1_encode(v1, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, S.la, S.la_k,
-                                  ctx.opts, flags, ctx.shapes)
+            core.planes_v1_encode(
+                v1,
+                rows,
+                seats[rows],
+                S.hands,
+                S.melds,
+                S.river,
+                S.g,
+                S.p,
+                S.scores,
+                S.la,
+                S.la_k,
+                ctx.opts,
+                flags,
+                ctx.shapes,
+            )
             if live.any():
                 f = decode(obs[live])
                 from agents import efficiency
@@ -226,9 +267,20 @@ def phase_play(core, scale, summary):
                 act = np.zeros(int(live.sum()), np.int64)
                 d = defence.copy()
                 d[0] = t % 2  # Greedy and Defensive
-                core.act_kernel(f.hand, f.n_melds.astype(np.int64), f.unseen, f.opp_melds.astype(np.int64), f.opp_ready,
-                                f.opp_disc, f.opp_passed, f.tiles_left.astype(np.int64), f.claim_tile.astype(np.int64),
-                                S.mask[live], d, act)
+                core.act_kernel(
+                    f.hand,
+                    f.n_melds.astype(np.int64),
+                    f.unseen,
+                    f.opp_melds.astype(np.int64),
+                    f.opp_ready,
+                    f.opp_disc,
+                    f.opp_passed,
+                    f.tiles_left.astype(np.int64),
+                    f.claim_tile.astype(np.int64),
+                    S.mask[live],
+                    d,
+                    act,
+                )
                 assert S.mask[live][np.arange(act.size), act].all(), f"{ctx.name}: act_kernel chose an illegal action"
                 # search at decision time: a resampled copy of each live game, and the search's decision
                 games = np.flatnonzero(live).astype(np.int64)
@@ -247,8 +299,9 @@ def phase_play(core, scale, summary):
                         for i, b in enumerate(games):
                             legal = np.flatnonzero(S.mask[b])[::-1][:2]
                             cand[i, : legal.size] = legal
-                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv,
-                                      cand)  # fmt: skip
+                    core.search_batch(
+                        R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv, cand
+                    )
                     assert S.mask[games, sa].all(), f"{ctx.name}: search_batch chose an illegal action"
                     if cand is not None:
                         assert (cand == sa[:, None]).any(axis=1).all(), f"{ctx.name}: search_batch left its candidates"
@@ -262,18 +315,30 @@ def phase_play(core, scale, summary):
             n_steps += 1
             if S.terminated.any():
                 n_hands += int(S.terminated.sum())
-                core.reset_some(S, np.arange(B, dtype=np.uint64) + np.uint64(7 * t), S.terminated.copy(), ctx.opts,
-                                ctx.cfg, ctx.prof)
-    summary["play"] = {"configs": len(CONFIGS), "random_play games": n_games, "random_play hands": n_hands,
-                       "random_play decisions": n_dec, "batch steps (B=4)": n_steps, "searches": n_search}
+                core.reset_some(
+                    S,
+                    np.arange(B, dtype=np.uint64) + np.uint64(7 * t),
+                    S.terminated.copy(),
+                    ctx.opts,
+                    ctx.cfg,
+                    ctx.prof,
+                )
+    summary["play"] = {
+        "configs": len(CONFIGS),
+        "random_play games": n_games,
+        "random_play hands": n_hands,
+        "random_play decisions": n_dec,
+        "batch steps (B=4)": n_steps,
+        "searches": n_search,
+    }
 
 
 # ------------------------------------------------------------------------------------ score
 def random_hands(core, rng, n, ctx):
     """n hands for score_batch: random melds from a shuffled set of tiles, then concealed tiles
     (a complete shape half of the time, else random), a winning tile among them, random context."""
-    from envs.scoring import codes as C
     from envs import tiles as T
+    from envs.scoring import codes as C
 
     M = 5
     conc = np.zeros((n, 34), np.int8)
@@ -289,9 +354,9 @@ def random_hands(core, rng, n, ctx):
             t = int(rng.integers(T.CHI, T.ANKONG + 1))
             kind = int(rng.integers(0, 34))
             if t == T.CHI:
-                if kind >= T.WIND0 or kind % 9 > 6 or (left[kind:kind + 3] < 1).any():
+                if kind >= T.WIND0 or kind % 9 > 6 or (left[kind : kind + 3] < 1).any():
                     continue
-                left[kind:kind + 3] -= 1
+                left[kind : kind + 3] -= 1
             else:
                 need = 3 if t == T.PON else 4
                 if left[kind] < need:
@@ -311,10 +376,18 @@ def random_hands(core, rng, n, ctx):
     held = [np.flatnonzero(c) for c in conc]
     win_tile = np.array([int(rng.choice(h)) if rng.random() < 0.95 else -1 for h in held], np.int64)
     win_by = rng.integers(C.WIN_DISCARD, C.WIN_FLOWERS + 1, n).astype(np.int64)
-    return dict(concealed=conc, meld_type=mt, meld_kind=mk, n_melds=nm,
-                flowers=rng.integers(0, 256, n).astype(np.int64), win_tile=win_tile, win_by=win_by,
-                seat_wind=rng.integers(0, 4, n).astype(np.int64), round_wind=rng.integers(0, 4, n).astype(np.int64),
-                flags=rng.integers(0, 1 << 13, n).astype(np.int64))
+    return dict(
+        concealed=conc,
+        meld_type=mt,
+        meld_kind=mk,
+        n_melds=nm,
+        flowers=rng.integers(0, 256, n).astype(np.int64),
+        win_tile=win_tile,
+        win_by=win_by,
+        seat_wind=rng.integers(0, 4, n).astype(np.int64),
+        round_wind=rng.integers(0, 4, n).astype(np.int64),
+        flags=rng.integers(0, 1 << 13, n).astype(np.int64),
+    )
 
 
 def phase_score(core, scale, summary):
@@ -373,8 +446,9 @@ def phase_score(core, scale, summary):
                 ns = rng.integers(0, 6, R).astype(np.int64)
             else:
                 lo, hi = (-128, 128) if dt == np.int8 else (-(1 << 40), 1 << 40)
-                hands = np.where(rng.random((R, 34)) < 0.2, rng.integers(lo, hi, (R, 34)),
-                                 rng.integers(0, 5, (R, 34))).astype(dt)
+                hands = np.where(
+                    rng.random((R, 34)) < 0.2, rng.integers(lo, hi, (R, 34)), rng.integers(0, 5, (R, 34))
+                ).astype(dt)
                 held = np.where(rng.random((R, 34)) < 0.2, rng.integers(lo, hi, (R, 34)), hands).astype(dt)
                 ns = rng.integers(-3, 9, R).astype(np.int64)
             shapes = rng.integers(0, 1 << 8, R).astype(np.int64)
@@ -389,8 +463,12 @@ def phase_score(core, scale, summary):
                     ok = (ns >= 0) & (ns <= 5)
                     core._eval_batch(fn, hands[ok], ns[ok], held[ok], shapes[ok], out[ok], ret[ok], strict)
                 n_rows += R
-    summary["score"] = {"hands scored (score_batch)": n_scored, "wins": n_wins, "wins settled": n_settled,
-                        "hand-analysis rows (_eval_batch)": n_rows}
+    summary["score"] = {
+        "hands scored (score_batch)": n_scored,
+        "wins": n_wins,
+        "wins settled": n_settled,
+        "hand-analysis rows (_eval_batch)": n_rows,
+    }
 
 
 # ------------------------------------------------------------------------------------ fuzz
@@ -484,7 +562,7 @@ def garbage_arrays(rng, a):
     if a.size == 0:
         return out
     for v in vals[:4]:
-        out.append(("fill %r" % (v,), np.full_like(a, v)))
+        out.append((f"fill {v!r}", np.full_like(a, v)))
     for j in range(3):
         b = a.copy()
         flat = b.reshape(-1)
@@ -571,13 +649,23 @@ def valid_calls(core, ctx, S):
     seats = np.where(S.terminated, -1, S.g[:, st.G_CUR]).astype(np.int64)
     ex = {  # a winning hand for the scorers: 4 sets + pair concealed, one chow meld
         "concealed": np.bincount([0, 1, 2, 9, 9, 9, 18, 19, 20, 27, 27, 27, 33, 33], minlength=34).astype(np.int8),
-        "meld_type": np.array([0, 0, 0, 0, 0], np.int8), "meld_kind": np.array([3, 0, 0, 0, 0], np.int8),
+        "meld_type": np.array([0, 0, 0, 0, 0], np.int8),
+        "meld_kind": np.array([3, 0, 0, 0, 0], np.int8),
     }
     hand14 = (ex["concealed"], ex["meld_type"], ex["meld_kind"], 1, 5, 33, 0, 1, 0, 0)
     n = 3
-    hb = [np.stack([ex["concealed"]] * n), np.stack([ex["meld_type"]] * n), np.stack([ex["meld_kind"]] * n),
-          np.ones(n, np.int64), np.full(n, 5, np.int64), np.full(n, 33, np.int64), np.zeros(n, np.int64),
-          np.ones(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)]
+    hb = [
+        np.stack([ex["concealed"]] * n),
+        np.stack([ex["meld_type"]] * n),
+        np.stack([ex["meld_kind"]] * n),
+        np.ones(n, np.int64),
+        np.full(n, 5, np.int64),
+        np.full(n, 33, np.int64),
+        np.zeros(n, np.int64),
+        np.ones(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+    ]
     ctx5 = np.array([[33, 0, 1, 0, 5]] * n, np.int64)
     la = np.zeros((4, 4), np.float64)
     la[0, 1] = 6.0
@@ -587,8 +675,8 @@ def valid_calls(core, ctx, S):
     legs[2, 0] = 8
     obs = np.zeros((B, pv.n_channels(False), 34), np.float32)
     core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, 0, ctx.shapes)
-    from agents.features import decode
     from agents import efficiency
+    from agents.features import decode
     from agents.greedy import DEFENCE_DEFAULTS
 
     f = decode(obs)
@@ -598,8 +686,16 @@ def valid_calls(core, ctx, S):
         "_codes": [c],
         "_combine4": [tabs[0][5], tabs[0][7], tabs[0][0], tabs[2][3], 4],
         "_drop_one": [H.copy(), 3],
-        "_eval_batch": ["win_wait_mask", H, np.full(4, 5, np.int64), H, np.full(4, 255, np.int64),
-                        np.zeros((4, w), np.int64), np.zeros(4, np.int64), True],
+        "_eval_batch": [
+            "win_wait_mask",
+            H,
+            np.full(4, 5, np.int64),
+            H,
+            np.full(4, 255, np.int64),
+            np.zeros((4, w), np.int64),
+            np.zeros(4, np.int64),
+            True,
+        ],
         "_extra_cost": [c.astype(np.int64), np.ones(34, np.int64), np.array([0, 5, 9], np.int64), 3],
         "_is_orphan": [8],
         "_loop_complete": [H, 5],
@@ -651,9 +747,17 @@ def valid_calls(core, ctx, S):
         "dealer_tai": [2, ctx.opts],
         "winning_shape": [ex["concealed"], 4, po],
         "score_batch": [*hb, *ctx.prof, np.zeros(n, np.int64), np.zeros((n, N_ITEMS), np.int32)],
-        "settle_batch": [np.full(n, 6, np.int64), np.zeros(n, np.int64), np.ones(n, np.int64), np.full(n, 2, np.int64),
-                         np.full(n, -1, np.int64), np.zeros(n, np.int64), np.ones(n, np.int64), ctx.opts,
-                         np.zeros((n, 4), np.int64)],
+        "settle_batch": [
+            np.full(n, 6, np.int64),
+            np.zeros(n, np.int64),
+            np.ones(n, np.int64),
+            np.full(n, 2, np.int64),
+            np.full(n, -1, np.int64),
+            np.zeros(n, np.int64),
+            np.ones(n, np.int64),
+            ctx.opts,
+            np.zeros((n, 4), np.int64),
+        ],
         "score_all": [hb[0], hb[1], hb[2], hb[3], ctx5, *ctx.prof, ctx.opts, 1],
         "hk_legs": [6, 1, 1, -1, -1, 0, 1, ctx.opts, np.zeros(4, np.int64), np.zeros(4, np.int64)],
         "hk_settle": [6, 0, 1, 2, -1, 0, 1, ctx.opts, np.zeros(4, np.int64)],
@@ -669,8 +773,16 @@ def valid_calls(core, ctx, S):
         "wins_with": [c16, 0, 33, po],
         "tiles_left": [g, ctx.opts],
         "kong_allowed": [g, ctx.opts],
-        "claim_options": [g, S.p[b, (seat + 1) % 4], S.hands[b, (seat + 1) % 4], (seat + 1) % 4, seat,
-                          int(np.flatnonzero(h)[0]), ctx.opts, po],
+        "claim_options": [
+            g,
+            S.p[b, (seat + 1) % 4],
+            S.hands[b, (seat + 1) % 4],
+            (seat + 1) % 4,
+            seat,
+            int(np.flatnonzero(h)[0]),
+            ctx.opts,
+            po,
+        ],
         "chi_has_discard": [c, 3, 3, -1, -1, True],
         "next_asked": [g, S.p[b], seat],
         "open_claims": [S.g[b].copy(), S.p[b].copy(), S.hands[b].copy(), int(np.flatnonzero(h)[0]), ctx.opts, po],
@@ -691,36 +803,143 @@ def valid_calls(core, ctx, S):
         "la_hand": [la, la_k, legs, 3, 0, np.zeros(4, np.int64)],
         # engine
         "reset_batch": [S, np.arange(B, dtype=np.uint64), ctx.opts, ctx.cfg, ctx.prof],
-        "reset_some": [S, np.arange(B, dtype=np.uint64), np.array([True, False] * (B // 2)), ctx.opts, ctx.cfg,
-                       ctx.prof],
+        "reset_some": [
+            S,
+            np.arange(B, dtype=np.uint64),
+            np.array([True, False] * (B // 2)),
+            ctx.opts,
+            ctx.cfg,
+            ctx.prof,
+        ],
         "step_batch": [S, pick_actions(rng, S), ctx.opts, ctx.cfg, ctx.prof],
         "step_some": [S, pick_actions(rng, S), np.ones(B, np.bool_), ctx.opts, ctx.cfg, ctx.prof],
         # (greedy: with garbage options a whole game may be played, and greedy play ends it sooner)
-        "random_play": [S, np.arange(B, dtype=np.uint64), np.arange(B, dtype=np.uint64), 1, True, 1, ctx.opts, ctx.cfg,
-                        ctx.prof],
+        "random_play": [
+            S,
+            np.arange(B, dtype=np.uint64),
+            np.arange(B, dtype=np.uint64),
+            1,
+            True,
+            1,
+            ctx.opts,
+            ctx.cfg,
+            ctx.prof,
+        ],
         "check_game": [S, 1, ctx.opts],
         "hold_state": [S],
         # search at decision time (game 1 is a live decision)
         "copy_game": [S, 1, _copy_arg(S), 0],
         "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.opts, ctx.cfg, ctx.prof],
-        "search_batch": [S, np.array([1], np.int64), np.array([3], np.uint64), 2, 2, 2, 0.5, ctx.opts, ctx.cfg, ctx.prof,
-                         np.zeros(1, np.int64), np.zeros((1, 2)), np.array([[np.flatnonzero(S.mask[1])[0], -1]], np.int64)],
+        "search_batch": [
+            S,
+            np.array([1], np.int64),
+            np.array([3], np.uint64),
+            2,
+            2,
+            2,
+            0.5,
+            ctx.opts,
+            ctx.cfg,
+            ctx.prof,
+            np.zeros(1, np.int64),
+            np.zeros((1, 2)),
+            np.array([[np.flatnonzero(S.mask[1])[0], -1]], np.int64),
+        ],
         # encoders
-        "planes_v0_encode": [np.zeros((B, C, 34), np.float32), S.hands, S.melds, S.river, S.g, S.p, S.scores, seats,
-                             ctx.opts, flags, ctx.shapes],
-        "oracle_v0_encode": [np.zeros((B, C + ov.N_EXTRA, 34), np.float32), S.hands, S.melds, S.river, S.wall, S.g,
-                             S.p, S.scores, seats, ctx.opts, flags, ctx.shapes, C],
-        "encode_one": [np.zeros((C, 34), np.float32), S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]),
-                       ctx.opts, flags, ctx.shapes],
-        "encode_rows": [np.zeros((B, C, 34), np.float32), np.arange(B, dtype=np.int64), seats, S.hands, S.melds,
-                        S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes],
-        "planes_v1_encode": [np.zeros((B, C + p1.N_EXTRA, 34), np.float32), np.arange(B, dtype=np.int64), seats,
-                             S.hands, S.melds, S.river, S.g, S.p, S.scores, S.la, S.la_k, ctx.opts, flags, ctx.shapes],
+        "planes_v0_encode": [
+            np.zeros((B, C, 34), np.float32),
+            S.hands,
+            S.melds,
+            S.river,
+            S.g,
+            S.p,
+            S.scores,
+            seats,
+            ctx.opts,
+            flags,
+            ctx.shapes,
+        ],
+        "oracle_v0_encode": [
+            np.zeros((B, C + ov.N_EXTRA, 34), np.float32),
+            S.hands,
+            S.melds,
+            S.river,
+            S.wall,
+            S.g,
+            S.p,
+            S.scores,
+            seats,
+            ctx.opts,
+            flags,
+            ctx.shapes,
+            C,
+        ],
+        "encode_one": [
+            np.zeros((C, 34), np.float32),
+            S.hands,
+            S.melds,
+            S.river,
+            S.g,
+            S.p,
+            S.scores,
+            0,
+            int(seats[0]),
+            ctx.opts,
+            flags,
+            ctx.shapes,
+        ],
+        "encode_rows": [
+            np.zeros((B, C, 34), np.float32),
+            np.arange(B, dtype=np.int64),
+            seats,
+            S.hands,
+            S.melds,
+            S.river,
+            S.g,
+            S.p,
+            S.scores,
+            ctx.opts,
+            flags,
+            ctx.shapes,
+        ],
+        "planes_v1_encode": [
+            np.zeros((B, C + p1.N_EXTRA, 34), np.float32),
+            np.arange(B, dtype=np.int64),
+            seats,
+            S.hands,
+            S.melds,
+            S.river,
+            S.g,
+            S.p,
+            S.scores,
+            S.la,
+            S.la_k,
+            ctx.opts,
+            flags,
+            ctx.shapes,
+        ],
         # agents
-        "efficiency_kernel": [f.hand, i64(f.n_melds), f.unseen, i64(f.claim_tile),
-                              np.zeros((B, efficiency.N_EFFICIENCY, 34), np.float32)],
-        "act_kernel": [f.hand, i64(f.n_melds), f.unseen, i64(f.opp_melds), f.opp_ready, f.opp_disc, f.opp_passed,
-                       i64(f.tiles_left), i64(f.claim_tile), S.mask.copy(), defence, np.zeros(B, np.int64)],
+        "efficiency_kernel": [
+            f.hand,
+            i64(f.n_melds),
+            f.unseen,
+            i64(f.claim_tile),
+            np.zeros((B, efficiency.N_EFFICIENCY, 34), np.float32),
+        ],
+        "act_kernel": [
+            f.hand,
+            i64(f.n_melds),
+            f.unseen,
+            i64(f.opp_melds),
+            f.opp_ready,
+            f.opp_disc,
+            f.opp_passed,
+            i64(f.tiles_left),
+            i64(f.claim_tile),
+            S.mask.copy(),
+            defence,
+            np.zeros(B, np.int64),
+        ],
         # threads
         "set_num_threads": [0],
         "num_threads": [],
@@ -796,8 +1015,15 @@ def fuzz_prof(fz, name, args, i, rng):
     run(None, "prof: None", True)
     for j in range(3):
         for label, v, must in structural(prof[j], False):
-            if label in ("empty axis 0", "reversed", "strided", "transposed", "long last axis", "short last axis",
-                         "read-only"):
+            if label in (
+                "empty axis 0",
+                "reversed",
+                "strided",
+                "transposed",
+                "long last axis",
+                "short last axis",
+                "read-only",
+            ):
                 must = False
             p2 = list(_copy_arg(prof))
             p2[j] = v
@@ -829,12 +1055,16 @@ def phase_fuzz(core, scale, summary):
     core.set_num_threads(1024)
     assert np.array_equal(core.shanten_batch(hands, 5), serial), "results depend on the thread count"
     core.set_num_threads(0)
-    names = {n for n in dir(core) if not n.startswith("__") and callable(getattr(core, n))
-             and not isinstance(getattr(core, n), type)}
+    names = {
+        n
+        for n in dir(core)
+        if not n.startswith("__") and callable(getattr(core, n)) and not isinstance(getattr(core, n), type)
+    }
     # (the second rules set only for the bindings that take rules, a profile or a state)
     ctx_params = {"opts", "cfg", "prof", "p_opts", "p_tai", "state", "S"}
-    for first, (profile, options) in enumerate((("standard", {}),
-                                               ("hongkong", {"la_cut_policy": "ask", "dice_payments": True}))):
+    for first, (profile, options) in enumerate(
+        (("standard", {}), ("hongkong", {"la_cut_policy": "ask", "dice_payments": True}))
+    ):
         first = first == 0
         ctx = Ctx(profile, options)
         S = new_state(core, ctx, 4, 77)
@@ -913,8 +1143,7 @@ def phase_fuzz(core, scale, summary):
             fz.call(name, [_copy_arg(a) for a in args] + [0], True, "one argument too many")
             core.set_num_threads(0)  # (after set_num_threads' own fuzz)
         core.set_num_threads(0)
-    summary["fuzz"] = {"bindings": len(names), "calls": fz.calls, "raised": fz.raised,
-                       "failures": len(fz.failures)}
+    summary["fuzz"] = {"bindings": len(names), "calls": fz.calls, "raised": fz.raised, "failures": len(fz.failures)}
     if fz.failures:
         print("\n".join(fz.failures[:200]))
         raise AssertionError(f"{len(fz.failures)} fuzz expectations failed (first: {fz.failures[0]})")
@@ -937,8 +1166,10 @@ def phase_race_proof(core):
 
     out = np.zeros((256, 34), np.int8)
     print("SANITIZER-PROOF: two threads writing one array in the core", flush=True)
-    ts = [threading.Thread(target=lambda i=i: [core._random_complete(out, 5, i * 100 + j) for j in range(50)])
-          for i in range(2)]
+    ts = [
+        threading.Thread(target=lambda i=i: [core._random_complete(out, 5, i * 100 + j) for j in range(50)])
+        for i in range(2)
+    ]
     for t in ts:
         t.start()
     for t in ts:

@@ -10,6 +10,7 @@ import torch
 
 from agents import make_agent
 from agents.base import RandomAgent
+from agents.evaluation.arena import play_duplicate
 from agents.features import decode
 from agents.greedy import DefensiveAgent, GreedyAgent
 from agents.neural import NeuralAgent, PolicyValueNet, load_checkpoint, save_checkpoint
@@ -17,7 +18,6 @@ from envs.engine.actions import DISCARD, WIN
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
-from agents.evaluation.arena import play_duplicate
 
 
 def _play_some(n_games=16, steps=60, seed=0):

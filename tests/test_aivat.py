@@ -9,9 +9,9 @@ import pytest
 import agents.evaluation.aivat as aivat
 import agents.evaluation.luck as luck
 from agents import make_agent
+from agents.evaluation.arena import deal_played, play_duplicate, run_games
 from envs.engine.api import Engine
 from envs.rules import Rules
-from agents.evaluation.arena import deal_played, play_duplicate, run_games
 
 
 def _play(n_games: int, seed: int, **rec_kw):

@@ -33,7 +33,9 @@ JUNK = "1m 5m 9m 1p 5p 9p 1s 5s 9s E S W N C F P"
 
 # -- the issue's table, row by row ------------------------------------------------------------------
 def test_row1_wall_of_one_id_repeated():
-    with pytest.raises(ValueError, match=r"walls is not a permutation .*duplicate ids 0 \(id 0 144 times\); missing ids 1..143"):
+    with pytest.raises(
+        ValueError, match=r"walls is not a permutation .*duplicate ids 0 \(id 0 144 times\); missing ids 1..143"
+    ):
         Engine(Rules(), 1).reset(0, walls=np.zeros(144, np.uint8))
 
 
@@ -45,7 +47,9 @@ def test_row2_wall_ids_past_143():
 def test_row3_non_integer_actions():
     eng = Engine(Rules(), 2)
     eng.reset(0)
-    with pytest.raises(TypeError, match=r"actions must be integers, got a float array of shape \(2,\) \(0\.5 at index 0"):
+    with pytest.raises(
+        TypeError, match=r"actions must be integers, got a float array of shape \(2,\) \(0\.5 at index 0"
+    ):
         eng.step([0.5, 1.7])
     with pytest.raises(TypeError, match="actions must be integers"):  # integral floats too: no silent cast
         eng.step(np.array([1.0, 2.0]))
@@ -63,10 +67,20 @@ def test_row4_nan_actions_one_clear_error():
 def test_row5_score_line_not_utf8(tmp_path, capsys):
     from tw16.cli.main import main
 
-    case = {"id": "ok", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
-            "discarder": "W", "seat": "S", "expected": {"hand_tai": 1}}  # fmt: skip
+    case = {
+        "id": "ok",
+        "hand": "456m 789m 234p 567s N",
+        "melds": ["chi 123m"],
+        "win_tile": "N",
+        "win_by": "discard",
+        "discarder": "W",
+        "seat": "S",
+        "expected": {"hand_tai": 1},
+    }
     p = tmp_path / "c.jsonl"
-    p.write_bytes(json.dumps(case).encode() + b"\n{\"id\": \"\xe4\xb8\"}\n" + json.dumps(case | {"id": "ok2"}).encode() + b"\n")
+    p.write_bytes(
+        json.dumps(case).encode() + b'\n{"id": "\xe4\xb8"}\n' + json.dumps(case | {"id": "ok2"}).encode() + b"\n"
+    )
     assert main(["score", str(p), "--check"]) == 1
     cap = capsys.readouterr()
     out = [json.loads(x) for x in cap.out.splitlines()]
@@ -81,9 +95,11 @@ def test_row6_eval_unknown_agent(capsys):
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     cap = capsys.readouterr()
-    assert cap.err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
-                       "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an installed "
-                       "package registers)\n")
+    assert cap.err == (
+        "tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
+        "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an installed "
+        "package registers)\n"
+    )
     assert cap.out == ""  # no progress bar: refused before any game
 
 
@@ -92,9 +108,11 @@ def test_eval_unknown_agent_with_ray_workers_is_refused_the_same_way(capsys):
     from tw16.cli.main import main
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy", "--workers", "2"]) == 2
-    assert capsys.readouterr().err == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
-                                       "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an "
-                                       "installed package registers)\n")
+    assert capsys.readouterr().err == (
+        "tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
+        "search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an "
+        "installed package registers)\n"
+    )
 
 
 # -- issue 27: bounded input, one env contract, untrusted files, streams -------------------------------
@@ -107,8 +125,15 @@ def _cli(*args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, close=(), shel
     appended to the command line run by bash, e.g. ``| head -1``); returns (rc, stdout, stderr)."""
     cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tw16.cli.main", *args])
     cmd += "".join(f" {fd}>&-" if fd else " <&-" for fd in close) + shell_tail
-    r = subprocess.run(["bash", "-c", cmd], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=ROOT,
-                       timeout=timeout, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    r = subprocess.run(
+        ["bash", "-c", cmd],
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        timeout=timeout,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+    )
     return r.returncode, (r.stdout or b"").decode(), r.stderr.decode()
 
 
@@ -144,8 +169,12 @@ def test_27_row3_notation_is_bounded():
     from envs.tiles import MAX_NOTATION_CHARS
 
     msg = f"tile notation is 1000001 characters long, more than the {MAX_NOTATION_CHARS} allowed: '1111"
-    for call in (lambda: parse_hand(HUGE), lambda: parse_tiles(HUGE), lambda: parse_meld("pon " + HUGE),
-                 lambda: action_from_name("discard " + HUGE)):  # fmt: skip
+    for call in (
+        lambda: parse_hand(HUGE),
+        lambda: parse_tiles(HUGE),
+        lambda: parse_meld("pon " + HUGE),
+        lambda: action_from_name("discard " + HUGE),
+    ):
         err = _bounded(call)
         assert isinstance(err, NotationError) and str(err).startswith(msg) and len(str(err)) < 300, err
     res = score_case({"id": "big", "hand": HUGE, "win_tile": "1m", "win_by": "self_draw", "seat": "E"})
@@ -161,8 +190,8 @@ def test_27_row3_notation_is_bounded():
 
 
 def test_27_row3_replay_log_action_name(tmp_path, capsys):
-    from tw16.cli.main import main
     from envs.engine.replay import dumps
+    from tw16.cli.main import main
 
     for run in ("1" * 5000 + "m", HUGE):  # (the short one first: quadratic, the long one took 4.7 GB)
         lines = _log()
@@ -181,10 +210,14 @@ def _bad_profiles(tmp_path):
     big.write_bytes(b"# " + b"x" * (2 << 20))
     fifo = tmp_path / "fifo.toml"
     os.mkfifo(fifo)
-    return [(str(big), f"is {2 * 2**20 + 2} bytes, more than the 1048576 allowed"),  # (a comment: valid TOML)
-            (str(tmp_path), "is a directory, not a regular file"),
-            ("/dev/zero", "is a character device, not a regular file"), ("/dev/full", "is a character device"),
-            (str(fifo), "is a FIFO or pipe, not a regular file"), ("/dev/stdin", "not a regular file")]  # fmt: skip
+    return [
+        (str(big), f"is {2 * 2**20 + 2} bytes, more than the 1048576 allowed"),  # (a comment: valid TOML)
+        (str(tmp_path), "is a directory, not a regular file"),
+        ("/dev/zero", "is a character device, not a regular file"),
+        ("/dev/full", "is a character device"),
+        (str(fifo), "is a FIFO or pipe, not a regular file"),
+        ("/dev/stdin", "not a regular file"),
+    ]
 
 
 def test_27_row4_profile_files_only_regular_and_small(tmp_path, capsys):
@@ -193,8 +226,15 @@ def test_27_row4_profile_files_only_regular_and_small(tmp_path, capsys):
     from envs.scoring.profile import ProfileError, load_profile
     from tw16.cli.main import main
 
-    case = {"id": "c", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
-            "discarder": "W", "seat": "S"}  # fmt: skip
+    case = {
+        "id": "c",
+        "hand": "456m 789m 234p 567s N",
+        "melds": ["chi 123m"],
+        "win_tile": "N",
+        "win_by": "discard",
+        "discarder": "W",
+        "seat": "S",
+    }
     log = _log()
     for path, end in _bad_profiles(tmp_path):
         want = f"profile file {path!r} {end}" if end.startswith("is") else end
@@ -234,19 +274,37 @@ def test_27_row5_checkpoint_config_checked_before_building(tmp_path):
         assert param_shapes(cfg) == {k: tuple(v.shape) for k, v in PolicyValueNet(cfg).state_dict().items()}
     tiny = PolicyValueNet(NetConfig(width=2, blocks=0, hidden=2)).state_dict()
     path = tmp_path / "huge.pt"
-    torch.save({"net": tiny, "config": {"in_channels": 86, "width": 4096, "blocks": 256, "hidden": 65536, "efficiency": True},
-                "obs_version": OBS_VERSION, "action_layout_version": ACTION_LAYOUT_VERSION,
-                "efficiency_version": EFFICIENCY_VERSION}, path)  # fmt: skip
+    torch.save(
+        {
+            "net": tiny,
+            "config": {"in_channels": 86, "width": 4096, "blocks": 256, "hidden": 65536, "efficiency": True},
+            "obs_version": OBS_VERSION,
+            "action_layout_version": ACTION_LAYOUT_VERSION,
+            "efficiency_version": EFFICIENCY_VERSION,
+        },
+        path,
+    )
     assert path.stat().st_size < 20_000
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
-    with pytest.raises(CheckpointError, match=r"its config \(width 4096, blocks 256, hidden 65536\) would build "
-                                              r"35,441,860,685 parameters, more than the 20,000,000 allowed"):  # fmt: skip
+    with pytest.raises(
+        CheckpointError,
+        match=r"its config \(width 4096, blocks 256, hidden 65536\) would build "
+        r"35,441,860,685 parameters, more than the 20,000,000 allowed",
+    ):
         load_checkpoint(path)
     assert time.perf_counter() - t0 < 2 and resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0 < 100_000  # KB
     ok = NetConfig(width=4, blocks=1, hidden=8)  # within the budget, but the weights are another net's
-    torch.save({"net": tiny, "config": asdict(ok), "obs_version": OBS_VERSION, "action_layout_version": ACTION_LAYOUT_VERSION,
-                "efficiency_version": EFFICIENCY_VERSION}, path)  # fmt: skip
+    torch.save(
+        {
+            "net": tiny,
+            "config": asdict(ok),
+            "obs_version": OBS_VERSION,
+            "action_layout_version": ACTION_LAYOUT_VERSION,
+            "efficiency_version": EFFICIENCY_VERSION,
+        },
+        path,
+    )
     with pytest.raises(CheckpointError, match=r"weights do not fit its config: missing \['body.0.c1.weight'"):
         load_checkpoint(path)
     rc, out, err = _cli("eval", f"neural:{path}", "greedy", "greedy", "greedy", "--hands", "4", "--plot", "")
@@ -334,7 +392,9 @@ def _gym_run(env, obs, picks, steps):
         a = picks(obs["action_mask"])
         obs, r, term, trunc, _ = env.step(a)
         actions.append(a)
-        trace.append(tuple(np.asarray(x).tobytes() for x in (a, obs["observation"], obs["action_mask"], r, term, trunc)))
+        trace.append(
+            tuple(np.asarray(x).tobytes() for x in (a, obs["observation"], obs["action_mask"], r, term, trunc))
+        )
         if np.ndim(term) == 0 and (term or trunc):
             break
     return actions, trace, obs
@@ -351,11 +411,15 @@ def _legal_picks(seed):
     return pick
 
 
-@pytest.mark.parametrize("cls,kwargs,steps", [
-    ("SingleAgentEnv", {"opponents": "greedy"}, 400), ("SingleAgentEnv", {"opponents": "random", "seat": None}, 400),
-    ("SingleAgentVecEnv", {"num_envs": 3, "opponents": "random", "copy": True}, 60),
-    ("SelfPlayVecEnv", {"num_envs": 2, "copy": True}, 60),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "cls,kwargs,steps",
+    [
+        ("SingleAgentEnv", {"opponents": "greedy"}, 400),
+        ("SingleAgentEnv", {"opponents": "random", "seat": None}, 400),
+        ("SingleAgentVecEnv", {"num_envs": 3, "opponents": "random", "copy": True}, 60),
+        ("SelfPlayVecEnv", {"num_envs": 2, "copy": True}, 60),
+    ],
+)
 def test_27_row7_gymnasium_copies_play_on_independently(cls, kwargs, steps):
     from envs import gym_env
 
@@ -380,14 +444,18 @@ def test_27_row14_raw_env_before_reset_and_after_the_end():
     for mod in (tw16_v0, tw16_v1):
         raw = mod.raw_env()
         for call in (lambda: raw.step(0), lambda: raw.last(), lambda: raw.observe("player_0")):
-            with pytest.raises(tw16_v0.EnvStateError,
-                               match=rf"{mod.ENV_VERSION}: no 'agent_selection' before reset\(\): call env.reset\(seed=...\) first") as e:
+            with pytest.raises(
+                tw16_v0.EnvStateError,
+                match=rf"{mod.ENV_VERSION}: no 'agent_selection' before reset\(\): call env.reset\(seed=...\) first",
+            ) as e:
                 call()
             assert isinstance(e.value, AttributeError) and isinstance(e.value, RuntimeError)
         raw.reset(seed=3)
         _pz_play(raw, _random_legal(0))
         for call in (lambda: raw.step(0), lambda: raw.step(None), lambda: raw.last()):
-            with pytest.raises(tw16_v0.EnvStateError, match=r"the episode has ended \(every agent is done\): call env.reset\(\)"):
+            with pytest.raises(
+                tw16_v0.EnvStateError, match=r"the episode has ended \(every agent is done\): call env.reset\(\)"
+            ):
                 call()
         with pytest.raises(tw16_v0.EnvStateError, match=r"no agent 'player_9' \(agents: player_0, player_1"):
             raw.observe("player_9")
@@ -419,28 +487,45 @@ def test_27_row8_gymnasium_actions_checked_as_pettingzoo_does():
             strict_pz.step(bad)
     vec = SingleAgentVecEnv(num_envs=2)
     vec.reset(seed=0)
-    for bad, where in (([0.7, 1], "game 0 got 0.7"), ([1, np.nan], "game 1 got nan"), ([True, False], "game 0 got True"),
-                       ([1, 80], "game 1 got 80")):  # fmt: skip
+    for bad, where in (
+        ([0.7, 1], "game 0 got 0.7"),
+        ([1, np.nan], "game 1 got nan"),
+        ([True, False], "game 0 got True"),
+        ([1, 80], "game 1 got 80"),
+    ):
         with pytest.raises(ActionSpaceError, match=f"action is not in action space: {where}, need an integer in 0..75"):
             vec.step(bad)
-    for opp, shown in ((lambda o, m: m.argmax(1) + 0.7, r"4\.7 at index 0"), (lambda o, m: np.full(len(m), np.nan), "nan at index 0")):
+    for opp, shown in (
+        (lambda o, m: m.argmax(1) + 0.7, r"4\.7 at index 0"),
+        (lambda o, m: np.full(len(m), np.nan), "nan at index 0"),
+    ):
         v = SingleAgentVecEnv(num_envs=2, seat=1, opponents=opp)
-        with pytest.raises(TypeError, match=rf"policy '<lambda>' \(seat slot 0, 1, 2\): actions must be integers, .*\({shown} is not an integer\)"):
+        with pytest.raises(
+            TypeError,
+            match=rf"policy '<lambda>' \(seat slot 0, 1, 2\): actions must be integers, .*\({shown} is not an integer\)",
+        ):
             v.reset(seed=0)
     v = SingleAgentVecEnv(num_envs=2, seat=1, opponents=lambda o, m: np.full(len(m), 99))
     with pytest.raises(ValueError, match=r"policy '<lambda>' .*: action 99 \(at row 0\) is not in 0..75"):
         v.reset(seed=0)
 
 
-@pytest.mark.parametrize("kwargs,exc,msg", [
-    ({"illegal_reward": float("nan")}, ValueError, "illegal_reward must be finite, got nan"),
-    ({"max_steps": 0}, ValueError, "max_steps must be None or a positive integer, got 0"),
-    ({"max_steps": -1}, ValueError, "max_steps must be None or a positive integer, got -1"),
-    ({"max_steps": 2.5}, TypeError, r"max_steps must be an integer, got 2.5 \(float\)"),
-    ({"derived": "no"}, TypeError, "derived must be True or False, got 'no'"),
-    ({"illegal_action": "ignore"}, ValueError, r"illegal_action must be one of \('raise', 'terminate'\), got 'ignore'"),
-    ({"reward": "points"}, ValueError, "reward must be one of"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs,exc,msg",
+    [
+        ({"illegal_reward": float("nan")}, ValueError, "illegal_reward must be finite, got nan"),
+        ({"max_steps": 0}, ValueError, "max_steps must be None or a positive integer, got 0"),
+        ({"max_steps": -1}, ValueError, "max_steps must be None or a positive integer, got -1"),
+        ({"max_steps": 2.5}, TypeError, r"max_steps must be an integer, got 2.5 \(float\)"),
+        ({"derived": "no"}, TypeError, "derived must be True or False, got 'no'"),
+        (
+            {"illegal_action": "ignore"},
+            ValueError,
+            r"illegal_action must be one of \('raise', 'terminate'\), got 'ignore'",
+        ),
+        ({"reward": "points"}, ValueError, "reward must be one of"),
+    ],
+)
 def test_27_row9_env_options_one_check(kwargs, exc, msg):
     from envs import tw16_v0, tw16_v1
     from envs.gym_env import SelfPlayVecEnv, SingleAgentEnv, SingleAgentVecEnv
@@ -456,8 +541,16 @@ def test_27_row9_env_options_one_check(kwargs, exc, msg):
 def test_27_row10_bad_profile_names_are_one_case_error(tmp_path):
     from envs.scoring.cases import score_case
 
-    case = {"id": "ok", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
-            "discarder": "W", "seat": "S", "expected": {"hand_tai": 1}}  # fmt: skip
+    case = {
+        "id": "ok",
+        "hand": "456m 789m 234p 567s N",
+        "melds": ["chi 123m"],
+        "win_tile": "N",
+        "win_by": "discard",
+        "discarder": "W",
+        "seat": "S",
+        "expected": {"hand_tai": 1},
+    }
     bad = {"sur": "\ud800", "long": "x" * 300, "long.toml": "x" * 300 + ".toml", "nul": "a\0b", "list": ["standard"]}
     for cid, profile in bad.items():
         assert "error" in score_case(case | {"id": cid, "profile": profile})  # never raises
@@ -468,8 +561,13 @@ def test_27_row10_bad_profile_names_are_one_case_error(tmp_path):
     with pytest.raises(ProfileError, match=r"unknown profile 'xxxx.*\(300 characters\)"):
         load_profile(str(ext))
     p = tmp_path / "cases.jsonl"
-    p.write_text("".join(json.dumps(c) + "\n" for c in [case, *({**case, "id": k, "profile": v} for k, v in bad.items()),
-                                                       case | {"id": "ok2"}]), encoding="utf-8")  # fmt: skip
+    p.write_text(
+        "".join(
+            json.dumps(c) + "\n"
+            for c in [case, *({**case, "id": k, "profile": v} for k, v in bad.items()), case | {"id": "ok2"}]
+        ),
+        encoding="utf-8",
+    )
     rc, out, err = _cli("score", str(p), "--check")
     rows = [json.loads(x) for x in out.splitlines()]
     assert rc == 1 and [r["id"] for r in rows] == ["ok", *bad, "ok2"] and "Traceback" not in err
@@ -492,8 +590,15 @@ def test_27_row10_bad_profile_names_are_one_case_error(tmp_path):
 def test_27_row11_streams_every_answer_a_line(tmp_path):
     from envs.engine.replay import dumps
 
-    case = {"id": "c", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
-            "discarder": "W", "seat": "S"}  # fmt: skip
+    case = {
+        "id": "c",
+        "hand": "456m 789m 234p 567s N",
+        "melds": ["chi 123m"],
+        "win_tile": "N",
+        "win_by": "discard",
+        "discarder": "W",
+        "seat": "S",
+    }
     cases = tmp_path / "cases.jsonl"
     cases.write_text(json.dumps(case) + "\n", encoding="utf-8")
     rc, _, err = _cli("score", "-", close=[0])
@@ -539,15 +644,18 @@ def _refused_untouched(seed, call, exc, msg):
         np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("walls,exc,msg", [
-    (np.arange(144, dtype=np.float64), TypeError, "walls must be integers"),
-    (np.arange(143), ValueError, r"walls must have shape \(144,\), \(K, 144\) or \(2, K, 144\), got \(143,\)"),
-    (np.zeros((3, 1, 144), np.int64), ValueError, r"got \(3, 1, 144\)"),
-    (np.arange(144) - 1, ValueError, r"outside 0..143: -1 \(at positions 0\)"),
-    ([[1, 2], [3]], ValueError, "walls must be an integer array"),
-    ("0 1 2", TypeError, "walls must be integers"),
-    (np.arange(144) % 256 > 3, TypeError, "walls must be integers"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "walls,exc,msg",
+    [
+        (np.arange(144, dtype=np.float64), TypeError, "walls must be integers"),
+        (np.arange(143), ValueError, r"walls must have shape \(144,\), \(K, 144\) or \(2, K, 144\), got \(143,\)"),
+        (np.zeros((3, 1, 144), np.int64), ValueError, r"got \(3, 1, 144\)"),
+        (np.arange(144) - 1, ValueError, r"outside 0..143: -1 \(at positions 0\)"),
+        ([[1, 2], [3]], ValueError, "walls must be an integer array"),
+        ("0 1 2", TypeError, "walls must be integers"),
+        (np.arange(144) % 256 > 3, TypeError, "walls must be integers"),
+    ],
+)
 def test_bad_walls(walls, exc, msg):
     _refused_untouched(5, lambda eng: eng.reset(0, walls=walls), exc, msg)
 
@@ -564,15 +672,18 @@ def test_wall_errors_name_the_game_and_hand():
     assert eng.s.script.shape == (2, 1, 144)
 
 
-@pytest.mark.parametrize("seeds,exc,msg", [
-    (1.5, TypeError, "seeds must be an integer, got 1.5"),
-    (None, TypeError, "seeds must be an integer, got None"),
-    (True, TypeError, "seeds must be an integer"),
-    ("7", TypeError, "seeds must be an integer"),
-    (np.array([1.0, 2.0]), TypeError, "seeds must be integers"),
-    (np.array([1, -2]), ValueError, r"seeds must be in 0..2\*\*64-1, got -2 \(games 1\)"),
-    (np.array([1, 2, 3]), ValueError, r"shape \(2,\), got shape \(3,\)"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "seeds,exc,msg",
+    [
+        (1.5, TypeError, "seeds must be an integer, got 1.5"),
+        (None, TypeError, "seeds must be an integer, got None"),
+        (True, TypeError, "seeds must be an integer"),
+        ("7", TypeError, "seeds must be an integer"),
+        (np.array([1.0, 2.0]), TypeError, "seeds must be integers"),
+        (np.array([1, -2]), ValueError, r"seeds must be in 0..2\*\*64-1, got -2 \(games 1\)"),
+        (np.array([1, 2, 3]), ValueError, r"shape \(2,\), got shape \(3,\)"),
+    ],
+)
 def test_bad_seeds(seeds, exc, msg):
     with pytest.raises(exc, match=msg):
         Engine(Rules(), 2).reset(seeds)
@@ -590,15 +701,18 @@ def test_good_seeds_still_work():
     a.reset(2**80)
 
 
-@pytest.mark.parametrize("actions,exc,msg", [
-    ([1, 2, 3], ValueError, r"actions must have shape \(2,\), got \(3,\)"),
-    (np.zeros((2, 1), np.int64), ValueError, r"got \(2, 1\)"),
-    ([-1, 0], ValueError, "actions must be in 0..75, got -1 in game 0"),
-    ([0, 76], ValueError, "got 76 in game 1"),
-    (np.array([True, False]), TypeError, "actions must be integers"),
-    (["discard 1m", "pass"], TypeError, "actions must be integers"),
-    (None, TypeError, "actions must be integers"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "actions,exc,msg",
+    [
+        ([1, 2, 3], ValueError, r"actions must have shape \(2,\), got \(3,\)"),
+        (np.zeros((2, 1), np.int64), ValueError, r"got \(2, 1\)"),
+        ([-1, 0], ValueError, "actions must be in 0..75, got -1 in game 0"),
+        ([0, 76], ValueError, "got 76 in game 1"),
+        (np.array([True, False]), TypeError, "actions must be integers"),
+        (["discard 1m", "pass"], TypeError, "actions must be integers"),
+        (None, TypeError, "actions must be integers"),
+    ],
+)
 def test_bad_actions_change_nothing(actions, exc, msg):
     _refused_untouched(0, lambda eng: eng.step(actions), exc, msg)
 
@@ -611,13 +725,16 @@ def test_one_integer_action_for_batch_one():
     eng.step(np.int16(int(np.flatnonzero(eng.legal_action_mask[0])[0])))
 
 
-@pytest.mark.parametrize("kwargs,exc,msg", [
-    ({"batch_size": 2.5}, TypeError, "batch_size must be an integer"),
-    ({"batch_size": "3"}, TypeError, "batch_size must be an integer"),
-    ({"batch_size": 0}, ValueError, "batch_size must be >= 1"),
-    ({"rules": "standard"}, TypeError, "rules must be an envs.rules.Rules"),
-    ({"auto_reset": "yes"}, TypeError, "auto_reset must be True or False"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs,exc,msg",
+    [
+        ({"batch_size": 2.5}, TypeError, "batch_size must be an integer"),
+        ({"batch_size": "3"}, TypeError, "batch_size must be an integer"),
+        ({"batch_size": 0}, ValueError, "batch_size must be >= 1"),
+        ({"rules": "standard"}, TypeError, "rules must be an envs.rules.Rules"),
+        ({"auto_reset": "yes"}, TypeError, "auto_reset must be True or False"),
+    ],
+)
 def test_bad_engine_arguments(kwargs, exc, msg):
     with pytest.raises(exc, match=msg):
         Engine(**kwargs)
@@ -642,17 +759,20 @@ def test_env_refuses_non_integer_actions():
     env.step(np.int64(legal))  # numpy integers are actions
 
 
-@pytest.mark.parametrize("kwargs,exc,msg", [
-    ({"max_steps": 0}, ValueError, "max_steps must be None or a positive integer"),
-    ({"max_steps": 2.5}, TypeError, "max_steps must be an integer"),
-    ({"illegal_reward": float("nan")}, ValueError, "illegal_reward must be finite"),
-    ({"illegal_reward": "x"}, TypeError, "illegal_reward must be a number"),
-    ({"derived": "yes"}, TypeError, "derived must be True or False"),
-    ({"reward": ["tai"]}, ValueError, "reward must be one of"),
-    ({"render_mode": ["ansi"]}, ValueError, "render_mode must be one of"),
-    ({"illegal_action": ["raise"]}, ValueError, "illegal_action must be"),
-    ({"bogus": 1}, ValueError, "unknown rule option 'bogus'"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs,exc,msg",
+    [
+        ({"max_steps": 0}, ValueError, "max_steps must be None or a positive integer"),
+        ({"max_steps": 2.5}, TypeError, "max_steps must be an integer"),
+        ({"illegal_reward": float("nan")}, ValueError, "illegal_reward must be finite"),
+        ({"illegal_reward": "x"}, TypeError, "illegal_reward must be a number"),
+        ({"derived": "yes"}, TypeError, "derived must be True or False"),
+        ({"reward": ["tai"]}, ValueError, "reward must be one of"),
+        ({"render_mode": ["ansi"]}, ValueError, "render_mode must be one of"),
+        ({"illegal_action": ["raise"]}, ValueError, "illegal_action must be"),
+        ({"bogus": 1}, ValueError, "unknown rule option 'bogus'"),
+    ],
+)
 def test_env_bad_options(kwargs, exc, msg):
     from envs import tw16_v0
 
@@ -677,7 +797,7 @@ def test_score_line_parser_edge_cases():
     from tw16.cli.score import SKIP, LineError, parse_line
 
     assert parse_line(b"  \n", 1) is SKIP and parse_line(b"# c\n", 1) is SKIP
-    assert parse_line(b"\xef\xbb\xbf{\"id\": 1}\n", 1) == {"id": 1}  # a byte-order mark on line 1
+    assert parse_line(b'\xef\xbb\xbf{"id": 1}\n', 1) == {"id": 1}  # a byte-order mark on line 1
     assert parse_line(b"null\n", 3) is None  # a JSON null is a (bad) case, not a blank line
     with pytest.raises(LineError, match="line 4: not valid JSON"):
         parse_line(b"[" * 100_000, 4)  # nesting past the recursion limit
@@ -707,14 +827,17 @@ def _log():
     return record(Rules(), 4)
 
 
-@pytest.mark.parametrize("edit,msg", [
-    (lambda L: L.__setitem__(0, [1, 2]), "line 1 must be a JSON object"),
-    (lambda L: L[0].__setitem__("seed", 1.5), "line 1: seed must be an integer"),
-    (lambda L: L[0].__setitem__("seed", -1), "line 1: seed must be an integer"),
-    (lambda L: L[0].__setitem__("rules", "standard"), "line 1: rules must be an object"),
-    (lambda L: L[0].pop("seed"), "line 1 must hold the rules and the seed"),
-    (lambda L: L[3].__setitem__("action", 5), "line 4: action must be an action name"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "edit,msg",
+    [
+        (lambda L: L.__setitem__(0, [1, 2]), "line 1 must be a JSON object"),
+        (lambda L: L[0].__setitem__("seed", 1.5), "line 1: seed must be an integer"),
+        (lambda L: L[0].__setitem__("seed", -1), "line 1: seed must be an integer"),
+        (lambda L: L[0].__setitem__("rules", "standard"), "line 1: rules must be an object"),
+        (lambda L: L[0].pop("seed"), "line 1 must hold the rules and the seed"),
+        (lambda L: L[3].__setitem__("action", 5), "line 4: action must be an action name"),
+    ],
+)
 def test_replay_log_shape_errors(edit, msg):
     from envs.engine.replay import LogError, replay
 
@@ -738,8 +861,12 @@ def test_replay_cli_bad_files(tmp_path, capsys):
     from envs.engine.replay import dumps
     from tw16.cli.main import main
 
-    for blob, msg in [(b"\xff\xfe\n", "line 1 is not UTF-8 text"), (b"", "the log is empty"), (b"[1]\n", "line 1 must be a JSON object"),
-                      (dumps(_log()).encode().replace(b'"seed": 4', b'"seed": "4"'), "seed must be an integer")]:  # fmt: skip
+    for blob, msg in [
+        (b"\xff\xfe\n", "line 1 is not UTF-8 text"),
+        (b"", "the log is empty"),
+        (b"[1]\n", "line 1 must be a JSON object"),
+        (dumps(_log()).encode().replace(b'"seed": 4', b'"seed": "4"'), "seed must be an integer"),
+    ]:
         p = tmp_path / "log.jsonl"
         p.write_bytes(blob)
         assert main(["replay", str(p)]) == 2
@@ -772,16 +899,19 @@ def small_checkpoint(tmp_path):
     return torch, path, torch.load(path, weights_only=True)
 
 
-@pytest.mark.parametrize("edit,msg", [
-    (lambda ck: ck["config"].__setitem__("bogus", 1), r"unknown config field\(s\) \['bogus'\]"),
-    (lambda ck: ck["config"].__setitem__("width", 10**9), "config width must be an integer in 1..4096"),
-    (lambda ck: ck["config"].__setitem__("blocks", "2"), "config blocks must be an integer"),
-    (lambda ck: ck["config"].__setitem__("efficiency", 1), "config efficiency must be true or false"),
-    (lambda ck: ck.__setitem__("config", [1]), "'config' must be a dict"),
-    (lambda ck: ck.__setitem__("net", {"x": 1}), "'net' must map parameter names to tensors"),
-    (lambda ck: ck["net"].pop("pi.bias"), "weights do not fit its config"),
-    (lambda ck: ck["config"].__setitem__("width", 8), "weights do not fit its config"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "edit,msg",
+    [
+        (lambda ck: ck["config"].__setitem__("bogus", 1), r"unknown config field\(s\) \['bogus'\]"),
+        (lambda ck: ck["config"].__setitem__("width", 10**9), "config width must be an integer in 1..4096"),
+        (lambda ck: ck["config"].__setitem__("blocks", "2"), "config blocks must be an integer"),
+        (lambda ck: ck["config"].__setitem__("efficiency", 1), "config efficiency must be true or false"),
+        (lambda ck: ck.__setitem__("config", [1]), "'config' must be a dict"),
+        (lambda ck: ck.__setitem__("net", {"x": 1}), "'net' must map parameter names to tensors"),
+        (lambda ck: ck["net"].pop("pi.bias"), "weights do not fit its config"),
+        (lambda ck: ck["config"].__setitem__("width", 8), "weights do not fit its config"),
+    ],
+)
 def test_foreign_checkpoints(small_checkpoint, tmp_path, edit, msg):
     from agents.neural import CheckpointError, load_checkpoint
 
@@ -857,17 +987,20 @@ def test_decoded_features_stay_in_range():
 
 
 # -- train options -------------------------------------------------------------------------------------
-@pytest.mark.parametrize("argv,msg", [
-    (["--ppo.num-envs", "0"], "--ppo.num-envs must be an integer >= 1"),
-    (["--ppo.gamma", "1.5"], "--ppo.gamma must be a number in [0, 1]"),
-    (["--ppo.learning-rate", "nan"], "--ppo.learning-rate must be a number"),
-    (["--bc.hands", "0"], "--bc.hands must be an integer >= 1"),
-    (["--eval-against", "greedy"], "--eval-against needs three agents"),
-    (["--ppo.opponents", "pool", "nope"], "unknown agent 'nope'"),
-    (["--ppo.init-checkpoint", "/no/such.pt"], "--ppo.init-checkpoint '/no/such.pt': no such file"),
-    (["--ppo.net.width", "0"], "--ppo.net.width must be an integer >= 1"),
-    (["--seed", "-1"], "--seed must be an integer >= 0"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["--ppo.num-envs", "0"], "--ppo.num-envs must be an integer >= 1"),
+        (["--ppo.gamma", "1.5"], "--ppo.gamma must be a number in [0, 1]"),
+        (["--ppo.learning-rate", "nan"], "--ppo.learning-rate must be a number"),
+        (["--bc.hands", "0"], "--bc.hands must be an integer >= 1"),
+        (["--eval-against", "greedy"], "--eval-against needs three agents"),
+        (["--ppo.opponents", "pool", "nope"], "unknown agent 'nope'"),
+        (["--ppo.init-checkpoint", "/no/such.pt"], "--ppo.init-checkpoint '/no/such.pt': no such file"),
+        (["--ppo.net.width", "0"], "--ppo.net.width must be an integer >= 1"),
+        (["--seed", "-1"], "--seed must be an integer >= 0"),
+    ],
+)
 def test_train_options_are_checked(argv, msg, capsys):
     from tw16.cli.main import main
 
@@ -882,7 +1015,13 @@ def test_readable_view_arguments():
     eng = Engine(Rules(), 2)
     eng.reset(0)
     assert "p0" in render_table(readable(eng, 1, view=np.int64(2)))
-    for b, view, exc in [(2, None, ValueError), (-1, None, ValueError), (0.5, None, TypeError), (0, 4, ValueError), (0, "E", TypeError)]:
+    for b, view, exc in [
+        (2, None, ValueError),
+        (-1, None, ValueError),
+        (0.5, None, TypeError),
+        (0, 4, ValueError),
+        (0, "E", TypeError),
+    ]:
         with pytest.raises(exc):
             readable(eng, b, view)
 
@@ -943,8 +1082,9 @@ def test_issue27_row12_eval_says_how_many_hands_it_plays(capsys):
 
     assert main(["eval", "random", "random", "random", "random", "--hands", "1", "--json", "--plot", ""]) == 0
     cap = capsys.readouterr()
-    assert ("tw16 eval: --hands 1: playing 8 hands (each wall is dealt 4 times with the seats rotated, "
-            "at least 2 walls)") in cap.err
+    assert (
+        "tw16 eval: --hands 1: playing 8 hands (each wall is dealt 4 times with the seats rotated, at least 2 walls)"
+    ) in cap.err
     assert json.loads(cap.out)["hands"] == 8
     assert main(["eval", "random", "random", "random", "random", "--hands", "8", "--json", "--plot", ""]) == 0
     assert "playing" not in capsys.readouterr().err  # (a multiple of 4 from 8 up is played as asked)
@@ -960,14 +1100,19 @@ def test_issue27_row12_engine_checks_memory_before_allocating(monkeypatch):
 
     gib = 10**7 * bytes_per_game() / 2**30  # the state's size, which grows with new rule fields (37.0 at 1b7e684)
     assert 36 < gib < 40
-    with pytest.raises(ValueError, match=rf"^batch_size 10000000 would take {gib:.1f} GiB of memory; 1\.0 GiB is available$"):
+    with pytest.raises(
+        ValueError, match=rf"^batch_size 10000000 would take {gib:.1f} GiB of memory; 1\.0 GiB is available$"
+    ):
         Engine(Rules(), 10**7)
 
 
 def test_issue27_row12_empty_walls_and_negative_games():
     eng = Engine(Rules(), 4)
-    with pytest.raises(ValueError, match=r"walls must hold at least one wall: shape \(144,\), \(K, 144\) or \(4, K, 144\) "
-                                         r"with K >= 1, got \(4, 0, 144\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"walls must hold at least one wall: shape \(144,\), \(K, 144\) or \(4, K, 144\) "
+        r"with K >= 1, got \(4, 0, 144\)",
+    ):
         eng.reset(0, walls=np.zeros((4, 0, 144), np.uint8))
     with pytest.raises(ValueError, match=r"walls must hold at least one wall"):
         eng.reset(0, walls=np.zeros((0, 144), np.uint8))

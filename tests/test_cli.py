@@ -54,8 +54,12 @@ def test_score_check_fails_on_a_wrong_expectation(tmp_path):
 # This turn's contract cases (CASES.md: seed 000 Ⅸ-29/30, flower wins take the replacement flags;
 # EXTRAS.md 1.3 and 2.1: the reading of the winning tile, 九蓮寶燈 without a winning tile).
 CONTRACT_CASES = {
-    "cases_profiles.jsonl": ("S-kong_replacement_win+eight_flowers", "S-kong_replacement_win+seven_rob_one",
-                             "S-kong_replacement_win-flowers_no_hand", "R-kong_replacement-flowers-no-kong"),
+    "cases_profiles.jsonl": (
+        "S-kong_replacement_win+eight_flowers",
+        "S-kong_replacement_win+seven_rob_one",
+        "S-kong_replacement_win-flowers_no_hand",
+        "R-kong_replacement-flowers-no-kong",
+    ),
     "cases_extras.jsonl": ("XR1", "XR3", "XG1", "XG4", "XG5", "XF1"),
 }
 
@@ -91,10 +95,32 @@ def test_eval_json_on_a_few_hands(tmp_path):
 @pytest.mark.slow
 def test_train_at_a_tiny_size(tmp_path):
     out = tmp_path / "pipe"
-    r = run("train", "--out-dir", str(out), "--bc.hands", "8", "--bc.batch-hands", "8", "--bc.epochs", "1",
-            "--ppo.num-envs", "8", "--ppo.rollout-steps", "16", "--ppo.total-decisions", "128",
-            "--ppo.minibatch-size", "64", "--ppo.update-epochs", "1", "--ppo.no-progress", "--bc.no-progress",
-            "--eval-hands", "8", cwd=tmp_path)  # fmt: skip
+    r = run(
+        "train",
+        "--out-dir",
+        str(out),
+        "--bc.hands",
+        "8",
+        "--bc.batch-hands",
+        "8",
+        "--bc.epochs",
+        "1",
+        "--ppo.num-envs",
+        "8",
+        "--ppo.rollout-steps",
+        "16",
+        "--ppo.total-decisions",
+        "128",
+        "--ppo.minibatch-size",
+        "64",
+        "--ppo.update-epochs",
+        "1",
+        "--ppo.no-progress",
+        "--bc.no-progress",
+        "--eval-hands",
+        "8",
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     assert (out / "bc.pt").exists() and (out / "ppo" / "policy.pt").exists() and (out / "eval.png").exists()
     report = (out / "report.md").read_text()
@@ -104,26 +130,72 @@ def test_train_at_a_tiny_size(tmp_path):
 
 def test_eval_on_the_published_walls_with_variance_reduction():
     """`tw16 eval --eval-set v1 --vr` (agents.evaluation.eval_seeds, agents.evaluation.variance)."""
-    r = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
-            "--json", "--plot", "")  # fmt: skip
+    r = run(
+        "eval",
+        "greedy",
+        "defensive",
+        "greedy",
+        "defensive",
+        "--hands",
+        "160",
+        "--eval-set",
+        "v1",
+        "--vr",
+        "--json",
+        "--plot",
+        "",
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     res = json.loads(r.stdout)
     assert res["eval_set"] == "v1" and res["walls"] == 40
     for row in res["agents"].values():
         assert set(row["vr"]) == {"chips_per_hand", "ci95", "ci_narrower", "betas"}
     # the published walls: the same figures whatever --seed (Greedy and Defensive ignore it)
-    again = json.loads(run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1",
-                           "--json", "--plot", "", "--seed", "9").stdout)  # fmt: skip
+    again = json.loads(
+        run(
+            "eval",
+            "greedy",
+            "defensive",
+            "greedy",
+            "defensive",
+            "--hands",
+            "160",
+            "--eval-set",
+            "v1",
+            "--json",
+            "--plot",
+            "",
+            "--seed",
+            "9",
+        ).stdout
+    )
     assert again["agents"]["greedy"]["ci95"] == res["agents"]["greedy"]["ci95"]
-    table = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
-                "--plot", "")  # fmt: skip
+    table = run(
+        "eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr", "--plot", ""
+    )
     assert table.returncode == 0 and "VR 95% CI" in table.stdout and "evaluation set v1" in table.stdout
-    aivat = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "160", "--eval-set", "v1", "--vr",
-                "aivat", "--json", "--plot", "")  # fmt: skip
+    aivat = run(
+        "eval",
+        "greedy",
+        "defensive",
+        "greedy",
+        "defensive",
+        "--hands",
+        "160",
+        "--eval-set",
+        "v1",
+        "--vr",
+        "aivat",
+        "--json",
+        "--plot",
+        "",
+    )
     assert aivat.returncode == 0, aivat.stderr[-3000:]
     row = json.loads(aivat.stdout)["agents"]["greedy"]
     assert row["chips_per_hand"] == res["agents"]["greedy"]["chips_per_hand"]
-    assert len(row["vr"]["betas"][0]) == len(res["agents"]["greedy"]["vr"]["betas"][0]) + 2  # the AIVAT term, own and others'
+    assert (
+        len(row["vr"]["betas"][0]) == len(res["agents"]["greedy"]["vr"]["betas"][0]) + 2
+    )  # the AIVAT term, own and others'
     bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--hands", "40000", "--eval-set", "v1")
     assert bad.returncode == 2 and "20000 hands at most" in bad.stderr
     bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--eval-set", "v7")

@@ -26,8 +26,11 @@ def test_vr_plot_shows_the_corrected_figures(tmp_path, monkeypatch):
     from agents.evaluation.league import plot
 
     def row(plain, corrected):
-        return {"chips_per_hand": plain, "ci95": [plain - 1, plain + 1],
-                "vr": {"chips_per_hand": corrected, "ci95": [corrected - 0.5, corrected + 0.5]}}
+        return {
+            "chips_per_hand": plain,
+            "ci95": [plain - 1, plain + 1],
+            "vr": {"chips_per_hand": corrected, "ci95": [corrected - 0.5, corrected + 0.5]},
+        }
 
     res = {"hands": 8, "agents": {"neural": row(0.17, 0.59), "greedy": row(-0.17, -0.59)}}
     drawn = []
@@ -56,8 +59,8 @@ def test_eval_writes_a_plot_only_when_asked(tmp_path, monkeypatch, capsys):
 
 
 def test_league_table_says_why_the_rating_differs(capsys):
-    from envs.rules import Rules
     from agents.evaluation.league import RATING_NOTE, evaluate, league_table
+    from envs.rules import Rules
 
     text = " ".join(league_table(evaluate(["greedy", "random"] * 2, 8, Rules(), progress=False)).split())
     assert " ".join(RATING_NOTE.split()) in text
@@ -66,8 +69,14 @@ def test_league_table_says_why_the_rating_differs(capsys):
 def test_score_table_of_a_case_without_an_id(tmp_path, capsys):
     from tw16.cli.main import main
 
-    case = {"hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N", "win_by": "discard",
-            "discarder": "W", "seat": "S"}  # fmt: skip
+    case = {
+        "hand": "456m 789m 234p 567s N",
+        "melds": ["chi 123m"],
+        "win_tile": "N",
+        "win_by": "discard",
+        "discarder": "W",
+        "seat": "S",
+    }
     f = tmp_path / "c.jsonl"
     f.write_text(json.dumps(case) + "\n")
     assert main(["score", str(f), "--format", "table"]) == 0
@@ -90,8 +99,12 @@ def test_bench_scoring_seconds_is_the_whole_measurement():
 
 
 def test_gym_make_v0_prints_no_out_of_date_notice():
-    r = _py("import gymnasium as gym, envs; gym.make('tw16/SingleAgent-v0').reset(seed=0); "
-            "gym.make('tw16/SingleAgent-v1').reset(seed=0)", "-W", "error::DeprecationWarning")  # fmt: skip
+    r = _py(
+        "import gymnasium as gym, envs; gym.make('tw16/SingleAgent-v0').reset(seed=0); "
+        "gym.make('tw16/SingleAgent-v1').reset(seed=0)",
+        "-W",
+        "error::DeprecationWarning",
+    )
     assert r.returncode == 0, r.stderr
     assert "out of date" not in r.stderr
 
@@ -108,8 +121,8 @@ def test_train_help_counts_parameters_and_refuses_what_the_pipeline_sets(capsys)
     from dataclasses import replace
 
     from agents.neural import PolicyValueNet
-    from tw16.cli.main import main
     from training.pipeline import Pipeline
+    from tw16.cli.main import main
 
     net = Pipeline().ppo.net
     counts = [sum(p.numel() for p in PolicyValueNet(replace(net, width=w)).parameters()) for w in (16, 32)]

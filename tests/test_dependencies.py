@@ -24,8 +24,13 @@ FIRST_PARTY = {*PACKAGE_DIRS, "tests", "conftest"} | {f.stem for f in (ROOT / "t
 
 # Optional integrations: module -> the extra that declares it. The package imports them only inside
 # the functions that need them, so the core install stays small.
-OPTIONAL = {"ray": "ray", "stable_baselines3": "sb3", "sb3_contrib": "sb3", "torchrl": "torchrl",
-            "tensordict": "torchrl"}
+OPTIONAL = {
+    "ray": "ray",
+    "stable_baselines3": "sb3",
+    "sb3_contrib": "sb3",
+    "torchrl": "torchrl",
+    "tensordict": "torchrl",
+}
 
 
 def _req_name(req: str) -> str:
@@ -112,4 +117,6 @@ def test_every_package_is_in_the_wheel():
     # a new top-level package (a folder with __init__.py) that pyproject.toml does not list would be
     # missing from the installed wheel, and from the checks above
     found = {d.name for d in ROOT.iterdir() if (d / "__init__.py").is_file() and d.name not in ("tests", "build")}
-    assert found == set(PACKAGE_DIRS), f"packages not in pyproject.toml's wheel.packages: {sorted(found - set(PACKAGE_DIRS))}"
+    assert found == set(PACKAGE_DIRS), (
+        f"packages not in pyproject.toml's wheel.packages: {sorted(found - set(PACKAGE_DIRS))}"
+    )

@@ -52,9 +52,20 @@ def _kill_one_worker(ray, log_path, after_rows: int, killed: list):
 def killed_run(ray_local, tmp_path_factory):
     """A short run on 2 rollout workers; one of them is killed after the first update."""
     out = tmp_path_factory.mktemp("dist") / "run"
-    cfg = TrainConfig(num_envs=8, rollout_steps=24, total_decisions=4 * 192, minibatch_size=48, update_epochs=2,
-                      opponents=("greedy", "pool"), pool_every=1, out_dir=str(out), progress=False,
-                      checkpoint_every=1, workers=2, torch_threads=1)  # fmt: skip
+    cfg = TrainConfig(
+        num_envs=8,
+        rollout_steps=24,
+        total_decisions=4 * 192,
+        minibatch_size=48,
+        update_epochs=2,
+        opponents=("greedy", "pool"),
+        pool_every=1,
+        out_dir=str(out),
+        progress=False,
+        checkpoint_every=1,
+        workers=2,
+        torch_threads=1,
+    )
     killed: list = []
     th = threading.Thread(target=_kill_one_worker, args=(ray_local, out / "log.csv", 1, killed), daemon=True)
     th.start()
@@ -78,7 +89,9 @@ def test_distributed_run_learns_and_writes_checkpoints(killed_run):
 
     torch.manual_seed(cfg.seed)
     init = PolicyValueNet(cfg.net)  # the weights the run started from
-    moved = sum(float((p.float() - q).abs().max()) for p, q in zip(net.state_dict().values(), init.state_dict().values()))
+    moved = sum(
+        float((p.float() - q).abs().max()) for p, q in zip(net.state_dict().values(), init.state_dict().values())
+    )
     assert moved > 1e-3
 
 
@@ -91,9 +104,9 @@ def test_killed_worker_is_replaced_and_training_continues(killed_run):
 
 
 def test_distributed_eval_equals_local(ray_local, tmp_path):
+    from agents import make_agent
     from agents.evaluation.arena import play_duplicate
     from agents.evaluation.distributed import evaluate_distributed
-    from agents import make_agent
 
     torch = pytest.importorskip("torch")
     torch.manual_seed(1)
@@ -125,7 +138,21 @@ distributed.EvalWorker = Dying
 from tw16.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
-_EVAL = ["eval", "random", "greedy", "random", "greedy", "--hands", "8", "--plot", "", "--workers", "1", "--batch-walls", "1"]
+_EVAL = [
+    "eval",
+    "random",
+    "greedy",
+    "random",
+    "greedy",
+    "--hands",
+    "8",
+    "--plot",
+    "",
+    "--workers",
+    "1",
+    "--batch-walls",
+    "1",
+]
 
 
 @pytest.mark.skipif(not HAS_RAY, reason="ray is not installed")
@@ -136,23 +163,30 @@ def test_eval_json_stays_parseable_when_a_worker_dies(tmp_path):
     import subprocess
 
     def run(*extra):
-        r = subprocess.run([sys.executable, "-c", _DYING, str(tmp_path / "died"), *_EVAL, *extra], capture_output=True,
-                           text=True, timeout=600, env={k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"})  # fmt: skip
+        r = subprocess.run(
+            [sys.executable, "-c", _DYING, str(tmp_path / "died"), *_EVAL, *extra],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"},
+        )
         assert r.returncode == 0, r.stderr[-3000:]
         return json.loads(r.stdout), r.stderr
 
-    from envs.rules import Rules
     from agents.evaluation.league import evaluate, jsonable
+    from envs.rules import Rules
 
     res, err = run("--json")
     assert (tmp_path / "died").exists() and "evaluation worker 0 died; starting a new one" in err
     local = json.loads(json.dumps(jsonable(evaluate(_EVAL[1:5], 8, Rules(), seed=0, progress=False, batch_walls=1))))
-    assert res["agents"] == local["agents"] and res["ratings"] == local["ratings"] and res["hands"] == local["hands"] == 8
+    assert (
+        res["agents"] == local["agents"] and res["ratings"] == local["ratings"] and res["hands"] == local["hands"] == 8
+    )
 
 
 def test_eval_workers_dying_past_the_limit_is_one_line(ray_local, monkeypatch, capsys):
-    from tw16.cli.main import main
     from agents.evaluation import distributed
+    from tw16.cli.main import main
 
     class AlwaysDying(distributed.EvalWorker):
         def play(self, *a, **k):
@@ -163,9 +197,11 @@ def test_eval_workers_dying_past_the_limit_is_one_line(ray_local, monkeypatch, c
     cap = capsys.readouterr()
     assert cap.out == ""
     line = [x for x in cap.err.splitlines() if x.startswith("tw16 eval:")]
-    assert line == [f"tw16 eval: evaluation workers died {distributed.MAX_REPLACEMENTS_PER_WORKER + 1} times (at most "
-                    f"{distributed.MAX_REPLACEMENTS_PER_WORKER} replacements per worker, 1 worker); giving up. Last: "
-                    "The actor died unexpectedly before finishing this task."], cap.err  # fmt: skip
+    assert line == [
+        f"tw16 eval: evaluation workers died {distributed.MAX_REPLACEMENTS_PER_WORKER + 1} times (at most "
+        f"{distributed.MAX_REPLACEMENTS_PER_WORKER} replacements per worker, 1 worker); giving up. Last: "
+        "The actor died unexpectedly before finishing this task."
+    ], cap.err
     assert "Traceback" not in cap.err
 
 
@@ -175,7 +211,9 @@ def test_missing_ray_gives_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     with pytest.raises(ImportError, match=r"pip install -e '\.\[ray\]'"):
         import_ray()
-    cfg = TrainConfig(num_envs=4, rollout_steps=4, total_decisions=16, workers=2, out_dir=str(tmp_path / "r"), progress=False)
+    cfg = TrainConfig(
+        num_envs=4, rollout_steps=4, total_decisions=16, workers=2, out_dir=str(tmp_path / "r"), progress=False
+    )
     with pytest.raises(ImportError, match="Ray is not installed"):
         train(cfg)
 
@@ -198,7 +236,11 @@ def _rllib_problem() -> str | None:
 def test_rllib_example_smoke(tmp_path):
     import subprocess
 
-    r = subprocess.run([sys.executable, "examples/rllib_ppo.py", "--iterations", "1", "--smoke"], capture_output=True,
-                       text=True, timeout=600)  # fmt: skip
+    r = subprocess.run(
+        [sys.executable, "examples/rllib_ppo.py", "--iterations", "1", "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     assert "iteration 1" in r.stdout

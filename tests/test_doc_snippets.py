@@ -61,8 +61,16 @@ def blocks(doc: Path) -> list[Block]:
         before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
         skip = SKIP.search(before)
         file = re.search(r"file=(\S+)", info)
-        out.append(Block(doc, text[: m.start()].count("\n") + 1, lang, file.group(1) if file else None, code,
-                         skip.group(1) if skip else None))  # fmt: skip
+        out.append(
+            Block(
+                doc,
+                text[: m.start()].count("\n") + 1,
+                lang,
+                file.group(1) if file else None,
+                code,
+                skip.group(1) if skip else None,
+            )
+        )
     return out
 
 
@@ -110,8 +118,9 @@ def _run(block: Block, cwd: Path) -> subprocess.CompletedProcess:
     script = cwd / ("_snippet.py" if block.lang == "python" else "_snippet.sh")
     script.write_text(block.code)
     cmd = [sys.executable, script.name] if block.lang == "python" else ["bash", "-e", "-o", "pipefail", script.name]
-    return subprocess.run(cmd, stdin=subprocess.DEVNULL, cwd=cwd, env=_env(), capture_output=True, text=True,
-                          timeout=TIMEOUT_S)  # fmt: skip
+    return subprocess.run(
+        cmd, stdin=subprocess.DEVNULL, cwd=cwd, env=_env(), capture_output=True, text=True, timeout=TIMEOUT_S
+    )
 
 
 ALL = [b for doc in DOCS for b in blocks(doc)]
@@ -134,7 +143,9 @@ def test_doc_snippets_run(doc, tmp_path):
         # never install from a test (an editable install would move the package to this folder)
         assert "pip install" not in b.code, f"{b.id}: a block that installs needs a doc-test skip marker"
         r = _run(b, cwd)
-        assert r.returncode == 0, f"{b.id} ({b.lang}) failed:\n{b.code}\n--- stdout\n{r.stdout[-3000:]}\n--- stderr\n{r.stderr[-3000:]}"
+        assert r.returncode == 0, (
+            f"{b.id} ({b.lang}) failed:\n{b.code}\n--- stdout\n{r.stdout[-3000:]}\n--- stderr\n{r.stderr[-3000:]}"
+        )
 
 
 def test_skips_are_few_and_give_a_reason():

@@ -6,7 +6,17 @@ import numpy as np
 import pytest
 import torch
 
-from agents.efficiency import E_CHI, E_KONG, E_PON, E_SELF_KONG, E_UKEIRE, E_UKEIRE_NOW, E_UKEIRE_REL, N_EFFICIENCY, efficiency_planes
+from agents.efficiency import (
+    E_CHI,
+    E_KONG,
+    E_PON,
+    E_SELF_KONG,
+    E_UKEIRE,
+    E_UKEIRE_NOW,
+    E_UKEIRE_REL,
+    N_EFFICIENCY,
+    efficiency_planes,
+)
 from agents.features import decode
 from agents.greedy import GreedyAgent
 from agents.neural import NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint, net_input, save_checkpoint
@@ -85,7 +95,9 @@ def test_claim_gains_say_when_greedy_claims(states):
     for obs, mask in states:
         f = decode(obs)
         # (Greedy wins first when it can: those rows are not about claims)
-        claiming = (f.claim_tile >= 0) & mask[:, PASS] & ~mask[:, WIN] & mask[:, [PON, KONG, CHI, CHI + 1, CHI + 2]].any(1)
+        claiming = (
+            (f.claim_tile >= 0) & mask[:, PASS] & ~mask[:, WIN] & mask[:, [PON, KONG, CHI, CHI + 1, CHI + 2]].any(1)
+        )
         if not claiming.any():
             continue
         e = efficiency_planes(obs[claiming])

@@ -22,9 +22,17 @@ CONFIGS = [
     ("standard", {"flowers": False, "dead_wall": 0}, POLICY_GREEDY, 2000),
     (
         "standard",
-        {"multi_win": True, "strict_pass": True, "no_calls_last3": False, "no_kong_after_claim": False,
-         "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True, "streak_cap": 1,
-         "stakes": "50/20"},
+        {
+            "multi_win": True,
+            "strict_pass": True,
+            "no_calls_last3": False,
+            "no_kong_after_claim": False,
+            "kong_replacement_self_draw": False,
+            "swap_call": False,
+            "dead_wall_per_kong": True,
+            "streak_cap": 1,
+            "stakes": "50/20",
+        },
         POLICY_GREEDY,
         3000,
     ),
@@ -65,16 +73,23 @@ def test_random_play_game_episodes():
 # Options random play here leaves at one value, and where their other values are played instead.
 PLAYED_ELSEWHERE = {
     "episode": "test_random_play_game_episodes",
-    "extras": "tests/test_extras_engine.py", "unrelated_gap": "tests/test_extras_engine.py",
+    "extras": "tests/test_extras_engine.py",
+    "unrelated_gap": "tests/test_extras_engine.py",
     "extras_off": "tests/test_extras.py (scoring)",
-    "count_method": "tests/test_hongkong.py (scoring)", "dual_reading": "tests/test_hongkong.py (scoring)",
-    "dealer_pays_on_self_draw": "tests/test_hk_engine_random.py", "dice_payments": "tests/test_hk_engine_random.py",
-    "settlement": "tests/test_hk_engine_random.py", "la_cut": "tests/test_hk_engine_random.py",
-    "la_cut_policy": "tests/test_hk_engine_random.py", "la_draw": "tests/test_hk_engine_random.py",
+    "count_method": "tests/test_hongkong.py (scoring)",
+    "dual_reading": "tests/test_hongkong.py (scoring)",
+    "dealer_pays_on_self_draw": "tests/test_hk_engine_random.py",
+    "dice_payments": "tests/test_hk_engine_random.py",
+    "settlement": "tests/test_hk_engine_random.py",
+    "la_cut": "tests/test_hk_engine_random.py",
+    "la_cut_policy": "tests/test_hk_engine_random.py",
+    "la_draw": "tests/test_hk_engine_random.py",
     "flower_win": "tests/test_hk_engine_random.py",
-    "seven_flower_win": "tests/test_platforms_engine.py", "heavenly_ready_window": "tests/test_platforms_engine.py",
-    "earthly_ready_window": "tests/test_platforms_engine.py", "early_wins": "tests/test_platforms_engine.py",
-}  # fmt: skip
+    "seven_flower_win": "tests/test_platforms_engine.py",
+    "heavenly_ready_window": "tests/test_platforms_engine.py",
+    "earthly_ready_window": "tests/test_platforms_engine.py",
+    "early_wins": "tests/test_platforms_engine.py",
+}
 
 
 def test_configs_play_every_option_both_ways():

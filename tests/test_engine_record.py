@@ -82,10 +82,21 @@ def test_where_the_winning_tile_came_from(where):
         eng = scripted_engine([JUNK, T16, JUNK, JUNK], draws="6s")
         play(eng, "E: discard 6s", "S: win")
     else:
-        eng = scripted_engine([JUNK, "234m 678m 234p 678p 45s 99s", "33s 159m 159p ESWNCFP 1s", JUNK],
-                              draws="3s C F P 3s")
-        play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F",
-             "S: discard P", "W: kong 3s", "S: win")
+        eng = scripted_engine(
+            [JUNK, "234m 678m 234p 678p 45s 99s", "33s 159m 159p ESWNCFP 1s", JUNK], draws="3s C F P 3s"
+        )
+        play(
+            eng,
+            "E: discard 3s",
+            "S: pass",
+            "W: pon",
+            "W: discard 1s",
+            "N: discard C",
+            "E: discard F",
+            "S: discard P",
+            "W: kong 3s",
+            "S: win",
+        )
     r = last_hand(eng)
     assert r.last_tile_from == where and r.win_tile is not None
     assert r.win_by == {"discard": "discard", "robbed_kong": "rob_kong"}.get(where, "self_draw")

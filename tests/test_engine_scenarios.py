@@ -12,8 +12,18 @@ import pytest
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.invariants import check
-from envs.engine.scripted import (deltas, finished_hands, items, last_hand, legal_names, play, run_out,
-                                   scripted_engine, scripted_wall, tsumogiri)
+from envs.engine.scripted import (
+    deltas,
+    finished_hands,
+    items,
+    last_hand,
+    legal_names,
+    play,
+    run_out,
+    scripted_engine,
+    scripted_wall,
+    tsumogiri,
+)
 from envs.rules import Rules
 from envs.scoring.codes import F_EARTHLY_READY, F_HEAVENLY_READY
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, PON, format_counts, format_tiles, parse_tiles
@@ -91,7 +101,12 @@ def test_self_draw_win_all_pay():
     assert last_hand(eng).win_by == "self_draw" and "earthly_win" not in items(eng, S)
     tai = last_hand(eng).tai[S]
     assert items(eng, S).get("concealed_self_draw") == 3
-    assert deltas(eng) == [-(30 + 10 * (tai + 1)), 30 + 10 * (tai + 1) + 2 * (30 + 10 * tai), -(30 + 10 * tai), -(30 + 10 * tai)]
+    assert deltas(eng) == [
+        -(30 + 10 * (tai + 1)),
+        30 + 10 * (tai + 1) + 2 * (30 + 10 * tai),
+        -(30 + 10 * tai),
+        -(30 + 10 * tai),
+    ]
 
 
 def test_earthly_win():
@@ -222,8 +237,17 @@ def test_robbed_tile_leaves_the_kongers_hand():
     """搶槓: the robbed 3s is the winner's (RULES 2.6, 3): it leaves W's hand and lies in the river as
     W's discard won on, so W holds 16 - 3 x melds and every tile is still counted once."""
     eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", JUNK], draws="3s C F P 3s")
-    play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F",
-         "S: discard P", "W: kong 3s")
+    play(
+        eng,
+        "E: discard 3s",
+        "S: pass",
+        "W: pon",
+        "W: discard 1s",
+        "N: discard C",
+        "E: discard F",
+        "S: discard P",
+        "W: kong 3s",
+    )
     k = parse_tiles("3s")[0]
     assert eng.hands[0, W, k] == 1 and int(eng.hands[0, W].sum()) == 14  # the konger holds it while robbable
     n_river = g(eng, st.G_NRIVER)
@@ -242,10 +266,23 @@ def test_robbed_tile_leaves_the_kongers_hand():
 
 
 def test_robbed_tile_with_two_winners_lies_once_in_the_river():
-    eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", "234m 678m 234p 678p 45s 88s"], draws="3s C F P 3s",
-              multi_win=True)
-    play(eng, "E: discard 3s", "S: pass", "W: pon", "N: pass", "W: discard 1s", "N: discard C", "E: discard F",
-         "S: discard P", "W: kong 3s", "N: win", "S: win")
+    eng = new(
+        [JUNK, R16, "33s 159m 159p ESWNCFP 1s", "234m 678m 234p 678p 45s 88s"], draws="3s C F P 3s", multi_win=True
+    )
+    play(
+        eng,
+        "E: discard 3s",
+        "S: pass",
+        "W: pon",
+        "N: pass",
+        "W: discard 1s",
+        "N: discard C",
+        "E: discard F",
+        "S: discard P",
+        "W: kong 3s",
+        "N: win",
+        "S: win",
+    )
     k = parse_tiles("3s")[0]
     assert set(last_hand(eng).winners) == {S, N} and last_hand(eng).payer == W
     assert items(eng, S).get("robbing_kong") == 1 and items(eng, N).get("robbing_kong") == 1
@@ -255,8 +292,18 @@ def test_robbed_tile_with_two_winners_lies_once_in_the_river():
 
 def test_added_kong_not_robbed_goes_ahead():
     eng = new([JUNK, R16, "33s 159m 159p ESWNCFP 1s", JUNK], draws="3s C F P 3s", tail="2m")
-    play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F",
-         "S: discard P", "W: kong 3s", "S: pass")
+    play(
+        eng,
+        "E: discard 3s",
+        "S: pass",
+        "W: pon",
+        "W: discard 1s",
+        "N: discard C",
+        "E: discard F",
+        "S: discard P",
+        "W: kong 3s",
+        "S: pass",
+    )
     assert eng.current_player[0] == W and list(eng.melds[0, W, 0]) == [ADDKONG, parse_tiles("3s")[0], E]
     assert eng.hands[0, W, parse_tiles("2m")[0]] == 1 and int(eng.pass_win[0, S]) == 1
 
@@ -277,9 +324,18 @@ def test_kong_replacement_win():
 
 CHAIN_HAND = "333s 777p 234m 678m 234p 6s"  # two kongs to come, then waits on 6s
 # the extras pack (連槓開花) without its special shapes, so that JUNK stays a hand that cannot win
-CHAIN_RULES = dict(extras=True, extras_off=["eight_pairs", "pure_thirteen_orphans", "mixed_thirteen_orphans",
-                                             "sixteen_unrelated", "unrelated_dragon", "sixteen_unrelated_pure",
-                                             "unrelated_same"])
+CHAIN_RULES = dict(
+    extras=True,
+    extras_off=[
+        "eight_pairs",
+        "pure_thirteen_orphans",
+        "mixed_thirteen_orphans",
+        "sixteen_unrelated",
+        "unrelated_dragon",
+        "sixteen_unrelated_pure",
+        "unrelated_same",
+    ],
+)
 
 
 def test_kong_chain_two_kongs_in_a_row():
@@ -300,16 +356,16 @@ def test_kong_chain_single_kong_is_plain_kong_replacement():
 
 def test_kong_chain_counts_a_flower_link():
     """A flower drawn as the kong's replacement is a link too (「花牌可計」): chain 2."""
-    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="C F 3s", tail="f1 6s", flowers=True,
-              **CHAIN_RULES)
+    eng = new(
+        [JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="C F 3s", tail="f1 6s", flowers=True, **CHAIN_RULES
+    )
     play(eng, "E: discard C", "S: discard F", "W: kong 3s", "W: win")
     assert items(eng, W).get("kong_chain_2") == 8
 
 
 def test_kong_chain_ends_with_a_discard():
     # W kongs, discards its replacement; its next self-draw is an ordinary front draw (chain 0).
-    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 2s", JUNK], draws="C F 3s E S W 6s", tail="1s",
-              **CHAIN_RULES)
+    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 2s", JUNK], draws="C F 3s E S W 6s", tail="1s", **CHAIN_RULES)
     play(eng, "E: discard C", "S: discard F", "W: kong 3s")
     assert g(eng, st.G_CHAIN) == 1
     play(eng, "W: discard 1s", "N: discard E", "E: discard S", "S: discard W")
@@ -318,8 +374,9 @@ def test_kong_chain_ends_with_a_discard():
 
 @pytest.mark.parametrize("allowed", [True, False])
 def test_kong_replacement_self_draw_option(allowed):
-    eng = new([JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="3s", tail="6s",
-              kong_replacement_self_draw=allowed)
+    eng = new(
+        [JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="3s", tail="6s", kong_replacement_self_draw=allowed
+    )
     play(eng, "E: discard 3s", "W: kong")
     assert eng.current_player[0] == W and list(eng.melds[0, W, 0]) == [KONG, parse_tiles("3s")[0], E]
     assert ("win" in legal_names(eng)) == allowed
@@ -435,8 +492,12 @@ S7 = "159m 159p 159s ESWNCF f7"
 
 
 def test_eight_flowers():
-    eng = new(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
-              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 9p", **FL)
+    eng = new(
+        ["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
+        draws="C 2m 3m F f8",
+        tail="2s 3s 4s 6s 7s 8s 9s 9p",
+        **FL,
+    )
     assert int(eng.flowers[0, E]) == 0x7F
     tsumogiri(eng, 4)
     assert eng.terminated[0] and last_hand(eng).win_by == "flowers" and last_hand(eng).payer is None
@@ -447,8 +508,12 @@ def test_eight_flowers():
 def test_eight_flowers_replacement_completes_the_hand():
     """Seed 000 Ⅸ-29: the replacement for the eighth flower completes the hand (槓上開花): the hand's
     tai count, kong_replacement_win included (a flower win counts as self-drawn, CASES.md)."""
-    eng = new(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
-              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 6p 6p", **FL)
+    eng = new(
+        ["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
+        draws="C 2m 3m F f8",
+        tail="2s 3s 4s 6s 7s 8s 6p 6p",
+        **FL,
+    )
     tsumogiri(eng, 4)  # E waits on 6p; the replacement for f8 is the second 6p
     assert last_hand(eng).win_by == "flowers" and last_hand(eng).payer is None
     assert items(eng, E) == {"concealed_self_draw": 3, "eight_flowers": 8, "kong_replacement_win": 1}
@@ -456,8 +521,9 @@ def test_eight_flowers_replacement_completes_the_hand():
 
 def test_eight_flowers_in_the_deal_has_no_replacement_win():
     # the dealer's complete 17 tiles after the initial flowers were not completed by a replacement in a turn
-    eng = new(["f1 f2 f3 f4 f5 f6 f7 f8 234m 678m 23p", JUNK, JUNK, JUNK],
-              draws="4p", tail="2s 3s 4s 6s 7s 8s 6p 6p", **FL)
+    eng = new(
+        ["f1 f2 f3 f4 f5 f6 f7 f8 234m 678m 23p", JUNK, JUNK, JUNK], draws="4p", tail="2s 3s 4s 6s 7s 8s 6p 6p", **FL
+    )
     assert last_hand(eng).win_by == "flowers" and "kong_replacement_win" not in items(eng, E)
     assert items(eng, E).get("eight_flowers") == 8
 
@@ -465,8 +531,12 @@ def test_eight_flowers_in_the_deal_has_no_replacement_win():
 def test_seven_rob_one_replacement_completes_the_hand():
     """Seed 000 Ⅸ-30: 七搶一 whose replacement completes the hand: the hand's tai count too, and the
     seat holding the single flower still pays alone."""
-    eng = new(["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
-              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 6p", **FL)
+    eng = new(
+        ["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
+        draws="C 2m 3m F f8",
+        tail="2s 3s 4s 6s 7s 8s 9s 6p",
+        **FL,
+    )
     tsumogiri(eng, 4)
     assert last_hand(eng).winners == (E,) and last_hand(eng).payer == S
     assert items(eng, E) == {"concealed_self_draw": 3, "seven_rob_one": 8, "kong_replacement_win": 1}
@@ -475,8 +545,12 @@ def test_seven_rob_one_replacement_completes_the_hand():
 
 
 def test_seven_rob_one_by_a_draw():
-    eng = new(["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
-              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 3m", **FL)
+    eng = new(
+        ["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
+        draws="C 2m 3m F f8",
+        tail="2s 3s 4s 6s 7s 8s 9s 3m",
+        **FL,
+    )
     assert int(eng.flowers[0, S]) == 1 << 6
     tsumogiri(eng, 4)
     assert last_hand(eng).win_by == "flowers" and last_hand(eng).winners == (E,) and last_hand(eng).payer == S
@@ -486,8 +560,12 @@ def test_seven_rob_one_by_a_draw():
 
 
 def test_seven_rob_one_by_a_replacement():
-    eng = new(["f1 f2 f3 f4 f5 234m 678m 234p 67p", S7, JUNK, JUNK],
-              draws="C 2m 3m F f6", tail="2s 3s 4s 6s 7s 8s f8 9s", **FL)
+    eng = new(
+        ["f1 f2 f3 f4 f5 234m 678m 234p 67p", S7, JUNK, JUNK],
+        draws="C 2m 3m F f6",
+        tail="2s 3s 4s 6s 7s 8s f8 9s",
+        **FL,
+    )
     tsumogiri(eng, 4)
     assert last_hand(eng).winners == (E,) and last_hand(eng).payer == S
     assert int(eng.flowers[0, E]) == 0xBF
@@ -495,8 +573,7 @@ def test_seven_rob_one_by_a_replacement():
 
 def test_seven_rob_one_in_the_initial_flowers():
     # E exposes 7 in the first round while S still holds the 8th: E wins when S exposes it.
-    eng = new(["f1 f2 f3 f4 f5 f6 f8 234m 678m 234p", S7, JUNK, JUNK], draws="C",
-              tail="2s 3s 4s 6s 7s 8s 9s 3m", **FL)
+    eng = new(["f1 f2 f3 f4 f5 f6 f8 234m 678m 234p", S7, JUNK, JUNK], draws="C", tail="2s 3s 4s 6s 7s 8s 9s 3m", **FL)
     assert eng.terminated[0] and last_hand(eng).winners == (E,) and last_hand(eng).payer == S
 
 

@@ -13,7 +13,16 @@ from envs.rules import Rules, RulesError
 from envs.scoring import codes as C
 from envs.scoring.api import score
 from envs.scoring.cases import CaseError
-from envs.scoring.profile import EX_MCR, EX_PATTERNS, PO_EXTRAS, PO_SHAPES, SHAPES, effective_profile, load_pack, load_profile
+from envs.scoring.profile import (
+    EX_MCR,
+    EX_PATTERNS,
+    PO_EXTRAS,
+    PO_SHAPES,
+    SHAPES,
+    effective_profile,
+    load_pack,
+    load_profile,
+)
 from tw16.cli.score import run_score
 
 DATA = Path(__file__).parent / "data"
@@ -147,10 +156,21 @@ def test_section3_changes():
     eff = Rules.make("standard", extras=True).profile_data
     repl = {k: set(eff.item(k).replaces) for k in eff.keys}
     assert {k for k, r in repl.items() if "all_pungs" in r} >= {
-        "all_terminals", "mixed_terminals", "five_kongs", "five_shifted_pungs", "all_honours"}  # fmt: skip
+        "all_terminals",
+        "mixed_terminals",
+        "five_kongs",
+        "five_shifted_pungs",
+        "all_honours",
+    }
     assert "full_flush" in repl["pure_nine_gates"] and "half_flush" in repl["all_green"]
     assert "kong_replacement_win" in repl["kong_chain_2"] and "kong_replacement_win" in repl["kong_chain_3"]
-    for k in ("eight_pairs", "pure_thirteen_orphans", "mixed_thirteen_orphans", "sixteen_unrelated", "sixteen_unrelated_pure"):
+    for k in (
+        "eight_pairs",
+        "pure_thirteen_orphans",
+        "mixed_thirteen_orphans",
+        "sixteen_unrelated",
+        "sixteen_unrelated_pure",
+    ):
         assert "concealed" in repl[k]
     # single_wait through a special shape's waits (EX03)
     r = score("119m 19p 19s ESWNCF 234m", win_tile="P", discarder="N", seat="W", rules={"extras": True})
@@ -175,8 +195,14 @@ def test_base_profiles_skip_the_extras_predicates():
 
 
 def test_extras_off_item_not_scored():
-    r = score("123456789m 123p 12s 55s", win_tile="3s", discarder="W", seat="S", flowers="f2",
-              rules={"extras": True, "extras_off": ["three_suit_chows"]})  # fmt: skip
+    r = score(
+        "123456789m 123p 12s 55s",
+        win_tile="3s",
+        discarder="W",
+        seat="S",
+        flowers="f2",
+        rules={"extras": True, "extras_off": ["three_suit_chows"]},
+    )
     assert "three_suit_chows" not in r["items"] and r["items"]["pure_straight"] == 8
     # with three_suit_chows left out, the best assignment of its family is a two_suit_chows pair
     assert r["items"].get("two_suit_chows") == 2
@@ -188,8 +214,14 @@ def test_names_in_chinese():
 
 
 def test_replacement_chain_refusals():
-    kw = dict(melds=["pon SSS", "kong 2222m", "ankong 7777p", "addkong 5555s"], win_tile="5m", win_by="self_draw",
-              seat="E", flags=["kong_replacement"], rules={"extras": True})  # fmt: skip
+    kw = dict(
+        melds=["pon SSS", "kong 2222m", "ankong 7777p", "addkong 5555s"],
+        win_tile="5m",
+        win_by="self_draw",
+        seat="E",
+        flags=["kong_replacement"],
+        rules={"extras": True},
+    )
     from envs.scoring.cases import parse_case
 
     base = {"id": 1, "hand": "34m 99s", **kw, "melds": kw["melds"]}
@@ -249,8 +281,8 @@ def test_profile_rules_can_switch_extras_on(tmp_path):
 def test_pack_never_lowers_a_hand(profile):
     """Every pack item only adds, and each base item it replaces is worth less than it (EXTRAS.md 3),
     so on random winning hands the pack's best reading scores at least the base profile's."""
-    from tw16.bench.scoring import random_winning_hands
     from envs._core import score_hand
+    from tw16.bench.scoring import random_winning_hands
 
     conc, mt, mk, nm, ctx = random_winning_hands(1500, seed=7)
     base = Rules.make(profile).profile_data.compiled()

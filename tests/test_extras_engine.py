@@ -3,7 +3,6 @@ a hand that can only win as 十六不搭 gets its win action (EXTRAS.md 2.1, iss
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from envs.engine.api import Engine

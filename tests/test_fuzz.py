@@ -30,8 +30,12 @@ from envs.rules import DEFAULTS, Rules
 from envs.scoring.cases import CASE_FIELDS
 
 EXAMPLES = int(os.environ.get("TW16_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 40,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])  # fmt: skip
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=EXAMPLES <= 40,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 CLEAN = (ValueError, TypeError)
 DATA = Path(__file__).parent / "data"
 TMP = Path(tempfile.mkdtemp(prefix="tw16_fuzz_"))
@@ -54,14 +58,21 @@ def fresh_path(suffix: str) -> Path:
 
 # -- strategies --------------------------------------------------------------------------------
 small_shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5)
-any_dtype = st.one_of(hnp.scalar_dtypes(), st.just(np.dtype(object)), hnp.byte_string_dtypes(), hnp.unicode_string_dtypes())
+any_dtype = st.one_of(
+    hnp.scalar_dtypes(), st.just(np.dtype(object)), hnp.byte_string_dtypes(), hnp.unicode_string_dtypes()
+)
 any_array = hnp.arrays(any_dtype, small_shapes)
 json_value = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False, allow_infinity=False),
-              st.text(max_size=12)),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(max_size=12),
+    ),
     lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(st.text(max_size=8), kids, max_size=4)),
     max_leaves=12,
-)  # fmt: skip
+)
 any_value = st.one_of(
     json_value,
     st.floats(),  # nan, inf
@@ -69,7 +80,9 @@ any_value = st.one_of(
     st.integers(),
     any_array,
     st.builds(object),
-    st.sampled_from([np.int64(3), np.uint64(2**64 - 1), np.float32(1.5), np.bool_(True), np.str_("x"), ..., (1, 2), {1, 2}]),
+    st.sampled_from(
+        [np.int64(3), np.uint64(2**64 - 1), np.float32(1.5), np.bool_(True), np.str_("x"), ..., (1, 2), {1, 2}]
+    ),
 )
 ENGINE = Engine(Rules(), 2)
 ENGINE_NOFLOWERS = Engine(Rules(flowers=False), 2)
@@ -114,12 +127,21 @@ def _mutate_wall(base: np.ndarray, kind: int, i: int, j: int, v: int):
 
 
 walls_strategy = st.one_of(
-    st.builds(_mutate_wall, st.permutations(range(144)).map(lambda p: np.array(p, np.int64)), st.integers(0, 7),
-              st.integers(0, 143), st.integers(0, 143), st.integers(-400, 700)),
+    st.builds(
+        _mutate_wall,
+        st.permutations(range(144)).map(lambda p: np.array(p, np.int64)),
+        st.integers(0, 7),
+        st.integers(0, 143),
+        st.integers(0, 143),
+        st.integers(-400, 700),
+    ),
     any_value,
-    hnp.arrays(st.sampled_from([np.int16, np.int32, np.int64]), st.sampled_from([(144,), (1, 144), (2, 1, 144), (2, 2, 144), (3, 144)]),
-               elements=st.integers(-5, 150)),
-)  # fmt: skip
+    hnp.arrays(
+        st.sampled_from([np.int16, np.int32, np.int64]),
+        st.sampled_from([(144,), (1, 144), (2, 1, 144), (2, 2, 144), (3, 144)]),
+        elements=st.integers(-5, 150),
+    ),
+)
 
 
 @FUZZ
@@ -148,7 +170,9 @@ def test_the_issue_walls_are_refused_by_name():
 step_shapes = st.sampled_from([(), (2,), (1,), (2, 1), (3,)])
 actions_strategy = st.one_of(
     any_value,
-    hnp.arrays(st.sampled_from([np.int8, np.int16, np.int64, np.uint8, np.uint64]), step_shapes, elements=st.integers(0, 80)),
+    hnp.arrays(
+        st.sampled_from([np.int8, np.int16, np.int64, np.uint8, np.uint64]), step_shapes, elements=st.integers(0, 80)
+    ),
     hnp.arrays(hnp.floating_dtypes(), step_shapes),
     st.lists(st.integers(-3, 80) | st.floats(), min_size=2, max_size=2),
 )
@@ -197,9 +221,26 @@ def test_pettingzoo_env(action, seed, options):
 
 
 @FUZZ
-@given(kwargs=st.dictionaries(st.sampled_from(["reward", "derived", "max_steps", "illegal_action", "illegal_reward",
-                                               "render_mode", "profile", "multi_win", "stakes", "bogus"]),
-                              any_value, max_size=3))  # fmt: skip
+@given(
+    kwargs=st.dictionaries(
+        st.sampled_from(
+            [
+                "reward",
+                "derived",
+                "max_steps",
+                "illegal_action",
+                "illegal_reward",
+                "render_mode",
+                "profile",
+                "multi_win",
+                "stakes",
+                "bogus",
+            ]
+        ),
+        any_value,
+        max_size=3,
+    )
+)
 def test_pettingzoo_env_options(kwargs):
     from envs import tw16_v0
 
@@ -229,9 +270,25 @@ def test_gymnasium_and_pettingzoo_refuse_the_same_actions(action):
 
 
 @FUZZ
-@given(kwargs=st.dictionaries(st.sampled_from(["reward", "derived", "max_steps", "illegal_action", "illegal_reward",
-                                               "profile", "multi_win", "stakes", "bogus"]),
-                              any_value, max_size=3))  # fmt: skip
+@given(
+    kwargs=st.dictionaries(
+        st.sampled_from(
+            [
+                "reward",
+                "derived",
+                "max_steps",
+                "illegal_action",
+                "illegal_reward",
+                "profile",
+                "multi_win",
+                "stakes",
+                "bogus",
+            ]
+        ),
+        any_value,
+        max_size=3,
+    )
+)
 def test_gymnasium_env_options_as_pettingzoo(kwargs):
     from envs import tw16_v0
     from envs.gym_env import SingleAgentVecEnv
@@ -246,14 +303,22 @@ def test_gymnasium_env_options_as_pettingzoo(kwargs):
 
 
 # -- the score CLI: line parser and score_case ------------------------------------------------------
-STANDARD_CASES = [json.loads(x) for x in (DATA / "standard.jsonl").read_text(encoding="utf-8").splitlines()[:40] if x.strip()]
+STANDARD_CASES = [
+    json.loads(x) for x in (DATA / "standard.jsonl").read_text(encoding="utf-8").splitlines()[:40] if x.strip()
+]
 
 
 @FUZZ
-@given(raw=st.one_of(st.binary(max_size=200), st.sampled_from(STANDARD_CASES).map(lambda c: json.dumps(c).encode()),
-                     st.tuples(st.sampled_from(STANDARD_CASES), st.binary(max_size=4), st.integers(0, 400))
-                     .map(lambda t: (lambda b: b[: t[2]] + t[1] + b[t[2]:])(json.dumps(t[0], ensure_ascii=False).encode()))),
-       lineno=st.integers(1, 3))  # fmt: skip
+@given(
+    raw=st.one_of(
+        st.binary(max_size=200),
+        st.sampled_from(STANDARD_CASES).map(lambda c: json.dumps(c).encode()),
+        st.tuples(st.sampled_from(STANDARD_CASES), st.binary(max_size=4), st.integers(0, 400)).map(
+            lambda t: (lambda b: b[: t[2]] + t[1] + b[t[2] :])(json.dumps(t[0], ensure_ascii=False).encode())
+        ),
+    ),
+    lineno=st.integers(1, 3),
+)
 def test_score_line_parser(raw, lineno):
     from envs.scoring.cases import score_case
     from tw16.cli.score import SKIP, LineError, parse_line
@@ -276,10 +341,13 @@ def _mutated_case(case: dict, key: str, value):
 
 case_strategy = st.one_of(
     json_value,
-    st.builds(_mutated_case, st.sampled_from(STANDARD_CASES),
-              st.sampled_from(sorted(CASE_FIELDS) + ["zzz"]),
-              json_value | st.just(...)),
-)  # fmt: skip
+    st.builds(
+        _mutated_case,
+        st.sampled_from(STANDARD_CASES),
+        st.sampled_from(sorted(CASE_FIELDS) + ["zzz"]),
+        json_value | st.just(...),
+    ),
+)
 
 
 @FUZZ
@@ -310,9 +378,16 @@ def test_score_cli_non_utf8_line_is_one_error(tmp_path, capsys):
 
 # -- rules and profiles ----------------------------------------------------------------------------
 @FUZZ
-@given(d=st.one_of(json_value, st.dictionaries(st.sampled_from(sorted(DEFAULTS) + ["profile", "bogus"]),
-                                               json_value | st.sampled_from([True, False, 0, 3, "none", "game", "30/10"]),
-                                               max_size=4)))  # fmt: skip
+@given(
+    d=st.one_of(
+        json_value,
+        st.dictionaries(
+            st.sampled_from(sorted(DEFAULTS) + ["profile", "bogus"]),
+            json_value | st.sampled_from([True, False, 0, 3, "none", "game", "30/10"]),
+            max_size=4,
+        ),
+    )
+)
 def test_rules_from_dict(d):
     ok, rules = refused(Rules.from_dict, d)
     if ok:
@@ -320,18 +395,42 @@ def test_rules_from_dict(d):
         rules.as_array()
 
 
-PROFILE_TEXT = (Path(__file__).parent.parent / "envs" / "scoring" / "profiles" / "standard.toml").read_text(encoding="utf-8")
+PROFILE_TEXT = (Path(__file__).parent.parent / "envs" / "scoring" / "profiles" / "standard.toml").read_text(
+    encoding="utf-8"
+)
 PROFILE_LINES = PROFILE_TEXT.splitlines()
-TOML_SNIPPETS = ["tai = -1", "tai = 1e9", "tai = \"x\"", "replaces = [\"nope\"]", "[items.nope]", "extends = \"standard\"",
-                 "extends = \"casual\"", "remove = [\"self_draw\"]", "[rules]", "multi_win = 3", "[options]",
-                 "shapes = [\"eight_pairs\", \"x\"]", "reduced = {tai = 1, when = [\"self_draw\"]}", "hongkong = true",
-                 "name = 5", "[[items]]", "= =", "\x00", "extends = \"/dev/null\"", "declare_ready = true"]  # fmt: skip
+TOML_SNIPPETS = [
+    "tai = -1",
+    "tai = 1e9",
+    'tai = "x"',
+    'replaces = ["nope"]',
+    "[items.nope]",
+    'extends = "standard"',
+    'extends = "casual"',
+    'remove = ["self_draw"]',
+    "[rules]",
+    "multi_win = 3",
+    "[options]",
+    'shapes = ["eight_pairs", "x"]',
+    'reduced = {tai = 1, when = ["self_draw"]}',
+    "hongkong = true",
+    "name = 5",
+    "[[items]]",
+    "= =",
+    "\x00",
+    'extends = "/dev/null"',
+    "declare_ready = true",
+]
 
 
 @FUZZ
-@given(edits=st.lists(st.tuples(st.integers(0, len(PROFILE_LINES)), st.sampled_from(TOML_SNIPPETS) | st.text(max_size=20)),
-                      max_size=4),
-       junk=st.binary(max_size=8), use_junk=st.booleans())  # fmt: skip
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(0, len(PROFILE_LINES)), st.sampled_from(TOML_SNIPPETS) | st.text(max_size=20)), max_size=4
+    ),
+    junk=st.binary(max_size=8),
+    use_junk=st.booleans(),
+)
 def test_profile_files(edits, junk, use_junk):
     from envs.scoring.cases import score_case
     from envs.scoring.profile import load_profile
@@ -369,12 +468,20 @@ def test_notation_and_action_names(text):
 
 # -- hand analysis API and the agents' act ----------------------------------------------------------
 @FUZZ
-@given(hand=st.text(alphabet="0123456789mpsESWNCFP f", max_size=24) | any_value
-       | hnp.arrays(st.sampled_from([np.int8, np.int64, np.float64]), st.sampled_from([(34,), (33,), (2, 34)]),
-                    elements=st.integers(-2, 6))
-       | hnp.arrays(np.bool_, st.sampled_from([(34,), (2, 34)])),
-       melds=st.lists(st.sampled_from(["pon EEE", "chi 123m", "kong 5555s", "chi 135m", "pon f1", "x"]) | any_value, max_size=6),
-       n_melds=st.none() | st.integers(-1, 7) | any_value)  # fmt: skip
+@given(
+    hand=st.text(alphabet="0123456789mpsESWNCFP f", max_size=24)
+    | any_value
+    | hnp.arrays(
+        st.sampled_from([np.int8, np.int64, np.float64]),
+        st.sampled_from([(34,), (33,), (2, 34)]),
+        elements=st.integers(-2, 6),
+    )
+    | hnp.arrays(np.bool_, st.sampled_from([(34,), (2, 34)])),
+    melds=st.lists(
+        st.sampled_from(["pon EEE", "chi 123m", "kong 5555s", "chi 135m", "pon f1", "x"]) | any_value, max_size=6
+    ),
+    n_melds=st.none() | st.integers(-1, 7) | any_value,
+)
 def test_hand_api(hand, melds, n_melds):
     from envs.hand.api import decompose, discards, is_complete_hand, shanten_of, waits
 
@@ -393,12 +500,21 @@ OBS_SHAPES = st.sampled_from([(2, 86, 34), (2, 79, 34), (86, 34), (2, 5, 34), (2
 
 
 @FUZZ
-@given(obs=st.one_of(hnp.arrays(st.sampled_from([np.float32, np.float64]), OBS_SHAPES, elements=st.floats(width=32)),
-                     hnp.arrays(np.int8, OBS_SHAPES, elements=st.integers(-5, 5)),
-                     any_value),
-       mask=st.one_of(hnp.arrays(st.sampled_from([np.bool_, np.int8, np.float32]), st.sampled_from([(2, 76), (76,), (2, 75), (1, 76)]),
-                                 elements=st.integers(0, 1)),
-                      any_value))  # fmt: skip
+@given(
+    obs=st.one_of(
+        hnp.arrays(st.sampled_from([np.float32, np.float64]), OBS_SHAPES, elements=st.floats(width=32)),
+        hnp.arrays(np.int8, OBS_SHAPES, elements=st.integers(-5, 5)),
+        any_value,
+    ),
+    mask=st.one_of(
+        hnp.arrays(
+            st.sampled_from([np.bool_, np.int8, np.float32]),
+            st.sampled_from([(2, 76), (76,), (2, 75), (1, 76)]),
+            elements=st.integers(0, 1),
+        ),
+        any_value,
+    ),
+)
 def test_agents_act(agents_under_test, obs, mask):
     """Garbage observations are refused or acted on legally: the compiled kernels never see a count
     they would index out of bounds with (agents.features clamps what it decodes)."""
@@ -428,8 +544,11 @@ def _mutated_log(log, i: int, key: str, value):
 
 
 @FUZZ
-@given(i=st.integers(0, 200), key=st.sampled_from(["rules", "seed", "action", "action_layout", "i", "drew", "result", "zzz"]),
-       value=json_value | st.just(...) | st.sampled_from(["discard 5m", "pass", "kong f1", "chi low", 2**64, -1]))  # fmt: skip
+@given(
+    i=st.integers(0, 200),
+    key=st.sampled_from(["rules", "seed", "action", "action_layout", "i", "drew", "result", "zzz"]),
+    value=json_value | st.just(...) | st.sampled_from(["discard 5m", "pass", "kong f1", "chi low", 2**64, -1]),
+)
 def test_replay_mutated_logs(a_log, i, key, value):
     from envs.engine.replay import replay
 
@@ -483,9 +602,14 @@ def _mutated_checkpoint(ck, what: int, key: str, value):
 
 
 @FUZZ
-@given(what=st.integers(0, 3), key=st.sampled_from(["in_channels", "width", "blocks", "hidden", "efficiency", "net",
-                                                    "config", "obs_version", "bogus"]),
-       value=json_value, junk=st.binary(max_size=64))  # fmt: skip
+@given(
+    what=st.integers(0, 3),
+    key=st.sampled_from(
+        ["in_channels", "width", "blocks", "hidden", "efficiency", "net", "config", "obs_version", "bogus"]
+    ),
+    value=json_value,
+    junk=st.binary(max_size=64),
+)
 def test_checkpoint_loading(a_checkpoint, what, key, value, junk):
     import torch
 
@@ -544,9 +668,11 @@ def test_eval_unknown_agent_lists_the_known_ones(capsys):
     from tw16.cli.main import main
 
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
-    assert capsys.readouterr().err.strip() == ("tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, "
-                                               "neural[:PATH], search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, "
-                                               "py:MODULE:ATTR, olympiad:COMMAND, or a name an installed package registers)")
+    assert capsys.readouterr().err.strip() == (
+        "tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, "
+        "neural[:PATH], search[:k=K,n=N,rollout=R,z=Z,base=B], sb3+trusted:PATH, "
+        "py:MODULE:ATTR, olympiad:COMMAND, or a name an installed package registers)"
+    )
 
 
 @pytest.mark.parametrize("argv", [["bench", "nonsense"], ["play", "--seat", "9"], ["eval", "a"]])

@@ -36,18 +36,40 @@ def _batch(n=512, channels=86, seed=0):
 def _tiny_ppo(tmp_path, name, **kw):
     from training.config import TrainConfig
 
-    return TrainConfig(**{"seed": 3, "num_envs": 8, "rollout_steps": 16, "total_decisions": 256, "minibatch_size": 64,
-                          "update_epochs": 2, "opponents": ("greedy", "greedy", "pool"), "pool_every": 1,
-                          "net": NetConfig(width=8, hidden=32), "out_dir": str(tmp_path / name), "progress": False,
-                          **kw})  # fmt: skip
+    return TrainConfig(
+        **{
+            "seed": 3,
+            "num_envs": 8,
+            "rollout_steps": 16,
+            "total_decisions": 256,
+            "minibatch_size": 64,
+            "update_epochs": 2,
+            "opponents": ("greedy", "greedy", "pool"),
+            "pool_every": 1,
+            "net": NetConfig(width=8, hidden=32),
+            "out_dir": str(tmp_path / name),
+            "progress": False,
+            **kw,
+        }
+    )
 
 
 def _tiny_bc(tmp_path, name, **kw):
     from training.bc import BCConfig
 
-    return BCConfig(**{"teachers": ("greedy",) * 4, "hands": 12, "batch_hands": 12, "epochs": 1, "batch_size": 100_000,
-                       "net": NetConfig(width=8, hidden=32), "out": str(tmp_path / name / "bc.pt"), "progress": False,
-                       **kw})  # fmt: skip
+    return BCConfig(
+        **{
+            "teachers": ("greedy",) * 4,
+            "hands": 12,
+            "batch_hands": 12,
+            "epochs": 1,
+            "batch_size": 100_000,
+            "net": NetConfig(width=8, hidden=32),
+            "out": str(tmp_path / name / "bc.pt"),
+            "progress": False,
+            **kw,
+        }
+    )
 
 
 def _log(path):
@@ -89,9 +111,14 @@ def test_cuda_without_cuda_is_an_error_naming_it(spec):
 
 
 @no_cuda
-@pytest.mark.parametrize("argv", [["train", "--device", "cuda", "--eval-hands", "0"],
-                                  ["eval", "greedy", "greedy", "greedy", "greedy", "--hands", "8", "--device", "cuda"],
-                                  ["bench", "train", "--device", "cuda:1", "--seconds", "1"]])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "--device", "cuda", "--eval-hands", "0"],
+        ["eval", "greedy", "greedy", "greedy", "greedy", "--hands", "8", "--device", "cuda"],
+        ["bench", "train", "--device", "cuda:1", "--seconds", "1"],
+    ],
+)
 def test_cli_device_without_cuda_is_one_line_and_exit_2(argv, capsys, tmp_path, monkeypatch):
     from tw16.cli.main import main
 
@@ -129,9 +156,9 @@ def test_device_cpu_is_the_default_and_changes_nothing(tmp_path):
 
 def test_pipeline_device_reaches_bc_ppo_and_eval(tmp_path, monkeypatch):
     """``tw16 train --device D`` is the one option: it sets BC's and PPO's (whose own are refused)."""
+    from training import pipeline
     from tw16.cli.train import check_derived
     from tw16.cli.usage import UsageError
-    from training import pipeline
 
     seen = {}
     monkeypatch.setattr(pipeline, "train_bc", lambda c: seen.setdefault("bc", c.device) and tmp_path / "bc.pt")
@@ -239,8 +266,10 @@ def test_first_ppo_update_on_cuda_matches_the_cpu(tmp_path):
             model.to(dev)
             opt = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
             grads = {}
-            hooks = [p.register_hook(lambda g, k=k: grads.__setitem__(k, g.detach().cpu().clone()))
-                     for k, p in model.named_parameters()]  # fmt: skip
+            hooks = [
+                p.register_hook(lambda g, k=k: grads.__setitem__(k, g.detach().cpu().clone()))
+                for k, p in model.named_parameters()
+            ]
             diag = ppo_update(model, opt, batch, cfg, np.random.default_rng(7))
             for h in hooks:
                 h.remove()

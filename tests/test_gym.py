@@ -141,11 +141,19 @@ def test_opponent_names_resolve_through_the_registry():
 
     if not any(ep.name == "agents" for ep in entry_points(group="tw16.policies")):
         pytest.skip("tw16 is not installed (pip install -e .): no entry points to resolve agent names by")
-    code = ("import sys, envs.gym_env as g\nassert 'agents' not in sys.modules\n"
-            "e = g.SingleAgentEnv()\nprint(type(e.core.opponents[0]).__name__, 'agents' in sys.modules)\n")
+    code = (
+        "import sys, envs.gym_env as g\nassert 'agents' not in sys.modules\n"
+        "e = g.SingleAgentEnv()\nprint(type(e.core.opponents[0]).__name__, 'agents' in sys.modules)\n"
+    )
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120,
-                         env={**os.environ, "PYTHONPATH": root})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": root},
+    )
     assert out.stdout.split() == ["GreedyAgent", "True"], out.stdout + out.stderr
 
 

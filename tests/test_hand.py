@@ -223,15 +223,18 @@ def test_tables_match_brute_force(data):
             F = suit_forms(nk, not honours, m, p)
             assert dist[2 * m + p] == np.maximum(F - c[None], 0).sum(1).min(), (c, m, p)
     flags = (tables.HONOUR_FLAGS if honours else tables.SUIT_FLAGS)[code]
-    exact = size % 3 != 1 and any((F == c).all(1).any() for F in [suit_forms(nk, not honours, size // 3, size % 3 == 2)])
+    exact = size % 3 != 1 and any(
+        (F == c).all(1).any() for F in [suit_forms(nk, not honours, size // 3, size % 3 == 2)]
+    )
     assert bool(flags & 1) == exact
 
 
 def test_checksum():
     """The bytes the native core hashes when it loads (MAGIC + the four arrays) hash to FILE_SHA256 with
     hashlib too; a wrong digest fails the check loudly."""
-    data = tables.MAGIC + b"".join(a.tobytes() for a in (tables.SUIT_DIST, tables.SUIT_FLAGS, tables.HONOUR_DIST,
-                                                         tables.HONOUR_FLAGS))  # fmt: skip
+    data = tables.MAGIC + b"".join(
+        a.tobytes() for a in (tables.SUIT_DIST, tables.SUIT_FLAGS, tables.HONOUR_DIST, tables.HONOUR_FLAGS)
+    )
     assert len(data) == tables.FILE_SIZE
     assert hashlib.sha256(data).hexdigest() == tables.FILE_SHA256 == _core.hand_tables_sha256()
     _core.check_hand_tables(tables.FILE_SHA256)
@@ -611,7 +614,9 @@ def test_eight_pairs_properties(c, data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.builds(lambda pairs, pon: (pairs, pon), st.lists(st.integers(0, 33), min_size=7, max_size=7), st.integers(0, 33)))
+@given(
+    st.builds(lambda pairs, pon: (pairs, pon), st.lists(st.integers(0, 33), min_size=7, max_size=7), st.integers(0, 33))
+)
 def test_eight_pairs_built(pp):
     pairs, pon = pp
     c = np.zeros(N_KINDS, np.int8)

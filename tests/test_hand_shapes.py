@@ -19,7 +19,12 @@ from envs.tiles import CHI, N_KINDS, PON, WIND0, kind_name, parse_hand
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
-PURE, MIXED, SIXTEEN, GAP2 = A.SHAPE_THIRTEEN_PURE, A.SHAPE_THIRTEEN_MIXED, A.SHAPE_SIXTEEN_UNRELATED, A.SHAPE_UNRELATED_GAP2
+PURE, MIXED, SIXTEEN, GAP2 = (
+    A.SHAPE_THIRTEEN_PURE,
+    A.SHAPE_THIRTEEN_MIXED,
+    A.SHAPE_SIXTEEN_UNRELATED,
+    A.SHAPE_UNRELATED_GAP2,
+)
 ALL = A.SHAPE_EIGHT_PAIRS | PURE | MIXED | SIXTEEN
 
 
@@ -60,7 +65,11 @@ def _triples(gap):
     return [t for t in itertools.combinations(range(9), 3) if t[1] - t[0] >= gap and t[2] - t[1] >= gap]
 
 
-THIRTEEN_FORMS = {PURE: _thirteen_forms(True, False), MIXED: _thirteen_forms(False, True), PURE | MIXED: _thirteen_forms(True, True)}
+THIRTEEN_FORMS = {
+    PURE: _thirteen_forms(True, False),
+    MIXED: _thirteen_forms(False, True),
+    PURE | MIXED: _thirteen_forms(True, True),
+}
 TRIPLES = {SIXTEEN: np.array(_triples(3)), SIXTEEN | GAP2: np.array(_triples(2))}
 
 
@@ -92,7 +101,11 @@ def ref_is(c, shapes):
 
 
 def shanten_of(c, shapes):
-    return _core.thirteen_orphans_shanten(c, shapes) if shapes & A.SHAPE_THIRTEEN else _core.sixteen_unrelated_shanten(c, shapes)
+    return (
+        _core.thirteen_orphans_shanten(c, shapes)
+        if shapes & A.SHAPE_THIRTEEN
+        else _core.sixteen_unrelated_shanten(c, shapes)
+    )
 
 
 def is_shape(c, shapes):
@@ -297,9 +310,15 @@ def test_wait_iff_adding_completes(shapes, data):
 @given(data=st.data())
 def test_win_shanten_is_the_minimum(shapes, data):
     kind = data.draw(st.sampled_from([PURE, MIXED, SIXTEEN]))
-    c = data.draw(shape_hands(kind | (shapes & GAP2) if kind == SIXTEEN else kind, data.draw(st.sampled_from([16, 17]))))
-    expect = min(_core.shanten(c, 5), _core.eight_pairs_shanten(c), _core.thirteen_orphans_shanten(c, shapes),
-                 _core.sixteen_unrelated_shanten(c, shapes))  # fmt: skip
+    c = data.draw(
+        shape_hands(kind | (shapes & GAP2) if kind == SIXTEEN else kind, data.draw(st.sampled_from([16, 17])))
+    )
+    expect = min(
+        _core.shanten(c, 5),
+        _core.eight_pairs_shanten(c),
+        _core.thirteen_orphans_shanten(c, shapes),
+        _core.sixteen_unrelated_shanten(c, shapes),
+    )
     assert _core.win_shanten(c, 5, shapes) == expect
     if c.sum() == 17:
         assert _core.is_win(c, 5, shapes) == (expect == -1)

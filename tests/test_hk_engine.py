@@ -14,8 +14,17 @@ import pytest
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.handend import hk_flags
-from envs.engine.scripted import (deltas, finished_hands, items, last_hand, legal_names, play, scripted_engine,
-                                   scripted_wall, tsumogiri)
+from envs.engine.scripted import (
+    deltas,
+    finished_hands,
+    items,
+    last_hand,
+    legal_names,
+    play,
+    scripted_engine,
+    scripted_wall,
+    tsumogiri,
+)
 from envs.rules import Rules, RulesError
 from envs.scoring.codes import (
     CO_WIN_MASK,
@@ -57,10 +66,22 @@ def test_profile_defaults_and_bad_options():
     r = Rules.make(HK)
     assert (r.multi_win, r.strict_pass, r.swap_call, r.declare_ready) == (True, True, False, True)
     assert (r.settlement, r.la_cut, r.la_cut_policy, r.la_draw, r.flower_win, r.dice_payments) == (
-        "la", 3, "always", "keep", "offer", True)
+        "la",
+        3,
+        "always",
+        "keep",
+        "offer",
+        True,
+    )
     assert Rules.make().settlement == "immediate" and Rules.make().flower_win == "auto"
-    for bad in ({"settlement": "tab"}, {"la_cut": 4}, {"la_cut_policy": "sometimes"}, {"la_draw": 1},
-                {"flower_win": True}, {"dice_payments": "yes"}):
+    for bad in (
+        {"settlement": "tab"},
+        {"la_cut": 4},
+        {"la_cut_policy": "sometimes"},
+        {"la_draw": 1},
+        {"flower_win": True},
+        {"dice_payments": "yes"},
+    ):
         with pytest.raises(RulesError, match=next(iter(bad))):
             Rules.make(HK, **bad)
     with pytest.raises(RulesError, match="is for the hongkong profile"):
@@ -206,8 +227,18 @@ def test_ready_after_a_pon_and_ippatsu_on_a_discard():
 
 def test_ready_seat_discards_what_it_draws_and_makes_no_claims():
     eng = new([JUNK, READY_S, JUNK, JUNK], draws="8p C F P 3s 2s 1m 7m 4s")
-    play(eng, "E: discard 8p", "S: pon", "S: discard 5p", "W: discard C", "N: discard F", "E: discard P",
-          "S: ready", "S: discard 3s", "W: discard 2s")
+    play(
+        eng,
+        "E: discard 8p",
+        "S: pon",
+        "S: discard 5p",
+        "W: discard C",
+        "N: discard F",
+        "E: discard P",
+        "S: ready",
+        "S: discard 3s",
+        "W: discard 2s",
+    )
     assert eng.current_player[0] == N  # S holds 22s but is not asked to pon
     play(eng, "N: discard 1m", "E: discard 7m")
     assert eng.current_player[0] == S and legal_names(eng) == ["discard 4s"]
@@ -221,8 +252,12 @@ S7 = "159m 159p 159s ESWNCF f7"
 
 @pytest.mark.parametrize("answer", ["win", "pass"])
 def test_eight_flowers_are_offered(answer):
-    eng = new(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
-              draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 9p", flowers=True)
+    eng = new(
+        ["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
+        draws="C 2m 3m F f8",
+        tail="2s 3s 4s 6s 7s 8s 9s 9p",
+        flowers=True,
+    )
     tsumogiri(eng, 4)
     assert eng.phase[0] == st.PH_FLOWER and eng.current_player[0] == E
     assert legal_names(eng) == ["win", "pass"]
@@ -235,8 +270,12 @@ def test_eight_flowers_are_offered(answer):
 
 
 def test_seven_rob_one_is_offered_to_the_seven_flower_seat():
-    eng2 = new(["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
-               draws="C 2m 3m F f8", tail="2s 3s 4s 6s 7s 8s 9s 3m", flowers=True)
+    eng2 = new(
+        ["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", S7, JUNK, JUNK],
+        draws="C 2m 3m F f8",
+        tail="2s 3s 4s 6s 7s 8s 9s 3m",
+        flowers=True,
+    )
     tsumogiri(eng2, 4)
     assert eng2.phase[0] == st.PH_FLOWER and eng2.current_player[0] == E
     play(eng2, "E: win")
@@ -320,8 +359,9 @@ def test_robbing_an_addkong_declared_on_a_replacement(chain):
     # replacement (搶槓上槓 when S robs it), or adds 3s drawn from the front (plain 搶槓).
     draws, tail = ("3s C F P 7p", "3s") if chain else ("3s C F P 3s", "")
     eng = new([JUNK, R16, KONGER2, JUNK], draws=draws, tail=tail)
-    play(eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F",
-         "S: discard P")  # S passed a win on 3s: its discard ends the strict ban
+    play(
+        eng, "E: discard 3s", "S: pass", "W: pon", "W: discard 1s", "N: discard C", "E: discard F", "S: discard P"
+    )  # S passed a win on 3s: its discard ends the strict ban
     if chain:
         play(eng, "W: kong 3m")
         assert eng.phase[0] == st.PH_TURN and eng.current_player[0] == W
@@ -347,8 +387,9 @@ def test_flower_set_pays_one_base_each_and_no_grass_after_it():
 
 
 def test_grass_pays_half_a_base_then_the_set_one_base():
-    eng = new(["f1 f2 f3 f8 234m 678m 234p 678p", JUNK, JUNK, JUNK], draws="C 2m 3m F f4",
-              tail="2s 3s 4s 6s 7s", flowers=True)
+    eng = new(
+        ["f1 f2 f3 f8 234m 678m 234p 678p", JUNK, JUNK, JUNK], draws="C 2m 3m F f4", tail="2s 3s 4s 6s 7s", flowers=True
+    )
     half = (BASE + 1) // 2
     assert side(eng) == [3 * half, -half, -half, -half]
     tsumogiri(eng, 4)  # E draws f4: 春夏秋冬 complete
@@ -357,8 +398,7 @@ def test_grass_pays_half_a_base_then_the_set_one_base():
 
 
 def test_flower_set_and_grass_at_once_pays_only_the_set():
-    eng = new(["f1 f2 f3 f8 234m 678m 234p 678p", JUNK, JUNK, JUNK], draws="f4", tail="2s 3s 4s 6s 7s",
-              flowers=True)
+    eng = new(["f1 f2 f3 f8 234m 678m 234p 678p", JUNK, JUNK, JUNK], draws="f4", tail="2s 3s 4s 6s 7s", flowers=True)
     assert side(eng) == [3 * BASE, -BASE, -BASE, -BASE]
 
 

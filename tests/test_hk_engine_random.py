@@ -3,7 +3,6 @@ games through the 拉 ledger, determinism, and the PettingZoo API test."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
@@ -14,8 +13,16 @@ from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM, random_play
 from envs.rules import Rules
 
 HK = "hongkong"
-ALL_OFF = {"multi_win": False, "strict_pass": False, "swap_call": True, "declare_ready": False, "flower_win": "auto",
-           "dice_payments": False, "settlement": "immediate", "la_cut": "none"}
+ALL_OFF = {
+    "multi_win": False,
+    "strict_pass": False,
+    "swap_call": True,
+    "declare_ready": False,
+    "flower_win": "auto",
+    "dice_payments": False,
+    "settlement": "immediate",
+    "la_cut": "none",
+}
 HANDS = [
     ({}, POLICY_GREEDY, 1500),
     ({}, POLICY_UNIFORM, 1000),

@@ -31,7 +31,9 @@ class Ledger:
 
     def debts(self):
         """{(debtor, creditor): (R in tai, k)}"""
-        return {(d, c): (self.la[d, c] / PER_TAI, int(self.k[d, c])) for d in range(4) for c in range(4) if self.k[d, c]}
+        return {
+            (d, c): (self.la[d, c] / PER_TAI, int(self.k[d, c])) for d in range(4) for c in range(4) if self.k[d, c]
+        }
 
 
 def test_worked_example_hands_1_to_3():

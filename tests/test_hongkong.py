@@ -134,8 +134,18 @@ def test_flag_word_interface_matches_cases():
     out = np.zeros(C.N_ITEMS, np.int32)
     flags = C.F_DECLARED_READY | C.F_IPPATSU | C.hk_context_flags(discards=4, floor=3, co_winners=2)
     tai = score_hand(conc, mt, mt, 0, 0b10, 16, C.WIN_DISCARD, 1, 0, flags, p_tai, p_repl, p_opts, out)
-    r = score("123m 567m 234p 67p 999s NN", win_tile="8p", discarder="W", seat="S", flowers="f2", profile="hongkong",
-              flags=["declared_ready", "ippatsu"], discards=4, floor=3, co_winners=2)
+    r = score(
+        "123m 567m 234p 67p 999s NN",
+        win_tile="8p",
+        discarder="W",
+        seat="S",
+        flowers="f2",
+        profile="hongkong",
+        flags=["declared_ready", "ippatsu"],
+        discards=4,
+        floor=3,
+        co_winners=2,
+    )
     assert tai == r["hand_tai"] == 3 + 5 + 5 + 80 + 5 + 2  # concealed, ready, 一發, 人胡 (replaces 七隻內), 雙響, 正花
     assert {C.ITEM_KEYS[i]: int(out[i]) for i in np.flatnonzero(out)} == r["items"]
     assert C.F_IPPATSU < 1 << C.CHAIN_SHIFT and C.DISCARDS_SHIFT >= C.CHAIN_SHIFT + 8
@@ -148,11 +158,24 @@ def test_flower_win_takes_the_replacement_flags():
     plain = score(hand, flowers=f8, win_by="flowers", seat="S", profile="hongkong")["items"]
     fr = score(hand, flowers=f8, win_by="flowers", seat="S", profile="hongkong", flags=["flower_replacement"])["items"]
     assert "flower_replacement_win" not in plain and fr == {**plain, "flower_replacement_win": 1}
-    chain = score(hand, flowers=f8, win_by="flowers", seat="S", profile="hongkong", flags=["flower_replacement"],
-                  replacement_chain=2)["items"]  # fmt: skip
+    chain = score(
+        hand,
+        flowers=f8,
+        win_by="flowers",
+        seat="S",
+        profile="hongkong",
+        flags=["flower_replacement"],
+        replacement_chain=2,
+    )["items"]
     assert chain["replacement_chain_win"] == 10 and "self_draw" not in chain and "flower_replacement_win" not in chain
-    short = score("123m 456m 789m 234p 56p 55s", flowers=f8, win_by="flowers", seat="S", profile="hongkong",
-                  flags=["flower_replacement"])["items"]  # fmt: skip
+    short = score(
+        "123m 456m 789m 234p 56p 55s",
+        flowers=f8,
+        win_by="flowers",
+        seat="S",
+        profile="hongkong",
+        flags=["flower_replacement"],
+    )["items"]
     assert short == {"eight_flowers": 40}
 
 
@@ -172,18 +195,28 @@ def test_special_shapes_win_waits_shanten():
     assert not is_win(parse_hand("1111m 99p 55s 66s EE CCC FF"), 5, 0)
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"flags": ["earthly"]}, "flag earthly is refused by hongkong"),
-    ({"flags": ["shown_ready"]}, "hongkong has only declared_ready"),
-    ({"flags": ["ippatsu"]}, "ippatsu without declared_ready"),
-    ({"co_winners": 2, "win_by": "self_draw"}, "several winners only share a discard"),
-    ({"discards": 1}, "not the dealer's"),
-    ({"discards": 8, "floor": 9}, "floor 9 is more than the 8 discards"),
-    ({"liable": "E"}, "liable (全包) is only for a self-drawn win"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"flags": ["earthly"]}, "flag earthly is refused by hongkong"),
+        ({"flags": ["shown_ready"]}, "hongkong has only declared_ready"),
+        ({"flags": ["ippatsu"]}, "ippatsu without declared_ready"),
+        ({"co_winners": 2, "win_by": "self_draw"}, "several winners only share a discard"),
+        ({"discards": 1}, "not the dealer's"),
+        ({"discards": 8, "floor": 9}, "floor 9 is more than the 8 discards"),
+        ({"liable": "E"}, "liable (全包) is only for a self-drawn win"),
+    ],
+)
 def test_refusals_name_the_problem(fields, message):
-    case = {"id": "x", "profile": "hongkong", "hand": "123m 567m 234p 67p 999s NN", "win_tile": "8p",
-            "win_by": "discard", "discarder": "W", "seat": "S"} | fields  # fmt: skip
+    case = {
+        "id": "x",
+        "profile": "hongkong",
+        "hand": "123m 567m 234p 67p 999s NN",
+        "win_tile": "8p",
+        "win_by": "discard",
+        "discarder": "W",
+        "seat": "S",
+    } | fields
     if case["win_by"] != "discard":
         case.pop("discarder")
     r = score_case(case)
@@ -191,8 +224,14 @@ def test_refusals_name_the_problem(fields, message):
 
 
 def test_hongkong_fields_refused_elsewhere():
-    base = {"id": "x", "hand": "123m 567m 234p 67p 999s NN", "win_tile": "8p", "win_by": "discard",
-            "discarder": "W", "seat": "S"}  # fmt: skip
+    base = {
+        "id": "x",
+        "hand": "123m 567m 234p 67p 999s NN",
+        "win_tile": "8p",
+        "win_by": "discard",
+        "discarder": "W",
+        "seat": "S",
+    }
     assert "for the hongkong profile" in score_case(base | {"discards": 3})["error"]
     assert "flag ippatsu is for the hongkong profile" in score_case(base | {"flags": ["ippatsu"]})["error"]
     with pytest.raises(CaseError, match="eight flowers"):
@@ -208,8 +247,22 @@ def test_random_winning_hands_always_score():
     conc, mt, mk, nm, ctx = random_winning_hands(400, seed=3)
     out = np.zeros(C.N_ITEMS, np.int32)
     for i in range(400):
-        tai = score_hand(conc[i], mt[i], mk[i], nm[i], ctx[i, 4], ctx[i, 0], ctx[i, 1], ctx[i, 2], ctx[i, 3], 0,
-                         p_tai, p_repl, p_opts, out)  # fmt: skip
+        tai = score_hand(
+            conc[i],
+            mt[i],
+            mk[i],
+            nm[i],
+            ctx[i, 4],
+            ctx[i, 0],
+            ctx[i, 1],
+            ctx[i, 2],
+            ctx[i, 3],
+            0,
+            p_tai,
+            p_repl,
+            p_opts,
+            out,
+        )
         assert tai >= 1 and tai == out.sum(), i
 
 

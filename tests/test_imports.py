@@ -32,7 +32,8 @@ def _modules(root: Path, packages) -> dict[str, Path]:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_nodes(tree: ast.AST):
@@ -126,8 +127,9 @@ def layer_rank(module: str, layers) -> int:
 
 def upward_imports(graph: dict[str, set[str]], layers) -> list[str]:
     """``a -> b`` for every import of a module of a later (higher) layer than the importer's."""
-    return sorted(f"{a} -> {b}" for a, deps in graph.items() for b in deps
-                  if layer_rank(b, layers) > layer_rank(a, layers))  # fmt: skip
+    return sorted(
+        f"{a} -> {b}" for a, deps in graph.items() for b in deps if layer_rank(b, layers) > layer_rank(a, layers)
+    )
 
 
 # -- the project ------------------------------------------------------------------------------------
@@ -144,7 +146,9 @@ def test_imports_follow_the_layers():
 def test_every_package_has_a_layer():
     # a new top-level package is checked only once it has its place in LAYERS
     packages = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
-    assert set(packages) <= set(PACKAGES), f"add {sorted(set(packages) - set(PACKAGES))} to LAYERS in tests/test_imports.py"
+    assert set(packages) <= set(PACKAGES), (
+        f"add {sorted(set(packages) - set(PACKAGES))} to LAYERS in tests/test_imports.py"
+    )
 
 
 def test_the_graph_sees_the_project():
@@ -163,17 +167,20 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 
 def test_checker_catches_a_planted_cycle_and_upward_import(tmp_path):
-    _write(tmp_path, {
-        "low/__init__.py": "",
-        "low/a.py": "from low import b\n",
-        "low/b.py": "def f():\n    from .a import x  # deferred, relative\n    return x\n",
-        "low/c.py": "import low.sub.d\n",
-        "low/sub/__init__.py": "",
-        "low/sub/d.py": "def g():\n    import high.top\n",
-        "low/e.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from high import top\n",
-        "high/__init__.py": "",
-        "high/top.py": "from low.a import b\n",
-    })  # fmt: skip
+    _write(
+        tmp_path,
+        {
+            "low/__init__.py": "",
+            "low/a.py": "from low import b\n",
+            "low/b.py": "def f():\n    from .a import x  # deferred, relative\n    return x\n",
+            "low/c.py": "import low.sub.d\n",
+            "low/sub/__init__.py": "",
+            "low/sub/d.py": "def g():\n    import high.top\n",
+            "low/e.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from high import top\n",
+            "high/__init__.py": "",
+            "high/top.py": "from low.a import b\n",
+        },
+    )
     graph = import_graph(tmp_path, ["low", "high"])
     assert find_cycles(graph) == [["low.a", "low.b"]]
     assert upward_imports(graph, ["low", "high"]) == ["low.sub.d -> high.top"]  # low.e's is never run
@@ -181,12 +188,15 @@ def test_checker_catches_a_planted_cycle_and_upward_import(tmp_path):
 
 
 def test_checker_passes_a_clean_package(tmp_path):
-    _write(tmp_path, {
-        "low/__init__.py": "from low.a import x\n",
-        "low/a.py": "x = 1\n",
-        "high/__init__.py": "",
-        "high/top.py": "import low\nfrom low import a\n\ndef f():\n    from low.a import x\n",
-    })  # fmt: skip
+    _write(
+        tmp_path,
+        {
+            "low/__init__.py": "from low.a import x\n",
+            "low/a.py": "x = 1\n",
+            "high/__init__.py": "",
+            "high/top.py": "import low\nfrom low import a\n\ndef f():\n    from low.a import x\n",
+        },
+    )
     graph = import_graph(tmp_path, ["low", "high"])
     assert graph["high.top"] == {"low", "low.a"}
     assert find_cycles(graph) == [] and upward_imports(graph, ["low", "high"]) == []

@@ -21,7 +21,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HAS_SB3 = importlib.util.find_spec("sb3_contrib") is not None
 HAS_TORCHRL = importlib.util.find_spec("torchrl") is not None
 needs_sb3 = pytest.mark.skipif(not HAS_SB3, reason="the sb3 extra is not installed: pip install -e '.[sb3]'")
-needs_torchrl = pytest.mark.skipif(not HAS_TORCHRL, reason="the torchrl extra is not installed: pip install -e '.[torchrl]'")
+needs_torchrl = pytest.mark.skipif(
+    not HAS_TORCHRL, reason="the torchrl extra is not installed: pip install -e '.[torchrl]'"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -50,8 +52,10 @@ def run_example(name: str, argv: list[str]) -> None:
 @pytest.mark.parametrize("dlpack", [False, True])
 def test_tensor_views_share_the_vector_envs_buffers(dlpack):
     rng = np.random.default_rng(0)
-    for venv, buf in ((v := SingleAgentVecEnv(6, opponents=RandomLegal(0), seat=None), v.core),
-                      (s := SelfPlayVecEnv(6), s)):  # fmt: skip
+    for venv, buf in (
+        (v := SingleAgentVecEnv(6, opponents=RandomLegal(0), seat=None), v.core),
+        (s := SelfPlayVecEnv(6), s),
+    ):
         env = TorchVecEnv(venv, dlpack=dlpack)
         obs, _ = env.reset(seed=1)
         o, m = obs["observation"], obs["action_mask"]
@@ -106,8 +110,10 @@ def test_sb3_masks_equal_the_engines():
     rng = np.random.default_rng(0)
     single = DummyVecEnv([lambda: MaskableEnv(opponents="random", seat=None)] * 2)
     native = VecMonitor(make_vec_env(4, opponents="random", seat=None))
-    for venv, engines in ((single, lambda: np.stack([e.unwrapped.core.d.s.mask[0] for e in single.envs])),
-                          (native, lambda: native.venv.venv.core.d.s.mask)):  # fmt: skip
+    for venv, engines in (
+        (single, lambda: np.stack([e.unwrapped.core.d.s.mask[0] for e in single.envs])),
+        (native, lambda: native.venv.venv.core.d.s.mask),
+    ):
         assert is_masking_supported(venv)
         venv.seed(0)
         venv.reset()
@@ -129,9 +135,9 @@ def test_maskable_ppo_learns_with_engine_masks_and_plays_duplicate(tmp_path):
     from stable_baselines3.common.callbacks import BaseCallback
 
     from agents import Agent, make_agent
+    from agents.evaluation.arena import play_duplicate
     from agents.sb3_agent import SB3Agent
     from envs.integrations.sb3 import make_vec_env
-    from agents.evaluation.arena import play_duplicate
 
     opponent = SB3Agent(deterministic=False, seed=0)  # self-play: a snapshot of the policy
     env = make_vec_env(4, opponents=opponent, seat=None, reward="normalized")
@@ -144,8 +150,9 @@ def test_maskable_ppo_learns_with_engine_masks_and_plays_duplicate(tmp_path):
             EngineMasks.checked += 1
             return True
 
-    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [32]})  # fmt: skip
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu", policy_kwargs={"net_arch": [32]}
+    )
     opponent.set_policy(model, snapshot=True)
     model.learn(256, callback=EngineMasks())
     assert model.num_timesteps >= 256 and EngineMasks.checked >= 64
@@ -230,8 +237,11 @@ def test_torchrl_batched_env_specs_and_equal_to_the_vector_env():
         assert torch.equal(nxt["reward"].squeeze(-1), torch.from_numpy(rew))
         assert torch.equal(nxt["terminated"].squeeze(-1), torch.from_numpy(term))
         done = term | trunc
-        want = np.where(done[:, None, None], info["final_obs"]["observation"], obs["observation"]) if done.any() \
-            else obs["observation"]  # fmt: skip
+        want = (
+            np.where(done[:, None, None], info["final_obs"]["observation"], obs["observation"])
+            if done.any()
+            else obs["observation"]
+        )
         assert torch.equal(nxt["observation"], torch.from_numpy(want))  # the hand's last observation
         assert nxt["action_mask"][torch.from_numpy(done)].all()  # a finished game's mask: all ones
         ends += int(done.sum())
@@ -269,7 +279,9 @@ def test_torchrl_collector_short_run():
     from envs.integrations.torchrl import masked_random_policy, vec_env
 
     env = vec_env(4, opponents="random", seat=None)
-    collector = Collector(env, masked_random_policy(0), frames_per_batch=64, total_frames=128, auto_register_policy_transforms=False)
+    collector = Collector(
+        env, masked_random_policy(0), frames_per_batch=64, total_frames=128, auto_register_policy_transforms=False
+    )
     batches = 0
     for data in collector:
         batches += 1

@@ -20,7 +20,8 @@ def _generator():
 def test_constants_header_is_up_to_date():
     gen = _generator()
     assert gen.OUT.read_text(encoding="utf-8") == gen.render(), (
-        "native/include/tw16/constants.hpp is stale: run python native/tools/gen_constants.py and rebuild")
+        "native/include/tw16/constants.hpp is stale: run python native/tools/gen_constants.py and rebuild"
+    )
 
 
 def test_core_sees_the_same_constants():

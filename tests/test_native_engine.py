@@ -45,6 +45,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from recorded import recorded_items
 
 from envs import _core
 from envs.engine import state as st
@@ -53,7 +54,6 @@ from envs.engine.api import Engine
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 from envs.engine.rng import game_seeds, mix64
 from envs.rules import Rules
-from recorded import recorded_items
 
 DIGESTS = Path(__file__).parent / "data" / "engine_digests.json"
 RECORD = os.environ.get("TW16_RECORD") == "1"
@@ -61,13 +61,28 @@ SCALE = max(1, int(os.environ.get("TW16_DIFF_N", "1")))
 FIELDS = st.State._fields
 CHECKPOINT = 50  # steps between two readings of a run's rolling digest
 BIG = 300  # a batch above the core's thread threshold (PARALLEL_MIN_BATCH)
-TOTALS = {"hands": 0, "decisions": 0, "steps": 0, "random_play_hands": 0, "random_play_decisions": 0,
-          "check_states": 0}
+TOTALS = {"hands": 0, "decisions": 0, "steps": 0, "random_play_hands": 0, "random_play_decisions": 0, "check_states": 0}
 
-HK_OFF = {"multi_win": False, "strict_pass": False, "swap_call": True, "declare_ready": False, "flower_win": "auto",
-          "dice_payments": False, "settlement": "immediate", "la_cut": "none"}
-STD_ALL = {"multi_win": True, "strict_pass": True, "no_calls_last3": False, "no_kong_after_claim": False,
-           "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True, "streak_cap": 1}
+HK_OFF = {
+    "multi_win": False,
+    "strict_pass": False,
+    "swap_call": True,
+    "declare_ready": False,
+    "flower_win": "auto",
+    "dice_payments": False,
+    "settlement": "immediate",
+    "la_cut": "none",
+}
+STD_ALL = {
+    "multi_win": True,
+    "strict_pass": True,
+    "no_calls_last3": False,
+    "no_kong_after_claim": False,
+    "kong_replacement_self_draw": False,
+    "swap_call": False,
+    "dead_wall_per_kong": True,
+    "streak_cap": 1,
+}
 
 # (id, profile, options): every option that changes the engine, on and off.
 CONFIGS = [
@@ -89,11 +104,17 @@ CONFIGS = [
     ("hongkong-dealer-pays", "hongkong", {"dealer_pays_on_self_draw": True, "flowers": False, "count_method": 2}),
     ("hongkong-game", "hongkong", {"episode": "game"}),
     ("hongkong-game-ask", "hongkong", {"episode": "game", "la_cut_policy": "ask", "stakes": {"base": 5, "per_tai": 3}}),
-    ("hongkong-game-settle", "hongkong", {"episode": "game", "la_draw": "settle", "la_cut": "none",
-                                          "dual_reading": False}),
+    (
+        "hongkong-game-settle",
+        "hongkong",
+        {"episode": "game", "la_draw": "settle", "la_cut": "none", "dual_reading": False},
+    ),
     ("hongkong-game-off", "hongkong", {"episode": "game", **HK_OFF}),
-    ("hongkong-game-offer-dice", "hongkong", {"episode": "game", "flower_win": "offer", "dice_payments": True,
-                                              "la_cut_policy": "ask", "dead_wall": 40}),
+    (
+        "hongkong-game-offer-dice",
+        "hongkong",
+        {"episode": "game", "flower_win": "offer", "dice_payments": True, "la_cut_policy": "ask", "dead_wall": 40},
+    ),
 ]
 CONFIG_IDS = [c[0] for c in CONFIGS]
 
@@ -118,9 +139,15 @@ def _check_code(S, b, opts):
 
 # The engine under test. The Numba recording (_record_from_numba, at the end) put the Numba engine's
 # functions here and ran the same code.
-ENGINE = SimpleNamespace(reset_batch=_core.reset_batch, reset_some=_core.reset_some, step_batch=_core.step_batch,
-                         step_some=_core.step_some, random_play=_core.random_play, check_code=_check_code,
-                         script=lambda w: w)  # the scripted walls as given (read-only, broadcast)
+ENGINE = SimpleNamespace(
+    reset_batch=_core.reset_batch,
+    reset_some=_core.reset_some,
+    step_batch=_core.step_batch,
+    step_some=_core.step_some,
+    random_play=_core.random_play,
+    check_code=_check_code,
+    script=lambda w: w,
+)  # the scripted walls as given (read-only, broadcast)
 
 
 class Threads:
@@ -173,8 +200,10 @@ def expect(section, key, got):
     assert want is not None, f"{section} {key!r}: nothing recorded in {DIGESTS.name} (TW16_RECORD=1 records it)"
     if section == "drive" and got != want:
         i = next((i for i, (x, y) in enumerate(zip(got, want)) if x != y), min(len(got), len(want)))
-        pytest.fail(f"drive {key!r}: the states first differ from the recorded ones between step {i * CHECKPOINT} "
-                    f"(0: the reset) and step {min((i + 1) * CHECKPOINT, RUNS[key][3])} (digest {i} of {len(want)})")
+        pytest.fail(
+            f"drive {key!r}: the states first differ from the recorded ones between step {i * CHECKPOINT} "
+            f"(0: the reset) and step {min((i + 1) * CHECKPOINT, RUNS[key][3])} (digest {i} of {len(want)})"
+        )
     assert got == want, f"{section} {key!r}: differs from the recording"
 
 
@@ -388,14 +417,21 @@ def random_play(rules, B, seed, episodes, check, policy, games=None):
     idx = np.arange(B) if games is None else np.asarray(games)
     n = int(idx.max()) + 1
     S = st.alloc(B)
-    out = ENGINE.random_play(S, game_seeds(seed, n)[idx], game_seeds(seed ^ 0xA6E27, n)[idx], episodes, check, policy,
-                             *_args(rules))
+    out = ENGINE.random_play(
+        S, game_seeds(seed, n)[idx], game_seeds(seed ^ 0xA6E27, n)[idx], episodes, check, policy, *_args(rules)
+    )
     return out, S
 
 
 def rp_summary(out, S):
-    return {"table": _sha(out), "state": _sha(*_recorded_arrays(S)), "hands": int(out[:, 1].sum()), "decisions": int(out[:, 2].sum()),
-            "wins": int(out[:, 3].sum()), "errors": int((out[:, 4] != 0).sum())}
+    return {
+        "table": _sha(out),
+        "state": _sha(*_recorded_arrays(S)),
+        "hands": int(out[:, 1].sum()),
+        "decisions": int(out[:, 2].sum()),
+        "wins": int(out[:, 3].sum()),
+        "errors": int((out[:, 4] != 0).sum()),
+    }
 
 
 def run_random_play(case_id, seed):
@@ -740,7 +776,8 @@ def all_results() -> dict:
     out = {"drive": {name: run_drive(name)[0] for name in RUNS}}
     out["random_play"] = {f"{c} seed={seed}": run_random_play(c, seed) for c in RP_IDS for _t, seed in RP_SEEDS}
     out["random_play"][BIG_RP] = rp_summary(
-        *random_play(Rules.make("hongkong", la_cut_policy="ask"), BIG, 12, 1, False, POLICY_GREEDY))
+        *random_play(Rules.make("hongkong", la_cut_policy="ask"), BIG, 12, 1, False, POLICY_GREEDY)
+    )
     out["check_game"] = {cid: run_check_game(cid) for cid in CHECK_CIDS}
     return out
 
@@ -760,8 +797,9 @@ def _record_from_numba():
 
     def nb_random_play(S, seeds, agent, episodes, check, policy, opts, cfg, prof):
         out = np.zeros((seeds.shape[0], rp.N_OUT), np.int64)
-        pick(rp.play_batch, rp.play_batch_serial, seeds.shape[0])(S, seeds, agent, episodes, check, policy, opts, cfg,
-                                                                  prof, out)
+        pick(rp.play_batch, rp.play_batch_serial, seeds.shape[0])(
+            S, seeds, agent, episodes, check, policy, opts, cfg, prof, out
+        )
         return out
 
     def nb_check_code(S, b, opts):
@@ -773,7 +811,10 @@ def _record_from_numba():
         reset_some=es.reset_some,
         step_batch=lambda S, x, *a: pick(es.step_batch, es.step_batch_serial, x.shape[0])(S, x, *a),
         step_some=lambda S, x, act, *a: pick(es.step_some_par, es.step_some_serial, x.shape[0])(S, x, act, *a),
-        random_play=nb_random_play, check_code=nb_check_code, script=lambda w: np.array(w, np.uint8, order="C"))
+        random_play=nb_random_play,
+        check_code=nb_check_code,
+        script=lambda w: np.array(w, np.uint8, order="C"),
+    )
     _write(all_results())
     print(f"recorded from the Numba engine into {DIGESTS}")
 
@@ -797,9 +838,9 @@ def test_tiles_that_do_not_add_up_never_crash():
         n = 144 if eng.opts[0] else 136
         for b in range(B):
             head, tail = S.g[b, st.G_HEAD], S.g[b, st.G_TAIL]
-            S.wall[b, head:tail + 1] = rng.integers(0, n, tail + 1 - head) // 8 * 8  # kinds 0, 2, 4, ...
+            S.wall[b, head : tail + 1] = rng.integers(0, n, tail + 1 - head) // 8 * 8  # kinds 0, 2, 4, ...
         alive = np.ones(B, bool)
-        for t in range(300 * SCALE):
+        for _t in range(300 * SCALE):
             a = choose(rng, S, greedy=0.0, take_win=1.0)
             try:
                 _core.step_some(S, a, alive, eng.opts, eng.cfg, eng.prof)
@@ -817,8 +858,9 @@ def test_tiles_that_do_not_add_up_never_crash():
     S = st.alloc(1)
     _core.reset_batch(S, game_seeds(1, 1), eng.opts, eng.cfg, eng.prof)
     while S.g[0, st.G_PHASE] != st.PH_TURN:
-        _core.step_batch(S, np.array([PASS if S.mask[0, PASS] else int(S.mask[0].argmax())]), eng.opts, eng.cfg,
-                         eng.prof)
+        _core.step_batch(
+            S, np.array([PASS if S.mask[0, PASS] else int(S.mask[0].argmax())]), eng.opts, eng.cfg, eng.prof
+        )
     seat = int(S.g[0, st.G_CUR])
     S.hands[0, seat] = 0
     S.hands[0, seat, :5] = [3, 3, 3, 3, 2]  # 111 222 333 444 55m

@@ -34,15 +34,34 @@ from envs.tiles import ANKONG, FLOWER0, FLOWER_ID0, Meld
 SCALE = max(1, int(os.environ.get("TW16_DIFF_N", "1")))
 BATCH = 16
 
-HK_ALL_OFF = {"multi_win": False, "strict_pass": False, "swap_call": True, "declare_ready": False,
-              "flower_win": "auto", "dice_payments": False, "settlement": "immediate", "la_cut": "none"}
+HK_ALL_OFF = {
+    "multi_win": False,
+    "strict_pass": False,
+    "swap_call": True,
+    "declare_ready": False,
+    "flower_win": "auto",
+    "dice_payments": False,
+    "settlement": "immediate",
+    "la_cut": "none",
+}
 # (profile, options, decisions at TW16_DIFF_N=1)
 CONFIGS = [
     ("standard", {}, 1400),
     ("standard", {"flowers": False, "dead_wall": 0}, 600),
-    ("standard", {"multi_win": True, "strict_pass": True, "no_calls_last3": False, "no_kong_after_claim": False,
-                  "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True,
-                  "streak_cap": 1}, 1000),
+    (
+        "standard",
+        {
+            "multi_win": True,
+            "strict_pass": True,
+            "no_calls_last3": False,
+            "no_kong_after_claim": False,
+            "kong_replacement_self_draw": False,
+            "swap_call": False,
+            "dead_wall_per_kong": True,
+            "streak_cap": 1,
+        },
+        1000,
+    ),
     ("standard", {"dead_wall": 60}, 600),
     ("strict16", {}, 1200),
     ("strict16", {"swap_call": False, "declare_ready": True}, 600),
@@ -79,15 +98,15 @@ def _tiles(S, b, opts):
     discards and flowers (the invariant checker's E_TILES count)."""
     cnt = np.zeros(42, np.int64)
     g = S.g[b]
-    for t in S.wall[b, g[st.G_HEAD]:g[st.G_TAIL] + 1].astype(np.int64):
+    for t in S.wall[b, g[st.G_HEAD] : g[st.G_TAIL] + 1].astype(np.int64):
         cnt[FLOWER0 + t - FLOWER_ID0 if t >= FLOWER_ID0 else t >> 2] += 1
     cnt[:34] += S.hands[b].sum(0)
     for s in range(4):
         fl = S.p[b, s, st.P_FLOWERS] | S.p[b, s, st.P_HELD_FLOWERS]
         cnt[34:] += [(fl >> f) & 1 for f in range(8)]
-        for mt, mk, _ in S.melds[b, s, :S.p[b, s, st.P_NMELDS]].astype(np.int64):
+        for mt, mk, _ in S.melds[b, s, : S.p[b, s, st.P_NMELDS]].astype(np.int64):
             np.add.at(cnt, Meld(int(mt), int(mk)).kinds, 1)
-    r = S.river[b, :g[st.G_NRIVER]].astype(np.int64)
+    r = S.river[b, : g[st.G_NRIVER]].astype(np.int64)
     np.add.at(cnt, r[r[:, 2] < 0, 0], 1)
     want = np.full(42, 4)
     want[34:] = 1 if opts[OPT_FLOWERS] else 0
@@ -162,18 +181,25 @@ def _check_mask(eng):
     core.mask_rows(mask, S.g, S.p, hands, S.melds, S.terminated, e.opts, e.cfg, e.prof[2])
     assert np.array_equal(hands, S.hands)
     bad = np.flatnonzero((mask != S.mask).any(axis=1))
-    assert bad.size == 0, (f"mask differs in game {bad[0]}: engine {np.flatnonzero(S.mask[bad[0]])} "
-                           f"mask_rows {np.flatnonzero(mask[bad[0]])}")
+    assert bad.size == 0, (
+        f"mask differs in game {bad[0]}: engine {np.flatnonzero(S.mask[bad[0]])} "
+        f"mask_rows {np.flatnonzero(mask[bad[0]])}"
+    )
     _count("decisions (mask_rows compared)", int((~S.terminated).sum()))
     idx = np.flatnonzero(~S.terminated)
     live, ph = S.mask[idx], S.g[idx, st.G_PHASE]
     turn = idx[ph == st.PH_TURN]
     held = (S.hands[turn, S.g[turn, st.G_CUR]] > 0).sum(1)
-    for name, hit in (("WIN", live[:, A.WIN]), ("READY", live[:, A.READY]), ("CHI", live[:, A.CHI:A.CHI + 3].any(1)),
-                      ("PON", live[:, A.PON]), ("KONG", live[:, A.KONG]),
-                      ("SELF_KONG", live[:, A.SELF_KONG:A.SELF_KONG + 34].any(1)),
-                      ("a held kind barred from discard", S.mask[turn, :34].sum(1) < held),
-                      ("flower / la-cut decision", (ph == st.PH_FLOWER) | (ph == st.PH_LA_CUT))):
+    for name, hit in (
+        ("WIN", live[:, A.WIN]),
+        ("READY", live[:, A.READY]),
+        ("CHI", live[:, A.CHI : A.CHI + 3].any(1)),
+        ("PON", live[:, A.PON]),
+        ("KONG", live[:, A.KONG]),
+        ("SELF_KONG", live[:, A.SELF_KONG : A.SELF_KONG + 34].any(1)),
+        ("a held kind barred from discard", S.mask[turn, :34].sum(1) < held),
+        ("flower / la-cut decision", (ph == st.PH_FLOWER) | (ph == st.PH_LA_CUT)),
+    ):
         _count(f"  masks with {name}", int(np.sum(hit)))
 
 
@@ -214,7 +240,8 @@ def _check_claim_decision(eng, b, rng):
                 used = [k for k in (lo, lo + 1, lo + 2) if k != t]
                 sw = bool(rng.integers(2))
                 assert core.chi_has_discard(h, t, lo, used[0], used[1], sw) == _chi_has_discard(
-                    h, t, lo, used[0], used[1], sw)
+                    h, t, lo, used[0], used[1], sw
+                )
                 _count("chi_has_discard")
         if rng.random() < 0.3:
             ms = S.melds[b, s]
@@ -228,8 +255,10 @@ def _check_claim_decision(eng, b, rng):
         return
     # open_claims / open_rob on copies of the game's rows: deterministic, and they ask the seats
     # whose options they set, the first one after the turn seat
-    for name, fn, extra in (("open_claims", core.open_claims, (e.opts,)),
-                            ("open_rob", core.open_rob, (bool(rng.integers(2)),))):
+    for name, fn, extra in (
+        ("open_claims", core.open_claims, (e.opts,)),
+        ("open_rob", core.open_rob, (bool(rng.integers(2)),)),
+    ):
         runs = []
         for _ in range(2):
             gc, pc, hc = g.copy(), p.copy(), hands.copy()
@@ -283,8 +312,9 @@ def _check_state_parts(eng, b, rng):
     """deal / fill_wall / draw_tile / roll_dice / chase_side on copies of the live state: the same
     result twice, every tile still accounted for."""
     e = eng
-    what = str(rng.choice(["deal", "deal", "deal_script", "fill_wall", "roll_dice", "chase_side", "draw_tile",
-                           "draw_tile"]))
+    what = str(
+        rng.choice(["deal", "deal", "deal_script", "fill_wall", "roll_dice", "chase_side", "draw_tile", "draw_tile"])
+    )
     S0 = _copy(e.s)
     if what == "deal_script":  # a scripted wall: the copy is dealt from it, G_SCRIPT_USED advances
         n = 144 if e.opts[OPT_FLOWERS] else 136  # (flowers off: the flowers after the tiles in play)
@@ -529,8 +559,12 @@ def test_deal_fresh_states():
     """deal from fresh rng states (B games, every dealer, every profile kind): the same deal twice,
     every tile accounted for, 16 tiles each and the dealer's 17th (flowers replaced)."""
     n = 0
-    for profile, opts in (("standard", {}), ("hongkong", {"dice_payments": True}), ("casual", {"flowers": False}),
-                          ("hongkong", {"flower_win": "offer", "dead_wall": 60})):
+    for profile, opts in (
+        ("standard", {}),
+        ("hongkong", {"dice_payments": True}),
+        ("casual", {"flowers": False}),
+        ("hongkong", {"flower_win": "offer", "dead_wall": 60}),
+    ):
         eng = Engine(Rules.make(profile, **opts), 64)
         rng = np.random.default_rng(len(profile))
         for _ in range(4 * SCALE):

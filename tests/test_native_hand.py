@@ -30,10 +30,11 @@ import pytest
 
 C = pytest.importorskip("envs._core")
 
+from recorded import Digests  # noqa: E402
+
 from envs.hand import analysis as A  # noqa: E402
 from envs.hand import tables  # noqa: E402
 from envs.tiles import N_KINDS, WIND0, parse_hand, parse_meld  # noqa: E402
-from recorded import Digests  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 W = C.HAND_EVAL_WIDTH  # out columns of C._eval_batch
@@ -55,8 +56,6 @@ def digest(*arrays) -> str:
         h.update(f"{a.dtype.str}{a.shape}".encode())
         h.update(a.tobytes())
     return h.hexdigest()[:20]
-
-
 
 
 def run(name, hands, n_sets, held, shapes, strict=True):
@@ -275,7 +274,6 @@ def random_data(n, seed, invalid=False):
     return H, NS, HD, SH
 
 
-
 # --------------------------------------------------------------------------------------------------
 # Tables
 
@@ -355,7 +353,14 @@ def test_every_size_and_shape_is_covered():
     sizes = H.sum(1)
     assert set(range(1, 18)) <= set(sizes.tolist())
     r = {}
-    for name in ("is_complete", "is_eight_pairs", "special_shape", "decompositions", "win_wait_mask", "special_wait_mask"):
+    for name in (
+        "is_complete",
+        "is_eight_pairs",
+        "special_shape",
+        "decompositions",
+        "win_wait_mask",
+        "special_wait_mask",
+    ):
         r[name] = run(name, H.astype(np.int8), NS, HD.astype(np.int8), SH)[0]
     assert r["is_complete"].sum() > n // 50 and r["is_eight_pairs"].sum() > n // 200
     for bit in (1, 2, 4, 8):
@@ -408,8 +413,13 @@ def test_per_call_bindings():
             assert getattr(C, name)(cc, ns, sh) == ref[name][0][i], (name, c, ns, sh)
         for name in ("is_eight_pairs", "eight_pairs_shanten"):
             assert getattr(C, name)(cc) == ref[name][0][i], (name, c)
-        for name in ("is_thirteen_orphans", "thirteen_orphans_shanten", "is_sixteen_unrelated",
-                     "sixteen_unrelated_shanten", "special_shape"):  # fmt: skip
+        for name in (
+            "is_thirteen_orphans",
+            "thirteen_orphans_shanten",
+            "is_sixteen_unrelated",
+            "sixteen_unrelated_shanten",
+            "special_shape",
+        ):
             assert getattr(C, name)(cc, sh) == ref[name][0][i], (name, c, sh)
         codes = C._codes(cc)
         assert list(codes[0]) + list(codes[1]) == ref["_codes"][1][i][:8].tolist()
@@ -474,8 +484,12 @@ def test_private_helpers():
         rows = [rng.integers(0, 18, 12).astype(np.uint8) for _ in range(4)]
         n = int(rng.integers(0, 6))
         # min over n sets split among the four rows and one pair in one of them (columns 2*m + p)
-        want = min(sum(int(rows[g][2 * m[g] + (g == pg)]) for g in range(4))
-                   for m in np.ndindex(*(n + 1,) * 4) if sum(m) == n for pg in range(4))  # fmt: skip
+        want = min(
+            sum(int(rows[g][2 * m[g] + (g == pg)]) for g in range(4))
+            for m in np.ndindex(*(n + 1,) * 4)
+            if sum(m) == n
+            for pg in range(4)
+        )
         assert C._combine4(*rows, n) == want
 
 
@@ -623,8 +637,15 @@ def test_bad_input():
     with pytest.raises(TypeError, match="expected dtype int8"):
         C._loop_shanten(np.zeros((2, 34), np.int64), 5)
     with pytest.raises(ValueError, match="unknown hand function"):
-        C._eval_batch("nope", hs, np.zeros(3, np.int64), hs, np.zeros(3, np.int64), np.zeros((3, W), np.int64),
-                      np.zeros(3, np.int64))
+        C._eval_batch(
+            "nope",
+            hs,
+            np.zeros(3, np.int64),
+            hs,
+            np.zeros(3, np.int64),
+            np.zeros((3, W), np.int64),
+            np.zeros(3, np.int64),
+        )
 
 
 def test_zz_recorded_digests(capsys):
@@ -632,85 +653,87 @@ def test_zz_recorded_digests(capsys):
     DIGESTS.print_for_recording(capsys)
 
 
-RECORDED.update({  # the Numba hand analysis' results, which the native one matched (see the docstring)
-    "bench_makers/0": "05466b879e4cad27e4cc",
-    "bench_makers/1": "d1a36293253d95a254c8",
-    "bench_makers/12345": "a456d50de7c9664a282a",
-    "bench_makers/2147483653": "8be3f769768a0aa523ee",
-    "existing/_codes": "f6ac99c9927545f85ce0",
-    "existing/_combine4": "3a7df28d779ae552a188",
-    "existing/best_discards": "27fd7e7d2611b31519e7",
-    "existing/decompositions": "100fcf1f2a38e0f45b9d",
-    "existing/discard_shanten": "155987623451c4190652",
-    "existing/eight_pairs_shanten": "6479577096aa84b7047d",
-    "existing/eight_pairs_wait_mask": "74fef11cbeb810089ae1",
-    "existing/inputs": "85df6c4c9cd5e675bed7",
-    "existing/is_complete": "b6ca3830607a4577c499",
-    "existing/is_eight_pairs": "afa8130929d8610491a8",
-    "existing/is_sixteen_unrelated": "4a9d54ec562ab10c9136",
-    "existing/is_thirteen_orphans": "1b308a1b6a09c42a7bbd",
-    "existing/is_win": "a0402efef8d8bd567797",
-    "existing/shanten": "d46961008c7d698359ef",
-    "existing/sixteen_unrelated_shanten": "53fa1c61c1484f6fd81f",
-    "existing/sixteen_unrelated_suits": "184d0b752aaf44449e89",
-    "existing/special_shape": "2602db675e049c508c94",
-    "existing/special_wait_mask": "ef1eb78e75a765549c09",
-    "existing/thirteen_orphans_parts": "678ec81e205014179f99",
-    "existing/thirteen_orphans_shanten": "7583905c1d0d6d364aa2",
-    "existing/wait_array": "ea2482565ef58778c525",
-    "existing/wait_mask": "c83155a5006e057f0b87",
-    "existing/win_shanten": "94bbb0251ee9f1df0692",
-    "existing/win_wait_mask": "be44b60d32c0859728ea",
-    "gen_group/3/True": "642273e8df8a9e9bb691",
-    "gen_group/4/False": "87b316737105d0f2a2d6",
-    "gen_group/5/True": "e6f9118df5ee861dab46",
-    "gen_group/6/False": "30915febddcce967dc69",
-    "invalid/_codes": "4efc69a307b5ee0c22f5",
-    "invalid/_combine4": "ae3e7db980343ca2af76",
-    "invalid/best_discards": "3a47ed925d963e41d7ba",
-    "invalid/decompositions": "021e7f72977d8e3bd739",
-    "invalid/discard_shanten": "1170c70430415410a1cd",
-    "invalid/eight_pairs_shanten": "5b931f8cb18a07f35d7e",
-    "invalid/eight_pairs_wait_mask": "066d8aeee7610d31c67e",
-    "invalid/inputs": "fe723aa36e7930e0d408",
-    "invalid/is_complete": "c85d81f5ef3b3d237f2e",
-    "invalid/is_eight_pairs": "72bdc176f42a7dcc6b82",
-    "invalid/is_sixteen_unrelated": "be3153accde747c9fd19",
-    "invalid/is_thirteen_orphans": "d1678ae581e8ac3eecdf",
-    "invalid/is_win": "91c0a7e5bca0cf8ab059",
-    "invalid/shanten": "00f64395ad2dd968e4d5",
-    "invalid/sixteen_unrelated_shanten": "66313b36ef787f2e17aa",
-    "invalid/sixteen_unrelated_suits": "d0f3376221e6b413f98d",
-    "invalid/special_shape": "44e3eaba9607c77cd342",
-    "invalid/special_wait_mask": "aac1eb0a73c03af5c636",
-    "invalid/thirteen_orphans_parts": "0591580bb0d84e9b8329",
-    "invalid/thirteen_orphans_shanten": "bfd40c901b330e0bdbb5",
-    "invalid/wait_array": "1ae4d9ca11fd16202a2f",
-    "invalid/wait_mask": "57f6c8da99159f583fec",
-    "invalid/win_shanten": "57565f3edb37370e37e7",
-    "invalid/win_wait_mask": "9d56139595538eb12d88",
-    "random/_codes": "bae5c66c8ecf48bc8726",
-    "random/_combine4": "58c29924aa9debe2245a",
-    "random/best_discards": "9fcbf6920fef9ac34bb6",
-    "random/decompositions": "b210adbd400f2678c81a",
-    "random/discard_shanten": "49d81791ece4d66b67a8",
-    "random/eight_pairs_shanten": "9187a6740d7f7575d366",
-    "random/eight_pairs_wait_mask": "a4c85afc0cd2b13d448b",
-    "random/inputs": "77e20068d1676c4034a4",
-    "random/is_complete": "32ed1e8ffd65c53fbde5",
-    "random/is_eight_pairs": "9a982ab7ccd8c37ac1cb",
-    "random/is_sixteen_unrelated": "6a210e994a0a28ebf8dd",
-    "random/is_thirteen_orphans": "f2bc74949e387b996cc0",
-    "random/is_win": "2a8c6fe505e652d43751",
-    "random/shanten": "ec60f95926ddff910063",
-    "random/sixteen_unrelated_shanten": "0b53f199265b68266d77",
-    "random/sixteen_unrelated_suits": "d45a1c6294899abdf2e5",
-    "random/special_shape": "60eccc4b7ba0b703cd66",
-    "random/special_wait_mask": "36808b16de3f4b6aef9e",
-    "random/thirteen_orphans_parts": "57e53af933f066ec18ba",
-    "random/thirteen_orphans_shanten": "af4a44fca257cef07453",
-    "random/wait_array": "c9796cbe96b4d05cd40f",
-    "random/wait_mask": "8430e6cd7dd90fcf09ba",
-    "random/win_shanten": "040f18359bf3a3fc6a8a",
-    "random/win_wait_mask": "712ac950cd36eebac8de",
-})
+RECORDED.update(
+    {  # the Numba hand analysis' results, which the native one matched (see the docstring)
+        "bench_makers/0": "05466b879e4cad27e4cc",
+        "bench_makers/1": "d1a36293253d95a254c8",
+        "bench_makers/12345": "a456d50de7c9664a282a",
+        "bench_makers/2147483653": "8be3f769768a0aa523ee",
+        "existing/_codes": "f6ac99c9927545f85ce0",
+        "existing/_combine4": "3a7df28d779ae552a188",
+        "existing/best_discards": "27fd7e7d2611b31519e7",
+        "existing/decompositions": "100fcf1f2a38e0f45b9d",
+        "existing/discard_shanten": "155987623451c4190652",
+        "existing/eight_pairs_shanten": "6479577096aa84b7047d",
+        "existing/eight_pairs_wait_mask": "74fef11cbeb810089ae1",
+        "existing/inputs": "85df6c4c9cd5e675bed7",
+        "existing/is_complete": "b6ca3830607a4577c499",
+        "existing/is_eight_pairs": "afa8130929d8610491a8",
+        "existing/is_sixteen_unrelated": "4a9d54ec562ab10c9136",
+        "existing/is_thirteen_orphans": "1b308a1b6a09c42a7bbd",
+        "existing/is_win": "a0402efef8d8bd567797",
+        "existing/shanten": "d46961008c7d698359ef",
+        "existing/sixteen_unrelated_shanten": "53fa1c61c1484f6fd81f",
+        "existing/sixteen_unrelated_suits": "184d0b752aaf44449e89",
+        "existing/special_shape": "2602db675e049c508c94",
+        "existing/special_wait_mask": "ef1eb78e75a765549c09",
+        "existing/thirteen_orphans_parts": "678ec81e205014179f99",
+        "existing/thirteen_orphans_shanten": "7583905c1d0d6d364aa2",
+        "existing/wait_array": "ea2482565ef58778c525",
+        "existing/wait_mask": "c83155a5006e057f0b87",
+        "existing/win_shanten": "94bbb0251ee9f1df0692",
+        "existing/win_wait_mask": "be44b60d32c0859728ea",
+        "gen_group/3/True": "642273e8df8a9e9bb691",
+        "gen_group/4/False": "87b316737105d0f2a2d6",
+        "gen_group/5/True": "e6f9118df5ee861dab46",
+        "gen_group/6/False": "30915febddcce967dc69",
+        "invalid/_codes": "4efc69a307b5ee0c22f5",
+        "invalid/_combine4": "ae3e7db980343ca2af76",
+        "invalid/best_discards": "3a47ed925d963e41d7ba",
+        "invalid/decompositions": "021e7f72977d8e3bd739",
+        "invalid/discard_shanten": "1170c70430415410a1cd",
+        "invalid/eight_pairs_shanten": "5b931f8cb18a07f35d7e",
+        "invalid/eight_pairs_wait_mask": "066d8aeee7610d31c67e",
+        "invalid/inputs": "fe723aa36e7930e0d408",
+        "invalid/is_complete": "c85d81f5ef3b3d237f2e",
+        "invalid/is_eight_pairs": "72bdc176f42a7dcc6b82",
+        "invalid/is_sixteen_unrelated": "be3153accde747c9fd19",
+        "invalid/is_thirteen_orphans": "d1678ae581e8ac3eecdf",
+        "invalid/is_win": "91c0a7e5bca0cf8ab059",
+        "invalid/shanten": "00f64395ad2dd968e4d5",
+        "invalid/sixteen_unrelated_shanten": "66313b36ef787f2e17aa",
+        "invalid/sixteen_unrelated_suits": "d0f3376221e6b413f98d",
+        "invalid/special_shape": "44e3eaba9607c77cd342",
+        "invalid/special_wait_mask": "aac1eb0a73c03af5c636",
+        "invalid/thirteen_orphans_parts": "0591580bb0d84e9b8329",
+        "invalid/thirteen_orphans_shanten": "bfd40c901b330e0bdbb5",
+        "invalid/wait_array": "1ae4d9ca11fd16202a2f",
+        "invalid/wait_mask": "57f6c8da99159f583fec",
+        "invalid/win_shanten": "57565f3edb37370e37e7",
+        "invalid/win_wait_mask": "9d56139595538eb12d88",
+        "random/_codes": "bae5c66c8ecf48bc8726",
+        "random/_combine4": "58c29924aa9debe2245a",
+        "random/best_discards": "9fcbf6920fef9ac34bb6",
+        "random/decompositions": "b210adbd400f2678c81a",
+        "random/discard_shanten": "49d81791ece4d66b67a8",
+        "random/eight_pairs_shanten": "9187a6740d7f7575d366",
+        "random/eight_pairs_wait_mask": "a4c85afc0cd2b13d448b",
+        "random/inputs": "77e20068d1676c4034a4",
+        "random/is_complete": "32ed1e8ffd65c53fbde5",
+        "random/is_eight_pairs": "9a982ab7ccd8c37ac1cb",
+        "random/is_sixteen_unrelated": "6a210e994a0a28ebf8dd",
+        "random/is_thirteen_orphans": "f2bc74949e387b996cc0",
+        "random/is_win": "2a8c6fe505e652d43751",
+        "random/shanten": "ec60f95926ddff910063",
+        "random/sixteen_unrelated_shanten": "0b53f199265b68266d77",
+        "random/sixteen_unrelated_suits": "d45a1c6294899abdf2e5",
+        "random/special_shape": "60eccc4b7ba0b703cd66",
+        "random/special_wait_mask": "36808b16de3f4b6aef9e",
+        "random/thirteen_orphans_parts": "57e53af933f066ec18ba",
+        "random/thirteen_orphans_shanten": "af4a44fca257cef07453",
+        "random/wait_array": "c9796cbe96b4d05cd40f",
+        "random/wait_mask": "8430e6cd7dd90fcf09ba",
+        "random/win_shanten": "040f18359bf3a3fc6a8a",
+        "random/win_wait_mask": "712ac950cd36eebac8de",
+    }
+)

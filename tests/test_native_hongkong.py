@@ -27,21 +27,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from recorded import RECORDED_N_ITEMS, Digests, recorded_items  # noqa: E402
 
 from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules
 from envs.scoring import codes as C
 from envs.scoring.cases import CaseError, parse_case
 from envs.scoring.profile import PO_SHAPES
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0
-from recorded import RECORDED_N_ITEMS, Digests, recorded_items  # noqa: E402
 
 _core = pytest.importorskip("envs._core")
 
 DATA = Path(__file__).resolve().parent / "data"
 CASE_FILES = (DATA / "hongkong.jsonl", DATA / "hongkong_items.jsonl")
 N_RANDOM = 3000
-OPTION_COMBOS = [dict(count_method=cm, dual_reading=dr, dealer_pays_on_self_draw=dp)
-                 for cm, dr, dp in itertools.product((1, 2), (True, False), (False, True))]  # fmt: skip
+OPTION_COMBOS = [
+    dict(count_method=cm, dual_reading=dr, dealer_pays_on_self_draw=dp)
+    for cm, dr, dp in itertools.product((1, 2), (True, False), (False, True))
+]
 ORPHANS = [k for k in range(N_KINDS) if k >= WIND0 or k % 9 in (0, 8)]
 DIGESTS = Digests()
 RECORDED = DIGESTS.recorded  # filled at the end of the file
@@ -51,8 +53,6 @@ check = DIGESTS.check
 
 def digest(value) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:20]
-
-
 
 
 def _cases() -> list[dict]:
@@ -90,8 +90,18 @@ def case_file_records() -> list:
             recs.append([case["id"], "refused"])
             continue
         prof = c.rules.profile_data.compiled()
-        args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
-                c.round_wind, c.flags)  # fmt: skip
+        args = (
+            c.concealed,
+            c.meld_type,
+            c.meld_kind,
+            c.n_melds,
+            c.flowers,
+            c.win_tile,
+            c.win_by,
+            c.winner,
+            c.round_wind,
+            c.flags,
+        )
         tai, items = _score(args, prof)
         opts = c.rules.as_array()
         legs = [_legs((tai, c.win_by, c.winner, c.payer, c.liable, dealer, c.streak), opts) for dealer in range(4)]
@@ -136,7 +146,11 @@ class Gen:
         if u < 0.35:
             return None
         if u < 0.42:  # honours (風 / 元 items, 字一色)
-            return list(range(WIND0, N_KINDS)) if r.random() < 0.5 else list(range(WIND0, WIND0 + 4)) + r.sample(range(N_KINDS), 2)
+            return (
+                list(range(WIND0, N_KINDS))
+                if r.random() < 0.5
+                else list(range(WIND0, WIND0 + 4)) + r.sample(range(N_KINDS), 2)
+            )
         if u < 0.48:  # terminals (清么九, 混么九, 全帶么)
             return [0, 8, 9, 17, 18, 26] + (r.sample(range(WIND0, N_KINDS), 2) if r.random() < 0.5 else [])
         suits = r.sample(range(3), r.choice((1, 2, 2, 3)))
@@ -174,8 +188,20 @@ class Gen:
         last = None
         for s in range(5):
             chow = r.random() < p_chow
-            k = last[1] if (repeat and last is not None and last[0] == chow and r.random() < 0.6) else self._kind(pool, chow)
-            if not chow and repeat and last is not None and not last[0] and r.random() < 0.5 and last[1] % 9 < 8 and last[1] < WIND0:
+            k = (
+                last[1]
+                if (repeat and last is not None and last[0] == chow and r.random() < 0.6)
+                else self._kind(pool, chow)
+            )
+            if (
+                not chow
+                and repeat
+                and last is not None
+                and not last[0]
+                and r.random() < 0.5
+                and last[1] % 9 < 8
+                and last[1] < WIND0
+            ):
                 k = last[1] + 1  # consecutive pons (姊妹)
             last = (chow, k)
             if s < n_melds:
@@ -261,8 +287,16 @@ class Gen:
     def flags(self):
         r = self.r
         f = 0
-        for bit in (C.F_KONG_REPLACEMENT, C.F_FLOWER_REPLACEMENT, C.F_LAST_TILE, C.F_HEAVENLY, C.F_DECLARED_READY,
-                    C.F_IPPATSU, C.F_ROB_KONG_CHAIN, C.F_ROBBED_ANKONG):  # fmt: skip
+        for bit in (
+            C.F_KONG_REPLACEMENT,
+            C.F_FLOWER_REPLACEMENT,
+            C.F_LAST_TILE,
+            C.F_HEAVENLY,
+            C.F_DECLARED_READY,
+            C.F_IPPATSU,
+            C.F_ROB_KONG_CHAIN,
+            C.F_ROBBED_ANKONG,
+        ):
             if r.random() < 0.15:
                 f |= bit
         if r.random() < 0.03:  # bits hongkong refuses in a case, which the scorer ignores
@@ -408,8 +442,14 @@ def random_records() -> tuple[list, dict]:
             stats["per_item"] += o != 0
             stats["flower_only"] += args[6] == C.WIN_FLOWERS and int(args[0].sum()) % 3 == 1
         leg_args = gen.legs(max(tai, 0), args[6])
-        recs.append([[a.tolist() if isinstance(a, np.ndarray) else int(a) for a in args], tai, items,
-                     _legs(leg_args, opts[i % len(opts)])])  # fmt: skip
+        recs.append(
+            [
+                [a.tolist() if isinstance(a, np.ndarray) else int(a) for a in args],
+                tai,
+                items,
+                _legs(leg_args, opts[i % len(opts)]),
+            ]
+        )
     return recs, stats
 
 
@@ -418,8 +458,10 @@ def test_random_hands_and_legs():
     NEW["random/inputs"] = digest([r[0] for r in recs])
     check("random/results", digest(recs), "random/inputs")
     seen = int(np.count_nonzero(s["per_item"]))
-    print(f"random: {N_RANDOM} scorings ({s['win']} wins, {s['nowin']} no win, {s['flower_only']} flower-only), "
-          f"{s['items']} items, {seen} distinct items seen")
+    print(
+        f"random: {N_RANDOM} scorings ({s['win']} wins, {s['nowin']} no win, {s['flower_only']} flower-only), "
+        f"{s['items']} items, {seen} distinct items seen"
+    )
     assert s["win"] > N_RANDOM // 2 and s["nowin"] > 0
     assert seen >= 95, seen  # the generator reaches nearly every hongkong item
 
@@ -427,10 +469,29 @@ def test_random_hands_and_legs():
 # ---------------------------------------------------------------------------------------------
 # (c) bad input
 def _good():
-    c = parse_case({"id": "x", "profile": "hongkong", "hand": "123m 567m 234p 67p 999s NN", "win_tile": "8p",
-                    "win_by": "discard", "discarder": "W", "seat": "S"})  # fmt: skip
-    args = [c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
-            c.round_wind, c.flags]  # fmt: skip
+    c = parse_case(
+        {
+            "id": "x",
+            "profile": "hongkong",
+            "hand": "123m 567m 234p 67p 999s NN",
+            "win_tile": "8p",
+            "win_by": "discard",
+            "discarder": "W",
+            "seat": "S",
+        }
+    )
+    args = [
+        c.concealed,
+        c.meld_type,
+        c.meld_kind,
+        c.n_melds,
+        c.flowers,
+        c.win_tile,
+        c.win_by,
+        c.winner,
+        c.round_wind,
+        c.flags,
+    ]
     return args, list(c.rules.profile_data.compiled()), np.zeros(C.N_ITEMS, np.int32)
 
 
@@ -442,25 +503,28 @@ def test_good_input_scores():
     assert _core.hk_score(*args, *prof, out) == GOOD_HAND_TAI
 
 
-@pytest.mark.parametrize("pos, value, match", [
-    (0, np.zeros(34, np.int64), "concealed"),
-    (0, np.zeros(33, np.int8), "concealed"),
-    (0, np.zeros((2, 34), np.int8), "concealed"),
-    (0, np.full(34, 5, np.int8), "concealed"),
-    (0, np.full(34, -1, np.int8), "concealed"),
-    (1, np.zeros(5, np.int32), "meld_type"),
-    (2, np.zeros((5, 1), np.int8), "meld_kind"),
-    (3, 6, "n_melds"),
-    (3, -1, "n_melds"),
-    (4, 256, "flowers"),
-    (4, -1, "flowers"),
-    (5, 34, "win_tile"),
-    (5, -2, "win_tile"),
-    (5, 33, "win_tile"),  # not held
-    (6, 4, "win_by"),
-    (7, 4, "seat_wind"),
-    (8, -1, "round_wind"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "pos, value, match",
+    [
+        (0, np.zeros(34, np.int64), "concealed"),
+        (0, np.zeros(33, np.int8), "concealed"),
+        (0, np.zeros((2, 34), np.int8), "concealed"),
+        (0, np.full(34, 5, np.int8), "concealed"),
+        (0, np.full(34, -1, np.int8), "concealed"),
+        (1, np.zeros(5, np.int32), "meld_type"),
+        (2, np.zeros((5, 1), np.int8), "meld_kind"),
+        (3, 6, "n_melds"),
+        (3, -1, "n_melds"),
+        (4, 256, "flowers"),
+        (4, -1, "flowers"),
+        (5, 34, "win_tile"),
+        (5, -2, "win_tile"),
+        (5, 33, "win_tile"),  # not held
+        (6, 4, "win_by"),
+        (7, 4, "seat_wind"),
+        (8, -1, "round_wind"),
+    ],
+)
 def test_hk_score_refuses_bad_arguments(pos, value, match):
     args, prof, out = _good()
     args[pos] = value
@@ -506,10 +570,20 @@ def test_hk_score_refuses_bad_melds_profile_and_output():
         _core.hk_score(*args, *prof, ro)
 
 
-@pytest.mark.parametrize("pos, value, match", [
-    (1, 5, "win_by"), (2, 4, "winner"), (2, -1, "winner"), (3, 4, "payer"), (3, -2, "payer"),
-    (4, 4, "liable"), (4, -2, "liable"), (5, 4, "dealer"), (5, -1, "dealer"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "pos, value, match",
+    [
+        (1, 5, "win_by"),
+        (2, 4, "winner"),
+        (2, -1, "winner"),
+        (3, 4, "payer"),
+        (3, -2, "payer"),
+        (4, 4, "liable"),
+        (4, -2, "liable"),
+        (5, 4, "dealer"),
+        (5, -1, "dealer"),
+    ],
+)
 def test_legs_refuse_bad_arguments(pos, value, match):
     args = [10, C.WIN_SELF_DRAW, 1, -1, -1, 0, 0]
     args[pos] = value
@@ -539,9 +613,11 @@ def test_zz_recorded_digests(capsys):
     DIGESTS.print_for_recording(capsys)
 
 
-RECORDED.update({  # the Numba hongkong scorer's results, which the native one matched (see the docstring)
-    "cases/inputs": "d480920380a06e499562",
-    "cases/results": "a252012bd151473ccadf",
-    "random/inputs": "d148a9913061440dffe3",
-    "random/results": "d23e6a9384c3ce64e8ea",  # re-recorded: a flower win takes the replacement flags (CASES.md)
-})
+RECORDED.update(
+    {  # the Numba hongkong scorer's results, which the native one matched (see the docstring)
+        "cases/inputs": "d480920380a06e499562",
+        "cases/results": "a252012bd151473ccadf",
+        "random/inputs": "d148a9913061440dffe3",
+        "random/results": "d23e6a9384c3ce64e8ea",  # re-recorded: a flower win takes the replacement flags (CASES.md)
+    }
+)

@@ -59,7 +59,9 @@ DEFENCES = {
 def _planes(eng, seats, flags):
     s = eng.s
     out = np.full((eng.batch_size, pv.n_channels(bool(flags & pv.F_DERIVED)), 34), np.nan, np.float32)
-    _core.planes_v0_encode(out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, eng.opts, flags, pv.engine_shapes(eng))
+    _core.planes_v0_encode(
+        out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, eng.opts, flags, pv.engine_shapes(eng)
+    )
     return out
 
 
@@ -67,7 +69,9 @@ def _oracle(eng, seats, flags):
     s = eng.s
     base = pv.n_channels(bool(flags & pv.F_DERIVED))
     out = np.full((eng.batch_size, base + ov.N_EXTRA, 34), np.nan, np.float32)
-    _core.oracle_v0_encode(out, s.hands, s.melds, s.river, s.wall, s.g, s.p, s.scores, seats, eng.opts, flags, pv.engine_shapes(eng), base)
+    _core.oracle_v0_encode(
+        out, s.hands, s.melds, s.river, s.wall, s.g, s.p, s.scores, seats, eng.opts, flags, pv.engine_shapes(eng), base
+    )
     return out
 
 
@@ -80,7 +84,9 @@ def _encode_one(eng, b, me, flags):
 
 def _encode_rows(eng, out, rows, seats, flags):
     s = eng.s
-    _core.encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, eng.opts, flags, pv.engine_shapes(eng))
+    _core.encode_rows(
+        out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, eng.opts, flags, pv.engine_shapes(eng)
+    )
 
 
 def _efficiency(f):
@@ -91,7 +97,20 @@ def _efficiency(f):
 
 def _act(f, mask, defence):
     out = np.full(mask.shape[0], -7, np.int64)
-    _core.act_kernel(f.hand, f.n_melds, f.unseen, f.opp_melds, f.opp_ready, f.opp_disc, f.opp_passed, f.tiles_left, f.claim_tile, mask, defence, out)
+    _core.act_kernel(
+        f.hand,
+        f.n_melds,
+        f.unseen,
+        f.opp_melds,
+        f.opp_ready,
+        f.opp_disc,
+        f.opp_passed,
+        f.tiles_left,
+        f.claim_tile,
+        mask,
+        defence,
+        out,
+    )
     return out
 
 
@@ -267,10 +286,22 @@ def random_input_digests() -> dict[str, str]:
         dg.add("efficiency", _efficiency(ft))
         n_sets = 5 - f["n_melds"]
         s = rng.integers(-1, 4, 256)
-        dg.add("ukeire", np.array([_ukeire(f["hand"][b], int(n_sets[b]), int(s[b]), f["unseen"][b]) for b in range(256)]))
+        dg.add(
+            "ukeire", np.array([_ukeire(f["hand"][b], int(n_sets[b]), int(s[b]), f["unseen"][b]) for b in range(256)])
+        )
         d = rng.integers(0, 34, (256, 3))
-        dg.add("tile_danger", np.array([[_tile_danger(int(d[b, o]), f["opp_passed"][b, o], f["opp_disc"][b, o], f["unseen"][b])
-                                         for o in range(3)] for b in range(256)]))  # fmt: skip
+        dg.add(
+            "tile_danger",
+            np.array(
+                [
+                    [
+                        _tile_danger(int(d[b, o]), f["opp_passed"][b, o], f["opp_disc"][b, o], f["unseen"][b])
+                        for o in range(3)
+                    ]
+                    for b in range(256)
+                ]
+            ),
+        )
     return dg.hex()
 
 
@@ -351,7 +382,9 @@ def test_results_do_not_depend_on_the_thread_count():
             rows = np.arange(eng.batch_size, dtype=np.int64)
             r = np.zeros_like(o)
             _encode_rows(eng, r, rows, cur, pv.F_DERIVED)
-            outs.append((o, x, r, _efficiency(f), _act(f, eng.legal_action_mask[cur >= 0].copy(), DEFENCES["defensive"])))
+            outs.append(
+                (o, x, r, _efficiency(f), _act(f, eng.legal_action_mask[cur >= 0].copy(), DEFENCES["defensive"]))
+            )
         for o in outs[1:]:
             for a, b in zip(outs[0], o):
                 assert (a == b).all()
@@ -369,7 +402,14 @@ def small():
         m = eng.legal_action_mask
         eng.step(m.argmax(1))
     s = eng.s
-    args = dict(hands=s.hands.copy(), melds=s.melds.copy(), river=s.river.copy(), g=s.g.copy(), p=s.p.copy(), scores=s.scores.copy())
+    args = dict(
+        hands=s.hands.copy(),
+        melds=s.melds.copy(),
+        river=s.river.copy(),
+        g=s.g.copy(),
+        p=s.p.copy(),
+        scores=s.scores.copy(),
+    )
     return eng, args
 
 
@@ -433,9 +473,37 @@ def test_bad_state_values_raise(small):
     g[0, st.G_TAIL] = 150
     base = pv.N_CHANNELS
     with pytest.raises(ValueError, match="wall indices"):
-        _core.oracle_v0_encode(np.zeros((3, base + ov.N_EXTRA, 34), np.float32), a["hands"], a["melds"], a["river"], w, g, a["p"], a["scores"], np.zeros(3, np.int64), eng.opts, 0, 0, base)
+        _core.oracle_v0_encode(
+            np.zeros((3, base + ov.N_EXTRA, 34), np.float32),
+            a["hands"],
+            a["melds"],
+            a["river"],
+            w,
+            g,
+            a["p"],
+            a["scores"],
+            np.zeros(3, np.int64),
+            eng.opts,
+            0,
+            0,
+            base,
+        )
     with pytest.raises(ValueError, match="base"):
-        _core.oracle_v0_encode(np.zeros((3, base + ov.N_EXTRA, 34), np.float32), a["hands"], a["melds"], a["river"], w, a["g"], a["p"], a["scores"], np.zeros(3, np.int64), eng.opts, 0, 0, base + 1)
+        _core.oracle_v0_encode(
+            np.zeros((3, base + ov.N_EXTRA, 34), np.float32),
+            a["hands"],
+            a["melds"],
+            a["river"],
+            w,
+            a["g"],
+            a["p"],
+            a["scores"],
+            np.zeros(3, np.int64),
+            eng.opts,
+            0,
+            0,
+            base + 1,
+        )
     o = np.zeros((pv.N_CHANNELS, 34), np.float32)
     with pytest.raises(ValueError, match="b: game 3"):
         _core.encode_one(o, a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], 3, 0, eng.opts, 0, 0)
@@ -443,9 +511,35 @@ def test_bad_state_values_raise(small):
         _core.encode_one(o, a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], 0, 5, eng.opts, 0, 0)
     out = np.zeros((2, pv.N_CHANNELS, 34), np.float32)
     with pytest.raises(ValueError, match="rows: game 3"):
-        _core.encode_rows(out, np.array([0, 3]), np.array([0, 1]), a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], eng.opts, 0, 0)
+        _core.encode_rows(
+            out,
+            np.array([0, 3]),
+            np.array([0, 1]),
+            a["hands"],
+            a["melds"],
+            a["river"],
+            a["g"],
+            a["p"],
+            a["scores"],
+            eng.opts,
+            0,
+            0,
+        )
     with pytest.raises(ValueError, match="out: 2 rows for 3 games"):
-        _core.encode_rows(out, np.array([0, 1, 2]), np.array([0, 1, 2]), a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], eng.opts, 0, 0)
+        _core.encode_rows(
+            out,
+            np.array([0, 1, 2]),
+            np.array([0, 1, 2]),
+            a["hands"],
+            a["melds"],
+            a["river"],
+            a["g"],
+            a["p"],
+            a["scores"],
+            eng.opts,
+            0,
+            0,
+        )
 
 
 def test_bad_agent_inputs_raise():
@@ -456,8 +550,20 @@ def test_bad_agent_inputs_raise():
 
     def act(mask=mask, defence=defence, **kw):
         g = {**f, **kw}
-        _core.act_kernel(g["hand"], g["n_melds"], g["unseen"], g["opp_melds"], g["opp_ready"], g["opp_disc"], g["opp_passed"],
-                         g["tiles_left"], g["claim_tile"], mask, defence, np.zeros(4, np.int64))  # fmt: skip
+        _core.act_kernel(
+            g["hand"],
+            g["n_melds"],
+            g["unseen"],
+            g["opp_melds"],
+            g["opp_ready"],
+            g["opp_disc"],
+            g["opp_passed"],
+            g["tiles_left"],
+            g["claim_tile"],
+            mask,
+            defence,
+            np.zeros(4, np.int64),
+        )
 
     act()
     with pytest.raises(ValueError, match=r"claim_tile\[2\] = 34"):
@@ -479,7 +585,13 @@ def test_bad_agent_inputs_raise():
     with pytest.raises(ValueError, match="opp_disc"):
         act(opp_disc=f["opp_disc"][:3])
     with pytest.raises(ValueError, match="claim_tile"):
-        _core.efficiency_kernel(f["hand"], f["n_melds"], f["unseen"], np.array([0, 1, 99, 2]), np.zeros((4, eff.N_EFFICIENCY, 34), np.float32))
+        _core.efficiency_kernel(
+            f["hand"],
+            f["n_melds"],
+            f["unseen"],
+            np.array([0, 1, 99, 2]),
+            np.zeros((4, eff.N_EFFICIENCY, 34), np.float32),
+        )
     with pytest.raises(ValueError, match="out"):
         _core.efficiency_kernel(f["hand"], f["n_melds"], f["unseen"], f["claim_tile"], np.zeros((4, 8, 34), np.float32))
 

@@ -28,14 +28,15 @@ import pytest
 
 core = pytest.importorskip("envs._core")
 
+from recorded import Digests, recorded_items  # noqa: E402
+
 from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules  # noqa: E402
 from envs.scoring import api  # noqa: E402
 from envs.scoring import codes as C  # noqa: E402
-from tw16.bench.scoring import random_winning_hands  # noqa: E402
 from envs.scoring.cases import CaseError, parse_case  # noqa: E402
 from envs.scoring.profile import PO_SHAPES  # noqa: E402
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0  # noqa: E402
-from recorded import Digests, recorded_items  # noqa: E402
+from tw16.bench.scoring import random_winning_hands  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -70,8 +71,6 @@ def digest(*parts) -> str:
         else:
             h.update(json.dumps(p, sort_keys=True, ensure_ascii=False).encode())
     return h.hexdigest()[:20]
-
-
 
 
 def _cases(name: str) -> list[dict]:
@@ -117,10 +116,25 @@ def _case_record(case: dict, profile: str | None):
     p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
     opts = c.rules.as_array()
     out = np.full(N_ITEMS, 7, np.int32)  # score_hand clears it
-    tai = int(core.score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
-                              c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out))  # fmt: skip
-    rec = {"id": case.get("id"), "profile": profile, "tai": tai, "items": recorded_items(out).tolist(),
-           "settle": []}
+    tai = int(
+        core.score_hand(
+            c.concealed,
+            c.meld_type,
+            c.meld_kind,
+            c.n_melds,
+            c.flowers,
+            c.win_tile,
+            c.win_by,
+            c.winner,
+            c.round_wind,
+            c.flags,
+            p_tai,
+            p_repl,
+            p_opts,
+            out,
+        )
+    )
+    rec = {"id": case.get("id"), "profile": profile, "tai": tai, "items": recorded_items(out).tolist(), "settle": []}
     for streak in (0, c.streak, 3):
         d = np.zeros(4, np.int64)
         core.settle(tai, c.win_by, c.winner, c.payer, 0, streak, opts, d)
@@ -166,20 +180,59 @@ def test_case_files_batch():
         conc = np.stack([c.concealed for c in parsed])
         mt = np.stack([c.meld_type for c in parsed])
         mk = np.stack([c.meld_kind for c in parsed])
-        col = {f: np.array([getattr(c, f) for c in parsed], np.int64)
-               for f in ("n_melds", "flowers", "win_tile", "win_by", "winner", "round_wind", "flags", "payer",
-                         "streak")}  # fmt: skip
+        col = {
+            f: np.array([getattr(c, f) for c in parsed], np.int64)
+            for f in ("n_melds", "flowers", "win_tile", "win_by", "winner", "round_wind", "flags", "payer", "streak")
+        }
         tai = np.zeros(n, np.int64)
         items = np.zeros((n, N_ITEMS), np.int32)
-        core.score_batch(conc, mt, mk, col["n_melds"], col["flowers"], col["win_tile"], col["win_by"], col["winner"],
-                         col["round_wind"], col["flags"], p_tai, p_repl, p_opts, tai, items)  # fmt: skip
+        core.score_batch(
+            conc,
+            mt,
+            mk,
+            col["n_melds"],
+            col["flowers"],
+            col["win_tile"],
+            col["win_by"],
+            col["winner"],
+            col["round_wind"],
+            col["flags"],
+            p_tai,
+            p_repl,
+            p_opts,
+            tai,
+            items,
+        )
         deltas = np.zeros((n, 4), np.int64)
-        core.settle_batch(tai, col["win_by"], col["winner"], col["payer"], np.full(n, -1, np.int64),
-                          np.zeros(n, np.int64), col["streak"], rules.as_array(), deltas)  # fmt: skip
+        core.settle_batch(
+            tai,
+            col["win_by"],
+            col["winner"],
+            col["payer"],
+            np.full(n, -1, np.int64),
+            np.zeros(n, np.int64),
+            col["streak"],
+            rules.as_array(),
+            deltas,
+        )
         for i, c in enumerate(parsed):
             out = np.zeros(N_ITEMS, np.int32)
-            t = core.score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
-                                c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
+            t = core.score_hand(
+                c.concealed,
+                c.meld_type,
+                c.meld_kind,
+                c.n_melds,
+                c.flowers,
+                c.win_tile,
+                c.win_by,
+                c.winner,
+                c.round_wind,
+                c.flags,
+                p_tai,
+                p_repl,
+                p_opts,
+                out,
+            )
             assert tai[i] == t and np.array_equal(items[i], out), (c.id, profile)
             d = np.zeros(4, np.int64)
             if t >= 0:
@@ -197,8 +250,21 @@ def test_hongkong_dispatch():
         except CaseError:
             continue
         p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
-        args = (c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by, c.winner,
-                c.round_wind, c.flags, p_tai, p_repl, p_opts)  # fmt: skip
+        args = (
+            c.concealed,
+            c.meld_type,
+            c.meld_kind,
+            c.n_melds,
+            c.flowers,
+            c.win_tile,
+            c.win_by,
+            c.winner,
+            c.round_wind,
+            c.flags,
+            p_tai,
+            p_repl,
+            p_opts,
+        )
         out_hk = np.zeros(N_ITEMS, np.int32)
         out = np.zeros(N_ITEMS, np.int32)
         tai = core.hk_score(*args, out_hk)
@@ -209,8 +275,9 @@ def test_hongkong_dispatch():
             core.hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, d_hk)
             d = np.zeros((1, 4), np.int64)
             one = lambda x: np.array([x], np.int64)  # noqa: E731
-            core.settle_batch(one(tai), one(c.win_by), one(c.winner), one(c.payer), one(c.liable), one(0),
-                              one(c.streak), opts, d)  # fmt: skip
+            core.settle_batch(
+                one(tai), one(c.win_by), one(c.winner), one(c.payer), one(c.liable), one(0), one(c.streak), opts, d
+            )
             assert np.array_equal(d[0], d_hk), case["id"]
         n += 1
     assert n > 150
@@ -229,14 +296,19 @@ def _add_set(rng, c) -> None:
         c[rng.integers(N_KINDS)] += 3
     else:
         k = rng.choice(CHI_STARTS)
-        c[k:k + 3] += 1
+        c[k : k + 3] += 1
 
 
 # Kinds a biased row draws its sets from (one suit, honours, terminals and honours, greens, winds).
 PALETTES = [np.arange(9 * s, 9 * s + 9) for s in range(3)] + [
-    np.arange(WIND0, N_KINDS), ORPHANS, np.array([19, 20, 21, 23, 25, 32]), np.arange(WIND0, WIND0 + 4),
-    np.array([0, 8, 9, 17, 18, 26]), np.array([3, 4, 5, 12, 13, 14, 21, 22, 23]),
-    np.array([6, 7, 8, 15, 16, 17, 24, 25, 26])]  # fmt: skip
+    np.arange(WIND0, N_KINDS),
+    ORPHANS,
+    np.array([19, 20, 21, 23, 25, 32]),
+    np.arange(WIND0, WIND0 + 4),
+    np.array([0, 8, 9, 17, 18, 26]),
+    np.array([3, 4, 5, 12, 13, 14, 21, 22, 23]),
+    np.array([6, 7, 8, 15, 16, 17, 24, 25, 26]),
+]
 PAL = np.array([np.resize(p, 12) for p in PALETTES])  # padded by repetition: uniform enough
 
 
@@ -259,7 +331,7 @@ def _special_rows(rng, n: int) -> np.ndarray:
                     s = rng.integers(3)
                     lo = 9 * s + rng.integers(3)
                     c[:] = 0
-                    c[lo:lo + 7] = 2
+                    c[lo : lo + 7] = 2
                     c[rng.choice(np.setdiff1d(np.arange(N_KINDS), np.arange(lo, lo + 7)))] = 3
             elif r == 1:  # 13 orphans + an orphan eye + a set
                 c[ORPHANS] = 1
@@ -268,10 +340,10 @@ def _special_rows(rng, n: int) -> np.ndarray:
                     c[rng.integers(N_KINDS)] += 3
                 else:
                     k = rng.choice(CHI_STARTS)
-                    c[k:k + 3] += 1
+                    c[k : k + 3] += 1
             elif r == 3:  # 1112345678999 + one tile of the suit + a set
                 s = 9 * rng.integers(3)
-                c[s:s + 9] = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+                c[s : s + 9] = [3, 1, 1, 1, 1, 1, 1, 1, 3]
                 c[s + rng.integers(9)] += 1
                 _add_set(rng, c)
             elif r == 4:  # 123 123 789 789 + 55 of one suit (or the chows of two suits, the 55 of the third)
@@ -341,10 +413,10 @@ def random_hands(rng, n: int) -> dict:
         hand[np.arange(m), pair] += 2
         ok = np.flatnonzero(total.max(axis=1) <= 4)[: n - filled]
         k = len(ok)
-        conc[filled:filled + k] = hand[ok]
-        mt[filled:filled + k] = np.where(melded[ok], typ[ok], 0)
-        mk[filled:filled + k] = np.where(melded[ok], kind[ok], 0)
-        nm[filled:filled + k] = n_melds[ok]
+        conc[filled : filled + k] = hand[ok]
+        mt[filled : filled + k] = np.where(melded[ok], typ[ok], 0)
+        mk[filled : filled + k] = np.where(melded[ok], kind[ok], 0)
+        nm[filled : filled + k] = n_melds[ok]
         filled += k
     # special shapes (no melds)
     sp = np.flatnonzero(rng.random(n) < 0.06)
@@ -360,7 +432,7 @@ def random_hands(rng, n: int) -> dict:
         for m in range(nm[i]):
             k = mk[i, m]
             if mt[i, m] == CHI:
-                left[k:k + 3] -= 1
+                left[k : k + 3] -= 1
             else:
                 left[k] -= 3 if mt[i, m] <= PON else 4
         wall = np.repeat(np.arange(N_KINDS), left)
@@ -385,9 +457,22 @@ def random_hands(rng, n: int) -> dict:
     other = (winner + rng.integers(1, 4, n)) % 4
     payer = np.where((win_by == C.WIN_SELF_DRAW) | ((win_by == C.WIN_FLOWERS) & (rng.random(n) < 0.5)), -1, other)
     streak = np.where(rng.random(n) < 0.7, 0, rng.integers(0, 8, n))
-    return {"conc": conc, "mt": mt, "mk": mk, "nm": nm, "flowers": flowers.astype(np.int64), "win_tile": win_tile,
-            "win_by": win_by, "seat": seat, "round": rnd, "flags": flags.astype(np.int64), "winner": winner,
-            "payer": payer.astype(np.int64), "dealer": dealer, "streak": streak.astype(np.int64)}  # fmt: skip
+    return {
+        "conc": conc,
+        "mt": mt,
+        "mk": mk,
+        "nm": nm,
+        "flowers": flowers.astype(np.int64),
+        "win_tile": win_tile,
+        "win_by": win_by,
+        "seat": seat,
+        "round": rnd,
+        "flags": flags.astype(np.int64),
+        "winner": winner,
+        "payer": payer.astype(np.int64),
+        "dealer": dealer,
+        "streak": streak.astype(np.int64),
+    }
 
 
 def _opts_variants(rules: Rules) -> list[np.ndarray]:
@@ -401,8 +486,21 @@ def _opts_variants(rules: Rules) -> list[np.ndarray]:
 
 def _hand_args(h, rules):
     p_tai, p_repl, p_opts = rules.profile_data.compiled()
-    return (h["conc"], h["mt"], h["mk"], h["nm"], h["flowers"], h["win_tile"], h["win_by"], h["seat"], h["round"],
-            h["flags"], p_tai, p_repl, p_opts)  # fmt: skip
+    return (
+        h["conc"],
+        h["mt"],
+        h["mk"],
+        h["nm"],
+        h["flowers"],
+        h["win_tile"],
+        h["win_by"],
+        h["seat"],
+        h["round"],
+        h["flags"],
+        p_tai,
+        p_repl,
+        p_opts,
+    )
 
 
 def random_results(name: str, n: int = N_RANDOM):
@@ -416,8 +514,9 @@ def random_results(name: str, n: int = N_RANDOM):
     deltas = []
     for opts in _opts_variants(rules):
         d = np.zeros((n, 4), np.int64)
-        core.settle_batch(tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"],
-                          h["streak"], opts, d)  # fmt: skip
+        core.settle_batch(
+            tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"], h["streak"], opts, d
+        )
         deltas.append(d)
     return h, tai, items, deltas
 
@@ -459,8 +558,9 @@ def test_random_batch_equals_single_calls_and_threads(name):
     assert np.array_equal(runs[1][0], tai) and np.array_equal(runs[1][1], items)
     opts = rules.as_array()
     deltas = np.zeros((n, 4), np.int64)
-    core.settle_batch(tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"], h["streak"],
-                      opts, deltas)  # fmt: skip
+    core.settle_batch(
+        tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"], h["streak"], opts, deltas
+    )
     for i in range(0, n, 7):
         row = [a[i] for a in args[:10]]
         out = np.full(N_ITEMS, 3, np.int32)
@@ -482,12 +582,30 @@ def test_bench_loop():
         tai = np.zeros(n, np.int64)
         items = np.zeros((n, N_ITEMS), np.int32)
         # ctx columns: win_tile, win_by, seat, round, flowers; no flags
-        core.score_batch(conc, mt, mk, nm, ctx[:, 4].copy(), ctx[:, 0].copy(), ctx[:, 1].copy(), ctx[:, 2].copy(),
-                         ctx[:, 3].copy(), np.zeros(n, np.int64), p_tai, p_repl, p_opts, tai, items)  # fmt: skip
+        core.score_batch(
+            conc,
+            mt,
+            mk,
+            nm,
+            ctx[:, 4].copy(),
+            ctx[:, 0].copy(),
+            ctx[:, 1].copy(),
+            ctx[:, 2].copy(),
+            ctx[:, 3].copy(),
+            np.zeros(n, np.int64),
+            p_tai,
+            p_repl,
+            p_opts,
+            tai,
+            items,
+        )
         args = (conc, mt, mk, nm, ctx, p_tai, p_repl, p_opts, rules.as_array())
         assert core.score_all(*args, 2) == 2 * tai.sum() and core.score_all(*args, 0) == 0
-        check(f"bench_loop/{profile}{'+extras' if options else ''}", digest(tai, recorded_items(items)),
-              "bench_loop/inputs")
+        check(
+            f"bench_loop/{profile}{'+extras' if options else ''}",
+            digest(tai, recorded_items(items)),
+            "bench_loop/inputs",
+        )
 
 
 def test_winning_shape():
@@ -529,9 +647,22 @@ def _good():
     conc[27] = 2
     mt = np.zeros(5, np.int8)
     mk = np.zeros(5, np.int8)
-    args = dict(concealed=conc, meld_type=mt, meld_kind=mk, n_melds=0, flowers=0, win_tile=27, win_by=C.WIN_DISCARD,
-                seat_wind=1, round_wind=0, flags=0, p_tai=p_tai, p_repl=p_repl, p_opts=p_opts,
-                out_items=np.zeros(N_ITEMS, np.int32))  # fmt: skip
+    args = dict(
+        concealed=conc,
+        meld_type=mt,
+        meld_kind=mk,
+        n_melds=0,
+        flowers=0,
+        win_tile=27,
+        win_by=C.WIN_DISCARD,
+        seat_wind=1,
+        round_wind=0,
+        flags=0,
+        p_tai=p_tai,
+        p_repl=p_repl,
+        p_opts=p_opts,
+        out_items=np.zeros(N_ITEMS, np.int32),
+    )
     return args, rules.as_array()
 
 
@@ -583,8 +714,14 @@ def test_bad_counts_and_melds():
     args["concealed"][3] = -1
     with pytest.raises(ValueError, match="concealed"):
         core.score_hand(**args)
-    for mt, mk, words in ((5, 0, "meld_type"), (-1, 0, "meld_type"), (PON, 34, "meld_kind"), (PON, -3, "meld_kind"),
-                          (CHI, 7, "meld_kind: meld 0 is a chi starting on kind 7"), (CHI, 27, "meld_kind")):  # fmt: skip
+    for mt, mk, words in (
+        (5, 0, "meld_type"),
+        (-1, 0, "meld_type"),
+        (PON, 34, "meld_kind"),
+        (PON, -3, "meld_kind"),
+        (CHI, 7, "meld_kind: meld 0 is a chi starting on kind 7"),
+        (CHI, 27, "meld_kind"),
+    ):
         args, _ = _good()
         args["meld_type"] = np.array([mt, 0, 0, 0, 0], np.int8)
         args["meld_kind"] = np.array([mk, 0, 0, 0, 0], np.int8)
@@ -613,8 +750,13 @@ def test_bad_counts_and_melds():
 def test_settle_bad_input():
     _, opts = _good()
     d = np.zeros(4, np.int64)
-    for kw, words in (({"winner": 4}, "winner"), ({"payer": 4}, "payer"), ({"payer": -2}, "payer"),
-                      ({"dealer": -1}, "dealer"), ({"win_by": 9}, "win_by")):  # fmt: skip
+    for kw, words in (
+        ({"winner": 4}, "winner"),
+        ({"payer": 4}, "payer"),
+        ({"payer": -2}, "payer"),
+        ({"dealer": -1}, "dealer"),
+        ({"win_by": 9}, "win_by"),
+    ):
         a = dict(hand_tai=3, win_by=0, winner=1, payer=2, dealer=0, streak=0, opts=opts, out_deltas=d) | kw
         with pytest.raises(ValueError, match=words):
             core.settle(**a)
@@ -666,10 +808,26 @@ def test_batch_bad_input():
     p_tai, p_repl, p_opts = rules.profile_data.compiled()
 
     def call(**over):
-        a = dict(concealed=h["conc"], meld_type=h["mt"], meld_kind=h["mk"], n_melds=h["nm"], flowers=h["flowers"],
-                 win_tile=h["win_tile"], win_by=h["win_by"], seat_wind=h["seat"], round_wind=h["round"],
-                 flags=h["flags"], p_tai=p_tai, p_repl=p_repl, p_opts=p_opts, out_tai=np.zeros(50, np.int64),
-                 out_items=np.zeros((50, N_ITEMS), np.int32)) | over  # fmt: skip
+        a = (
+            dict(
+                concealed=h["conc"],
+                meld_type=h["mt"],
+                meld_kind=h["mk"],
+                n_melds=h["nm"],
+                flowers=h["flowers"],
+                win_tile=h["win_tile"],
+                win_by=h["win_by"],
+                seat_wind=h["seat"],
+                round_wind=h["round"],
+                flags=h["flags"],
+                p_tai=p_tai,
+                p_repl=p_repl,
+                p_opts=p_opts,
+                out_tai=np.zeros(50, np.int64),
+                out_items=np.zeros((50, N_ITEMS), np.int32),
+            )
+            | over
+        )
         core.score_batch(**a)
 
     call()
@@ -691,8 +849,9 @@ def test_batch_bad_input():
     tai = np.zeros(50, np.int64)
     liable = np.full(50, -1, np.int64)
     with pytest.raises(ValueError, match=r"liable\[0\]"):
-        core.settle_batch(tai, h["win_by"], h["winner"], h["payer"], liable - 1, h["dealer"], h["streak"],
-                          rules.as_array(), d)  # fmt: skip
+        core.settle_batch(
+            tai, h["win_by"], h["winner"], h["payer"], liable - 1, h["dealer"], h["streak"], rules.as_array(), d
+        )
     bad_w = h["winner"].copy()
     bad_w[9] = -1
     with pytest.raises(ValueError, match=r"winner\[9\]"):
@@ -704,27 +863,29 @@ def test_zz_recorded_digests(capsys):
     DIGESTS.print_for_recording(capsys)
 
 
-RECORDED.update({  # the Numba scoring core's results, which the native one matched (see the docstring)
-    "bench_loop/casual": "423dc1d02f007e8a4856",
-    "bench_loop/hongkong": "69dc6c858bcb4354bee7",
-    "bench_loop/inputs": "09008b17d8669738aee1",
-    "bench_loop/standard": "a74f405fd4c49b7e49ae",
-    "bench_loop/standard+extras": "52ec1948b97e3817fa83",
-    "bench_loop/strict16": "36f599c8189fcd411b41",
-    "bench_loop/strict16+extras": "9e3e47baa6dfa0d6f4b2",
-    "bench_loop/tests/data/profiles/mcr_fans.toml": "88769046946098e88af1",
-    "cases/inputs": "05340079e1f734cb14ac",
-    "cases/results": "31eec61a157f6d14e94e",
-    "random/casual": "b20cdf186078dc7980a2",
-    "random/casual/inputs": "74a864f641d57374b029",
-    "random/extras": "3f9abfcc97956435597e",  # re-recorded: contract turn (flower-win replacement flags, 天胡 九蓮)
-    "random/extras/inputs": "9af5a37388fa53903973",
-    "random/extras_strict16_gap2": "fcba8aa0ff8bab17cf79",  # re-recorded, as random/extras
-    "random/extras_strict16_gap2/inputs": "2ab4944a89a93330131a",
-    "random/mcr": "05556a5fe18178099cb7",
-    "random/mcr/inputs": "28418c74df6a3314fda8",
-    "random/standard": "db7faccca7d457951e66",
-    "random/standard/inputs": "feefbcb375bb0ee9d26e",
-    "random/strict16": "6cc25602580c53f86fed",
-    "random/strict16/inputs": "6dd54bbf2092dd70c92a",
-})
+RECORDED.update(
+    {  # the Numba scoring core's results, which the native one matched (see the docstring)
+        "bench_loop/casual": "423dc1d02f007e8a4856",
+        "bench_loop/hongkong": "69dc6c858bcb4354bee7",
+        "bench_loop/inputs": "09008b17d8669738aee1",
+        "bench_loop/standard": "a74f405fd4c49b7e49ae",
+        "bench_loop/standard+extras": "52ec1948b97e3817fa83",
+        "bench_loop/strict16": "36f599c8189fcd411b41",
+        "bench_loop/strict16+extras": "9e3e47baa6dfa0d6f4b2",
+        "bench_loop/tests/data/profiles/mcr_fans.toml": "88769046946098e88af1",
+        "cases/inputs": "05340079e1f734cb14ac",
+        "cases/results": "31eec61a157f6d14e94e",
+        "random/casual": "b20cdf186078dc7980a2",
+        "random/casual/inputs": "74a864f641d57374b029",
+        "random/extras": "3f9abfcc97956435597e",  # re-recorded: contract turn (flower-win replacement flags, 天胡 九蓮)
+        "random/extras/inputs": "9af5a37388fa53903973",
+        "random/extras_strict16_gap2": "fcba8aa0ff8bab17cf79",  # re-recorded, as random/extras
+        "random/extras_strict16_gap2/inputs": "2ab4944a89a93330131a",
+        "random/mcr": "05556a5fe18178099cb7",
+        "random/mcr/inputs": "28418c74df6a3314fda8",
+        "random/standard": "db7faccca7d457951e66",
+        "random/standard/inputs": "feefbcb375bb0ee9d26e",
+        "random/strict16": "6cc25602580c53f86fed",
+        "random/strict16/inputs": "6dd54bbf2092dd70c92a",
+    }
+)

@@ -52,14 +52,17 @@ def _env(extra_path: Path | None = None) -> dict:
 
 
 def _run(args, cwd, extra_path=None, timeout=300):
-    return subprocess.run(TW16 + list(args), cwd=cwd, env=_env(extra_path), capture_output=True, text=True,
-                          timeout=timeout)  # fmt: skip
+    return subprocess.run(
+        TW16 + list(args), cwd=cwd, env=_env(extra_path), capture_output=True, text=True, timeout=timeout
+    )
 
 
 def test_my_agent_eval_with_logs_then_replay(tmp_path):
     (tmp_path / "my_agent.py").write_text(MY_AGENT)
-    r = _run(["eval", "py:my_agent:Agent", "greedy", "py:my_agent:Agent", "greedy", "--hands", "8", "--log-dir", "games/"],
-             tmp_path)  # fmt: skip
+    r = _run(
+        ["eval", "py:my_agent:Agent", "greedy", "py:my_agent:Agent", "greedy", "--hands", "8", "--log-dir", "games/"],
+        tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     assert "last-legal" in r.stdout and "greedy" in r.stdout and "rating:" in r.stdout
     logs = sorted((tmp_path / "games").glob("*.jsonl"))
@@ -72,11 +75,26 @@ def test_my_agent_eval_with_logs_then_replay(tmp_path):
 
 def test_every_logged_hand_replays_exactly(tmp_path):
     """The logs of ``--log-dir`` re-run to the same lines (``envs.engine.replay.replay`` checks each)."""
-    from tw16.cli.main import main
     from envs.engine.replay import parse_log, replay
+    from tw16.cli.main import main
 
-    assert main(["eval", "greedy", "random", "defensive", "greedy", "--hands", "8", "--json", "--log-dir",
-                 str(tmp_path / "g")]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "eval",
+                "greedy",
+                "random",
+                "defensive",
+                "greedy",
+                "--hands",
+                "8",
+                "--json",
+                "--log-dir",
+                str(tmp_path / "g"),
+            ]
+        )
+        == 0
+    )
     logs = sorted((tmp_path / "g").glob("*.jsonl"))
     assert len(logs) == 8
     for p in logs:
@@ -86,15 +104,20 @@ def test_every_logged_hand_replays_exactly(tmp_path):
 
 
 def test_replay_records_a_hand_by_seed(tmp_path, capsys):
-    from tw16.cli.main import main
     from envs.engine.replay import parse_log, replay
+    from tw16.cli.main import main
 
     out = tmp_path / "s5.jsonl"
     assert main(["replay", "--seed", "5", "--agents", "greedy,random,defensive,greedy", "--out", str(out)]) == 0
     lines = parse_log(out.read_bytes())
     assert lines[0]["seed"] == 5 and lines[-1].get("result")
     replay(lines)
-    assert main(["replay", "--seed", "5", "--agents", "greedy,random,defensive,greedy", "--out", str(tmp_path / "b.jsonl")]) == 0
+    assert (
+        main(
+            ["replay", "--seed", "5", "--agents", "greedy,random,defensive,greedy", "--out", str(tmp_path / "b.jsonl")]
+        )
+        == 0
+    )
     assert (tmp_path / "b.jsonl").read_bytes() == out.read_bytes()  # a seed and the agents fix the hand
     capsys.readouterr()
     assert main(["replay", "--seed", "5", "--agents", "greedy"]) == 2
@@ -102,10 +125,10 @@ def test_replay_records_a_hand_by_seed(tmp_path, capsys):
 
 
 def test_play_log_replays(tmp_path):
-    from tw16.cli.play import play
-    from envs.engine.replay import parse_log, replay
-
     import io
+
+    from envs.engine.replay import parse_log, replay
+    from tw16.cli.play import play
 
     log = tmp_path / "me.jsonl"
     summary = play(opponents=("greedy",), seed=3, input=io.StringIO("5m\n" * 3), out=io.StringIO(), log=log)
@@ -118,8 +141,12 @@ def test_user_agent_mistakes_are_named(tmp_path, monkeypatch, capsys):
 
     (tmp_path / "my_agent.py").write_text(MY_AGENT)
     monkeypatch.chdir(tmp_path)
-    for spec, want in (("py:my_agent", "write py:MODULE:ATTR"), ("py:nowhere:A", "cannot import 'nowhere'"),
-                       ("py:my_agent:Nope", "has no 'Nope'"), ("py:my_agent:bad_factory", "has no act()")):
+    for spec, want in (
+        ("py:my_agent", "write py:MODULE:ATTR"),
+        ("py:nowhere:A", "cannot import 'nowhere'"),
+        ("py:my_agent:Nope", "has no 'Nope'"),
+        ("py:my_agent:bad_factory", "has no act()"),
+    ):
         assert main(["eval", spec, "greedy", "greedy", "greedy", "--hands", "8"]) == 2, spec
         err = capsys.readouterr().err
         assert want in err and "Traceback" not in err, err
@@ -131,7 +158,8 @@ def test_user_agent_mistakes_are_named(tmp_path, monkeypatch, capsys):
 def test_an_installed_package_registers_an_agent(tmp_path):
     """The ``tw16.policies`` entry-point group (docs/agents.md): a package names a function that
     registers its agents; `tw16 eval` then takes their names."""
-    (tmp_path / "tw16_demo_plugin.py").write_text(textwrap.dedent('''
+    (tmp_path / "tw16_demo_plugin.py").write_text(
+        textwrap.dedent("""
         from envs.policies import register_policy
 
 
@@ -144,7 +172,8 @@ def test_an_installed_package_registers_an_agent(tmp_path):
                 return agent
 
             register_policy("demo", make)
-    '''))
+    """)
+    )
     dist = tmp_path / "tw16_demo_plugin-0.1.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tw16-demo-plugin\nVersion: 0.1\n")
@@ -182,7 +211,7 @@ def test_readme_lists_every_subcommand():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")  # argparse's subparsers action
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme[readme.index("## The `tw16` command"):readme.index("## How strong the baselines are")]
+    table = readme[readme.index("## The `tw16` command") : readme.index("## How strong the baselines are")]
     missing = [name for name in sub.choices if f"`tw16 {name}" not in table]
     assert not missing, f"README's command table lacks {missing}"
     assert "`tw16 --version`" in table

@@ -13,8 +13,12 @@ IMPORT = re.compile(r"^\s*(?:import|from)\s+(?:numba|llvmlite)\b", re.M)
 
 
 def test_no_module_imports_numba():
-    offenders = [str(f.relative_to(ROOT)) for tree in TREES for f in sorted((ROOT / tree).rglob("*.py"))
-                 if IMPORT.search(f.read_text(encoding="utf-8"))]
+    offenders = [
+        str(f.relative_to(ROOT))
+        for tree in TREES
+        for f in sorted((ROOT / tree).rglob("*.py"))
+        if IMPORT.search(f.read_text(encoding="utf-8"))
+    ]
     assert offenders == [], f"modules that import numba or llvmlite: {offenders}"
 
 

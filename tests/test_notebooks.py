@@ -42,7 +42,9 @@ def test_notebook_is_stored_with_small_outputs(name):
 def test_notebook_runs(name, monkeypatch):
     monkeypatch.setenv("TW16_NB_SMALL", "1")  # the kernel inherits the environment
     nb = nbformat.read(NB_DIR / name, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NB_DIR)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NB_DIR)}}
+    )
     client.execute()  # raises CellExecutionError naming the cell that failed
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors

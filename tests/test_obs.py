@@ -160,7 +160,10 @@ def test_derived_features_match_hand_analysis():
     assert [kind_name(k) for k in np.flatnonzero(o[pv.CH_WAITS])] == waits("23m 567m 123p 456p 789p 99s")
     assert o[pv.CH_SHANTEN, 0] == 1 / 8
     o = _own_planes(parse_hand("23m 567m 123p 456p 789p 99s 1s"))
-    assert o[pv.CH_DISCARD_SHANTEN, 18] == 1 / 8 and [kind_name(k) for k in np.flatnonzero(o[pv.CH_WAITS])] == ["1m", "4m"]
+    assert o[pv.CH_DISCARD_SHANTEN, 18] == 1 / 8 and [kind_name(k) for k in np.flatnonzero(o[pv.CH_WAITS])] == [
+        "1m",
+        "4m",
+    ]
 
 
 def _own_planes(hand):
@@ -230,8 +233,11 @@ def _check_values(x, b, where):
         raise AssertionError(f"{where}: no check for values {v!r}")
 
 
-@pytest.mark.parametrize("rules", [Rules(episode="game"), Rules.make("strict16", declare_ready=True),
-                                   Rules.make("hongkong", episode="game")], ids=["standard", "strict16", "hongkong"])
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(episode="game"), Rules.make("strict16", declare_ready=True), Rules.make("hongkong", episode="game")],
+    ids=["standard", "strict16", "hongkong"],
+)
 def test_encoders_write_what_the_channel_table_says(rules):
     """The documented ``values`` and ``cols`` of every block (planes_v0 with derived and revealed kongs,
     oracle_v0) hold in every state of random games, for every seat."""
@@ -239,7 +245,9 @@ def test_encoders_write_what_the_channel_table_says(rules):
     seen = []
     for eng in _random_states(rules, B=6, seed=4, steps=300):
         for seat in range(4):
-            seen.append(np.concatenate([enc.encode(eng, seats=seat), orc.encode(eng, seats=seat)[:, enc.n_channels :]], 1))
+            seen.append(
+                np.concatenate([enc.encode(eng, seats=seat), orc.encode(eng, seats=seat)[:, enc.n_channels :]], 1)
+            )
     x = np.concatenate(seen)
     blocks = pv.blocks(True) + ov.CHANNELS
     at = starts(blocks)

@@ -20,7 +20,7 @@ from envs.engine import state as st
 from envs.engine.actions import WIN
 from envs.engine.api import Engine
 from envs.engine.rng import mix64
-from envs.engine.scripted import play, scripted_engine, scripted_wall, tsumogiri
+from envs.engine.scripted import play, scripted_engine, scripted_wall
 from envs.gym_env import SelfPlayVecEnv, SingleAgentVecEnv
 from envs.obs import planes_v0 as pv
 from envs.obs import planes_v1 as p1
@@ -104,8 +104,12 @@ def hk(hands, draws="", tail="", walls=None, **opts):
 @pytest.mark.parametrize("answer", ["win", "pass"])
 def test_flower_offer_has_its_phase_plane_and_payer(answer):
     # E is dealt seven flowers while S holds the eighth: 七搶一 is offered to E, paid by S
-    eng = hk(["f1 f2 f3 f4 f5 f6 f8 234m 678m 234p", "159m 159p 159s ESWNCF f7", JUNK, JUNK],
-             draws="C 2m 3m F", tail="2s 3s 4s 6s 7s 8s 9s 3m", flowers=True)
+    eng = hk(
+        ["f1 f2 f3 f4 f5 f6 f8 234m 678m 234p", "159m 159p 159s ESWNCF f7", JUNK, JUNK],
+        draws="C 2m 3m F",
+        tail="2s 3s 4s 6s 7s 8s 9s 3m",
+        flowers=True,
+    )
     assert eng.phase[0] == st.PH_FLOWER and eng.current_player[0] == E
     planes = encode(eng, E)[0]
     of = planes[pv.N_CHANNELS + p1.X_OFFER]
@@ -142,7 +146,9 @@ def test_la_cut_question_shows_the_debt_from_both_sides():
     assert eng.phase[0] == st.PH_LA_CUT and eng.current_player[0] == E
     planes = encode(eng, E)[0]
     R = float(eng.la_debt[0, E, S])
-    assert (planes[pv.N_CHANNELS + p1.X_PHASE_LA_CUT] == 1).all() and not planes[pv.N_CHANNELS + p1.X_PHASE_FLOWER].any()
+    assert (planes[pv.N_CHANNELS + p1.X_PHASE_LA_CUT] == 1).all() and not planes[
+        pv.N_CHANNELS + p1.X_PHASE_FLOWER
+    ].any()
     assert np.flatnonzero(planes[pv.N_CHANNELS + p1.X_LA_ASK]).tolist() == [1]
     assert planes[pv.N_CHANNELS + p1.X_LA_DEBT, 1] == np.float32(min(R / scale, pv.SCORE_CLIP))
     assert planes[pv.N_CHANNELS + p1.X_LA_COUNT, 1] == np.float32(3 / p1.LA_COUNT_SCALE)
@@ -163,8 +169,9 @@ def test_bad_input_raises():
     rows, seats = np.arange(2, dtype=np.int64), np.zeros(2, np.int64)
 
     def call(la=s.la, la_k=s.la_k, rows=rows, seats=seats, out=out, flags=0):
-        _core.planes_v1_encode(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, la, la_k, eng.opts,
-                               flags, 0)
+        _core.planes_v1_encode(
+            out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, la, la_k, eng.opts, flags, 0
+        )
 
     call()
     with pytest.raises(TypeError, match="la: expected dtype float64"):
@@ -268,7 +275,9 @@ def test_zz_recorded_digests(capsys):
     DIGESTS.print_for_recording(capsys)
 
 
-RECORDED.update({  # planes_v1's extra channels along seeded_play, recorded when planes_v1 was introduced
-    "hongkong_la extra": "ed4012ac0edf367ed3cc",
-    "standard extra": "b445bdff88b990658953",
-})
+RECORDED.update(
+    {  # planes_v1's extra channels along seeded_play, recorded when planes_v1 was introduced
+        "hongkong_la extra": "ed4012ac0edf367ed3cc",
+        "standard extra": "b445bdff88b990658953",
+    }
+)

@@ -18,13 +18,20 @@ import numpy as np
 import pytest
 
 from agents import make_agent, unknown_agent
+from agents.evaluation.arena import (
+    deal_played,
+    duplicate_wall_seeds,
+    hand_outcomes,
+    play_duplicate,
+    rotated_seating,
+    run_games,
+)
 from agents.olympiad import BOT_PROFILE, BOT_RULES
 from agents.olympiad.bot import ProtocolBot, serve
 from agents.olympiad.codec import MAX_LINE, ProtocolError, kind_of_id, line, parse_answer, split, tile_id
 from agents.olympiad.host import OlympiadAgent, check_rules, parse_spec, with_option
 from envs.engine.api import Engine
 from envs.rules import Rules
-from agents.evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, play_duplicate, rotated_seating, run_games
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "olympiad"
@@ -70,9 +77,18 @@ def test_answers_parsed_and_refused():
     assert parse_answer("/gong 0 111 112 113 110", "gong") == ("gong", [0, 111, 112, 113, 110])
     assert parse_answer("/gong 1 111", "gong") == ("gong", [1, 111])
     assert parse_answer("/hu", "hu") == ("hu", [])
-    for text, ask in [("/pass", "throw"), ("/throw", "throw"), ("/throw 111 112", "throw"), ("/pong 111 111", "pong"),
-                      ("/eat 111 112", "pong"), ("/gong 2 111", "gong"), ("/hu 111", "hu"), ("", "hu"),
-                      ("/throw 11\x00", "throw"), ("x" * 300, "hu")]:  # fmt: skip
+    for text, ask in [
+        ("/pass", "throw"),
+        ("/throw", "throw"),
+        ("/throw 111 112", "throw"),
+        ("/pong 111 111", "pong"),
+        ("/eat 111 112", "pong"),
+        ("/gong 2 111", "gong"),
+        ("/hu 111", "hu"),
+        ("", "hu"),
+        ("/throw 11\x00", "throw"),
+        ("x" * 300, "hu"),
+    ]:
         with pytest.raises(ProtocolError):
             parse_answer(text, ask)
     with pytest.raises(ProtocolError, match="255"):
@@ -84,10 +100,19 @@ def test_specs_and_rules():
     assert parse_spec("olympiad:./bot --x 1") == {"command": "./bot --x 1"}
     got = parse_spec(f"olympiad[cwd={ROOT},timeout=2.5,fallback=defensive]:./b")
     assert got == {"cwd": str(ROOT), "timeout": 2.5, "fallback": "defensive", "command": "./b"}
-    assert parse_spec(with_option("olympiad[timeout=2]:./b", "log", "/tmp/x")) == {"timeout": 2.0, "log_dir": "/tmp/x",
-                                                                                   "command": "./b"}  # fmt: skip
-    for bad in ("olympiad", "olympiad:", "olympiad[speed=3]:./b", "olympiad[timeout=-1]:./b", "olympiad[timeout=2:./b",
-                "olympiad[cwd=/no/such/dir]:./b"):  # fmt: skip
+    assert parse_spec(with_option("olympiad[timeout=2]:./b", "log", "/tmp/x")) == {
+        "timeout": 2.0,
+        "log_dir": "/tmp/x",
+        "command": "./b",
+    }
+    for bad in (
+        "olympiad",
+        "olympiad:",
+        "olympiad[speed=3]:./b",
+        "olympiad[timeout=-1]:./b",
+        "olympiad[timeout=2:./b",
+        "olympiad[cwd=/no/such/dir]:./b",
+    ):
         with pytest.raises(ValueError):
             parse_spec(bad)
     assert unknown_agent("olympiad:./b") is None
@@ -110,8 +135,26 @@ def test_eval_refuses_rules_a_bot_cannot_play(tmp_path):
 
     assert main(["eval", "olympiad:./nobot", "greedy", "greedy", "greedy", "--hands", "4", "--plot", ""]) == 2
     assert main(["bot", "--agent", "greedy", "--profile", "standard"]) == 2  # another profile
-    assert main(["eval", "olympiad:./nobot", "greedy", "greedy", "greedy", "--hands", "4", "--plot", "",
-                 "--profile", "olympiad", "--rules", '{"rob_kong": true}']) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "eval",
+                "olympiad:./nobot",
+                "greedy",
+                "greedy",
+                "greedy",
+                "--hands",
+                "4",
+                "--plot",
+                "",
+                "--profile",
+                "olympiad",
+                "--rules",
+                '{"rob_kong": true}',
+            ]
+        )
+        == 2
+    )
 
 
 # -- external bots ------------------------------------------------------------------------------------
@@ -123,9 +166,17 @@ def test_c_bot_plays_duplicate_without_faults(c_bot, tmp_path):
     assert not bot.procs  # /exit, then the process groups killed
 
 
-@pytest.mark.parametrize("flag,kind", [("--crash-after 2", "crash"), ("--hang-after 2", "timeout"),
-                                       ("--garbage-after 3", "unparsable"), ("--huge-after 4", "long_line"),
-                                       ("--illegal-after 2", "illegal"), ("--no-ready", "timeout")])  # fmt: skip
+@pytest.mark.parametrize(
+    "flag,kind",
+    [
+        ("--crash-after 2", "crash"),
+        ("--hang-after 2", "timeout"),
+        ("--garbage-after 3", "unparsable"),
+        ("--huge-after 4", "long_line"),
+        ("--illegal-after 2", "illegal"),
+        ("--no-ready", "timeout"),
+    ],
+)
 def test_misbehaving_bots_never_stop_a_match(c_bot, flag, kind):
     bot = make_agent(f"olympiad[timeout=0.3]:{c_bot} {flag}")
     res = play_duplicate([bot, make_agent("greedy"), make_agent("greedy"), make_agent("greedy")], 2, RULES, seed=1)
@@ -137,11 +188,15 @@ def test_misbehaving_bots_never_stop_a_match(c_bot, flag, kind):
 
 def test_python_bots_that_die_or_spam(tmp_path):
     quiet = tmp_path / "quiet.py"  # reads and never answers, then its output closes
-    quiet.write_text("import sys\nfor line in sys.stdin:\n    if line.startswith('/ask'):\n        sys.exit(0)\n"
-                     "    if line.startswith('/ready'):\n        print('/ready', flush=True)\n")  # fmt: skip
+    quiet.write_text(
+        "import sys\nfor line in sys.stdin:\n    if line.startswith('/ask'):\n        sys.exit(0)\n"
+        "    if line.startswith('/ready'):\n        print('/ready', flush=True)\n"
+    )
     spam = tmp_path / "spam.py"  # answers with two lines and no newline at the end of a huge one
-    spam.write_text("import sys\nfor line in sys.stdin:\n    if line.startswith('/ready'):\n        print('/ready', flush=True)\n"
-                    "    elif line.startswith('/ask'):\n        sys.stdout.write('y' * 5000); sys.stdout.flush()\n")  # fmt: skip
+    spam.write_text(
+        "import sys\nfor line in sys.stdin:\n    if line.startswith('/ready'):\n        print('/ready', flush=True)\n"
+        "    elif line.startswith('/ask'):\n        sys.stdout.write('y' * 5000); sys.stdout.flush()\n"
+    )
     for script, kind in ((quiet, "crash"), (spam, "long_line")):
         bot = make_agent(f"olympiad[timeout=2]:{shlex.quote(sys.executable)} {script}")
         res = play_duplicate([bot] + [make_agent("greedy") for _ in range(3)], 1, RULES, seed=2)
@@ -150,14 +205,20 @@ def test_python_bots_that_die_or_spam(tmp_path):
 
 def test_a_bot_that_talks_unasked(tmp_path):
     chatty = tmp_path / "chatty.py"  # greets at start, and chats after each answer (in the same write)
-    chatty.write_text("import sys\nprint('hello', flush=True)\nfor line in sys.stdin:\n"
-                      "    if line.startswith(('/ready', '/ask')):\n"
-                      "        ans = '/ready' if line.startswith('/ready') else 'x' if 'throw' in line else '/pass'\n"
-                      "        sys.stdout.write(ans + '\\nchat\\n'); sys.stdout.flush()\n")  # fmt: skip
+    chatty.write_text(
+        "import sys\nprint('hello', flush=True)\nfor line in sys.stdin:\n"
+        "    if line.startswith(('/ready', '/ask')):\n"
+        "        ans = '/ready' if line.startswith('/ready') else 'x' if 'throw' in line else '/pass'\n"
+        "        sys.stdout.write(ans + '\\nchat\\n'); sys.stdout.flush()\n"
+    )
     bot = make_agent(f"olympiad[timeout=2]:{shlex.quote(sys.executable)} {chatty}")
     res = play_duplicate([bot] + [make_agent("greedy") for _ in range(3)], 1, RULES, seed=2)
-    assert res["hands"] == 4 and {k: v for k, v in res["faults"][bot.name].items() if k != "requests"} == {"unparsable": 4}
-    assert all("'x'" in f["detail"] for f in bot.fault_log)  # its bad /throw, never 'hello' or 'chat' taken as an answer
+    assert res["hands"] == 4 and {k: v for k, v in res["faults"][bot.name].items() if k != "requests"} == {
+        "unparsable": 4
+    }
+    assert all(
+        "'x'" in f["detail"] for f in bot.fault_log
+    )  # its bad /throw, never 'hello' or 'chat' taken as an answer
 
 
 def test_a_bot_that_cannot_start_is_a_fault(tmp_path):
@@ -208,9 +269,25 @@ def _bot(agent="greedy"):
 
 def test_tw16_bot_never_stops_on_bad_input():
     bot = _bot()
-    lines = ["/ask throw", "/ask", "/ask fly", "garbage", "x" * 300, "/mo 111", "/initCard 111", "/start MJ 9",
-             "/initGame East East 1 1 0", "/initCard 111 112", "/throw 1 510", "/pong 2 111 112 113", "/ask eat",
-             "/ask hu", "/gong 1 9 111", "\x00\x01", "/ready"]  # fmt: skip
+    lines = [
+        "/ask throw",
+        "/ask",
+        "/ask fly",
+        "garbage",
+        "x" * 300,
+        "/mo 111",
+        "/initCard 111",
+        "/start MJ 9",
+        "/initGame East East 1 1 0",
+        "/initCard 111 112",
+        "/throw 1 510",
+        "/pong 2 111 112 113",
+        "/ask eat",
+        "/ask hu",
+        "/gong 1 9 111",
+        "\x00\x01",
+        "/ready",
+    ]
     answers = [bot.reply(x) for x in lines]
     assert answers[0] == "/pass" and answers[-1] == "/ready"
     assert all(a is None or a.split()[0] in ("/pass", "/ready", "/throw") for a in answers)
@@ -246,8 +323,12 @@ def test_tw16_bot_as_tcp_client():
 
     t = threading.Thread(target=referee)
     t.start()
-    p = subprocess.run([sys.executable, "-m", "tw16.cli.main", "bot", "--agent", "greedy", "--connect", f"127.0.0.1:{port}"],
-                       cwd=ROOT, capture_output=True, timeout=120)  # fmt: skip
+    p = subprocess.run(
+        [sys.executable, "-m", "tw16.cli.main", "bot", "--agent", "greedy", "--connect", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+    )
     t.join(10)
     srv.close()
     assert p.returncode == 0 and got == ["/ready"]
@@ -257,8 +338,12 @@ def test_tw16_bot_as_tcp_client():
 def test_golden_transcripts(c_bot, tmp_path):
     """The C bot's messages in two fixed walls (8 hands) beside a tw16 bot: diffed against the file
     (TW16_REGEN_OLYMPIAD=1 writes it again after a deliberate change)."""
-    agents = [make_agent(with_option(f"olympiad:{c_bot}", "log", str(tmp_path / "c"))), make_agent("greedy"),
-              make_agent(with_option(tw16_bot("defensive"), "log", str(tmp_path / "d"))), make_agent("greedy")]  # fmt: skip
+    agents = [
+        make_agent(with_option(f"olympiad:{c_bot}", "log", str(tmp_path / "c"))),
+        make_agent("greedy"),
+        make_agent(with_option(tw16_bot("defensive"), "log", str(tmp_path / "d"))),
+        make_agent("greedy"),
+    ]
     play_duplicate(agents, 2, RULES, seed=2026, log_dir=tmp_path / "replays")
     text = ""
     for sub in ("c", "d"):
@@ -285,8 +370,11 @@ def test_web_refuses_protocol_bots():
 def test_play_opponents_keep_olympiad_options():
     from tw16.cli.play import split_specs
 
-    assert split_specs("olympiad[cwd=/a,timeout=2]:./bot,greedy,defensive") == ["olympiad[cwd=/a,timeout=2]:./bot", "greedy",
-                                                                               "defensive"]  # fmt: skip
+    assert split_specs("olympiad[cwd=/a,timeout=2]:./bot,greedy,defensive") == [
+        "olympiad[cwd=/a,timeout=2]:./bot",
+        "greedy",
+        "defensive",
+    ]
     assert split_specs("greedy") == ["greedy"]
 
 

@@ -155,13 +155,16 @@ def test_standard_robs():
 
 
 # -- five sets and a pair only ---------------------------------------------------------------------------
-@pytest.mark.parametrize("profile,opts,wins", [
-    ("olympiad", {"extras": True}, False),   # the extras pack names 嚦咕嚦咕; special_wins keeps it out
-    ("olympiad", {"extras": True, "special_wins": True}, True),
-    ("standard", {"extras": True}, True),
-    ("strict16", {"declare_ready": False}, True),  # strict16 names it itself
-    ("strict16", {"declare_ready": False, "special_wins": False}, False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "profile,opts,wins",
+    [
+        ("olympiad", {"extras": True}, False),  # the extras pack names 嚦咕嚦咕; special_wins keeps it out
+        ("olympiad", {"extras": True, "special_wins": True}, True),
+        ("standard", {"extras": True}, True),
+        ("strict16", {"declare_ready": False}, True),  # strict16 names it itself
+        ("strict16", {"declare_ready": False, "special_wins": False}, False),
+    ],
+)
 def test_eight_pairs_wins_only_with_special_wins(profile, opts, wins):
     eng = new([JUNK, PAIRS8, JUNK, JUNK], draws="8p", profile=profile, **opts)
     play(eng, "E: discard 8p")
@@ -240,8 +243,15 @@ def test_settlement_binding_figures():
 def test_tw16_score_gives_win_lose_deltas(tmp_path, capsys):
     from tw16.cli.main import main
 
-    case = {"id": "oly1", "hand": "456m 789m 234p 567s N", "melds": ["chi 123m"], "win_tile": "N",
-            "win_by": "discard", "discarder": "W", "seat": "S"}  # fmt: skip
+    case = {
+        "id": "oly1",
+        "hand": "456m 789m 234p 567s N",
+        "melds": ["chi 123m"],
+        "win_tile": "N",
+        "win_by": "discard",
+        "discarder": "W",
+        "seat": "S",
+    }
     p = tmp_path / "c.jsonl"
     p.write_text(json.dumps(case) + "\n" + json.dumps(case | {"id": "oly2", "win_by": "self_draw"}) + "\n")
     assert main(["score", str(p), "--profile", OLY]) == 0
@@ -286,8 +296,22 @@ def test_log_from_before_the_new_options_still_replays():
 def test_tw16_eval_plays_the_profile(capsys):
     from tw16.cli.main import main
 
-    argv = ["eval", "greedy", "random", "greedy", "random", "--profile", OLY, "--rules", '{"rob_kong": true}',
-            "--hands", "16", "--json", "--plot", ""]  # fmt: skip
+    argv = [
+        "eval",
+        "greedy",
+        "random",
+        "greedy",
+        "random",
+        "--profile",
+        OLY,
+        "--rules",
+        '{"rob_kong": true}',
+        "--hands",
+        "16",
+        "--json",
+        "--plot",
+        "",
+    ]
     assert main(argv) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["rules"] == Rules(profile=OLY, rob_kong=True).to_dict()

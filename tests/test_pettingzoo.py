@@ -94,8 +94,9 @@ def test_illegal_actions():
     # the built-in handling matches PettingZoo's standard wrappers around raw_env, step by step
     from pettingzoo.utils import wrappers
 
-    ref = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
-        wrappers.TerminateIllegalWrapper(tw16_v0.raw_env(), illegal_reward=-5)))
+    ref = wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(wrappers.TerminateIllegalWrapper(tw16_v0.raw_env(), illegal_reward=-5))
+    )
     ref.reset(seed=0)
     ref.step(bad)
     while True:

@@ -94,24 +94,47 @@ EARTHLY_G = ["self_draw", "concealed", "concealed_self_draw", "heavenly_ready", 
 HUMAN_G = ["concealed", "heavenly_ready", "earthly_ready"]
 SPEC_21 = {
     "wikibooks": {"flower_set": ([], None), "heavenly_ready": ([], None), "earthly_ready": ([], None)},
-    "star31": {"full_beggar": ([], None), "earthly_win": (EARTHLY_G, None), "heavenly_ready": ([], None),
-               "earthly_ready": ([], None)},
-    "masters": {"flower_set": ([], None), "full_beggar": ([], None), "earthly_win": (EARTHLY_G, None),
-                "human_win": (HUMAN_G, None), "heavenly_ready": ([], None), "earthly_ready": ([], None)},
-    "mj888": {"concealed_self_draw": (["self_draw", "concealed"], (2, ["earthly_ready"])), "flower_set": ([], None),
-              "last_tile_draw": (["kong_replacement_win"], None), "full_beggar": ([], None),
-              "all_honours": (["half_flush"], None),
-              "heavenly_win": ([k for k in HEAVENLY_G if k != "heavenly_ready"], None),
-              "earthly_win": ([k for k in EARTHLY_G if k != "heavenly_ready"], None),
-              "earthly_ready": (["concealed"], None)},
-    "zhonghua": {"concealed_self_draw": (["self_draw", "concealed"], (1, ["heavenly_ready", "earthly_ready"])),
-                 "last_tile_draw": (["kong_replacement_win"], None), "all_honours": (["half_flush"], None),
-                 "heavenly_win": (HEAVENLY_G, None), "earthly_win": (EARTHLY_G, None), "human_win": (HUMAN_G, None),
-                 "heavenly_ready": (["concealed"], None), "earthly_ready": (["concealed"], None)},
-    "zhaishenye": {"concealed_self_draw": (["self_draw", "concealed"], (2, ["heavenly_ready"])),
-                   "big_winds": (["small_winds", "wind_pung"], None), "heavenly_ready": (["concealed"], None),
-                   "wind_pung": ([], None)},
-}  # fmt: skip
+    "star31": {
+        "full_beggar": ([], None),
+        "earthly_win": (EARTHLY_G, None),
+        "heavenly_ready": ([], None),
+        "earthly_ready": ([], None),
+    },
+    "masters": {
+        "flower_set": ([], None),
+        "full_beggar": ([], None),
+        "earthly_win": (EARTHLY_G, None),
+        "human_win": (HUMAN_G, None),
+        "heavenly_ready": ([], None),
+        "earthly_ready": ([], None),
+    },
+    "mj888": {
+        "concealed_self_draw": (["self_draw", "concealed"], (2, ["earthly_ready"])),
+        "flower_set": ([], None),
+        "last_tile_draw": (["kong_replacement_win"], None),
+        "full_beggar": ([], None),
+        "all_honours": (["half_flush"], None),
+        "heavenly_win": ([k for k in HEAVENLY_G if k != "heavenly_ready"], None),
+        "earthly_win": ([k for k in EARTHLY_G if k != "heavenly_ready"], None),
+        "earthly_ready": (["concealed"], None),
+    },
+    "zhonghua": {
+        "concealed_self_draw": (["self_draw", "concealed"], (1, ["heavenly_ready", "earthly_ready"])),
+        "last_tile_draw": (["kong_replacement_win"], None),
+        "all_honours": (["half_flush"], None),
+        "heavenly_win": (HEAVENLY_G, None),
+        "earthly_win": (EARTHLY_G, None),
+        "human_win": (HUMAN_G, None),
+        "heavenly_ready": (["concealed"], None),
+        "earthly_ready": (["concealed"], None),
+    },
+    "zhaishenye": {
+        "concealed_self_draw": (["self_draw", "concealed"], (2, ["heavenly_ready"])),
+        "big_winds": (["small_winds", "wind_pung"], None),
+        "heavenly_ready": (["concealed"], None),
+        "wind_pung": ([], None),
+    },
+}
 
 
 # -- the example hands, the tables --------------------------------------------------------------
@@ -143,7 +166,7 @@ def test_table_is_platforms_md(name):
     # new rows follow the standard ones, in the order heavenly_ready, earthly_ready, wind_pung
     keys = prof.keys
     new = [k for k in keys if k not in std.keys]
-    assert keys[-len(new):] == tuple(k for k in ("heavenly_ready", "earthly_ready", "wind_pung") if k in new)
+    assert keys[-len(new) :] == tuple(k for k in ("heavenly_ready", "earthly_ready", "wind_pung") if k in new)
 
 
 def test_rules_of_section_1():
@@ -167,8 +190,9 @@ def _column(name: str) -> dict[str, str]:
     sec = PLATFORMS_MD.split("## 2. Tai")[1].split("### 2.1")[0]
     lines = [x for x in sec.splitlines() if x.startswith("| ")]
     col = [c.strip() for c in lines[0].strip("|").split("|")].index(name)
-    return {cells[0].split()[0]: cells[col] for cells in ([c.strip() for c in x.strip("|").split("|")]
-                                                          for x in lines[2:])}  # fmt: skip
+    return {
+        cells[0].split()[0]: cells[col] for cells in ([c.strip() for c in x.strip("|").split("|")] for x in lines[2:])
+    }
 
 
 def test_diff_standard_star31_is_the_star31_column():
@@ -184,8 +208,12 @@ def test_diff_standard_star31_is_the_star31_column():
         if len(c.split()) > 1:  # a letter: replaces changed (2.1)
             assert x["a"]["replaces"] != x["b"]["replaces"], x
     assert {x["option"]: x["b"] for x in d["rules"]} == {
-        "declare_ready": True, "heavenly_ready_window": "dealer_first", "earthly_ready_window": "migi",
-        "seven_flower_win": False, "streak_cap": 10}  # fmt: skip
+        "declare_ready": True,
+        "heavenly_ready_window": "dealer_first",
+        "earthly_ready_window": "migi",
+        "seven_flower_win": False,
+        "streak_cap": 10,
+    }
 
 
 def test_cli_profiles_list_and_diff():
@@ -194,8 +222,9 @@ def test_cli_profiles_list_and_diff():
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert [x.split()[0] for x in lines] == ["standard", "strict16", "casual", "hongkong", "olympiad", *PLATFORMS]
-    r = subprocess.run(run + ["diff", "standard", "star31", "--json"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=120)  # fmt: skip
+    r = subprocess.run(
+        run + ["diff", "standard", "star31", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == diff_profiles("standard", "star31")
     r = subprocess.run(run + ["diff", "standard", "star31"], cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -226,16 +255,40 @@ OWN: dict[str, tuple[dict, dict, int]] = {
     # key: (positive, negative, multiplicity of the positive)
     "heavenly_ready": (dict(READY_HAND, flags=["heavenly_ready"]), dict(READY_HAND, flags=[]), 1),
     "earthly_ready": (dict(READY_HAND, flags=["earthly_ready"]), dict(READY_HAND, flags=[]), 1),
-    "wind_pung": (dict(BASE, hand="EEE 234m 567p 789p 5s", melds=["pon NNN"], win_tile="5s", win_by="discard",
-                       discarder="W", seat="S"),
-                  dict(BASE, hand="CCC 234m 567p 789p 5s", melds=["pon 111m"], win_tile="5s", win_by="discard",
-                       discarder="W", seat="S"), 2),
-}  # fmt: skip
+    "wind_pung": (
+        dict(
+            BASE,
+            hand="EEE 234m 567p 789p 5s",
+            melds=["pon NNN"],
+            win_tile="5s",
+            win_by="discard",
+            discarder="W",
+            seat="S",
+        ),
+        dict(
+            BASE,
+            hand="CCC 234m 567p 789p 5s",
+            melds=["pon 111m"],
+            win_tile="5s",
+            win_by="discard",
+            discarder="W",
+            seat="S",
+        ),
+        2,
+    ),
+}
 EARTHLY_DEALER_DISCARD = (
-    dict(BASE, hand="123m 456m 789m 234p 12s NN", win_tile="3s", win_by="discard", discarder="E", seat="S",
-         flags=["earthly"]),
+    dict(
+        BASE,
+        hand="123m 456m 789m 234p 12s NN",
+        win_tile="3s",
+        win_by="discard",
+        discarder="E",
+        seat="S",
+        flags=["earthly"],
+    ),
     dict(BASE, hand="123m 456m 789m 234p 12s NN", win_tile="3s", win_by="discard", discarder="E", seat="S", flags=[]),
-)  # fmt: skip
+)
 
 
 def _item_cases(profile: str, key: str) -> tuple[dict, dict, int]:
@@ -263,8 +316,9 @@ def test_every_item_positive_and_negative(profile):
 
 
 # -- section 6: what a case may show under the options --------------------------------------------
-HUMAN_DEALER = dict(BASE, hand="123m 456m 789m 234p 12s NN", win_tile="3s", win_by="discard", discarder="S", seat="E",
-                    flags=["human"])  # fmt: skip
+HUMAN_DEALER = dict(
+    BASE, hand="123m 456m 789m 234p 12s NN", win_tile="3s", win_by="discard", discarder="S", seat="E", flags=["human"]
+)
 REFUSALS = [
     # (profile, case, refused?)
     ("wikibooks", dict(EARTHLY_DEALER_DISCARD[0]), False),
@@ -291,7 +345,7 @@ REFUSALS = [
     ("standard", dict(_std_case("S-seven_rob_one+"), rules={"seven_flower_win": False}), True),
     ("standard", _std_case("S-eight_flowers+"), False),
     ("star31", dict(_std_case("S-eight_flowers+"), profile="star31"), False),  # 八仙過海 unchanged
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("i", range(len(REFUSALS)))
@@ -302,17 +356,23 @@ def test_section_6_refusals(i):
 
 
 # -- section 5: hongkong items outside hongkong ---------------------------------------------------
-@pytest.mark.parametrize("body", [
-    "[items.other_wind]\ntai = 1\n",
-    "[items.self_draw]\nreplaces = [\"no_flowers\"]\n",
-    "[items.concealed]\nreduced = { tai = 0, when = [\"other_wind\"] }\n",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[items.other_wind]\ntai = 1\n",
+        '[items.self_draw]\nreplaces = ["no_flowers"]\n',
+        '[items.concealed]\nreduced = { tai = 0, when = ["other_wind"] }\n',
+    ],
+)
 def test_hongkong_items_refused_outside_hongkong(tmp_path, body):
     p = tmp_path / "my.toml"
     p.write_text('extends = "standard"\n' + body, encoding="utf-8")
     key = "other_wind" if "other_wind" in body else "no_flowers"
-    with pytest.raises(ProfileError, match=rf"item '{key}' \(.+\) is a hongkong item \(HONGKONG.md 3\); only a "
-                                           r"profile that extends hongkong can score it"):  # fmt: skip
+    with pytest.raises(
+        ProfileError,
+        match=rf"item '{key}' \(.+\) is a hongkong item \(HONGKONG.md 3\); only a "
+        r"profile that extends hongkong can score it",
+    ):
         load_profile(str(p))
 
 

@@ -40,16 +40,28 @@ SEVEN = ["f1 f2 f3 f4 f5 f6 234m 678m 234p 6p", "159m 159p 159s ESWNCF f7", JUNK
 @pytest.mark.parametrize("flower_win", ["auto", "offer"])
 def test_no_seven_flowers_win_play_goes_on(flower_win):
     # E draws f8 while S holds f7: 七搶一 by default (tests/test_engine_scenarios.py), nothing under star31
-    eng = new(SEVEN, draws="C 2m 3m F f8 5m", tail="2s 3s 4s 6s 7s 8s 9s 3m", profile="star31", flowers=True,
-              flower_win=flower_win)  # fmt: skip
+    eng = new(
+        SEVEN,
+        draws="C 2m 3m F f8 5m",
+        tail="2s 3s 4s 6s 7s 8s 9s 3m",
+        profile="star31",
+        flowers=True,
+        flower_win=flower_win,
+    )
     tsumogiri(eng, 4)
     assert int(eng.flowers[0, E]) == 0xBF and int(eng.flowers[0, S]) == 1 << 6
     assert not eng.terminated[0] and eng.phase[0] == st.PH_TURN and eng.current_player[0] == E
     assert "win" not in legal_names(eng)
     tsumogiri(eng, 8)  # play goes on
     assert not eng.terminated[0] and int(eng.s.g[0, st.G_NRIVER]) >= 5
-    control = new(SEVEN, draws="C 2m 3m F f8 5m", tail="2s 3s 4s 6s 7s 8s 9s 3m", profile="zhaishenye",
-                  flowers=True, flower_win=flower_win)  # fmt: skip
+    control = new(
+        SEVEN,
+        draws="C 2m 3m F f8 5m",
+        tail="2s 3s 4s 6s 7s 8s 9s 3m",
+        profile="zhaishenye",
+        flowers=True,
+        flower_win=flower_win,
+    )
     tsumogiri(control, 4)
     if flower_win == "auto":
         assert control.terminated[0] and last_hand(control).win_by == "flowers"
@@ -59,8 +71,13 @@ def test_no_seven_flowers_win_play_goes_on(flower_win):
 
 
 def test_eight_flowers_still_win_under_star31():
-    eng = new(["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK], draws="C 2m 3m F f8",
-              tail="2s 3s 4s 6s 7s 8s 9s 9p", profile="star31", flowers=True)  # fmt: skip
+    eng = new(
+        ["f1 f2 f3 f4 f5 f6 f7 234m 678m 234p", JUNK, JUNK, JUNK],
+        draws="C 2m 3m F f8",
+        tail="2s 3s 4s 6s 7s 8s 9s 9p",
+        profile="star31",
+        flowers=True,
+    )
     tsumogiri(eng, 4)
     assert eng.terminated[0] and last_hand(eng).win_by == "flowers" and items(eng, E) == {"eight_flowers": 8}
 
@@ -108,8 +125,19 @@ def test_migi_window_counts_eight_discards(profile, flag):
     play(eng, "S: ready", "S: discard P")
     assert ready(eng, S) == flag
     late = new([JUNK, T16, JUNK, JUNK], draws=LONG, profile=profile)
-    play(late, "S: pass", "E: discard C", "S: discard 2m", "W: discard 3m", "N: discard 4m", "E: discard F",
-         "S: discard P", "W: discard 1p", "N: discard 9p", "E: discard 7s")  # fmt: skip
+    play(
+        late,
+        "S: pass",
+        "E: discard C",
+        "S: discard 2m",
+        "W: discard 3m",
+        "N: discard 4m",
+        "E: discard F",
+        "S: discard P",
+        "W: discard 1p",
+        "N: discard 9p",
+        "E: discard 7s",
+    )
     assert late.current_player[0] == S and "ready" not in legal_names(late)  # the 10th discard: closed
     strict = new([JUNK, T16, JUNK, JUNK], draws=LONG, profile="strict16")
     play(strict, "S: pass", "E: discard C", "S: discard 2m", "W: discard 3m", "N: discard 4m", "E: discard F")
@@ -196,8 +224,13 @@ def test_random_play_under_the_invariant_checker(profile):
     for opts in ({}, {"episode": "game", "flower_win": "offer"}):
         rules = Rules.make(profile, **opts)
         for policy in (POLICY_UNIFORM, POLICY_GREEDY):
-            out = random_play(Engine(rules, 64), seed=zlib.crc32(profile.encode()), episodes=2 if not opts else 1,
-                              check=True, policy=policy)  # fmt: skip
+            out = random_play(
+                Engine(rules, 64),
+                seed=zlib.crc32(profile.encode()),
+                episodes=2 if not opts else 1,
+                check=True,
+                policy=policy,
+            )
             assert not out[:, O_ERROR].any(), (profile, opts, policy, out[out[:, O_ERROR] != 0][:3])
             assert out[:, O_HANDS].sum() >= 64
             assert policy == POLICY_UNIFORM or out[:, O_WINS].sum() > 0  # (uniform play seldom wins)

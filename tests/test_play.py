@@ -52,11 +52,39 @@ def test_whole_hand_with_garbage_input():
     seed = 5
     hand = _hand_of(seed, 0)
     missing = kind_name(int(np.flatnonzero(hand == 0)[0]))
-    garbage = ["hello", "", "99", "0", "-3", "d 0m", "discard zz", "555m", f"d {missing}", missing, "pon", "chi 345m",
-               "win", "ready", "p", "pass 5m", "\x00\x1b[A", "1.5", "?", "t", "打 ㄅ"]  # fmt: skip
+    garbage = [
+        "hello",
+        "",
+        "99",
+        "0",
+        "-3",
+        "d 0m",
+        "discard zz",
+        "555m",
+        f"d {missing}",
+        missing,
+        "pon",
+        "chi 345m",
+        "win",
+        "ready",
+        "p",
+        "pass 5m",
+        "\x00\x1b[A",
+        "1.5",
+        "?",
+        "t",
+        "打 ㄅ",
+    ]
     out = io.StringIO()
-    res = play(Rules(), seat=0, opponents=["greedy"], seed=seed, hands=1,
-               input=itertools.chain(garbage, itertools.repeat("1")), out=out)  # fmt: skip
+    res = play(
+        Rules(),
+        seat=0,
+        opponents=["greedy"],
+        seed=seed,
+        hands=1,
+        input=itertools.chain(garbage, itertools.repeat("1")),
+        out=out,
+    )
     text = out.getvalue()
     assert res["hands"] == 1 and not res["quit"] and res["you"] == 0
     assert sum(res["chips"]) == 0
@@ -103,8 +131,15 @@ def test_several_hands_other_seat_mixed_opponents_and_derived_planes():
     plain, derived = FirstLegal(), FirstLegal(in_channels=86)
     out = io.StringIO()
     # "pass" is not always legal: a refused "pass" is followed by "1", the first option
-    res = play(Rules(profile="strict16"), seat=2, opponents=[plain, derived, FirstLegal()], seed=11, hands=2,
-               input=itertools.cycle(["pass", "1"]), out=out)  # fmt: skip
+    res = play(
+        Rules(profile="strict16"),
+        seat=2,
+        opponents=[plain, derived, FirstLegal()],
+        seed=11,
+        hands=2,
+        input=itertools.cycle(["pass", "1"]),
+        out=out,
+    )
     assert res["hands"] == 2 and not res["quit"]
     assert plain.widths == {79} and derived.widths == {86}
     assert out.getvalue().count("over ──") == 2
@@ -166,14 +201,20 @@ def test_interpret():
     assert interpret("pass", ch).action == A.PASS and interpret("x", ch).action == A.PASS
     assert "takes no tile" in interpret("pass 5m", ch).message
     assert "cannot discard" in interpret("5m", ch).message
-    assert interpret("?", ch).command == "help" and interpret("q", ch).command == "quit" and interpret("t", ch).command == "table"
+    assert (
+        interpret("?", ch).command == "help"
+        and interpret("q", ch).command == "quit"
+        and interpret("t", ch).command == "table"
+    )
     disc = [Choice(A.DISCARD + k, "discard", f"discard {kind_name(k)}", "", (k,)) for k in (4, 27, 33)]
     hand = np.zeros(34, np.int8)
     hand[[4, 27, 33]] = 1
     assert interpret("5m", disc, hand).action == 4 and interpret("d 5M", disc, hand).action == 4
     assert interpret("E", disc, hand).action == A.DISCARD + 27 and interpret("d e", disc, hand).action == A.DISCARD + 27
     assert interpret("W", disc, hand).message.startswith("you have no W")  # W is the west wind, w is win
-    assert interpret("P", disc, hand).action == A.DISCARD + 33 and interpret("打 白", disc, hand).action == A.DISCARD + 33
+    assert (
+        interpret("P", disc, hand).action == A.DISCARD + 33 and interpret("打 白", disc, hand).action == A.DISCARD + 33
+    )
     assert "you have no 6m" in interpret("d 6m", disc, hand).message
     for junk in ("", "   ", "d", "🀄", "d 5m 6m", "kong", "1e9", "--", "+2"):
         p = interpret(junk, disc, hand)

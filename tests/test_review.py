@@ -8,10 +8,10 @@ import json
 import pytest
 
 from agents import make_agent
-from tw16.cli.main import main
+from agents.evaluation.review import review_log
 from envs.engine.replay import dumps, record
 from envs.rules import Rules
-from agents.evaluation.review import review_log
+from tw16.cli.main import main
 
 SEATS = "ESWN"
 
@@ -66,14 +66,20 @@ def _deal_in_to_open_hand():
             if ev.get("meld"):
                 melded.add(ev["meld"].split()[0])
             nxt = lines[j + 1] if j + 1 < len(lines) else None
-            if (ev["action"].startswith("discard") and nxt and nxt["action"] == "win" and nxt["seat"] in melded
-                    and nxt["result"]["win_by"] == "discard" and nxt["result"]["payer"] == ev["seat"]):
+            if (
+                ev["action"].startswith("discard")
+                and nxt
+                and nxt["action"] == "win"
+                and nxt["seat"] in melded
+                and nxt["result"]["win_by"] == "discard"
+                and nxt["result"]["payer"] == ev["seat"]
+            ):
                 yield lines, j, SEATS.index(ev["seat"]), SEATS.index(nxt["seat"])
 
 
 def test_a_tile_that_deals_in_to_a_ready_hand_with_open_melds():
     tried = 0
-    for lines, j, seat, winner in _deal_in_to_open_hand():
+    for lines, j, seat, _winner in _deal_in_to_open_hand():
         tried += 1
         paid = lines[j + 1]["result"]["deltas"][seat]
         rv = review_log(lines[: j + 1], make_agent("greedy"), seat, k=2, top=8, mode="oracle", luck=False)

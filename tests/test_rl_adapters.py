@@ -57,8 +57,25 @@ def test_torchrl_policy_through_tw16_eval(tmp_path):
         sys.path.remove(str(tmp_path))
         sys.modules.pop("my_torchrl", None)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    r = subprocess.run([sys.executable, "-m", "tw16.cli.main", "eval", "py:my_torchrl:Agent", "greedy", "py:my_torchrl:Agent",
-                        "greedy", "--hands", "8"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tw16.cli.main",
+            "eval",
+            "py:my_torchrl:Agent",
+            "greedy",
+            "py:my_torchrl:Agent",
+            "greedy",
+            "--hands",
+            "8",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert "torchrl-mlp" in r.stdout
 
@@ -86,16 +103,30 @@ def test_torchrl_agent_takes_the_masked_argmax():
 @pytest.mark.slow
 def test_rllib_checkpoint_in_duplicate_play(tmp_path):
     pytest.importorskip("ray.rllib")
-    from envs.rules import Rules
-    from agents.evaluation.arena import play_duplicate
-
     from agents import make_agent
+    from agents.evaluation.arena import play_duplicate
     from agents.rl_adapters import RLlibAgent
+    from envs.rules import Rules
 
     ck = tmp_path / "ck"
-    r = subprocess.run([sys.executable, str(ROOT / "examples" / "rllib_ppo.py"), "--iterations", "1", "--smoke",
-                        "--bc-hands", "20", "--bc-epochs", "1", "--checkpoint", str(ck)],
-                       capture_output=True, text=True, timeout=900)  # fmt: skip
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "examples" / "rllib_ppo.py"),
+            "--iterations",
+            "1",
+            "--smoke",
+            "--bc-hands",
+            "20",
+            "--bc-epochs",
+            "1",
+            "--checkpoint",
+            str(ck),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     assert "behaviour cloning of shared: {'accuracy': [" in r.stdout  # the warm start ran
     me = RLlibAgent(ck)

@@ -17,7 +17,12 @@ def test_defaults_follow_rules_md():
     r = Rules()
     assert r.profile == "standard"
     assert (r.flowers, r.dead_wall, r.dead_wall_per_kong, r.multi_win, r.strict_pass) == (True, 16, False, False, False)
-    assert (r.no_calls_last3, r.no_kong_after_claim, r.kong_replacement_self_draw, r.swap_call) == (True, True, True, True)
+    assert (r.no_calls_last3, r.no_kong_after_claim, r.kong_replacement_self_draw, r.swap_call) == (
+        True,
+        True,
+        True,
+        True,
+    )
     assert (r.declare_ready, r.west_draw, r.streak_cap, r.episode) == (False, False, None, "hand")
     assert r.stakes == Stakes(30, 10)
     assert Rules() == Rules.make() == Rules.from_dict({})
@@ -45,45 +50,81 @@ BAD = {
     "no_kong_after_claim": [("on", "'no_kong_after_claim' must be true or false")],
     "kong_replacement_self_draw": [(2, "'kong_replacement_self_draw' must be true or false")],
     "swap_call": [("allowed", "'swap_call' must be true or false")],
-    "declare_ready": [(1, "'declare_ready' must be true or false"), (True, "'declare_ready' needs a profile with ready items")],
+    "declare_ready": [
+        (1, "'declare_ready' must be true or false"),
+        (True, "'declare_ready' needs a profile with ready items"),
+    ],
     "west_draw": [("W", "'west_draw' must be true or false")],
-    "streak_cap": [(-1, "'streak_cap' must be null or an integer"), (True, "'streak_cap'"), ("2", "'streak_cap'"),
-                   (10**7, "'streak_cap'")],  # fmt: skip
-    "stakes": [("30", "stakes must be"), ("30/x", "stakes must look like '30/10'"), ("30/10/5", "'30/10'"),
-               ({"base": -1, "per_tai": 10}, "stakes.base must be an integer"), ({"per_tai": 0}, "per_tai must be positive"),
-               ({"ante": 5}, "unknown stakes field(s) ['ante']"), (5, "stakes must be"),
-               ({"base": 10**10, "per_tai": 1}, "stakes.base"), ({"base": 1, "per_tai": "10"}, "stakes.per_tai")],  # fmt: skip
+    "streak_cap": [
+        (-1, "'streak_cap' must be null or an integer"),
+        (True, "'streak_cap'"),
+        ("2", "'streak_cap'"),
+        (10**7, "'streak_cap'"),
+    ],
+    "stakes": [
+        ("30", "stakes must be"),
+        ("30/x", "stakes must look like '30/10'"),
+        ("30/10/5", "'30/10'"),
+        ({"base": -1, "per_tai": 10}, "stakes.base must be an integer"),
+        ({"per_tai": 0}, "per_tai must be positive"),
+        ({"ante": 5}, "unknown stakes field(s) ['ante']"),
+        (5, "stakes must be"),
+        ({"base": 10**10, "per_tai": 1}, "stakes.base"),
+        ({"base": 1, "per_tai": "10"}, "stakes.per_tai"),
+    ],
     "episode": [("round", "'episode' must be one of ('hand', 'game')"), (None, None)],
     "extras": [("yes", "'extras' must be true or false")],
-    "extras_off": [("eight_pairs", "'extras_off' must be a list of item keys"), (["nope"], "names ['nope']"),
-                   (["eight_pairs"], "needs extras = true")],  # fmt: skip
+    "extras_off": [
+        ("eight_pairs", "'extras_off' must be a list of item keys"),
+        (["nope"], "names ['nope']"),
+        (["eight_pairs"], "needs extras = true"),
+    ],
     "unrelated_gap": [(4, "'unrelated_gap' must be 2 or 3"), (True, "'unrelated_gap'")],
     "settlement": [("tab", "'settlement' must be one of ('immediate', 'la', 'win_lose')")],
     "la_cut": [(4, "'la_cut' must be 3 or 'none'"), (True, "'la_cut'"), ("3", "'la_cut'")],
     "la_cut_policy": [("sometimes", "'la_cut_policy' must be one of ('always', 'ask')")],
     "la_draw": [(1, "'la_draw' must be one of ('keep', 'settle')")],
     "flower_win": [(True, "'flower_win' must be one of ('auto', 'offer')")],
-    "dice_payments": [("on", "'dice_payments' must be true or false"), (True, "'dice_payments' is for the hongkong profile")],
-    "count_method": [(3, "'count_method' must be 1 or 2"), (True, "'count_method' must be 1 or 2"),
-                     (2, "'count_method' is for the hongkong profile")],  # fmt: skip
-    "dual_reading": [("on", "'dual_reading' must be true or false"), (False, "'dual_reading' is for the hongkong profile")],
-    "dealer_pays_on_self_draw": [(1, "'dealer_pays_on_self_draw' must be true or false"),
-                                 (True, "'dealer_pays_on_self_draw' is for the hongkong profile")],  # fmt: skip
+    "dice_payments": [
+        ("on", "'dice_payments' must be true or false"),
+        (True, "'dice_payments' is for the hongkong profile"),
+    ],
+    "count_method": [
+        (3, "'count_method' must be 1 or 2"),
+        (True, "'count_method' must be 1 or 2"),
+        (2, "'count_method' is for the hongkong profile"),
+    ],
+    "dual_reading": [
+        ("on", "'dual_reading' must be true or false"),
+        (False, "'dual_reading' is for the hongkong profile"),
+    ],
+    "dealer_pays_on_self_draw": [
+        (1, "'dealer_pays_on_self_draw' must be true or false"),
+        (True, "'dealer_pays_on_self_draw' is for the hongkong profile"),
+    ],
     "rob_kong": [(0, "'rob_kong' must be true or false"), ("no", "'rob_kong' must be true or false")],
     "special_wins": [(1, "'special_wins' must be true or false")],
     "seven_flower_win": [("no", "'seven_flower_win' must be true or false"), (0, "'seven_flower_win'")],
-    "heavenly_ready_window": [("first", "'heavenly_ready_window' must be one of ('deal', 'dealer_first', 'migi')"),
-                              ("migi", "'heavenly_ready_window' needs declare_ready = true")],  # fmt: skip
-    "earthly_ready_window": [(True, "'earthly_ready_window' must be one of ('first_discard', 'migi')"),
-                             ("migi", "'earthly_ready_window' needs declare_ready = true")],  # fmt: skip
-    "early_wins": [("hk", "'early_wins' must be one of ('standard', 'dealer_discard', 'first_round')"),
-                   (1, "'early_wins' must be one of")],  # fmt: skip
+    "heavenly_ready_window": [
+        ("first", "'heavenly_ready_window' must be one of ('deal', 'dealer_first', 'migi')"),
+        ("migi", "'heavenly_ready_window' needs declare_ready = true"),
+    ],
+    "earthly_ready_window": [
+        (True, "'earthly_ready_window' must be one of ('first_discard', 'migi')"),
+        ("migi", "'earthly_ready_window' needs declare_ready = true"),
+    ],
+    "early_wins": [
+        ("hk", "'early_wins' must be one of ('standard', 'dealer_discard', 'first_round')"),
+        (1, "'early_wins' must be one of"),
+    ],
 }
 
 
 def test_ready_windows_need_the_row():
     """PLATFORMS.md 3: a window other than its default needs declare_ready and the profile's row."""
-    with pytest.raises(RulesError, match="'heavenly_ready_window' needs a profile with the heavenly_ready row; 'mj888'"):
+    with pytest.raises(
+        RulesError, match="'heavenly_ready_window' needs a profile with the heavenly_ready row; 'mj888'"
+    ):
         Rules(profile="mj888", heavenly_ready_window="migi")
     with pytest.raises(RulesError, match="'earthly_ready_window' needs a profile with the earthly_ready row"):
         Rules(profile="zhaishenye", earthly_ready_window="migi")
@@ -176,13 +217,38 @@ def test_as_array():
     assert a[R.OPT_STREAK_CAP] == -1  # no cap
     assert (a[R.OPT_BASE], a[R.OPT_PER_TAI]) == (30, 10)
     assert a[R.OPT_EPISODE_GAME] == 0 and a[R.OPT_WEST_DRAW] == 0 and a[R.OPT_DECLARE_READY] == 0
-    b = Rules(profile="casual", flowers=False, dead_wall=20, dead_wall_per_kong=True, multi_win=True, strict_pass=True,
-              no_calls_last3=False, no_kong_after_claim=False, kong_replacement_self_draw=False, swap_call=False,
-              streak_cap=0, stakes="50/5", episode="game").as_array()  # fmt: skip
-    expect = {R.OPT_FLOWERS: 0, R.OPT_DEAD_WALL: 20, R.OPT_DEAD_WALL_PER_KONG: 1, R.OPT_MULTI_WIN: 1,
-              R.OPT_STRICT_PASS: 1, R.OPT_NO_CALLS_LAST3: 0, R.OPT_NO_KONG_AFTER_CLAIM: 0,
-              R.OPT_KONG_REPLACEMENT_SELF_DRAW: 0, R.OPT_SWAP_CALL: 0, R.OPT_DECLARE_READY: 1, R.OPT_STREAK_CAP: 0,
-              R.OPT_BASE: 50, R.OPT_PER_TAI: 5, R.OPT_EPISODE_GAME: 1, R.OPT_WEST_DRAW: 1}  # fmt: skip
+    b = Rules(
+        profile="casual",
+        flowers=False,
+        dead_wall=20,
+        dead_wall_per_kong=True,
+        multi_win=True,
+        strict_pass=True,
+        no_calls_last3=False,
+        no_kong_after_claim=False,
+        kong_replacement_self_draw=False,
+        swap_call=False,
+        streak_cap=0,
+        stakes="50/5",
+        episode="game",
+    ).as_array()
+    expect = {
+        R.OPT_FLOWERS: 0,
+        R.OPT_DEAD_WALL: 20,
+        R.OPT_DEAD_WALL_PER_KONG: 1,
+        R.OPT_MULTI_WIN: 1,
+        R.OPT_STRICT_PASS: 1,
+        R.OPT_NO_CALLS_LAST3: 0,
+        R.OPT_NO_KONG_AFTER_CLAIM: 0,
+        R.OPT_KONG_REPLACEMENT_SELF_DRAW: 0,
+        R.OPT_SWAP_CALL: 0,
+        R.OPT_DECLARE_READY: 1,
+        R.OPT_STREAK_CAP: 0,
+        R.OPT_BASE: 50,
+        R.OPT_PER_TAI: 5,
+        R.OPT_EPISODE_GAME: 1,
+        R.OPT_WEST_DRAW: 1,
+    }
     for i, v in expect.items():
         assert b[i] == v, i
     # every index is distinct and inside the array
@@ -192,7 +258,7 @@ def test_as_array():
 
 def test_frozen():
     r = Rules()
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         r.multi_win = True  # type: ignore[misc]
 
 

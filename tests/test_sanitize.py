@@ -39,8 +39,15 @@ BUILD = ROOT / "build" / "sanitize"
 TSAN_BUILD = ROOT / "build" / "tsan"
 DRIVER = ROOT / "tests" / "sanitize_driver.py"
 SCALE = max(1, int(os.environ.get("TW16_SANITIZE_SCALE", "1")))
-REPORT_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer", "AddressSanitizer: CHECK failed",
-                  "WARNING: ThreadSanitizer", "ThreadSanitizer: CHECK failed", "FATAL: ThreadSanitizer")
+REPORT_MARKERS = (
+    "ERROR: AddressSanitizer",
+    "runtime error:",
+    "ERROR: LeakSanitizer",
+    "AddressSanitizer: CHECK failed",
+    "WARNING: ThreadSanitizer",
+    "ThreadSanitizer: CHECK failed",
+    "FATAL: ThreadSanitizer",
+)
 
 
 def _tool(name):
@@ -64,14 +71,26 @@ def _build(folder: Path, option: str):
     cmake = _tool("cmake")
     if not (folder / "CMakeCache.txt").exists():
         gen = ["-G", "Ninja"] if _tool("ninja") else []
-        cfg = [cmake, "-S", str(ROOT), "-B", str(folder), *gen, f"-D{option}=ON", "-DCMAKE_BUILD_TYPE=Debug",
-               "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1", "-DCMAKE_CXX_COMPILER=g++", f"-DPython_EXECUTABLE={sys.executable}"]
+        cfg = [
+            cmake,
+            "-S",
+            str(ROOT),
+            "-B",
+            str(folder),
+            *gen,
+            f"-D{option}=ON",
+            "-DCMAKE_BUILD_TYPE=Debug",
+            "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1",
+            "-DCMAKE_CXX_COMPILER=g++",
+            f"-DPython_EXECUTABLE={sys.executable}",
+        ]
         r = subprocess.run(cfg, capture_output=True, text=True)
         if r.returncode:
             shutil.rmtree(folder, ignore_errors=True)  # (a half-configured folder would be reused)
             pytest.fail(f"configuring the {option} build failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
-    r = subprocess.run([cmake, "--build", str(folder), "--parallel", str(os.cpu_count() or 2)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [cmake, "--build", str(folder), "--parallel", str(os.cpu_count() or 2)], capture_output=True, text=True
+    )
     assert r.returncode == 0, f"the {option} build failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}"
     so = _module_path(folder)
     assert so is not None, f"no _core module in {folder}"
@@ -128,7 +147,7 @@ def sanitizer_report(proc) -> str | None:
     for m in REPORT_MARKERS:
         i = proc.stderr.find(m)
         if i >= 0:
-            return proc.stderr[max(0, i - 200): i + 6000]
+            return proc.stderr[max(0, i - 200) : i + 6000]
     if proc.returncode != 0:
         return f"exit code {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}"
     return None
@@ -136,8 +155,14 @@ def sanitizer_report(proc) -> str | None:
 
 def run_driver(asan, phase, timeout=900):
     so, env = asan
-    return subprocess.run([sys.executable, str(DRIVER), phase, "--core", str(so), "--scale", str(SCALE)],
-                          capture_output=True, text=True, env=env, timeout=timeout, cwd=str(ROOT))
+    return subprocess.run(
+        [sys.executable, str(DRIVER), phase, "--core", str(so), "--scale", str(SCALE)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        cwd=str(ROOT),
+    )
 
 
 def _summary(proc):

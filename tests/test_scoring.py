@@ -23,8 +23,16 @@ DATA = ROOT / "tests" / "data"
 STANDARD = DATA / "standard.jsonl"
 PROFILES = DATA / "cases_profiles.jsonl"
 
-HC = {"id": "hc", "profile": "standard", "hand": "123m 456m 789m 234p 78s NN", "melds": [], "win_tile": "6s",
-      "win_by": "self_draw", "seat": "S", "round": "E"}  # fmt: skip
+HC = {
+    "id": "hc",
+    "profile": "standard",
+    "hand": "123m 456m 789m 234p 78s NN",
+    "melds": [],
+    "win_tile": "6s",
+    "win_by": "self_draw",
+    "seat": "S",
+    "round": "E",
+}
 
 
 def _cases(path: Path) -> list[dict]:
@@ -33,7 +41,10 @@ def _cases(path: Path) -> list[dict]:
 
 def _write(tmp_path: Path, name: str, lines: list) -> Path:
     p = tmp_path / name
-    p.write_text("".join((x if isinstance(x, str) else json.dumps(x, ensure_ascii=False)) + "\n" for x in lines), encoding="utf-8")
+    p.write_text(
+        "".join((x if isinstance(x, str) else json.dumps(x, ensure_ascii=False)) + "\n" for x in lines),
+        encoding="utf-8",
+    )
     return p
 
 
@@ -49,8 +60,13 @@ def _run(capsys, path, **kw) -> tuple[int, list[str], str]:
 
 def test_cli_check_standard_vectors():
     """`tw16 score --check` through the real command line (python -m tw16.cli.main)."""
-    r = subprocess.run([sys.executable, "-m", "tw16.cli.main", "score", "--check", str(STANDARD)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)  # fmt: skip
+    r = subprocess.run(
+        [sys.executable, "-m", "tw16.cli.main", "score", "--check", str(STANDARD)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert "checked 49 cases: 49 match, 0 mismatch" in r.stderr
     assert len(r.stdout.splitlines()) == 49
@@ -183,7 +199,16 @@ def test_bad_lines_do_not_stop_the_others(tmp_path, capsys):
     p = _write(tmp_path, "mixed.jsonl", lines)
     rc, out, err = _run(capsys, p, check=True)
     results = [json.loads(x) for x in out]
-    assert [r.get("id") for r in results] == ["first", None, "not-a-win", "bad-melds", "bad-rules", "huge-streak", None, "last"]
+    assert [r.get("id") for r in results] == [
+        "first",
+        None,
+        "not-a-win",
+        "bad-melds",
+        "bad-rules",
+        "huge-streak",
+        None,
+        "last",
+    ]
     assert results[0]["hand_tai"] == 3 and results[-1]["hand_tai"] == 3
     assert "line 2: not valid JSON" in results[1]["error"]
     assert "not a winning hand" in results[2]["error"]
@@ -254,8 +279,14 @@ def test_score_api():
     assert r["items"] == {"single_wait": 1} and r["names"] == {"single_wait": "獨聽"}
     assert r["deltas"] == {"E": 0, "S": 40, "W": -40, "N": 0}
     assert r["dealer_tai"] == {"E": 0, "S": 0, "W": 0, "N": 0}
-    r = score("123m 456m 789m 234p 78s NN", win_tile="6s", win_by="self_draw", seat="E", streak=2,
-              stakes={"base": 50, "per_tai": 20})  # fmt: skip
+    r = score(
+        "123m 456m 789m 234p 78s NN",
+        win_tile="6s",
+        win_by="self_draw",
+        seat="E",
+        streak=2,
+        stakes={"base": 50, "per_tai": 20},
+    )
     assert r["dealer_tai"] == {"E": 0, "S": 5, "W": 5, "N": 5}
     assert r["deltas"] == {"E": 3 * (50 + 20 * 8), "S": -210, "W": -210, "N": -210}
     with pytest.raises(CaseError, match="not a winning hand"):
@@ -276,20 +307,26 @@ def _toml(tmp_path: Path, name: str, text: str) -> str:
     "text, message",
     [
         ('extends = "standard"\n[items.pinfu]\ntai = 2\n', "unknown item 'pinfu'"),
-        ('extends = "standard"\n[items.all_chows]\ntai = 2\nreplaces = ["pinfu"]\n', "replaces names unknown item 'pinfu'"),
+        (
+            'extends = "standard"\n[items.all_chows]\ntai = 2\nreplaces = ["pinfu"]\n',
+            "replaces names unknown item 'pinfu'",
+        ),
         ('extends = "standard"\nremove = ["pinfu"]\n', "remove names unknown item 'pinfu'"),
         ('extends = "standard"\n[items.all_chows]\ntaii = 2\n', "unknown field(s) ['taii'] in [items.all_chows]"),
         ('extends = "standard"\ncolour = "red"\n', "unknown field(s) ['colour'] in the top level"),
         ('extends = "standard"\n[options]\nshape = []\n', "unknown field(s) ['shape'] in [options]"),
         ('extends = "standard"\n[options]\nshapes = ["thirteen"]\n', "unknown shape 'thirteen'"),
         ('extends = "standard"\n[rules]\nmulti_wins = true\n', "unknown rule option(s) ['multi_wins']"),
-        ('extends = "standard"\n[items.all_chows]\ntai = -1\n', "item 'all_chows': tai must be a non-negative integer, got -1"),
+        (
+            'extends = "standard"\n[items.all_chows]\ntai = -1\n',
+            "item 'all_chows': tai must be a non-negative integer, got -1",
+        ),
         ('extends = "standard"\n[items.all_chows]\ntai = "2"\n', "tai must be a non-negative integer, got '2'"),
         ('extends = "standard"\n[items.all_chows]\ntai = true\n', "tai must be a non-negative integer, got True"),
         ('extends = "standard"\n[items.all_chows]\ntai = 2.5\n', "tai must be a non-negative integer, got 2.5"),
         ('extends = "standard"\n[items.no_help]\nzh = "不求"\n', "[items.no_help] needs a tai value"),
         ('extends = "standard"\n[items.all_chows]\nreduced = {tai = 1}\n', "reduced must be"),
-        ('[items.self_draw]\ntai = 1\n[items.self_draw\n', "not valid TOML"),
+        ("[items.self_draw]\ntai = 1\n[items.self_draw\n", "not valid TOML"),
         ('name = "empty"\n', "has no items"),
         ('extends = "nosuchprofile"\n', "unknown profile 'nosuchprofile'"),
     ],
@@ -350,7 +387,10 @@ def test_extends_relative_to_the_file(tmp_path, monkeypatch):
 
 
 def test_custom_profile_from_file(tmp_path, capsys):
-    path = _toml(tmp_path, "house.toml", """
+    path = _toml(
+        tmp_path,
+        "house.toml",
+        """
 name = "house"
 extends = "standard"
 remove = ["single_wait"]
@@ -359,7 +399,8 @@ tai = 3
 [items.self_draw]
 zh = "自摸!"
 tai = 2
-""")  # fmt: skip
+""",
+    )
     prof = load_profile(path)
     assert prof.name == "house"
     assert "single_wait" not in prof.keys and prof.keys[0] == "self_draw"
@@ -373,8 +414,20 @@ tai = 2
     r = score("456m 789m 234p 78s NN", melds=["chi 123m"], win_tile="6s", win_by="self_draw", seat="S", profile=path)
     assert r["items"] == {"self_draw": 2} and r["names"] == {"self_draw": "自摸!"}
     # and through `tw16 score --profile PATH`
-    p = _write(tmp_path, "c.jsonl", [{"id": 1, "hand": "234m 678m 345p 567s 99p 45s", "win_tile": "3s",
-                                       "win_by": "discard", "discarder": "W", "seat": "S"}])  # fmt: skip
+    p = _write(
+        tmp_path,
+        "c.jsonl",
+        [
+            {
+                "id": 1,
+                "hand": "234m 678m 345p 567s 99p 45s",
+                "win_tile": "3s",
+                "win_by": "discard",
+                "discarder": "W",
+                "seat": "S",
+            }
+        ],
+    )
     _, out, _ = _run(capsys, p, profile=path)
     assert json.loads(out[0])["items"] == {"concealed": 1, "all_chows": 3}
 

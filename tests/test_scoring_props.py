@@ -125,8 +125,20 @@ def winning_hands(draw):
 
 def run(h: dict, profile: str = "standard") -> tuple[int, np.ndarray]:
     out = np.zeros(N_ITEMS, dtype=np.int32)
-    tai = score_hand(h["concealed"], h["meld_type"], h["meld_kind"], h["n_melds"], h["flowers"], h["win_tile"],
-                     h["win_by"], h["seat"], h["round"], h["flags"], *COMPILED[profile], out)  # fmt: skip
+    tai = score_hand(
+        h["concealed"],
+        h["meld_type"],
+        h["meld_kind"],
+        h["n_melds"],
+        h["flowers"],
+        h["win_tile"],
+        h["win_by"],
+        h["seat"],
+        h["round"],
+        h["flags"],
+        *COMPILED[profile],
+        out,
+    )
     return int(tai), out
 
 
@@ -204,10 +216,17 @@ def _notation(h: dict) -> dict:
     before[h["win_tile"]] -= 1
     melds = [str(Meld(int(h["meld_type"][i]), int(h["meld_kind"][i]))) for i in range(h["n_melds"])]
     flags = [name for i, name in enumerate(C.FLAG_NAMES) if h["flags"] >> i & 1]
-    case = {"id": "prop", "hand": format_counts(before), "melds": melds,
-            "flowers": format_tiles([FLOWER0 + i for i in range(8) if h["flowers"] >> i & 1]),
-            "win_tile": format_tiles([h["win_tile"]]), "win_by": C.WIN_BY_NAMES[h["win_by"]],
-            "seat": WIND_NAMES[h["seat"]], "round": WIND_NAMES[h["round"]], "flags": flags}  # fmt: skip
+    case = {
+        "id": "prop",
+        "hand": format_counts(before),
+        "melds": melds,
+        "flowers": format_tiles([FLOWER0 + i for i in range(8) if h["flowers"] >> i & 1]),
+        "win_tile": format_tiles([h["win_tile"]]),
+        "win_by": C.WIN_BY_NAMES[h["win_by"]],
+        "seat": WIND_NAMES[h["seat"]],
+        "round": WIND_NAMES[h["round"]],
+        "flags": flags,
+    }
     if h["win_by"] != C.WIN_SELF_DRAW:
         case["discarder"] = WIND_NAMES[(h["seat"] + 1) % 4]
     return case
@@ -383,13 +402,30 @@ def test_hand_round_trip(h):
 # The case parser never raises on junk (CASES.md: a bad case is answered with an error)
 
 JUNK = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.floats(allow_nan=True), st.text(max_size=12),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=True),
+    st.text(max_size=12),
     st.lists(st.one_of(st.text(max_size=8), st.integers()), max_size=3),
     st.dictionaries(st.text(max_size=8), st.one_of(st.integers(), st.text(max_size=8), st.none()), max_size=3),
-)  # fmt: skip
-GOOD = {"id": "j", "profile": "standard", "hand": "123m 456m 789m 234p 78s NN", "melds": [], "flowers": "",
-        "win_tile": "6s", "win_by": "discard", "discarder": "W", "seat": "S", "round": "E", "streak": 0,
-        "flags": [], "rules": {}, "stakes": {"base": 30, "per_tai": 10}}  # fmt: skip
+)
+GOOD = {
+    "id": "j",
+    "profile": "standard",
+    "hand": "123m 456m 789m 234p 78s NN",
+    "melds": [],
+    "flowers": "",
+    "win_tile": "6s",
+    "win_by": "discard",
+    "discarder": "W",
+    "seat": "S",
+    "round": "E",
+    "streak": 0,
+    "flags": [],
+    "rules": {},
+    "stakes": {"base": 30, "per_tai": 10},
+}
 
 
 CLEAN = score_case(GOOD)
@@ -402,7 +438,11 @@ def test_the_junk_test_starts_from_a_scored_case():
 
 
 @settings(SETTINGS, max_examples=300)
-@given(st.dictionaries(st.sampled_from(sorted(GOOD) + ["dealer", "expected", "note", "other"]), JUNK, min_size=1, max_size=3))
+@given(
+    st.dictionaries(
+        st.sampled_from(sorted(GOOD) + ["dealer", "expected", "note", "other"]), JUNK, min_size=1, max_size=3
+    )
+)
 def test_score_case_answers_junk_with_an_error(changes):
     """Junk in any field is answered, never raised: ``{"id", "error"}`` with a message, or a full result
     that settles to zero; an unknown field and a value outside a closed set are named; ignored fields

@@ -130,9 +130,15 @@ def test_resample_at_a_heavenly_ready_question_and_a_flower_offer():
     eng = scripted_engine([JUNK, T16, JUNK, JUNK], draws="C 2m", profile="strict16")
     assert int(eng.phase[0]) == st.PH_READY0 and int(eng.current_player[0]) == 1
     seven = "f1 f2 f3 f4 f5 f6 f8 234m 678m 234p"
-    hk = scripted_engine([seven, "159m 159p 159s ESWNCF f7", JUNK, JUNK], draws="C 2m 3m F",
-                         tail="2s 3s 4s 6s 7s 8s 9s 3m", profile="hongkong", flowers=True, flower_win="offer",
-                         dice_payments=False)  # fmt: skip
+    hk = scripted_engine(
+        [seven, "159m 159p 159s ESWNCF f7", JUNK, JUNK],
+        draws="C 2m 3m F",
+        tail="2s 3s 4s 6s 7s 8s 9s 3m",
+        profile="hongkong",
+        flowers=True,
+        flower_win="offer",
+        dice_payments=False,
+    )
     assert int(hk.phase[0]) == st.PH_FLOWER and int(hk.current_player[0]) == 0
     for e in (eng, hk):
         seat = int(e.current_player[0])
@@ -190,7 +196,14 @@ def small_case() -> Engine:
     s.p[0, :, st.P_FLOWERS] = [0b11, 0b1100, 0b110000, 0b1000000]
     s.p[0, :, st.P_CLAIM], s.p[0, :, st.P_ANSWER] = 0, -1
     g = s.g[0]
-    g[[st.G_PHASE, st.G_CUR, st.G_TURN, st.G_HEAD, st.G_TAIL, st.G_NRIVER]] = [st.PH_TURN, 0, 0, HEAD, HEAD + 2, len(kinds)]
+    g[[st.G_PHASE, st.G_CUR, st.G_TURN, st.G_HEAD, st.G_TAIL, st.G_NRIVER]] = [
+        st.PH_TURN,
+        0,
+        0,
+        HEAD,
+        HEAD + 2,
+        len(kinds),
+    ]
     g[[st.G_NKONG, st.G_TILE, st.G_LAST_DRAWN, st.G_AFTER_CLAIM, st.G_DRAWSRC]] = [0, -1, 20, 0, st.SRC_FRONT]
     _core.mask_rows(s.mask, s.g, s.p, s.hands, s.melds, s.terminated, eng.opts, eng.cfg, eng.prof[2])
     assert _core.check_game(s, 0, eng.opts) == 0
@@ -308,8 +321,9 @@ def test_bad_arguments_are_refused():
     for kw, msg in (({"k": 0}, "k = 0"), ({"n": 77}, "n = 77"), ({"policy": 4}, "policy")):
         args = {"k": 2, "n": 3, "policy": 1, **kw}
         with pytest.raises(ValueError, match=msg):
-            _core.search_batch(S, games, seeds, args["k"], args["n"], args["policy"], 0.0, eng.opts, eng.cfg,
-                               eng.prof, out, vals)  # fmt: skip
+            _core.search_batch(
+                S, games, seeds, args["k"], args["n"], args["policy"], 0.0, eng.opts, eng.cfg, eng.prof, out, vals
+            )
     with pytest.raises(ValueError, match="twice"):
         _core.search_batch(S, np.array([1, 1]), seeds, 2, 3, 1, 0.0, eng.opts, eng.cfg, eng.prof, out, vals)
 
@@ -343,8 +357,9 @@ def test_search_agent_is_deterministic_and_thread_independent():
     from agents import make_agent
     from agents.evaluation.arena import play_duplicate
 
-    runs = [play_duplicate([make_agent("search:k=2,n=2", seed=1), make_agent("greedy")] * 2, 2, seed=8)
-            for _ in range(2)]  # fmt: skip
+    runs = [
+        play_duplicate([make_agent("search:k=2,n=2", seed=1), make_agent("greedy")] * 2, 2, seed=8) for _ in range(2)
+    ]
     np.testing.assert_array_equal(runs[0]["per_wall"], runs[1]["per_wall"])
     eng = Engine(Rules.make("hongkong"), 64)
     eng.reset(2)
@@ -410,17 +425,26 @@ def test_search_batch_refuses_bad_candidates():
     seeds = np.zeros(2, np.uint64)
 
     def run(c):
-        _core.search_batch(eng.s, games, seeds, 2, 2, 2, 0.0, eng.opts, eng.cfg, eng.prof, out, vals, np.array(c, np.int64))
+        _core.search_batch(
+            eng.s, games, seeds, 2, 2, 2, 0.0, eng.opts, eng.cfg, eng.prof, out, vals, np.array(c, np.int64)
+        )
 
     a0, a1 = int(legal[0][0]), int(legal[1][0])
     run([[a0, -1], [a1, -1]])
     assert list(out) == [a0, a1]  # one candidate each: played without a search
-    for c, msg in (([[illegal, -1], [a1, -1]], "not legal"), ([[a0, a0], [a1, -1]], "twice"),
-                   ([[-1, a0], [a1, -1]], "after a -1"), ([[-1, -1], [a1, -1]], "no candidate"),
-                   ([[a0, -2], [a1, -1]], "or -1"), ([[a0, 76], [a1, -1]], "0..75")):  # fmt: skip
+    for c, msg in (
+        ([[illegal, -1], [a1, -1]], "not legal"),
+        ([[a0, a0], [a1, -1]], "twice"),
+        ([[-1, a0], [a1, -1]], "after a -1"),
+        ([[-1, -1], [a1, -1]], "no candidate"),
+        ([[a0, -2], [a1, -1]], "or -1"),
+        ([[a0, 76], [a1, -1]], "0..75"),
+    ):
         with pytest.raises(ValueError, match=msg):
             run(c)
     with pytest.raises(ValueError, match="candidates"):
         run([[a0], [a1]])  # the wrong shape
     with pytest.raises(TypeError, match="candidates: expected a numpy array"):
-        _core.search_batch(eng.s, games, seeds, 2, 2, 2, 0.0, eng.opts, eng.cfg, eng.prof, out, vals, [[a0, -1], [a1, -1]])
+        _core.search_batch(
+            eng.s, games, seeds, 2, 2, 2, 0.0, eng.opts, eng.cfg, eng.prof, out, vals, [[a0, -1], [a1, -1]]
+        )

@@ -13,8 +13,8 @@ import time
 
 import numpy as np
 import pytest
-
 import thread_stress
+
 from envs import _core
 from envs.engine.api import Engine
 from envs.rules import Rules
@@ -45,8 +45,20 @@ def test_a_held_engine_makes_other_threads_wait():
 
     def search():
         g = np.array([0], np.int64)
-        _core.search_batch(eng.s, g, np.array([1], np.uint64), 1, 1, 0, 0.0, eng.opts, eng.cfg, eng.prof,
-                           np.zeros(1, np.int64), np.zeros((1, 1)))  # fmt: skip
+        _core.search_batch(
+            eng.s,
+            g,
+            np.array([1], np.uint64),
+            1,
+            1,
+            0,
+            0.0,
+            eng.opts,
+            eng.cfg,
+            eng.prof,
+            np.zeros(1, np.int64),
+            np.zeros((1, 1)),
+        )
         done.set()
 
     with eng.locked():
@@ -113,7 +125,7 @@ def test_every_binding_on_state_memory_waits_for_the_hold():
         done = threading.Event()
         errors = []
 
-        def call(fn=getattr(_core, name), args=args):
+        def call(fn=getattr(_core, name), args=args):  # noqa: B008 (bound once, per loop turn)
             try:
                 fn(*args)
             except Exception as e:  # (reported below)
@@ -128,7 +140,24 @@ def test_every_binding_on_state_memory_waits_for_the_hold():
         assert done.is_set() and not errors, (name, errors)
         covered.append(name)
     # the engine, search, encoders and every engine part on a state's rows
-    for name in ("step_batch", "step_some", "reset_batch", "reset_some", "random_play", "check_game", "copy_game",
-                 "resample_hidden", "search_batch", "planes_v0_encode", "oracle_v0_encode", "encode_rows",
-                 "planes_v1_encode", "mask_rows", "tiles_left", "claim_options", "fill_wall", "hk_flags"):
+    for name in (
+        "step_batch",
+        "step_some",
+        "reset_batch",
+        "reset_some",
+        "random_play",
+        "check_game",
+        "copy_game",
+        "resample_hidden",
+        "search_batch",
+        "planes_v0_encode",
+        "oracle_v0_encode",
+        "encode_rows",
+        "planes_v1_encode",
+        "mask_rows",
+        "tiles_left",
+        "claim_options",
+        "fill_wall",
+        "hk_flags",
+    ):
         assert name in covered, (name, covered)

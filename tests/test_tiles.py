@@ -35,7 +35,17 @@ def test_kind_indices():
     assert parse_tiles("ESWNCFP") == list(range(27, 34))
     assert parse_tiles("f1 f2 f3 f4 f5 f6 f7 f8") == list(range(34, 42))
     assert [kind_name(k) for k in (0, 8, 9, 26, 27, 30, 31, 33, 34, 41)] == [
-        "1m", "9m", "1p", "9s", "E", "N", "C", "P", "f1", "f8"]  # fmt: skip
+        "1m",
+        "9m",
+        "1p",
+        "9s",
+        "E",
+        "N",
+        "C",
+        "P",
+        "f1",
+        "f8",
+    ]
     with pytest.raises(ValueError, match="no tile kind 42"):
         kind_name(N_ALL_KINDS)
 

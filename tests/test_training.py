@@ -39,8 +39,17 @@ def test_gae_open_chain_bootstraps_on_its_own_value():
 
 
 def test_ppo_smoke_and_resume(tmp_path):
-    cfg = TrainConfig(num_envs=8, rollout_steps=24, total_decisions=384, minibatch_size=48, update_epochs=1,
-                      opponents=("greedy", "pool"), out_dir=str(tmp_path / "run"), progress=False, checkpoint_every=1)
+    cfg = TrainConfig(
+        num_envs=8,
+        rollout_steps=24,
+        total_decisions=384,
+        minibatch_size=48,
+        update_epochs=1,
+        opponents=("greedy", "pool"),
+        out_dir=str(tmp_path / "run"),
+        progress=False,
+        checkpoint_every=1,
+    )
     policy = train(cfg)
     net, ck = load_checkpoint(policy)
     rows = list(csv.DictReader(open(tmp_path / "run" / "log.csv")))
@@ -60,8 +69,15 @@ def test_ppo_smoke_and_resume(tmp_path):
 def test_time_limit_stop_is_resumable(tmp_path):
     import torch
 
-    cfg = TrainConfig(num_envs=4, rollout_steps=8, total_decisions=320, time_limit_s=0.0, opponents=("random",),
-                      out_dir=str(tmp_path / "run"), progress=False)  # fmt: skip
+    cfg = TrainConfig(
+        num_envs=4,
+        rollout_steps=8,
+        total_decisions=320,
+        time_limit_s=0.0,
+        opponents=("random",),
+        out_dir=str(tmp_path / "run"),
+        progress=False,
+    )
     train(cfg)
     state = torch.load(tmp_path / "run" / "train_state.pt", weights_only=False)
     assert state["update"] == 0 and state["decisions"] == 0
@@ -86,9 +102,20 @@ def test_core_threads_keeps_the_old_name():
 
 
 def _tiny(tmp_path, name: str, **kw) -> TrainConfig:
-    return TrainConfig(**{"num_envs": 8, "rollout_steps": 16, "total_decisions": 256, "minibatch_size": 32,
-                          "update_epochs": 2, "opponents": ("greedy", "greedy", "pool"), "pool_every": 1,
-                          "out_dir": str(tmp_path / name), "progress": False, **kw})  # fmt: skip
+    return TrainConfig(
+        **{
+            "num_envs": 8,
+            "rollout_steps": 16,
+            "total_decisions": 256,
+            "minibatch_size": 32,
+            "update_epochs": 2,
+            "opponents": ("greedy", "greedy", "pool"),
+            "pool_every": 1,
+            "out_dir": str(tmp_path / name),
+            "progress": False,
+            **kw,
+        }
+    )
 
 
 def test_training_is_deterministic_given_the_seed(tmp_path):

@@ -11,12 +11,12 @@ import pytest
 
 import agents.evaluation.luck as luck
 from agents import make_agent
-from envs.engine.api import Engine
-from envs.rules import Rules
 from agents.evaluation.arena import deal_played, play_duplicate, run_games
 from agents.evaluation.eval_seeds import EVAL_SETS, document, generate, load, path_of
 from agents.evaluation.variance import corrected_row, cross_fit, mean_ci
 from agents.evaluation.vr_study import aa_agents
+from envs.engine.api import Engine
+from envs.rules import Rules
 
 
 def _play_recorded(n_games: int, seed: int, specs=("greedy", "defensive", "random", "greedy"), probe=None):
@@ -59,7 +59,9 @@ def test_recorded_luck_has_mean_zero_in_play():
     x = rec.luck.reshape(-1, luck.N_FEATURES)
     z = x.mean(axis=0) / (x.std(axis=0, ddof=1) / np.sqrt(len(x)))
     assert np.all(np.abs(z) < 4), dict(zip(luck.FEATURES, z.round(2)))
-    assert (x != 0).mean(axis=0).min() > 0.01, dict(zip(luck.FEATURES, (x != 0).mean(axis=0).round(3)))  # every term moves
+    assert (x != 0).mean(axis=0).min() > 0.01, dict(
+        zip(luck.FEATURES, (x != 0).mean(axis=0).round(3))
+    )  # every term moves
     assert rec.draws > 512 * 20
     # the bookkeeping followed the wall: the undrawn tiles it kept are the wall's
     head, tail = eng.wall_head.astype(np.int64), eng.wall_tail.astype(np.int64)

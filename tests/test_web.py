@@ -12,12 +12,12 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
+from web_server import session_factory  # noqa: E402
 
+from envs.engine.replay import replay  # noqa: E402
 from tw16.cli.web import tiles_svg  # noqa: E402
 from tw16.cli.web.app import make_app  # noqa: E402
 from tw16.cli.web.session import BadMessage, parse_message  # noqa: E402
-from envs.engine.replay import replay  # noqa: E402
-from web_server import session_factory  # noqa: E402
 
 
 @pytest.fixture
@@ -56,11 +56,18 @@ def test_pages_and_meta(client):
     assert client.get("/static/tiles.svg").status_code == 200
 
 
-@pytest.mark.parametrize("text, why", [
-    ("not json", "not valid JSON"), ("[1, 2]", "type act"), ('{"type": "fly"}', "type act"),
-    ('{"type": "act"}', "integer action"), ('{"type": "act", "action": "5m", "version": 0}', "integer action"),
-    ('{"type": "act", "action": true, "version": 0}', "integer action"), ("x" * 5000, "too long"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("not json", "not valid JSON"),
+        ("[1, 2]", "type act"),
+        ('{"type": "fly"}', "type act"),
+        ('{"type": "act"}', "integer action"),
+        ('{"type": "act", "action": "5m", "version": 0}', "integer action"),
+        ('{"type": "act", "action": true, "version": 0}', "integer action"),
+        ("x" * 5000, "too long"),
+    ],
+)
 def test_bad_messages_are_named(text, why):
     with pytest.raises(BadMessage, match=why):
         parse_message(text)
@@ -73,10 +80,13 @@ def test_bad_and_out_of_turn_messages_change_nothing(client):
         before = json.dumps(st, sort_keys=True)
         hand = st["table"]["seats"][0]["hand"] + [st["table"]["seats"][0]["drawn"]]
         missing = next(k for k in range(34) if k not in hand)
-        bad = ["garbage", json.dumps({"type": "act", "action": missing, "version": st["version"]}),
-               json.dumps({"type": "act", "action": 9999, "version": st["version"]}),
-               json.dumps({"type": "act", "action": st["choices"][0]["action"], "version": st["version"] + 7}),
-               json.dumps({"type": "next"})]  # fmt: skip
+        bad = [
+            "garbage",
+            json.dumps({"type": "act", "action": missing, "version": st["version"]}),
+            json.dumps({"type": "act", "action": 9999, "version": st["version"]}),
+            json.dumps({"type": "act", "action": st["choices"][0]["action"], "version": st["version"] + 7}),
+            json.dumps({"type": "next"}),
+        ]
         for text in bad:
             ws.send_text(text)
             err = ws.receive_json()
@@ -210,10 +220,10 @@ def test_person_beside_bots_on_the_same_walls(tmp_path, capsys):
     """A "person" who plays exactly Greedy's moves in duplicate mode: Greedy in the person's seat on the
     same walls scores the same on every hand (paired difference exactly 0); another bot does not."""
     from agents import make_agent
-    from tw16.cli.main import main
-    from envs.obs.planes_v0 import PlanesV0
     from agents.evaluation.eval_seeds import load
     from agents.evaluation.human import human_league, load_results
+    from envs.obs.planes_v0 import PlanesV0
+    from tw16.cli.main import main
 
     results = tmp_path / "dup.jsonl"
     game = session_factory(tmp_path, walls=("v1", load("v1")), results=results, opponents=("defensive",))()
@@ -221,7 +231,9 @@ def test_person_beside_bots_on_the_same_walls(tmp_path, capsys):
     for _ in range(6):
         while game.pending is None:
             eng = game.game.eng
-            game.act(int(me.act(enc.encode(eng, seats=np.array([game.game.seat])), eng.legal_action_mask)[0]), game.version)
+            game.act(
+                int(me.act(enc.encode(eng, seats=np.array([game.game.seat])), eng.legal_action_mask)[0]), game.version
+            )
         game.next_hand()
     rows = load_results(results)
     assert [r["seat"] for r in rows] == [0, 1, 2, 3, 0, 1] and [r["wall"] for r in rows] == [0, 0, 0, 0, 1, 1]
@@ -253,17 +265,21 @@ def _greedy_passing_wins(seeds):
             mask, claim = eng.legal_action_mask[0], int(eng.phase[0]) == st.PH_CLAIM
             if int(eng.current_player[0]) == 0 and claim:
                 yield eng, seed
-            a = A.PASS if int(eng.current_player[0]) == 0 and claim and mask[A.WIN] else int(g.act(enc.encode(eng), eng.legal_action_mask)[0])
+            a = (
+                A.PASS
+                if int(eng.current_player[0]) == 0 and claim and mask[A.WIN]
+                else int(g.act(enc.encode(eng), eng.legal_action_mask)[0])
+            )
             eng.step(np.array([a]))
 
 
 def test_refusals_explain_kuo_shui():
     """過水 in words: a tile that completes the hand, a win passed since, no win offered."""
-    from tw16.cli.web.view import refusals
     from envs.engine import actions as A
     from envs.tiles import kind_name
+    from tw16.cli.web.view import refusals
 
-    for eng, seed in _greedy_passing_wins(range(250, 300)):  # seed 250 holds one (found by this search)
+    for eng, _seed in _greedy_passing_wins(range(250, 300)):  # seed 250 holds one (found by this search)
         mask = eng.legal_action_mask[0]
         notes = refusals(eng, 0)
         if mask[A.WIN]:
@@ -303,16 +319,35 @@ def test_tw16_web_serves_and_refuses_bad_arguments(tmp_path, capsys):
     import time
     import urllib.request
 
-    from tw16.cli.main import main
     from web_server import free_port
 
-    for args, why in ((["--port", "0"], "--port"), (["--agent", "nobody"], "unknown agent"),
-                      (["--duplicate", "v9"], "unknown evaluation set"), (["--opponents", "greedy,greedy"], "one agent or three")):  # fmt: skip
+    from tw16.cli.main import main
+
+    for args, why in (
+        (["--port", "0"], "--port"),
+        (["--agent", "nobody"], "unknown agent"),
+        (["--duplicate", "v9"], "unknown evaluation set"),
+        (["--opponents", "greedy,greedy"], "one agent or three"),
+    ):
         assert main(["web", "--log-dir", str(tmp_path), *args]) == 2
         assert why in capsys.readouterr().err
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tw16.cli.main", "web", "--port", str(port), "--agent", "greedy",
-                             "--log-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tw16.cli.main",
+            "web",
+            "--port",
+            str(port),
+            "--agent",
+            "greedy",
+            "--log-dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         for _ in range(200):
             try:

@@ -16,16 +16,17 @@ import pytest
 pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
-                                reason="no chromium/chromedriver: apt-get install -y chromium chromium-driver")  # fmt: skip
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and DRIVER), reason="no chromium/chromedriver: apt-get install -y chromium chromium-driver"
+)
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from web_server import running, session_factory  # noqa: E402
 
 from tw16.cli.web.app import make_app  # noqa: E402
-from web_server import running, session_factory  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "runs" / "test-artifacts" / "web"
 
@@ -101,13 +102,17 @@ def test_play_a_hand_by_clicks(browser, tmp_path):
         shot(drv, "02-agent-view")
         # an illegal action (a tile not in the hand) is refused in the page and changes nothing
         v0 = version(drv)
-        hand_before = [t.get_attribute("data-kind") for t in drv.find_elements(By.CSS_SELECTOR, ".pos-bottom .hand .tile")]
+        hand_before = [
+            t.get_attribute("data-kind") for t in drv.find_elements(By.CSS_SELECTOR, ".pos-bottom .hand .tile")
+        ]
         missing = next(k for k in range(34) if str(k) not in hand_before)
         drv.execute_script(f"act({missing})")
         WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "error").is_displayed())
         assert "not legal" in drv.find_element(By.ID, "error").text
         assert version(drv) == v0
-        assert [t.get_attribute("data-kind") for t in drv.find_elements(By.CSS_SELECTOR, ".pos-bottom .hand .tile")] == hand_before
+        assert [
+            t.get_attribute("data-kind") for t in drv.find_elements(By.CSS_SELECTOR, ".pos-bottom .hand .tile")
+        ] == hand_before
         shot(drv, "03-illegal-refused")
         # the hand to its end by clicks
         for _ in range(200):
@@ -115,7 +120,10 @@ def test_play_a_hand_by_clicks(browser, tmp_path):
                 break
             v = version(drv)
             _click_one(drv)
-            wait_state(drv, lambda d: d.execute_script("return state.version") != v or d.execute_script("return !!state.result"))
+            wait_state(
+                drv,
+                lambda d: d.execute_script("return state.version") != v or d.execute_script("return !!state.result"),
+            )
         assert drv.execute_script("return !!state.result"), "the hand did not end in 200 clicks"
         res = drv.find_element(By.ID, "result")
         assert res.is_displayed()
@@ -158,9 +166,9 @@ def test_play_a_hand_by_clicks(browser, tmp_path):
 
 def test_review_page_opens_in_the_replay_viewer(browser, tmp_path):
     """tw16 review --html: one file, the replay viewer with the annotation of each reviewed decision."""
-    from tw16.cli.main import main
     from envs.engine.replay import dumps, record
     from envs.rules import Rules
+    from tw16.cli.main import main
 
     log = tmp_path / "g.jsonl"
     log.write_text(dumps(record(Rules(), 3)), encoding="utf-8")
@@ -202,9 +210,15 @@ def _engine_frames(lines):
         if "deal" in ev:
             out.append(None)
             continue
-        out.append([[[int(x) for x in eng.hands[0, p]] for p in range(4)], [int(x) for x in eng.n_melds[0]],
-                    [[FLOWER0 + f for f in range(8) if int(eng.flowers[0, p]) >> f & 1] for p in range(4)],
-                    int(eng.n_river[0]), int(max(eng.wall_drawable[0], 0))])  # fmt: skip
+        out.append(
+            [
+                [[int(x) for x in eng.hands[0, p]] for p in range(4)],
+                [int(x) for x in eng.n_melds[0]],
+                [[FLOWER0 + f for f in range(8) if int(eng.flowers[0, p]) >> f & 1] for p in range(4)],
+                int(eng.n_river[0]),
+                int(max(eng.wall_drawable[0], 0)),
+            ]
+        )
     return out
 
 
@@ -220,7 +234,9 @@ def test_replay_viewer_matches_the_engine_step_by_step(browser, tmp_path):
     texts = {p.name: p.read_text(encoding="utf-8") for p in sorted(golden.glob("*.jsonl"))}
     for profile in ("standard", "hongkong", "strict16"):
         texts[f"{profile}-game"] = dumps(record(Rules.make(profile, episode="game"), 3))
-    texts["kongs-grow-the-dead-wall"] = dumps(record(Rules.make("standard", episode="game", dead_wall_per_kong=True), 4))
+    texts["kongs-grow-the-dead-wall"] = dumps(
+        record(Rules.make("standard", episode="game", dead_wall_per_kong=True), 4)
+    )
     drv = browser
     with running(make_app(session_factory(tmp_path), tmp_path)) as url:
         drv.get(url + "/replay")
@@ -230,9 +246,13 @@ def test_replay_viewer_matches_the_engine_step_by_step(browser, tmp_path):
             got = drv.execute_script(
                 "const fs = buildFrames(arguments[0].split('\\n').filter((x) => x.trim()).map(JSON.parse));"
                 "return fs.slice(1).map((f) => [f.seats.map((s) => s.hand), f.seats.map((s) => s.melds.length),"
-                "  f.seats.map((s) => s.flowers.slice().sort((a, b) => a - b)), f.river.length, tableOf(f, 'all', -1).wall]);", text)  # fmt: skip
+                "  f.seats.map((s) => s.flowers.slice().sort((a, b) => a - b)), f.river.length, tableOf(f, 'all', -1).wall]);",
+                text,
+            )
             want = _engine_frames(lines)
             assert len(got) == len(want), name
             for i, (g, w) in enumerate(zip(got, want)):
                 if w is not None:
-                    assert g == w, f"{name}: the page and the engine differ after line {i + 2} ({lines[i + 1]['action']})"
+                    assert g == w, (
+                        f"{name}: the page and the engine differ after line {i + 2} ({lines[i + 1]['action']})"
+                    )

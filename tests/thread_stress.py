@@ -43,8 +43,10 @@ def _engines(games, seed, record=False):
     from envs.engine.api import Engine
     from envs.rules import Rules
 
-    engs = [Engine(Rules(), games, auto_reset=True, record_hands=record),
-            Engine(Rules.make("hongkong"), games, auto_reset=False, record_hands=record)]
+    engs = [
+        Engine(Rules(), games, auto_reset=True, record_hands=record),
+        Engine(Rules.make("hongkong"), games, auto_reset=False, record_hands=record),
+    ]
     for i, e in enumerate(engs):
         e.reset(seed + 1000 * i)
     return engs

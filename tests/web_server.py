@@ -8,9 +8,9 @@ import socket
 import threading
 import time
 
+from envs.rules import Rules
 from tw16.cli.game import make_opponents
 from tw16.cli.web.session import GameSession
-from envs.rules import Rules
 
 
 def session_factory(log_dir, seed: int = 5, opponents=("greedy",), advisor: str = "neural", walls=None, results=None):
@@ -19,8 +19,17 @@ def session_factory(log_dir, seed: int = 5, opponents=("greedy",), advisor: str 
     def factory():
         agents, _ = make_opponents(list(opponents) * (3 if len(opponents) == 1 else 1), seed)
         adv, _ = make_opponents([advisor], seed)
-        return GameSession(Rules(), agents, adv[0], seat=0, seed=seed, log_dir=log_dir, walls=walls, results=results,
-                           specs=list(opponents))  # fmt: skip
+        return GameSession(
+            Rules(),
+            agents,
+            adv[0],
+            seat=0,
+            seed=seed,
+            log_dir=log_dir,
+            walls=walls,
+            results=results,
+            specs=list(opponents),
+        )
 
     return factory
 

@@ -17,11 +17,11 @@ import torch
 
 from agents import make_agent
 from agents.device import resolve_device
+from agents.evaluation.arena import run_games
 from agents.neural import NetConfig, PolicyValueNet, masked_logits, net_input, save_checkpoint
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import N_CHANNELS
 from envs.rules import Rules
-from agents.evaluation.arena import run_games
 
 
 @dataclass
@@ -124,8 +124,11 @@ def train_bc(cfg: BCConfig) -> Path:
             correct += int((logits.argmax(-1) == act[mb]).sum())
         history.append({"epoch": epoch + 1, "loss": total_loss / n, "accuracy": correct / n})
         if cfg.progress:
-            print(f"bc epoch {epoch + 1}/{cfg.epochs}: loss {total_loss / n:.4f} accuracy {correct / n:.3f}", flush=True)
+            print(
+                f"bc epoch {epoch + 1}/{cfg.epochs}: loss {total_loss / n:.4f} accuracy {correct / n:.3f}", flush=True
+            )
     out = Path(cfg.out)
-    save_checkpoint(out, net, kind="bc", decisions=n, teachers=list(cfg.teachers), history=history,
-                    collect_s=round(collect_s, 1))  # fmt: skip
+    save_checkpoint(
+        out, net, kind="bc", decisions=n, teachers=list(cfg.teachers), history=history, collect_s=round(collect_s, 1)
+    )
     return out

@@ -9,8 +9,12 @@ from pathlib import Path
 from agents.evaluation.league import save_figure
 
 # (log.csv column, panel title): what tells whether the run learns
-CURVES = (("learner_tai_per_hand", "learner's tai per hand (last 500 hands)"), ("entropy", "policy entropy"),
-          ("approx_kl", "approx KL per update"), ("explained_var", "explained variance of the values"))  # fmt: skip
+CURVES = (
+    ("learner_tai_per_hand", "learner's tai per hand (last 500 hands)"),
+    ("entropy", "policy entropy"),
+    ("approx_kl", "approx KL per update"),
+    ("explained_var", "explained variance of the values"),
+)
 
 
 def read_log(path) -> dict[str, list[float]]:

@@ -22,9 +22,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from agents.evaluation.distributed import MAX_REPLACEMENTS_PER_WORKER, WORKER_ENV, connect, default_workers
 from envs import _core
 from envs.engine.rng import derive_seed
-from agents.evaluation.distributed import MAX_REPLACEMENTS_PER_WORKER, WORKER_ENV, connect, default_workers
 
 
 def split(n: int, k: int) -> list[int]:
@@ -95,7 +95,9 @@ class RayRollouts:
         self.replaced += 1
         if self.replaced > MAX_REPLACEMENTS_PER_WORKER * self.n_workers:
             raise RuntimeError(f"rollout workers died {self.replaced} times; giving up") from err
-        warnings.warn(f"rollout worker {i} died ({type(err).__name__}); starting a new one", RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"rollout worker {i} died ({type(err).__name__}); starting a new one", RuntimeWarning, stacklevel=3
+        )
         try:
             self.ray.kill(self.workers[i])
         except Exception:

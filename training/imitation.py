@@ -16,9 +16,9 @@ import numpy as np
 import torch
 
 from agents import make_agent
+from agents.evaluation.arena import deal_played, run_games
 from envs.engine.api import Engine
 from envs.rules import Rules
-from agents.evaluation.arena import deal_played, run_games
 
 
 def teacher_decisions(hands: int, teachers=("greedy",) * 4, seed: int = 0, rules: Rules | None = None) -> dict:
@@ -39,8 +39,16 @@ def teacher_decisions(hands: int, teachers=("greedy",) * 4, seed: int = 0, rules
     return {k: np.concatenate(v) for k, v in parts.items()}
 
 
-def clone(logits_fn, params, data: dict, epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
-          seed: int = 0, flatten: bool = False) -> dict:  # fmt: skip
+def clone(
+    logits_fn,
+    params,
+    data: dict,
+    epochs: int = 3,
+    batch_size: int = 512,
+    lr: float = 1e-3,
+    seed: int = 0,
+    flatten: bool = False,
+) -> dict:
     """Fit ``logits_fn(obs tensor) -> (B, 76) logits`` (its weights ``params``) to the decisions in
     ``data`` (:func:`teacher_decisions`) with the cross-entropy of the masked logits; ``flatten``: feed
     the planes as (B, C * 34) (SB3's flat observation). Returns the accuracy on the data after each

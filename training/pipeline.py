@@ -28,21 +28,43 @@ def _quick_net() -> NetConfig:
 
 def _quick_bc() -> BCConfig:
     # out: what the default --out-dir sets (run_pipeline writes OUT_DIR/bc.pt), so the help shows it
-    return BCConfig(teachers=("greedy",) * 4, hands=3000, epochs=4, batch_size=256, learning_rate=3e-3,
-                    out="runs/train/bc.pt", net=_quick_net())  # net: run_pipeline gives BC the PPO network
+    return BCConfig(
+        teachers=("greedy",) * 4,
+        hands=3000,
+        epochs=4,
+        batch_size=256,
+        learning_rate=3e-3,
+        out="runs/train/bc.pt",
+        net=_quick_net(),
+    )  # net: run_pipeline gives BC the PPO network
 
 
 def _quick_ppo() -> TrainConfig:
     # from the clone, a small learning rate: PPO refines Greedy's play instead of unlearning it
-    return TrainConfig(num_envs=256, rollout_steps=64, total_decisions=1_048_576, minibatch_size=2048, update_epochs=1,
-                       learning_rate=1e-4, ent_coef=0.003, net=_quick_net(), out_dir="runs/train/ppo")  # fmt: skip
+    return TrainConfig(
+        num_envs=256,
+        rollout_steps=64,
+        total_decisions=1_048_576,
+        minibatch_size=2048,
+        update_epochs=1,
+        learning_rate=1e-4,
+        ent_coef=0.003,
+        net=_quick_net(),
+        out_dir="runs/train/ppo",
+    )
 
 
 # Options of the sections that run_pipeline sets itself (tw16 train refuses them: they would be ignored)
 # -> what sets them
-DERIVED_OPTIONS = {"--bc.out": "--out-dir (OUT_DIR/bc.pt)", "--ppo.out-dir": "--out-dir (OUT_DIR/ppo)",
-                   "--bc.net": "--ppo.net.* (one network for both)", "--bc.seed": "--seed", "--ppo.seed": "--seed",
-                   "--bc.device": "--device", "--ppo.device": "--device"}
+DERIVED_OPTIONS = {
+    "--bc.out": "--out-dir (OUT_DIR/bc.pt)",
+    "--ppo.out-dir": "--out-dir (OUT_DIR/ppo)",
+    "--bc.net": "--ppo.net.* (one network for both)",
+    "--bc.seed": "--seed",
+    "--ppo.seed": "--seed",
+    "--bc.device": "--device",
+    "--ppo.device": "--device",
+}
 
 
 @dataclass
@@ -74,15 +96,25 @@ def run_pipeline(p: Pipeline, argv: list[str] | None = None) -> dict:
     policy = train(p.ppo)
     t_ppo = time.perf_counter() - t0 - t_bc
     curves = plot_curves(Path(p.ppo.out_dir) / "log.csv", out / "curves.png")
-    report = {"policy": str(policy), "bc_s": round(t_bc, 1), "ppo_s": round(t_ppo, 1), "curves": str(curves),
-              "config": asdict(p)}  # fmt: skip
+    report = {
+        "policy": str(policy),
+        "bc_s": round(t_bc, 1),
+        "ppo_s": round(t_ppo, 1),
+        "curves": str(curves),
+        "config": asdict(p),
+    }
     if p.eval_hands:
         from agents.evaluation.league import evaluate, jsonable, league_table, plot
 
         if len(p.eval_against) != 3:
             raise ValueError(f"eval_against needs three agents, got {list(p.eval_against)}")
-        res = evaluate([f"neural:{policy}", *p.eval_against], p.eval_hands, seed=p.seed + 1, progress=p.ppo.progress,
-                       device=p.device)  # fmt: skip
+        res = evaluate(
+            [f"neural:{policy}", *p.eval_against],
+            p.eval_hands,
+            seed=p.seed + 1,
+            progress=p.ppo.progress,
+            device=p.device,
+        )
         report["eval"] = jsonable(res)
         report["plot"] = str(plot(res, out / "eval.png"))
     report["total_s"] = round(time.perf_counter() - t0, 1)

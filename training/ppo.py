@@ -43,7 +43,9 @@ def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
     try:
         st = torch.load(path, map_location="cpu", weights_only=False)
     except Exception as e:  # corrupt, foreign, truncated: torch and pickle raise many kinds
-        raise CheckpointError(f"training state {str(path)!r} cannot be read: {type(e).__name__}: {str(e)[:200]}") from None
+        raise CheckpointError(
+            f"training state {str(path)!r} cannot be read: {type(e).__name__}: {str(e)[:200]}"
+        ) from None
     keys = ("net", "opt", "decisions", "update", "rng_seed")
     if not isinstance(st, dict) or any(k not in st for k in keys):
         raise CheckpointError(f"training state {str(path)!r} is not a train_state.pt (needs {', '.join(keys)})")
@@ -54,12 +56,28 @@ def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
     except (RuntimeError, ValueError, TypeError, KeyError) as e:
         raise CheckpointError(f"training state {str(path)!r} does not fit this network: {str(e)[:300]}") from None
 
+
 # log.csv, one row per update: progress, the learner's result per hand (mean of the last 500 hands, tai),
 # the update's diagnostics (means over its minibatches), the learner's rows, then where the time went: wall
 # seconds of the rollout and of the update, CPU seconds of the rollout's parts (``TIMING_PARTS``)
-LOG_COLUMNS = ("update", "decisions", "sps", "hands", "learner_tai_per_hand", "pg_loss", "v_loss", "entropy",
-               "approx_kl", "clipfrac", "explained_var", "lr", "learner_decisions", "rollout_s", "update_s",
-               *(f"{k}_s" for k in TIMING_PARTS))  # fmt: skip
+LOG_COLUMNS = (
+    "update",
+    "decisions",
+    "sps",
+    "hands",
+    "learner_tai_per_hand",
+    "pg_loss",
+    "v_loss",
+    "entropy",
+    "approx_kl",
+    "clipfrac",
+    "explained_var",
+    "lr",
+    "learner_decisions",
+    "rollout_s",
+    "update_s",
+    *(f"{k}_s" for k in TIMING_PARTS),
+)
 
 
 def ppo_update(net: PolicyValueNet, opt, batch: Batch, cfg: TrainConfig, rng, timing: dict | None = None) -> dict:
@@ -132,8 +150,9 @@ def train(cfg: TrainConfig) -> Path:
         try:
             net.load_state_dict(init.state_dict())
         except RuntimeError as e:
-            raise CheckpointError(f"init_checkpoint {cfg.init_checkpoint!r} holds another network than --ppo.net: "
-                                  f"{str(e)[:300]}") from None  # fmt: skip
+            raise CheckpointError(
+                f"init_checkpoint {cfg.init_checkpoint!r} holds another network than --ppo.net: {str(e)[:300]}"
+            ) from None
     net.to(device)  # built (and seeded) on the CPU: the same initial weights on every device
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
     done_decisions, update = 0, 0
@@ -144,8 +163,16 @@ def train(cfg: TrainConfig) -> Path:
     opponents.snapshot(net)
 
     def save_state() -> None:  # what `resume` reads
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "decisions": done_decisions,
-                    "update": update, "rng_seed": int(rng.integers(2**63))}, out / "train_state.pt")  # fmt: skip
+        torch.save(
+            {
+                "net": net.state_dict(),
+                "opt": opt.state_dict(),
+                "decisions": done_decisions,
+                "update": update,
+                "rng_seed": int(rng.integers(2**63)),
+            },
+            out / "train_state.pt",
+        )
 
     # -- rollouts: in this process, or on Ray workers (same games, split between them) ------------
     if cfg.workers or cfg.ray:
@@ -192,11 +219,19 @@ def train(cfg: TrainConfig) -> Path:
             sps = n / (t_end - t0)
             recent = ep_returns[-500:]
             parts = {k: v - parts0.get(k, 0.0) for k, v in getattr(rollout, "timing", {}).items()}
-            row = {"update": update, "decisions": done_decisions, "sps": round(sps), "hands": len(ep_returns),
-                   "learner_tai_per_hand": round(float(np.mean(recent)) if recent else 0.0, 4),
-                   **{k: float(v) for k, v in diag.items()}, "lr": opt.param_groups[0]["lr"],
-                   "learner_decisions": len(batch.act), "rollout_s": round(t_roll - t0, 3),
-                   "update_s": round(t_end - t_roll, 3), **{f"{k}_s": round(v, 3) for k, v in parts.items()}}  # fmt: skip
+            row = {
+                "update": update,
+                "decisions": done_decisions,
+                "sps": round(sps),
+                "hands": len(ep_returns),
+                "learner_tai_per_hand": round(float(np.mean(recent)) if recent else 0.0, 4),
+                **{k: float(v) for k, v in diag.items()},
+                "lr": opt.param_groups[0]["lr"],
+                "learner_decisions": len(batch.act),
+                "rollout_s": round(t_roll - t0, 3),
+                "update_s": round(t_end - t_roll, 3),
+                **{f"{k}_s": round(v, 3) for k, v in parts.items()},
+            }
             log.writerow([row.get(k, "") for k in LOG_COLUMNS])
             log_f.flush()
             if bar is not None:
@@ -217,6 +252,12 @@ def train(cfg: TrainConfig) -> Path:
     if cfg.time_limit_s is not None and update < n_updates:
         save_state()  # stopped by the time limit: resumable from here
     extra = {"workers": rollout.n_workers, "workers_replaced": rollout.replaced} if cfg.workers or cfg.ray else {}
-    save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update,
-                    wall_s=round(time.perf_counter() - t_start, 1), **extra)  # fmt: skip
+    save_checkpoint(
+        out / "policy.pt",
+        net,
+        decisions=done_decisions,
+        update=update,
+        wall_s=round(time.perf_counter() - t_start, 1),
+        **extra,
+    )
     return out / "policy.pt"

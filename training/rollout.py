@@ -116,8 +116,13 @@ class Batch:
 
     @staticmethod
     def concat(parts: list[Batch]) -> Batch:
-        arrays = {k: np.concatenate([getattr(b, k) for b in parts]) for k in ("obs", "mask", "act", "logp", "adv", "ret", "val")}
-        return Batch(**arrays, ep_returns=[r for b in parts for r in b.ep_returns], decisions=sum(b.decisions for b in parts))
+        arrays = {
+            k: np.concatenate([getattr(b, k) for b in parts])
+            for k in ("obs", "mask", "act", "logp", "adv", "ret", "val")
+        }
+        return Batch(
+            **arrays, ep_returns=[r for b in parts for r in b.ep_returns], decisions=sum(b.decisions for b in parts)
+        )
 
 
 class Rollout:
@@ -182,8 +187,10 @@ class Rollout:
         t0 = clock()
         if self.pinned is None:  # page-locked where there is a GPU to copy to (tests run this path on the CPU)
             pin = self.device.type == "cuda"
-            self.pinned = (torch.empty((self.N, *x.shape[1:]), dtype=torch.float32, pin_memory=pin),
-                           torch.empty((self.N, N_ACTIONS), dtype=torch.bool, pin_memory=pin))  # fmt: skip
+            self.pinned = (
+                torch.empty((self.N, *x.shape[1:]), dtype=torch.float32, pin_memory=pin),
+                torch.empty((self.N, N_ACTIONS), dtype=torch.bool, pin_memory=pin),
+            )
         h_x, h_m = self.pinned[0][:n], self.pinned[1][:n]
         h_x.numpy()[:] = x
         h_m.numpy()[:] = mask
@@ -214,8 +221,10 @@ class Rollout:
             self.learner, self.opp_idx = assign_seats(self.rng, N, cfg, n_slots)
         learner, opp_idx, hand_tai = self.learner, self.opp_idx, self.hand_tai
         if self.store is None:  # at most every decision is the learner's; kept across collects (no new pages)
-            self.store = (np.empty((T * N, cfg.net.net_channels, 34), np.float32),
-                          np.empty((T * N, N_ACTIONS), np.bool_))  # fmt: skip
+            self.store = (
+                np.empty((T * N, cfg.net.net_channels, 34), np.float32),
+                np.empty((T * N, N_ACTIONS), np.bool_),
+            )
         s_obs, s_mask = self.store
         b_act, b_logp, b_val = np.zeros((T, N), np.int64), np.zeros((T, N), np.float32), np.zeros((T, N), np.float32)
         b_learn = np.zeros((T, N), np.bool_)
@@ -271,9 +280,17 @@ class Rollout:
         # -- advantages along each seat's chain; keep the learner's decisions (rows in (t, game) order) --
         adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
         sel = b_learn.reshape(-1)
-        batch = Batch(obs=s_obs[:used], mask=s_mask[:used], act=b_act.reshape(-1)[sel], logp=b_logp.reshape(-1)[sel],
-                      adv=adv.reshape(-1)[sel], ret=ret.reshape(-1)[sel], val=b_val.reshape(-1)[sel],
-                      ep_returns=ep_returns, decisions=T * N)  # fmt: skip
+        batch = Batch(
+            obs=s_obs[:used],
+            mask=s_mask[:used],
+            act=b_act.reshape(-1)[sel],
+            logp=b_logp.reshape(-1)[sel],
+            adv=adv.reshape(-1)[sel],
+            ret=ret.reshape(-1)[sel],
+            val=b_val.reshape(-1)[sel],
+            ep_returns=ep_returns,
+            decisions=T * N,
+        )
         tm["gae"] += clock() - t0
         return batch
 

@@ -33,16 +33,40 @@ from envs.tiles import N_KINDS
 
 FLOWER = N_KINDS  # the column of the flowers in the undrawn-tile counts (agents.evaluation.luck counts them there too)
 
-FEATURES = ("sh_win", "sh_0", "sh_1", "sh_2", "sh_3", "drawer", "dealer", "drawer_dealer", "stage", "fed", "stolen",
-            "deal", "keep", "fed_next", "deal_next", "flower", "flowers", "melds", "others_ready", "waits_left",
-            "d_win", "d_ready", "d_better", "d_flower")  # fmt: skip
+FEATURES = (
+    "sh_win",
+    "sh_0",
+    "sh_1",
+    "sh_2",
+    "sh_3",
+    "drawer",
+    "dealer",
+    "drawer_dealer",
+    "stage",
+    "fed",
+    "stolen",
+    "deal",
+    "keep",
+    "fed_next",
+    "deal_next",
+    "flower",
+    "flowers",
+    "melds",
+    "others_ready",
+    "waits_left",
+    "d_win",
+    "d_ready",
+    "d_better",
+    "d_flower",
+)
 N_IN = 2 * len(FEATURES)  # a seat's own features, then the drawer's
 MODEL = Path(__file__).with_name("aivat_v1.npz")
 STAGE = 100.0  # undrawn tiles at the deal, about: the stage feature is undrawn / STAGE
 
 
-def candidate_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray, dealer: np.ndarray, flowers: np.ndarray,
-                       melds: np.ndarray) -> np.ndarray:  # fmt: skip
+def candidate_features(
+    parts: dict, drawer: np.ndarray, undrawn: np.ndarray, dealer: np.ndarray, flowers: np.ndarray, melds: np.ndarray
+) -> np.ndarray:
     """(D, 4 seats, 35 candidate kinds, N_IN) features of the state after each candidate draw (a
     seat's ``FEATURES``, then the drawer's):
     ``parts`` from ``agents.evaluation.luck.draw_parts``, ``drawer``/``dealer`` (D,), ``undrawn`` (D, 35)
@@ -104,7 +128,7 @@ class ValueModel:
         self.biases = [np.asarray(b, np.float32) for b in biases]
 
     @classmethod
-    def load(cls, path: Path | str = MODEL) -> "ValueModel":
+    def load(cls, path: Path | str = MODEL) -> ValueModel:
         """Read an .npz of arrays w0, b0, w1, b1, ... (no pickles: a hostile file cannot run code)."""
         with np.load(path, allow_pickle=False) as z:
             n = sum(1 for k in z.files if k.startswith("w"))

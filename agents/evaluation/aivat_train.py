@@ -26,10 +26,10 @@ SHARE = (0.3, 0.3, 0.1, 0.3)  # of the seats: random plays far from the others, 
 def collect(hands: int, seed: int, batch: int = 512) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, N_IN) features, (rows,) final chips and (rows,) game index of ``hands`` self-play hands."""
     from agents import make_agent
-    from envs.engine.api import Engine
-    from envs.rules import Rules
     from agents.evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
     from agents.evaluation.luck import LuckRecorder
+    from envs.engine.api import Engine
+    from envs.rules import Rules
 
     rng = np.random.default_rng(seed)
     agents = [make_agent(s, seed=seed) for s in POOL]
@@ -60,8 +60,13 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: in
     torch.manual_seed(seed)
     hold = games < games.max() * 0.1
     xt, yt = torch.tensor(x[~hold], dtype=torch.float32), torch.tensor(y[~hold], dtype=torch.float32)
-    net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, hidden),
-                              torch.nn.ReLU(), torch.nn.Linear(hidden, 1))  # fmt: skip
+    net = torch.nn.Sequential(
+        torch.nn.Linear(x.shape[1], hidden),
+        torch.nn.ReLU(),
+        torch.nn.Linear(hidden, hidden),
+        torch.nn.ReLU(),
+        torch.nn.Linear(hidden, 1),
+    )
     opt = torch.optim.Adam(net.parameters(), lr=3e-3)
     g = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
@@ -93,8 +98,20 @@ def main(argv=None) -> int:
     t1 = time.time()
     model, errs = fit(x, y, g, a.hidden, a.epochs, a.seed)
     model.save(a.out)
-    print(json.dumps({"hands": a.hands, "seed": a.seed, "rows": len(y), "collect_s": round(t1 - t0, 1),
-                      "fit_s": round(time.time() - t1, 1), **errs, "out": a.out}, indent=1))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "hands": a.hands,
+                "seed": a.seed,
+                "rows": len(y),
+                "collect_s": round(t1 - t0, 1),
+                "fit_s": round(time.time() - t1, 1),
+                **errs,
+                "out": a.out,
+            },
+            indent=1,
+        )
+    )
     return 0
 
 

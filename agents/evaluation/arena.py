@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.evaluation.luck import LuckRecorder
+from agents.evaluation.variance import corrected_rows, mean_ci
 from envs.engine.api import Engine
 from envs.engine.rng import derive_seed, redeal_seed
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
 from envs.seats import act_by_seat
-from agents.evaluation.luck import LuckRecorder
-from agents.evaluation.variance import corrected_rows, mean_ci
 
 
 def hand_outcomes(eng: Engine) -> dict:
@@ -72,8 +72,17 @@ def duplicate_wall_seeds(seed: int, n_walls: int) -> np.ndarray:
     return np.random.SeedSequence(seed).generate_state(n_walls, dtype=np.uint64)
 
 
-def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int = 0, batch_walls: int = 256,
-                   progress=None, wall_seeds=None, vr: bool | str = False, log_dir=None) -> dict:  # fmt: skip
+def play_duplicate(
+    agents,
+    n_walls: int,
+    rules: Rules | None = None,
+    seed: int = 0,
+    batch_walls: int = 256,
+    progress=None,
+    wall_seeds=None,
+    vr: bool | str = False,
+    log_dir=None,
+) -> dict:
     """Play ``n_walls`` walls x 4 rotations (hands) with 4 agents; return per-agent statistics.
     ``wall_seeds``: the walls to deal (``agents.evaluation.eval_seeds``), else derived from ``seed``; ``vr``:
     record the luck of every draw and add the variance-reduced figures (``agents.evaluation.variance``);
@@ -83,7 +92,9 @@ def play_duplicate(agents, n_walls: int, rules: Rules | None = None, seed: int =
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
     rules = (rules or Rules()).replace(episode="hand")
     batch_walls = table_batch_walls([a.name for a in agents], batch_walls)
-    wall_seeds = duplicate_wall_seeds(seed, n_walls) if wall_seeds is None else np.asarray(wall_seeds, np.uint64)[:n_walls]
+    wall_seeds = (
+        duplicate_wall_seeds(seed, n_walls) if wall_seeds is None else np.asarray(wall_seeds, np.uint64)[:n_walls]
+    )
     parts = []
     for b, (s0, s1) in enumerate(wall_batches(len(wall_seeds), batch_walls)):
         recorder = None
@@ -121,7 +132,9 @@ def faults_since(before: dict, after: dict) -> dict:
     return {n: {k: v - before.get(n, {}).get(k, 0) for k, v in row.items()} for n, row in after.items()}
 
 
-def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr: bool | str = False, recorder=None) -> dict:
+def play_walls(
+    agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr: bool | str = False, recorder=None
+) -> dict:
     """One batch: reset the agents to ``agent_seed``, deal each wall 4 times with the seats rotated.
     Returns per-wall chips (walls, 4 agents), per-hand chips (4 x walls, 4) and summed statistics;
     with ``vr`` also the luck per wall: each agent's own (walls, 4, K) and all seats' (walls, K).
@@ -137,8 +150,13 @@ def play_walls(agents, wall_seeds: np.ndarray, rules: Rules, agent_seed: int, vr
     dealt = seeds.copy()  # the seeds of the hands played (a hand that ended in its deal is dealt again)
     redealt = deal_played(eng, dealt)
     rec = LuckRecorder(eng, value=_value_model() if vr == "aivat" else None) if vr else None
-    run_games(eng, agents, seat_agent, on_step=rec.after_step if vr else None,
-              on_decision=recorder.on_decision if recorder is not None else None)
+    run_games(
+        eng,
+        agents,
+        seat_agent,
+        on_step=rec.after_step if vr else None,
+        on_decision=recorder.on_decision if recorder is not None else None,
+    )
     if recorder is not None:
         recorder.write(dealt)
     out = {"stats": stats, "redealt_walls": int(redealt.reshape(nw, 4).any(axis=1).sum())}
@@ -199,7 +217,9 @@ def combine(names, parts: list[dict], rules: Rules) -> dict:
             stats[k] += v
     result = summarize(names, np.concatenate([p["per_wall"] for p in parts]), stats, rules)
     if "luck_own" in parts[0]:
-        add_corrected(result, np.concatenate([p["luck_own"] for p in parts]), np.concatenate([p["luck_total"] for p in parts]))
+        add_corrected(
+            result, np.concatenate([p["luck_own"] for p in parts]), np.concatenate([p["luck_total"] for p in parts])
+        )
     result["ratings"] = rate(names, np.concatenate([p["per_game"] for p in parts]))
     result["redealt_walls"] = sum(p["redealt_walls"] for p in parts)
     faults: dict = {}
@@ -213,8 +233,9 @@ def combine(names, parts: list[dict], rules: Rules) -> dict:
     return result
 
 
-def run_games(eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, derived: bool | None = None,
-              on_step=None) -> None:  # fmt: skip
+def run_games(
+    eng: Engine, agents, seat_agent: np.ndarray, on_decision=None, derived: bool | None = None, on_step=None
+) -> None:
     """Step every game to its end, each decision taken by the agent sitting at the acting seat.
     ``on_decision(games, seats, obs, mask, actions)`` sees every decision (behaviour cloning);
     ``on_step()`` is called after every step (``agents.evaluation.luck.LuckRecorder.after_step``).
@@ -267,8 +288,11 @@ def rate(names, per_game: np.ndarray) -> dict:
     out = {}
     for name in dict.fromkeys(names):
         ps = [p for p, n in zip(players, names) if n == name]
-        out[name] = {"mu": float(np.mean([p.mu for p in ps])), "sigma": float(np.mean([p.sigma for p in ps])),
-                     "ordinal": float(np.mean([p.ordinal() for p in ps]))}  # fmt: skip
+        out[name] = {
+            "mu": float(np.mean([p.mu for p in ps])),
+            "sigma": float(np.mean([p.sigma for p in ps])),
+            "ordinal": float(np.mean([p.ordinal() for p in ps])),
+        }
     return out
 
 
@@ -295,8 +319,14 @@ def summarize(names, per_wall: np.ndarray, stats: dict, rules: Rules) -> dict:
             "mean_win_tai": (sum(stats["win_tai"][i] for i in cols) / won) if won else 0.0,
             "drawn_rate": sum(stats["drawn"][i] for i in cols) / hands,
         }
-    return {"walls": n_walls, "hands": int(n_walls * 4), "rules": rules.to_dict(), "agents": rows,
-            "per_wall": per_wall, "names": list(names)}  # fmt: skip
+    return {
+        "walls": n_walls,
+        "hands": int(n_walls * 4),
+        "rules": rules.to_dict(),
+        "agents": rows,
+        "per_wall": per_wall,
+        "names": list(names),
+    }
 
 
 def add_corrected(result: dict, luck_own: np.ndarray, luck_total: np.ndarray) -> None:

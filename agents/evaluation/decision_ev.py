@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.evaluation.variance import mean_ci
 from envs.engine import state as st
 from envs.engine.rng import derive_seed
 from envs.obs.planes_v0 import PlanesV0
-from agents.evaluation.variance import mean_ci
 
 MAX_ROLLOUT_STEPS = 2000  # a hand takes a few hundred steps; a longer rollout is a bug, not a hand
 

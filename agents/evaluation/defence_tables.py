@@ -19,17 +19,31 @@ import argparse
 
 import numpy as np
 
+from agents.evaluation.arena import hand_outcomes, run_games
 from agents.features import decode
 from agents.greedy import GreedyAgent
 from envs._core import _tile_danger, is_complete_batch, shanten_batch, ukeire
 from envs.engine.actions import DISCARD
 from envs.engine.api import Engine
 from envs.rules import Rules
-from agents.evaluation.arena import hand_outcomes, run_games
 
 
-def _log_rows(hands_all, nmelds_all, cur, dtile, hand, n_melds, unseen, opp_disc, opp_passed, s_out, u_out, win_out,
-              dang_out, ready_out):  # fmt: skip
+def _log_rows(
+    hands_all,
+    nmelds_all,
+    cur,
+    dtile,
+    hand,
+    n_melds,
+    unseen,
+    opp_disc,
+    opp_passed,
+    s_out,
+    u_out,
+    win_out,
+    dang_out,
+    ready_out,
+):
     """Per logged discard i (tile dtile[i] from hand[i]): the shanten and ukeire it leaves, and per
     opponent o (relative seats 1..3, true hands from hands_all): ready, the danger of the tile, and
     whether it completes that hand. Fills the *_out arrays."""
@@ -67,10 +81,33 @@ def collect(n_walls: int, seed: int) -> dict:
         g, f, n = live[sel], decode(obs[sel]), sel.size
         s, u = np.zeros(n, np.int64), np.zeros(n, np.int64)
         win, danger, ready = np.zeros((n, 3), np.bool_), np.zeros((n, 3), np.int64), np.zeros((n, 3), np.bool_)
-        _log_rows(eng.hands[g].astype(np.int8), eng.n_melds[g], cur[sel], actions[sel] - DISCARD,
-                  f.hand.copy(), f.n_melds, f.unseen, f.opp_disc, f.opp_passed, s, u, win, danger, ready)  # fmt: skip
-        for k, v in (("game", g), ("seat", cur[sel]), ("tl", f.tiles_left), ("s", s), ("u", u), ("melds", f.opp_melds),
-                     ("win", win), ("danger", danger), ("ready", ready)):  # fmt: skip
+        _log_rows(
+            eng.hands[g].astype(np.int8),
+            eng.n_melds[g],
+            cur[sel],
+            actions[sel] - DISCARD,
+            f.hand.copy(),
+            f.n_melds,
+            f.unseen,
+            f.opp_disc,
+            f.opp_passed,
+            s,
+            u,
+            win,
+            danger,
+            ready,
+        )
+        for k, v in (
+            ("game", g),
+            ("seat", cur[sel]),
+            ("tl", f.tiles_left),
+            ("s", s),
+            ("u", u),
+            ("melds", f.opp_melds),
+            ("win", win),
+            ("danger", danger),
+            ("ready", ready),
+        ):
             rows[k].append(v)
 
     run_games(eng, [GreedyAgent()] * 4, np.tile(np.arange(4), (n_walls, 1)), on_decision=on_decision)
@@ -102,15 +139,24 @@ def main(argv=None) -> int:
         coef.append(_logit_fit(x, won[sel]))
     print("WIN_LOGIT =", np.round(np.array(coef), 3).tolist())
     melds, tlb = np.minimum(z["melds"], 4), np.minimum(z["tl"] // 16, 3)[:, None]
-    table = [[round(float(z["ready"][(melds == m) & (tlb == b)].mean()), 2) if ((melds == m) & (tlb == b)).sum() > 30
-              else None for b in range(4)] for m in range(5)]  # fmt: skip
+    table = [
+        [
+            round(float(z["ready"][(melds == m) & (tlb == b)].mean()), 2)
+            if ((melds == m) & (tlb == b)).sum() > 30
+            else None
+            for b in range(4)
+        ]
+        for m in range(5)
+    ]
     print("READY_P =", table)
     for lo in range(0, 180, 20):
         sel = (z["danger"] >= lo) & (z["danger"] < lo + 20) & z["ready"]
         print(f"danger {lo:3d}-{lo + 19:3d}: P(win | ready) {z['win'][sel].mean():.3f} (n={sel.sum()})")
     ch, w, sd, di = z["out_chips"], z["out_won"], z["out_self_drawn"], z["out_dealt_in"]
-    print(f"chips: discard win {ch[w & ~sd].mean():.1f}, self-draw {ch[sd].mean():.1f}, deal-in {ch[di].mean():.1f}, "
-          f"non-winner {ch[~w].mean():.1f}; win rate {w.mean():.3f}")  # fmt: skip
+    print(
+        f"chips: discard win {ch[w & ~sd].mean():.1f}, self-draw {ch[sd].mean():.1f}, deal-in {ch[di].mean():.1f}, "
+        f"non-winner {ch[~w].mean():.1f}; win rate {w.mean():.3f}"
+    )
     return 0
 
 

@@ -96,15 +96,24 @@ class EvalWorker:
                 a.close()
 
 
-def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_walls: int = 256,
-                         workers: int = 0, address: str | None = None, progress=None, wall_seeds=None,
-                         vr: bool = False) -> dict:  # fmt: skip
+def evaluate_distributed(
+    specs,
+    n_walls: int,
+    rules=None,
+    seed: int = 0,
+    batch_walls: int = 256,
+    workers: int = 0,
+    address: str | None = None,
+    progress=None,
+    wall_seeds=None,
+    vr: bool = False,
+) -> dict:
     """``play_duplicate`` of the agents named by ``specs`` on Ray workers; the same result exactly.
     A worker that dies is replaced and its batch played again, up to ``MAX_REPLACEMENTS_PER_WORKER``
     times per worker, then ``WorkersFailed``."""
     from agents import make_agent
-    from envs.rules import Rules
     from agents.evaluation.arena import batch_seed, combine, duplicate_wall_seeds, wall_batches
+    from envs.rules import Rules
 
     if len(specs) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(specs)}")
@@ -116,7 +125,9 @@ def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_w
             with open(arg, "rb") as f:
                 blobs[k] = f.read()
     rules = (rules or Rules()).replace(episode="hand")
-    wall_seeds = duplicate_wall_seeds(seed, n_walls) if wall_seeds is None else np.asarray(wall_seeds, np.uint64)[:n_walls]
+    wall_seeds = (
+        duplicate_wall_seeds(seed, n_walls) if wall_seeds is None else np.asarray(wall_seeds, np.uint64)[:n_walls]
+    )
     batches = wall_batches(n_walls, batch_walls)
     ray, owns = connect(address, workers)
     from ray.exceptions import RayActorError
@@ -151,9 +162,11 @@ def evaluate_distributed(specs, n_walls: int, rules=None, seed: int = 0, batch_w
                 replaced += 1
                 if replaced > MAX_REPLACEMENTS_PER_WORKER * n:
                     cause = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
-                    raise WorkersFailed(f"evaluation workers died {replaced} times (at most {MAX_REPLACEMENTS_PER_WORKER} "
-                                        f"replacements per worker, {n} worker{'s' if n > 1 else ''}); giving up. "
-                                        f"Last: {cause}") from None  # fmt: skip
+                    raise WorkersFailed(
+                        f"evaluation workers died {replaced} times (at most {MAX_REPLACEMENTS_PER_WORKER} "
+                        f"replacements per worker, {n} worker{'s' if n > 1 else ''}); giving up. "
+                        f"Last: {cause}"
+                    ) from None
                 warnings.warn(f"evaluation worker {i} died; starting a new one", RuntimeWarning, stacklevel=2)
                 pool[i] = start(i)
                 todo.append(b)

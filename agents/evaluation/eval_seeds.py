@@ -47,10 +47,14 @@ def digest(seeds) -> str:
 
 def document(version: str) -> dict:
     seeds = generate(version)
-    return {"version": version, "walls": len(seeds),
-            "rule": f"numpy.random.SeedSequence(int.from_bytes(sha256(b'tw16 eval set {version}').digest()[:16], "
-                    f"'little')).generate_state({len(seeds)}, numpy.uint64)",
-            "sha256": digest(seeds), "seeds": [str(int(s)) for s in seeds]}  # fmt: skip
+    return {
+        "version": version,
+        "walls": len(seeds),
+        "rule": f"numpy.random.SeedSequence(int.from_bytes(sha256(b'tw16 eval set {version}').digest()[:16], "
+        f"'little')).generate_state({len(seeds)}, numpy.uint64)",
+        "sha256": digest(seeds),
+        "seeds": [str(int(s)) for s in seeds],
+    }
 
 
 def dumps(doc: dict) -> str:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.evaluation.variance import mean_ci
 from envs.engine.api import Engine
 from envs.rules import Rules
-from agents.evaluation.variance import mean_ci
 
 FIELDS = ("seed", "seat", "chips", "specs", "rules")
 
@@ -32,9 +32,15 @@ def load_results(path) -> list[dict]:
             raise ValueError(f"{path} line {n} is not JSON") from None
         if not isinstance(row, dict) or any(k not in row for k in FIELDS):
             raise ValueError(f"{path} line {n}: a duplicate result needs {', '.join(FIELDS)}")
-        if not (isinstance(row["seat"], int) and 0 <= row["seat"] <= 3 and isinstance(row["seed"], int)
-                and 0 <= row["seed"] < 1 << 64 and isinstance(row["chips"], (int, float))
-                and isinstance(row["specs"], list) and len(row["specs"]) in (1, 3)):  # fmt: skip
+        if not (
+            isinstance(row["seat"], int)
+            and 0 <= row["seat"] <= 3
+            and isinstance(row["seed"], int)
+            and 0 <= row["seed"] < 1 << 64
+            and isinstance(row["chips"], (int, float))
+            and isinstance(row["specs"], list)
+            and len(row["specs"]) in (1, 3)
+        ):
             raise ValueError(f"{path} line {n}: bad seat, seed, chips or specs")
         rows.append(row)
     if not rows:
@@ -81,12 +87,16 @@ def human_league(rows: list[dict], bots, seed: int = 0) -> dict:
 
 
 def league_text(t: dict) -> str:
-    lines = [f"the person and bots in the person's seat, same walls and opponents: {t['hands']} hands",
-             f"{'player':<24} {'chips/hand':>11} {'95% CI':>20} {'person - bot':>13} {'95% CI':>20}"]  # fmt: skip
+    lines = [
+        f"the person and bots in the person's seat, same walls and opponents: {t['hands']} hands",
+        f"{'player':<24} {'chips/hand':>11} {'95% CI':>20} {'person - bot':>13} {'95% CI':>20}",
+    ]
     p = t["person"]
     lines.append(f"{'person':<24} {p['chips_per_hand']:>+11.2f} {_ci(p['ci95']):>20}")
     for name, r in t["bots"].items():
-        lines.append(f"{name:<24} {r['chips_per_hand']:>+11.2f} {_ci(r['ci95']):>20} {r['person_minus_bot']:>+13.2f} {_ci(r['diff_ci95']):>20}")
+        lines.append(
+            f"{name:<24} {r['chips_per_hand']:>+11.2f} {_ci(r['ci95']):>20} {r['person_minus_bot']:>+13.2f} {_ci(r['diff_ci95']):>20}"
+        )
     return "\n".join(lines)
 
 

@@ -12,14 +12,25 @@ import numpy as np
 
 from agents import make_agent
 from agents.device import resolve_device
-from envs.rules import Rules
 from agents.evaluation.arena import play_duplicate, walls_for
 from agents.evaluation.eval_seeds import load
+from envs.rules import Rules
 
 
-def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progress: bool = True, workers: int = 0,
-             ray: str | None = None, batch_walls: int = 256, eval_set: str | None = None, vr: bool = False,
-             log_dir=None, device: str = "cpu") -> dict:  # fmt: skip
+def evaluate(
+    specs,
+    hands: int,
+    rules: Rules | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    workers: int = 0,
+    ray: str | None = None,
+    batch_walls: int = 256,
+    eval_set: str | None = None,
+    vr: bool = False,
+    log_dir=None,
+    device: str = "cpu",
+) -> dict:
     """Duplicate play of the agents named by ``specs``; with ``workers`` or a Ray address ``ray``, the
     batches of walls are played on Ray workers (``agents.evaluation.distributed``), with the same result.
     ``eval_set``: deal the first walls of a published set (``agents.evaluation.eval_seeds``) instead of walls
@@ -31,8 +42,10 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
     if eval_set is not None:
         wall_seeds = load(eval_set)
         if n_walls > len(wall_seeds):
-            raise ValueError(f"evaluation set {eval_set!r} has {len(wall_seeds)} walls ({4 * len(wall_seeds)} hands); "
-                             f"{hands} hands need {n_walls}")  # fmt: skip
+            raise ValueError(
+                f"evaluation set {eval_set!r} has {len(wall_seeds)} walls ({4 * len(wall_seeds)} hands); "
+                f"{hands} hands need {n_walls}"
+            )
         wall_seeds = wall_seeds[:n_walls]
     bar = None
     if progress:
@@ -46,17 +59,35 @@ def evaluate(specs, hands: int, rules: Rules | None = None, seed: int = 0, progr
         if (workers or ray) and str(device) != "cpu":
             raise ValueError(f"device {device!r} is for play in this process: Ray workers play on their CPUs")
         if workers or ray:
+            from agents.evaluation.arena import table_batch_walls
             from agents.evaluation.distributed import evaluate_distributed
 
-            from agents.evaluation.arena import table_batch_walls
-
-            res = evaluate_distributed(specs, n_walls, rules, seed=seed, batch_walls=table_batch_walls(specs, batch_walls), workers=workers,
-                                       address=ray, progress=step, wall_seeds=wall_seeds, vr=vr)  # fmt: skip
+            res = evaluate_distributed(
+                specs,
+                n_walls,
+                rules,
+                seed=seed,
+                batch_walls=table_batch_walls(specs, batch_walls),
+                workers=workers,
+                address=ray,
+                progress=step,
+                wall_seeds=wall_seeds,
+                vr=vr,
+            )
         else:
             dev = str(resolve_device(device))  # "auto" to the device it picks; one not there: DeviceError
             agents = [make_agent(s, seed=seed, device=dev) for s in specs]
-            res = play_duplicate(agents, n_walls, rules, seed=seed, batch_walls=batch_walls, progress=step,
-                                 wall_seeds=wall_seeds, vr=vr, log_dir=log_dir)  # fmt: skip
+            res = play_duplicate(
+                agents,
+                n_walls,
+                rules,
+                seed=seed,
+                batch_walls=batch_walls,
+                progress=step,
+                wall_seeds=wall_seeds,
+                vr=vr,
+                log_dir=log_dir,
+            )
     finally:
         if bar is not None:
             bar.close()
@@ -70,31 +101,50 @@ def league_table(res: dict) -> str:
     from rich.table import Table
 
     walls = f" of evaluation set {res['eval_set']}" if res.get("eval_set") else ""
-    t = Table(title=f"duplicate play: {res['walls']} walls{walls} x 4 seatings = {res['hands']} hands",
-              caption=RATING_NOTE, caption_justify="left")
+    t = Table(
+        title=f"duplicate play: {res['walls']} walls{walls} x 4 seatings = {res['hands']} hands",
+        caption=RATING_NOTE,
+        caption_justify="left",
+    )
     rows = sorted(res["agents"].items(), key=lambda kv: -kv[1]["chips_per_hand"])
     vr = all("vr" in r for _, r in rows)
     cols = ("agent", "seats", "chips/hand", "95% CI") + (("VR chips/hand", "VR 95% CI", "CI narrower") if vr else ())
     for col in cols + ("win", "deal-in", "self-draw", "mean win tai", "drawn", "rating"):
         t.add_column(col, justify="right" if col != "agent" else "left")
     for name, r in rows:
-        corrected = [f"{r['vr']['chips_per_hand']:+.2f}", _ci(r["vr"]["ci95"]), f"x{r['vr']['ci_narrower']:.2f}"] if vr else []
-        t.add_row(name, str(r["seats"]), f"{r['chips_per_hand']:+.2f}", _ci(r["ci95"]), *corrected,
-                  f"{r['win_rate']:.3f}", f"{r['deal_in_rate']:.3f}", f"{r['self_draw_rate']:.3f}",
-                  f"{r['mean_win_tai']:.2f}", f"{r['drawn_rate']:.3f}", f"{res['ratings'][name]['ordinal']:.2f}")  # fmt: skip
+        corrected = (
+            [f"{r['vr']['chips_per_hand']:+.2f}", _ci(r["vr"]["ci95"]), f"x{r['vr']['ci_narrower']:.2f}"] if vr else []
+        )
+        t.add_row(
+            name,
+            str(r["seats"]),
+            f"{r['chips_per_hand']:+.2f}",
+            _ci(r["ci95"]),
+            *corrected,
+            f"{r['win_rate']:.3f}",
+            f"{r['deal_in_rate']:.3f}",
+            f"{r['self_draw_rate']:.3f}",
+            f"{r['mean_win_tai']:.2f}",
+            f"{r['drawn_rate']:.3f}",
+            f"{res['ratings'][name]['ordinal']:.2f}",
+        )
     console = Console(record=True, width=190 if vr else 140, file=io.StringIO())
     console.print(t)
     for name, row in res.get("faults", {}).items():  # external bots (agents.olympiad): protocol faults
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(row.items()) if k != "requests" and v) or "none"
-        console.print(f"protocol faults of {name}: {sum(v for k, v in row.items() if k != 'requests')} "
-                      f"in {row.get('requests', 0)} requests ({kinds})")  # fmt: skip
+        console.print(
+            f"protocol faults of {name}: {sum(v for k, v in row.items() if k != 'requests')} "
+            f"in {row.get('requests', 0)} requests ({kinds})"
+        )
     return console.export_text()
 
 
 # why the rating column can order the agents differently from chips/hand (docs/evaluation.md)
-RATING_NOTE = ("rating: openskill ordinal (mu - 3 sigma) from each hand's ranking of the four seats by chips: it counts "
-               "who finished above whom, not by how many chips, so a rare big win or deal-in moves chips/hand a lot "
-               "and the rating little; the two can order agents differently")
+RATING_NOTE = (
+    "rating: openskill ordinal (mu - 3 sigma) from each hand's ranking of the four seats by chips: it counts "
+    "who finished above whom, not by how many chips, so a rare big win or deal-in moves chips/hand a lot "
+    "and the rating little; the two can order agents differently"
+)
 
 
 def _ci(ci) -> str:
@@ -106,7 +156,7 @@ def short_labels(names) -> list[str]:
     numbered where two would read the same."""
     kinds = [n.split(":", 1)[0] for n in names]
     out = []
-    for i, (n, k) in enumerate(zip(names, kinds)):
+    for i, (_n, k) in enumerate(zip(names, kinds)):
         same = [j for j, kk in enumerate(kinds) if kk == k]
         out.append(k if len(same) == 1 else f"{k} {same.index(i) + 1}")
     return out
@@ -122,8 +172,10 @@ def plot(res: dict, path) -> Path:
     names = sorted(rows, key=lambda n: -rows[n]["chips_per_hand"])
     labels = short_labels(names)
     means = [rows[n]["chips_per_hand"] for n in names]
-    err = [[m - rows[n]["ci95"][0] for n, m in zip(names, means)],
-           [rows[n]["ci95"][1] - m for n, m in zip(names, means)]]  # fmt: skip
+    err = [
+        [m - rows[n]["ci95"][0] for n, m in zip(names, means)],
+        [rows[n]["ci95"][1] - m for n, m in zip(names, means)],
+    ]
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
     bars = ax.bar(labels, means, yerr=err, capsize=6, color=["#2a9d8f" if m >= 0 else "#e76f51" for m in means])
     # the full names (checkpoint paths) go in the legend, not under the axis where they overlap

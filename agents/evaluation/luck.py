@@ -35,13 +35,26 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.evaluation.aivat import FLOWER, candidate_features, centre  # FLOWER: the flowers' column of the counts
 from envs import _core
 from envs.obs.planes_v0 import engine_shapes
 from envs.tiles import FLOWER_ID0, N_KINDS
-from agents.evaluation.aivat import FLOWER, candidate_features, centre  # FLOWER: the flowers' column of the counts
 
-FEATURES = ("win", "win_late", "ready", "ready_late", "improve2", "improve3", "flower", "deal", "keep", "fed", "stolen",
-            "deal_next", "fed_next")
+FEATURES = (
+    "win",
+    "win_late",
+    "ready",
+    "ready_late",
+    "improve2",
+    "improve3",
+    "flower",
+    "deal",
+    "keep",
+    "fed",
+    "stolen",
+    "deal_next",
+    "fed_next",
+)
 LATE = 48  # undrawn tiles (dead wall included) at or below which a win or ready draw counts as late
 N_FEATURES = len(FEATURES)
 
@@ -66,7 +79,9 @@ def draw_parts(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undraw
     D = hands.shape[0]
     rows = np.arange(D)
     h = hands[rows, drawer].astype(np.int8)
-    s0 = _core.win_shanten_batch(hands.reshape(D * 4, N_KINDS).astype(np.int8), n_sets.reshape(-1), shapes).reshape(D, 4)
+    s0 = _core.win_shanten_batch(hands.reshape(D * 4, N_KINDS).astype(np.int8), n_sets.reshape(-1), shapes).reshape(
+        D, 4
+    )
     # the drawer: which kinds would lower its shanten (a flower leaves the hand as it is)
     plus = np.repeat(h[:, None, :], N_KINDS, axis=1)  # (D, 34 kinds drawn, 34)
     k = np.arange(N_KINDS)
@@ -97,8 +112,15 @@ def draw_parts(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undraw
     return {"s0": s0, "s1": s1, "better": better, "waits": waits, "ready": ready, "hit": hit, "some": some}
 
 
-def draw_luck(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn: np.ndarray, drawn: np.ndarray,
-              shapes: int, parts: dict | None = None) -> np.ndarray:  # fmt: skip
+def draw_luck(
+    hands: np.ndarray,
+    n_sets: np.ndarray,
+    drawer: np.ndarray,
+    undrawn: np.ndarray,
+    drawn: np.ndarray,
+    shapes: int,
+    parts: dict | None = None,
+) -> np.ndarray:
     """(D, 4, N_FEATURES) luck of D draws for each seat: ``hands`` (D, 4, 34) the concealed counts
     before the draw, ``n_sets`` (D, 4) the sets they must supply, ``drawer`` (D,) the seat drawing,
     ``undrawn`` (D, 35) the undrawn tiles by kind before the draw (flowers last), ``drawn`` (D,) the
@@ -172,7 +194,9 @@ class LuckRecorder:
         wall = eng.wall
         # the wall positions drawn, in order: the front one, then tail, tail - 1, ...
         j = np.arange(n_draws.max())
-        pos = np.where((j == 0) & (front[:, None] == 1), self.head[moved, None], self.tail[moved, None] - (j - front[:, None]))
+        pos = np.where(
+            (j == 0) & (front[:, None] == 1), self.head[moved, None], self.tail[moved, None] - (j - front[:, None])
+        )
         valid = j < n_draws[:, None]
         tiles = wall[moved[:, None], np.where(valid, pos, 0)].astype(np.int64)
         kinds = np.where(tiles >= FLOWER_ID0, FLOWER, tiles >> 2)
@@ -212,8 +236,14 @@ class LuckRecorder:
         is_flower = (kinds == FLOWER) & valid
         later = np.cumsum(is_flower[:, ::-1], axis=1)[:, ::-1]  # flowers at chain index >= d
         flowers[np.arange(len(g_idx)), drawer] -= later[g_idx, d_idx]
-        f = candidate_features(parts, drawer, undrawn, eng.dealer[moved][g_idx].astype(np.int64), flowers,
-                               eng.n_melds[moved][g_idx].astype(np.int64))  # fmt: skip
+        f = candidate_features(
+            parts,
+            drawer,
+            undrawn,
+            eng.dealer[moved][g_idx].astype(np.int64),
+            flowers,
+            eng.n_melds[moved][g_idx].astype(np.int64),
+        )
         if self.collect:
             self.collected.append((moved[g_idx], f[np.arange(len(drawn)), :, drawn]))
         if self.value is None:

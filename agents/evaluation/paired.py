@@ -39,8 +39,16 @@ def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0
     a, b = per_wall[spec_a], per_wall[spec_b]
     row = lambda x: dict(zip(("chips_per_hand", "ci95"), mean_ci(x)))  # noqa: E731
     corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else None  # none for a constant result
-    return {"walls": walls, "hands": 4 * walls, "seed": seed, "field": field, "a": {"agent": spec_a, **row(a)},
-            "b": {"agent": spec_b, **row(b)}, "b_minus_a": row(b - a), "correlation": corr}  # fmt: skip
+    return {
+        "walls": walls,
+        "hands": 4 * walls,
+        "seed": seed,
+        "field": field,
+        "a": {"agent": spec_a, **row(a)},
+        "b": {"agent": spec_b, **row(b)},
+        "b_minus_a": row(b - a),
+        "correlation": corr,
+    }
 
 
 def main(argv=None) -> int:

@@ -23,12 +23,12 @@ import functools
 
 import numpy as np
 
-from envs.engine.actions import action_from_name, action_name
-from envs.engine.api import Engine
-from envs.rules import Rules
 from agents.evaluation.decision_ev import action_values
 from agents.evaluation.luck import LuckRecorder
 from agents.evaluation.variance import mean_ci
+from envs.engine.actions import action_from_name, action_name
+from envs.engine.api import Engine
+from envs.rules import Rules
 
 BAD_MOVE_P = 0.05
 LUCK_FIT_HANDS = 400  # Greedy self-play hands behind beta (4 seat rows each)
@@ -40,9 +40,9 @@ def luck_beta(rules_json: str, hands: int = LUCK_FIT_HANDS, seed: int = 0) -> tu
     at every seat (deterministic given ``seed``); zeros when too few rows (``variance.fit_beta``)."""
     import json
 
-    from agents.greedy import GreedyAgent
     from agents.evaluation.arena import deal_played, hand_outcomes, run_games
     from agents.evaluation.variance import fit_beta
+    from agents.greedy import GreedyAgent
 
     rules = Rules.from_dict(json.loads(rules_json)).replace(episode="hand")
     eng = Engine(rules, hands, record_hands=True)
@@ -75,7 +75,12 @@ def policy_of(agent, eng: Engine, seat: int) -> dict:
     mask = eng.legal_action_mask[:1].copy()
     name = getattr(agent, "name", type(agent).__name__)
     if getattr(agent, "needs_engine", False):
-        return {"agent": name, "probs": None, "value": None, "choice": int(agent.act_engine(eng.clone(0, 1), np.array([0]))[0])}
+        return {
+            "agent": name,
+            "probs": None,
+            "value": None,
+            "choice": int(agent.act_engine(eng.clone(0, 1), np.array([0]))[0]),
+        }
     derived = bool(getattr(agent, "derived", False)) or int(getattr(agent, "in_channels", 0) or 0) >= N_CHANNELS_DERIVED
     enc = PlanesV0(derived=derived)
     obs = enc.encode_rows(eng, enc.alloc(1), np.array([0]), np.array([seat]))
@@ -88,11 +93,24 @@ def policy_of(agent, eng: Engine, seat: int) -> dict:
         logits, value = net(torch.from_numpy(net_input(obs, net.cfg)))
         logits = masked_logits(logits, torch.from_numpy(mask))
         probs = torch.softmax(logits, -1)[0].numpy()
-    return {"agent": name, "probs": np.where(mask[0], probs, 0.0), "value": float(value[0]), "choice": int(logits[0].argmax())}
+    return {
+        "agent": name,
+        "probs": np.where(mask[0], probs, 0.0),
+        "value": float(value[0]),
+        "choice": int(logits[0].argmax()),
+    }
 
 
-def review_log(lines: list[dict], agent, seat: int, k: int = 16, top: int = 3, mode: str = "sampled", seed: int = 0,
-               luck: bool = True) -> dict:  # fmt: skip
+def review_log(
+    lines: list[dict],
+    agent,
+    seat: int,
+    k: int = 16,
+    top: int = 3,
+    mode: str = "sampled",
+    seed: int = 0,
+    luck: bool = True,
+) -> dict:
     """The review of ``seat`` in a replay log (checked lines, ``tw16.cli.replay.load_log``)."""
     head = lines[0]
     rules = Rules.from_dict(head["rules"])
@@ -122,9 +140,16 @@ def review_log(lines: list[dict], agent, seat: int, k: int = 16, top: int = 3, m
         if ended and rec is not None and not eng.terminated[0]:
             rec = LuckRecorder(eng)
     beta = np.array(luck_beta(_rules_key(rules))) if luck else None
-    return {"seat": seat, "agent": getattr(agent, "name", "agent"), "ev": mode, "k": k, "top": top,
-            "decisions": decisions, "hands": [_hand_summary(h, seat, beta) for h in hands],
-            "overall": _summary(decisions, [h for h in hands], seat, beta)}  # fmt: skip
+    return {
+        "seat": seat,
+        "agent": getattr(agent, "name", "agent"),
+        "ev": mode,
+        "k": k,
+        "top": top,
+        "decisions": decisions,
+        "hands": [_hand_summary(h, seat, beta) for h in hands],
+        "overall": _summary(decisions, [h for h in hands], seat, beta),
+    }
 
 
 def _rules_key(rules: Rules) -> str:
@@ -139,26 +164,38 @@ def _review_one(eng: Engine, agent, seat: int, taken: int, k: int, top: int, mod
     evs = {r["action"]: r for r in action_values(eng, cands, k=k, seed=seed, mode=mode)}
     best, loss = taken, 0.0
     for a in cands:  # the paired difference to the taken action, over the same rollouts
-        diff, ci = mean_ci(evs[a]["values"] - evs[taken]["values"]) if k > 1 else (evs[a]["ev"] - evs[taken]["ev"], None)
+        diff, ci = (
+            mean_ci(evs[a]["values"] - evs[taken]["values"]) if k > 1 else (evs[a]["ev"] - evs[taken]["ev"], None)
+        )
         if diff > loss and (ci is None or ci[0] > 0):
             best, loss = a, diff
     p_taken = probs[taken]
     return {
-        "taken": action_name(taken), "taken_action": taken, "p_taken": p_taken, "value": pol["value"],
-        "agent_choice": action_name(pol["choice"]), "match": taken == pol["choice"],
+        "taken": action_name(taken),
+        "taken_action": taken,
+        "p_taken": p_taken,
+        "value": pol["value"],
+        "agent_choice": action_name(pol["choice"]),
+        "match": taken == pol["choice"],
         "bad": p_taken is not None and p_taken < BAD_MOVE_P,
-        "top": [{"action": a, "name": action_name(a), "p": probs[a], "ev": evs[a]["ev"], "ci95": evs[a]["ci95"]}
-                for a in cands],
-        "best": action_name(best), "loss": loss,
-    }  # fmt: skip
+        "top": [
+            {"action": a, "name": action_name(a), "p": probs[a], "ev": evs[a]["ev"], "ci95": evs[a]["ci95"]}
+            for a in cands
+        ],
+        "best": action_name(best),
+        "loss": loss,
+    }
 
 
 def _rates(ds: list[dict]) -> dict:
     n = len(ds)
     with_p = [d for d in ds if d["p_taken"] is not None]
-    return {"decisions": n, "match_rate": sum(d["match"] for d in ds) / n if n else None,
-            "bad_move_rate": sum(d["bad"] for d in with_p) / len(with_p) if with_p else None,
-            "chips_lost": float(sum(d["loss"] for d in ds))}  # fmt: skip
+    return {
+        "decisions": n,
+        "match_rate": sum(d["match"] for d in ds) / n if n else None,
+        "bad_move_rate": sum(d["bad"] for d in with_p) / len(with_p) if with_p else None,
+        "chips_lost": float(sum(d["loss"] for d in ds)),
+    }
 
 
 def _adjusted(chips: float, luck: np.ndarray, seat: int, beta) -> tuple[float | None, list[float] | None]:
@@ -178,7 +215,11 @@ def _summary(decisions: list[dict], hands: list[dict], seat: int, beta) -> dict:
     out = _rates(decisions)
     chips = sum(h["chips"] for h in hands)
     adj = [_adjusted(h["chips"], h.get("luck"), seat, beta)[0] for h in hands]
-    out.update(hands=n, chips=chips, chips_per_hand=chips / n if n else None,
-               chips_lost_per_hand=out["chips_lost"] / n if n else None,
-               luck_adjusted_per_hand=(sum(adj) / n) if n and None not in adj else None)  # fmt: skip
+    out.update(
+        hands=n,
+        chips=chips,
+        chips_per_hand=chips / n if n else None,
+        chips_lost_per_hand=out["chips_lost"] / n if n else None,
+        luck_adjusted_per_hand=(sum(adj) / n) if n and None not in adj else None,
+    )
     return out

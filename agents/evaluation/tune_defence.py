@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from agents.greedy import DEFENCE_DEFAULTS, DefensiveAgent, GreedyAgent
 from agents.evaluation.arena import play_duplicate
+from agents.greedy import DEFENCE_DEFAULTS, DefensiveAgent, GreedyAgent
 
 # The settings tried on seed 123 (agents/greedy.py docstring; 2,000 walls each, the first five risks at
 # 1,000), in the order tried; the DEFENCE_DEFAULTS fill the rest. margin 1e9: only equally efficient
@@ -45,8 +45,13 @@ def main(argv=None) -> int:
         agents = [DefensiveAgent(**params), GreedyAgent(), DefensiveAgent(**params), GreedyAgent()]
         res = play_duplicate(agents, args.walls, seed=args.seed)
         d = res["agents"]["defensive"]
-        row = {**params, "chips_per_hand": round(d["chips_per_hand"], 3), "ci95": [round(x, 3) for x in d["ci95"]],
-               "deal_in_rate": round(d["deal_in_rate"], 4), "win_rate": round(d["win_rate"], 4)}  # fmt: skip
+        row = {
+            **params,
+            "chips_per_hand": round(d["chips_per_hand"], 3),
+            "ci95": [round(x, 3) for x in d["ci95"]],
+            "deal_in_rate": round(d["deal_in_rate"], 4),
+            "win_rate": round(d["win_rate"], 4),
+        }
         results.append(row)
         print(json.dumps(row), flush=True)
     best = max(results, key=lambda r: r["chips_per_hand"])

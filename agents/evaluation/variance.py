@@ -28,8 +28,21 @@ MIN_ROWS = 10  # rows of the fit per coefficient (intercept included)
 
 def t95(n: int) -> float:
     """Two-sided 95% t quantile (normal beyond 30 degrees of freedom)."""
-    table = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
-             15: 2.13, 20: 2.09, 30: 2.04}  # fmt: skip
+    table = {
+        1: 12.71,
+        2: 4.30,
+        3: 3.18,
+        4: 2.78,
+        5: 2.57,
+        6: 2.45,
+        7: 2.36,
+        8: 2.31,
+        9: 2.26,
+        10: 2.23,
+        15: 2.13,
+        20: 2.09,
+        30: 2.04,
+    }
     if n > 30:
         return 1.96
     return table.get(n) or table[min(k for k in table if k >= n)]
@@ -103,5 +116,9 @@ def corrected_row(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None, 
     z, betas = cross_fit(y, x, beta, **fit)
     mean, ci = mean_ci(z)
     width, plain = ci[1] - ci[0], plain_ci[1] - plain_ci[0]
-    return {"chips_per_hand": mean, "ci95": ci, "ci_narrower": plain / width if width > 0 else (1.0 if plain == 0 else float("inf")),
-            "betas": betas.tolist()}  # fmt: skip
+    return {
+        "chips_per_hand": mean,
+        "ci95": ci,
+        "ci_narrower": plain / width if width > 0 else (1.0 if plain == 0 else float("inf")),
+        "betas": betas.tolist(),
+    }

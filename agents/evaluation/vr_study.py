@@ -69,10 +69,18 @@ def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -
 
     t0 = time.time()
     res = play_duplicate(agents, walls, seed=seed, vr=vr, wall_seeds=load(eval_set)[:walls] if eval_set else None)
-    rows = {n: {"plain": [r["chips_per_hand"], *r["ci95"]], "vr": [r["vr"]["chips_per_hand"], *r["vr"]["ci95"]],
-                "ci_narrower": r["vr"]["ci_narrower"]} for n, r in res["agents"].items()}  # fmt: skip
+    rows = {
+        n: {
+            "plain": [r["chips_per_hand"], *r["ci95"]],
+            "vr": [r["vr"]["chips_per_hand"], *r["vr"]["ci95"]],
+            "ci_narrower": r["vr"]["ci_narrower"],
+        }
+        for n, r in res["agents"].items()
+    }
     if vr == "aivat":
-        luck_only = corrected_rows(res["per_wall"], res["names"], res["luck_own"][..., :-1], res["luck_total"][..., :-1])
+        luck_only = corrected_rows(
+            res["per_wall"], res["names"], res["luck_own"][..., :-1], res["luck_total"][..., :-1]
+        )
         for n, row in rows.items():
             r = luck_only[n]
             row["luck_only"], row["luck_only_narrower"] = [r["chips_per_hand"], *r["ci95"]], r["ci_narrower"]
@@ -99,19 +107,25 @@ def coverage(policy: str, walls: int, seeds, vr: str = "luck") -> dict:
         for k in kinds[2:]:
             others.setdefault(k, []).append(row[k + "_narrower"])
     n = len(ratios)
-    return {"matches": n, "walls": walls, "covers_0": hits, "mean_of_means": {k: float(np.mean(v)) for k, v in means.items()},
-            "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()}, "ci_narrower_mean": float(np.mean(ratios)),
-            **{f"{k}_narrower_mean": float(np.mean(v)) for k, v in others.items()}}  # fmt: skip
+    return {
+        "matches": n,
+        "walls": walls,
+        "covers_0": hits,
+        "mean_of_means": {k: float(np.mean(v)) for k, v in means.items()},
+        "sd_of_means": {k: float(np.std(v, ddof=1)) for k, v in means.items()},
+        "ci_narrower_mean": float(np.mean(ratios)),
+        **{f"{k}_narrower_mean": float(np.mean(v)) for k, v in others.items()},
+    }
 
 
 def _recorded(agents, wall_seeds):
     """Duplicate play of ``wall_seeds`` with the luck recorded, game by game: the hands' outcomes
     (``hand_outcomes``), the luck (4 x walls, 4 seats, K) and ``mine(a)``, which takes agent 0's
     seat out of any (4 x walls, 4, ...) array."""
-    from envs.engine.api import Engine
-    from envs.rules import Rules
     from agents.evaluation.arena import deal_played, hand_outcomes, rotated_seating, run_games
     from agents.evaluation.luck import LuckRecorder
+    from envs.engine.api import Engine
+    from envs.rules import Rules
 
     walls = len(wall_seeds)
     eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
@@ -141,9 +155,20 @@ def residual(specs, walls: int, seed: int) -> dict:
     won, sd, din = mine(out["won"]), mine(out["self_drawn"]), mine(out["dealt_in"])
     kinds = {"self_draw": sd, "discard_win": won & ~sd, "deal_in": din, "other": ~won & ~din}
     ss = float((z**2).sum())
-    return {"hands": int(y.size), "sd_chips": float(y.std()), "sd_corrected": float(z.std()),
-            "kinds": {k: {"share_of_hands": float(m.mean()), "chips": float(y[m].mean()), "corrected": float(z[m].mean()),
-                          "share_of_residual_ss": float((z[m] ** 2).sum() / ss)} for k, m in kinds.items()}}  # fmt: skip
+    return {
+        "hands": int(y.size),
+        "sd_chips": float(y.std()),
+        "sd_corrected": float(z.std()),
+        "kinds": {
+            k: {
+                "share_of_hands": float(m.mean()),
+                "chips": float(y[m].mean()),
+                "corrected": float(z[m].mean()),
+                "share_of_residual_ss": float((z[m] ** 2).sum() / ss),
+            }
+            for k, m in kinds.items()
+        },
+    }
 
 
 def ceiling(agents, walls: int, seed: int, eval_set: str | None) -> dict:
@@ -159,10 +184,17 @@ def ceiling(agents, walls: int, seed: int, eval_set: str | None) -> dict:
     for a in agents:
         a.reset(seed)
     out, luck, mine = _recorded(agents, load(eval_set)[:walls] if eval_set else duplicate_wall_seeds(seed, walls))
-    events = {"self_draw": out["self_drawn"], "deal_in": out["dealt_in"],
-              "discard_win": out["won"] & ~out["self_drawn"]}  # fmt: skip
-    known = {"luck terms only": [], "+ who drew a win": ["self_draw"],
-             "+ who dealt in, who won on a discard": ["deal_in", "discard_win"], "+ all three": list(events)}  # fmt: skip
+    events = {
+        "self_draw": out["self_drawn"],
+        "deal_in": out["dealt_in"],
+        "discard_win": out["won"] & ~out["self_drawn"],
+    }
+    known = {
+        "luck terms only": [],
+        "+ who drew a win": ["self_draw"],
+        "+ who dealt in, who won on a discard": ["deal_in", "discard_win"],
+        "+ all three": list(events),
+    }
     y = mine(out["chips"]).reshape(walls, 4).sum(axis=1) / 4
     rows = {}
     for name, which in known.items():
@@ -180,11 +212,17 @@ def main(argv=None) -> int:
     p.add_argument("--walls", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-set", default="v1", help="published walls ('' for walls from --seed)")
-    p.add_argument("--agents", nargs=4, default=["greedy", "defensive", "greedy", "defensive"], help="ab: the four agents")
+    p.add_argument(
+        "--agents", nargs=4, default=["greedy", "defensive", "greedy", "defensive"], help="ab: the four agents"
+    )
     p.add_argument("--policy", default="neural-sample", help="aa: the policy (neural-sample, random, ...)")
     p.add_argument("--aa", action="store_true", help="ceiling: on the A/A match of --policy")
-    p.add_argument("--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)")
-    p.add_argument("--vr", choices=("luck", "aivat"), default="luck", help="aa/ab: the luck terms, or with the AIVAT term too")
+    p.add_argument(
+        "--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)"
+    )
+    p.add_argument(
+        "--vr", choices=("luck", "aivat"), default="luck", help="aa/ab: the luck terms, or with the AIVAT term too"
+    )
     a = p.parse_args(argv)
     if a.match == "residual":
         print(json.dumps(residual(a.agents, a.walls, a.seed), indent=1))

@@ -128,7 +128,9 @@ def serve(bot: ProtocolBot, rfile, wfile) -> int:
 def run_bot(agent, rules, connect: str | None = None, budget: float = 5.0) -> int:
     """Serve ``agent`` (an observation agent: ``act(obs, mask)``) until /exit or the end of input."""
     if getattr(agent, "needs_engine", False) or getattr(agent, "olympiad", False):
-        raise ValueError(f"agent {agent.name!r} cannot be a protocol bot: it needs the engine (a bot sees only its messages)")
+        raise ValueError(
+            f"agent {agent.name!r} cannot be a protocol bot: it needs the engine (a bot sees only its messages)"
+        )
     bot = ProtocolBot(agent, rules, budget)
     if connect is None:
         return serve(bot, sys.stdin.buffer, sys.stdout.buffer)

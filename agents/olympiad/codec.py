@@ -96,7 +96,9 @@ def parse_answer(text: str, ask: str) -> tuple[str, list[int]]:
     if word == "/pass" and len(toks) == 1 and ask != "throw":
         return "pass", []
     if word != f"/{ask}":
-        raise ProtocolError(f"answer {text[:60]!r} to /ask {ask}: expected /{ask}" + ("" if ask == "throw" else " or /pass"))
+        raise ProtocolError(
+            f"answer {text[:60]!r} to /ask {ask}: expected /{ask}" + ("" if ask == "throw" else " or /pass")
+        )
     rest = toks[1:]
     if ask == "throw":
         return "throw", ids(rest, 1, "/throw")

@@ -29,12 +29,19 @@ from agents.olympiad.codec import WINDS, ProtocolError, kind_of_id, line, parse_
 from agents.olympiad.process import BotFault, BotProcess
 from envs.engine import state as st
 from envs.engine.actions import CHI, DISCARD, KONG, PASS, PON, SELF_KONG, WIN
-from envs.tiles import CHI as CHI_MELD, PON as PON_MELD
+from envs.tiles import CHI as CHI_MELD
+from envs.tiles import PON as PON_MELD
 
 DEFAULT_TIMEOUT = 5.0  # seconds per request
 OPTIONS = ("cwd", "timeout", "fallback", "name", "log")
-CLAIM_BITS = ((st.C_CHI_LOW, CHI), (st.C_CHI_MID, CHI + 1), (st.C_CHI_HIGH, CHI + 2), (st.C_PON, PON), (st.C_KONG, KONG),
-              (st.C_WIN, WIN))  # fmt: skip
+CLAIM_BITS = (
+    (st.C_CHI_LOW, CHI),
+    (st.C_CHI_MID, CHI + 1),
+    (st.C_CHI_HIGH, CHI + 2),
+    (st.C_PON, PON),
+    (st.C_KONG, KONG),
+    (st.C_WIN, WIN),
+)
 
 
 class IllegalAnswer(ProtocolError):
@@ -46,7 +53,7 @@ def parse_spec(spec: str) -> dict:
     agent's keyword arguments (``command`` and the options given)."""
     if not spec.startswith("olympiad"):
         raise ValueError(f"{spec!r} is not an olympiad: agent spec")
-    rest = spec[len("olympiad"):]
+    rest = spec[len("olympiad") :]
     opts: dict = {}
     if rest.startswith("["):
         close = rest.find("]:")
@@ -55,9 +62,11 @@ def parse_spec(spec: str) -> dict:
         for part in filter(None, rest[1:close].split(",")):
             key, eq, val = part.partition("=")
             if not eq or key not in OPTIONS:
-                raise ValueError(f"agent spec {spec!r}: option {part!r} (known: {', '.join(k + '=...' for k in OPTIONS)})")
+                raise ValueError(
+                    f"agent spec {spec!r}: option {part!r} (known: {', '.join(k + '=...' for k in OPTIONS)})"
+                )
             opts[key] = val
-        rest = rest[close + 1:]
+        rest = rest[close + 1 :]
     if not rest.startswith(":") or not rest[1:].strip():
         raise ValueError(f"agent spec {spec!r}: expected olympiad:COMMAND (a shell command that runs the bot)")
     opts["command"] = rest[1:].strip()
@@ -104,8 +113,9 @@ def check_rules(rules) -> None:
     if rules.rob_kong:
         bad.append("rob_kong is on (the protocol has no robbing a kong)")
     if bad:
-        raise ValueError(f"olympiad: bots cannot play these rules: {'; '.join(bad)}; use --profile {BOT_PROFILE} "
-                         "(docs/olympiad.md)")
+        raise ValueError(
+            f"olympiad: bots cannot play these rules: {'; '.join(bad)}; use --profile {BOT_PROFILE} (docs/olympiad.md)"
+        )
 
 
 class OlympiadAgent:
@@ -113,15 +123,26 @@ class OlympiadAgent:
 
     olympiad = True
 
-    def __init__(self, command: str, make_agent, cwd: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 fallback: str = "greedy", seed: int | None = 0, name: str | None = None, log_dir: str | None = None):  # fmt: skip
+    def __init__(
+        self,
+        command: str,
+        make_agent,
+        cwd: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        fallback: str = "greedy",
+        seed: int | None = 0,
+        name: str | None = None,
+        log_dir: str | None = None,
+    ):
         """``make_agent``: ``agents.make_agent`` (passed in: the package imports this module)."""
         if fallback.startswith("olympiad"):
             raise ValueError("the fallback of an olympiad: agent must be an in-process agent")
         self.command, self.cwd, self.timeout = command, cwd, float(timeout)
         self.fallback = make_agent(fallback, seed=seed)
         if getattr(self.fallback, "needs_engine", False):
-            raise ValueError(f"fallback {fallback!r} reads the engine; give an observation agent (greedy, defensive ...)")
+            raise ValueError(
+                f"fallback {fallback!r} reads the engine; give an observation agent (greedy, defensive ...)"
+            )
         self.name = name or f"olympiad:{command}"
         self.log_dir = log_dir
         self.procs: dict[int, BotProcess] = {}  # one per game slot of the batch, reused across hands
@@ -130,12 +151,14 @@ class OlympiadAgent:
         self.requests = 0
 
     @classmethod
-    def from_spec(cls, spec: str, make_agent, seed: int | None = 0) -> "OlympiadAgent":
+    def from_spec(cls, spec: str, make_agent, seed: int | None = 0) -> OlympiadAgent:
         return cls(make_agent=make_agent, seed=seed, **parse_spec(spec))
 
     def act(self, obs, mask):
-        raise TypeError(f"{self.name!r} is an external bot: it plays through the referee of agents.evaluation.arena.run_games "
-                        "(tw16 eval, agents.evaluation.paired), which needs the engine")  # fmt: skip
+        raise TypeError(
+            f"{self.name!r} is an external bot: it plays through the referee of agents.evaluation.arena.run_games "
+            "(tw16 eval, agents.evaluation.paired), which needs the engine"
+        )
 
     def reset(self, seed: int | None = None) -> None:
         self.fallback.reset(seed)
@@ -157,8 +180,15 @@ class OlympiadAgent:
     def fault(self, game: int, seat: int, err: Exception, proc: BotProcess | None) -> None:
         kind = err.kind if isinstance(err, BotFault) else "illegal" if isinstance(err, IllegalAnswer) else "unparsable"
         self.faults[kind] += 1
-        self.fault_log.append({"kind": kind, "detail": str(err), "game": game, "seat": seat + 1,
-                               "tail": list(proc.tail) if proc is not None else []})  # fmt: skip
+        self.fault_log.append(
+            {
+                "kind": kind,
+                "detail": str(err),
+                "game": game,
+                "seat": seat + 1,
+                "tail": list(proc.tail) if proc is not None else [],
+            }
+        )
 
     @property
     def n_faults(self) -> int:
@@ -192,14 +222,23 @@ class Referee:
         check_rules(eng.rules)
         for a in agents:
             if getattr(a, "needs_engine", False):
-                raise ValueError(f"{a.name!r} reads the engine: it cannot sit beside olympiad: seats (the referee asks "
-                                 "claims in the events' order, before the engine would ask it)")  # fmt: skip
+                raise ValueError(
+                    f"{a.name!r} reads the engine: it cannot sit beside olympiad: seats (the referee asks "
+                    "claims in the events' order, before the engine would ask it)"
+                )
         self.eng, self.agents, self.seat_agent = eng, agents, np.asarray(seat_agent)
         self.enc = PlanesV0(derived=derived)
         self.buf = self.enc.alloc(1)
         B = eng.batch_size
-        self.seats = [[_Seat(agents[self.seat_agent[b, s]], b, s) if getattr(agents[self.seat_agent[b, s]], "olympiad", False)
-                       else None for s in range(4)] for b in range(B)]  # fmt: skip
+        self.seats = [
+            [
+                _Seat(agents[self.seat_agent[b, s]], b, s)
+                if getattr(agents[self.seat_agent[b, s]], "olympiad", False)
+                else None
+                for s in range(4)
+            ]
+            for b in range(B)
+        ]
         self.held = [[[] for _ in range(4)] for _ in range(B)]  # ids each seat holds, in the order received
         self.free = [[[0, 1, 2, 3] for _ in range(34)] for _ in range(B)]
         self.answers = np.full((B, 4), -1, np.int64)  # the claim round's answers, handed to the engine
@@ -275,16 +314,25 @@ class Referee:
                     seat.proc.send(line("/start", "MJ", s + 1))
                     seat.proc.handshake()
                 wind = WINDS[int(eng.round_wind[b])]
-                seat.proc.send(line("/initGame", wind, WINDS[(s - dealer) % 4], int(eng.s.g[b, st.G_ROT]) + 1, dealer + 1,
-                                    int(eng.streak[b])))  # fmt: skip
+                seat.proc.send(
+                    line(
+                        "/initGame",
+                        wind,
+                        WINDS[(s - dealer) % 4],
+                        int(eng.s.g[b, st.G_ROT]) + 1,
+                        dealer + 1,
+                        int(eng.streak[b]),
+                    )
+                )
                 h = self.held[b][s]
                 seat.proc.send(line("/initCard", *(sorted(h[:-1]) + h[-1:] if s == dealer else sorted(h))))
             except (BotFault, ProtocolError) as e:
                 self._fault(seat, e)
 
     # -- decisions ----------------------------------------------------------------------------------
-    def decide(self, live: np.ndarray, cur: np.ndarray, obs: np.ndarray, mask: np.ndarray, acts: np.ndarray,
-               who: np.ndarray) -> None:  # fmt: skip
+    def decide(
+        self, live: np.ndarray, cur: np.ndarray, obs: np.ndarray, mask: np.ndarray, acts: np.ndarray, who: np.ndarray
+    ) -> None:
         """Decide the rows of ``live`` the referee owns (claim rounds, bot seats' turns): their action
         into ``acts``, ``who`` set to -1 (``act_by_seat`` leaves them)."""
         phase = self.eng.phase
@@ -321,15 +369,22 @@ class Referee:
                 how, tiles = args[0], args[1:]
                 kinds = {kind_of_id(t) for t in tiles}
                 k = kinds.pop() if len(kinds) == 1 else -1
-                if k < 0 or not set(tiles) <= set(self.held[b][s]) or not mask[SELF_KONG + k] or how == 4 \
-                        or (how == 0) != (hand[k] == 4):  # fmt: skip
+                if (
+                    k < 0
+                    or not set(tiles) <= set(self.held[b][s])
+                    or not mask[SELF_KONG + k]
+                    or how == 4
+                    or (how == 0) != (hand[k] == 4)
+                ):
                     raise IllegalAnswer(f"/gong {how} {' '.join(map(str, tiles))}: not a kong on offer")
                 self.thrown[b] = tiles
                 return SELF_KONG + k
         word, (tid,) = self._ask(seat, "throw")
         k = kind_of_id(tid)
         if tid not in self.held[b][s] or not mask[DISCARD + k]:
-            raise IllegalAnswer(f"/throw {tid}: {'not in the hand' if tid not in self.held[b][s] else 'not a legal discard'}")
+            raise IllegalAnswer(
+                f"/throw {tid}: {'not in the hand' if tid not in self.held[b][s] else 'not a legal discard'}"
+            )
         self.thrown[b] = [tid]
         return DISCARD + k
 
@@ -386,8 +441,9 @@ class Referee:
             return WIN
         if what == "gong":
             if how != 4 or kinds != [t] * 3:
-                raise IllegalAnswer(f"/gong {how} {' '.join(map(str, tiles))}: expected /gong 4 and three tiles of the "
-                                    "discard's kind")  # fmt: skip
+                raise IllegalAnswer(
+                    f"/gong {how} {' '.join(map(str, tiles))}: expected /gong 4 and three tiles of the discard's kind"
+                )
             self.claim_ids[b] = tiles
             return KONG
         if what == "pong":
@@ -406,8 +462,14 @@ class Referee:
     # -- announcements after each step -------------------------------------------------------------
     def before_step(self, actions: np.ndarray) -> None:
         e = self.eng
-        self.pre = {"phase": e.phase.copy(), "cur": e.current_player.copy(), "hands": e.hands.copy(),
-                    "nm": e.n_melds.copy(), "drawn": e.last_drawn.copy(), "term": e.terminated.copy()}  # fmt: skip
+        self.pre = {
+            "phase": e.phase.copy(),
+            "cur": e.current_player.copy(),
+            "hands": e.hands.copy(),
+            "nm": e.n_melds.copy(),
+            "drawn": e.last_drawn.copy(),
+            "term": e.terminated.copy(),
+        }
         self.step_actions = np.asarray(actions).copy()
 
     def after_step(self) -> None:
@@ -432,7 +494,7 @@ class Referee:
             self.thrown.pop(b, None)
 
     def _after_turn(self, b: int, s: int, a: int) -> None:
-        e, pre = self.eng, self.pre
+        _e, pre = self.eng, self.pre
         own = self.thrown.get(b)
         if DISCARD <= a < CHI:
             tid = self._take(b, s, a - DISCARD, own[0] if own else None)
@@ -494,5 +556,3 @@ class Referee:
         os.makedirs(seat.agent.log_dir, exist_ok=True)
         path = Path(seat.agent.log_dir) / f"{self._hand_label(seat.game, True)}-seat{seat.seat + 1}.txt"
         path.write_text("".join(x + "\n" for x in seat.proc.transcript))
-
-

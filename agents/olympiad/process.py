@@ -18,8 +18,7 @@ from collections import deque
 
 from agents.olympiad.codec import MAX_LINE
 
-
-_LIVE: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()  # killed at exit, whatever ended the run
+_LIVE: weakref.WeakSet[BotProcess] = weakref.WeakSet()  # killed at exit, whatever ended the run
 
 
 @atexit.register
@@ -48,8 +47,15 @@ class BotProcess:
         self.buf = b""
         self.seat = None  # the seat announced by /start
         try:
-            self.proc = subprocess.Popen(command, shell=True, cwd=cwd or None, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+            self.proc = subprocess.Popen(
+                command,
+                shell=True,
+                cwd=cwd or None,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         except OSError as e:
             raise BotFault("start", f"cannot start {command!r} in {cwd or '.'}: {e}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)

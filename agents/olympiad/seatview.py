@@ -16,7 +16,10 @@ from envs._core import claim_options, mask_rows
 from envs.engine import state as st
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PON, SELF_KONG, WIN
 from envs.engine.mask import engine_config
-from envs.tiles import ADDKONG, ANKONG, CHI as M_CHI, KONG as M_KONG, PON as M_PON
+from envs.tiles import ADDKONG, ANKONG
+from envs.tiles import CHI as M_CHI
+from envs.tiles import KONG as M_KONG
+from envs.tiles import PON as M_PON
 
 DEALT = 16  # tiles dealt to each seat (the dealer's 17th is its first draw)
 
@@ -259,11 +262,13 @@ class SeatView:
         if claim:
             d, t = self.pending
             g[st.G_PHASE], g[st.G_TURN], g[st.G_TILE] = st.PH_CLAIM, d, t
-            self.s.p[0, self.me, st.P_CLAIM] = claim_options(g, self.s.p[0, self.me], self.s.hands[0, self.me], self.me,
-                                                             d, t, self.opts, self.prof[2])  # fmt: skip
+            self.s.p[0, self.me, st.P_CLAIM] = claim_options(
+                g, self.s.p[0, self.me], self.s.hands[0, self.me], self.me, d, t, self.opts, self.prof[2]
+            )
         m = np.zeros((1, N_ACTIONS), np.bool_)
-        mask_rows(m, self.s.g, self.s.p, self.s.hands, self.s.melds, np.zeros(1, np.bool_), self.opts, self.cfg,
-                  self.prof[2])  # fmt: skip
+        mask_rows(
+            m, self.s.g, self.s.p, self.s.hands, self.s.melds, np.zeros(1, np.bool_), self.opts, self.cfg, self.prof[2]
+        )
         return m
 
     def decide(self, what: str) -> str:

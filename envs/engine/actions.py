@@ -31,24 +31,61 @@ class ActionBlock:
 
 
 LAYOUT = (
-    ActionBlock("DISCARD", N_KINDS, "kind k (0..33)", "打牌", "discard one tile of kind k",
-                "own turn, the tile is in hand (and not forbidden: `swap_call=false` after a chi, a pending ready "
-                "declaration that must keep a ready hand)"),
-    ActionBlock("CHI", 3, "0 / 1 / 2", "吃", "chi: the claimed tile is the low / middle / high tile",
-                "the next seat (下家) on a suited discard; +0: discard 3m with 45m in hand, +1: with 24m, +2: with 12m"),
+    ActionBlock(
+        "DISCARD",
+        N_KINDS,
+        "kind k (0..33)",
+        "打牌",
+        "discard one tile of kind k",
+        "own turn, the tile is in hand (and not forbidden: `swap_call=false` after a chi, a pending ready "
+        "declaration that must keep a ready hand)",
+    ),
+    ActionBlock(
+        "CHI",
+        3,
+        "0 / 1 / 2",
+        "吃",
+        "chi: the claimed tile is the low / middle / high tile",
+        "the next seat (下家) on a suited discard; +0: discard 3m with 45m in hand, +1: with 24m, +2: with 12m",
+    ),
     ActionBlock("PON", 1, "", "碰", "pon the discard", "two of the discard's kind in hand"),
-    ActionBlock("KONG", 1, "", "明槓", "exposed kong on the discard",
-                "three of the discard's kind in hand, a replacement tile drawable"),
-    ActionBlock("SELF_KONG", N_KINDS, "kind k (0..33)", "暗槓 / 加槓", "concealed or added kong of kind k",
-                "own turn: four of kind k in hand, or a pon of k and the fourth in hand (not in the turn of a chi/pon "
-                "with `no_kong_after_claim`)"),
-    ActionBlock("WIN", 1, "", "胡 / 自摸 / 搶槓", "self-draw, win on a discard, or rob an added kong",
-                "a winning hand with the drawn tile, the discard or the added-kong tile (not while 過水 blocks it); "
-                "hongkong's flower-win offer and 拉 cut answer yes"),
-    ActionBlock("PASS", 1, "", "過", "decline every claim (always legal when a seat is asked)",
-                "asked to claim, rob, declare 天聽, take a flower win or cut a 拉 debt"),
-    ActionBlock("READY", 1, "", "報聽", "declare ready",
-                "the profile scores ready declarations and `declare_ready` is on"),
+    ActionBlock(
+        "KONG",
+        1,
+        "",
+        "明槓",
+        "exposed kong on the discard",
+        "three of the discard's kind in hand, a replacement tile drawable",
+    ),
+    ActionBlock(
+        "SELF_KONG",
+        N_KINDS,
+        "kind k (0..33)",
+        "暗槓 / 加槓",
+        "concealed or added kong of kind k",
+        "own turn: four of kind k in hand, or a pon of k and the fourth in hand (not in the turn of a chi/pon "
+        "with `no_kong_after_claim`)",
+    ),
+    ActionBlock(
+        "WIN",
+        1,
+        "",
+        "胡 / 自摸 / 搶槓",
+        "self-draw, win on a discard, or rob an added kong",
+        "a winning hand with the drawn tile, the discard or the added-kong tile (not while 過水 blocks it); "
+        "hongkong's flower-win offer and 拉 cut answer yes",
+    ),
+    ActionBlock(
+        "PASS",
+        1,
+        "",
+        "過",
+        "decline every claim (always legal when a seat is asked)",
+        "asked to claim, rob, declare 天聽, take a flower win or cut a 拉 debt",
+    ),
+    ActionBlock(
+        "READY", 1, "", "報聽", "declare ready", "the profile scores ready declarations and `declare_ready` is on"
+    ),
 )
 
 DISCARD, CHI, PON, KONG, SELF_KONG, WIN, PASS, READY, N_ACTIONS = accumulate((b.size for b in LAYOUT), initial=0)
@@ -107,7 +144,9 @@ def action_from_name(name: str) -> int:
     simple = {"pon": PON, "kong": KONG, "win": WIN, "pass": PASS, "ready": READY}
     if len(words) == 1 and w in simple:
         return simple[w]
-    raise ValueError(f"unknown action name {shown(name)} (e.g. 'discard 5m', 'chi low', 'pon', 'kong', 'kong 5m', 'win', 'pass', 'ready')")
+    raise ValueError(
+        f"unknown action name {shown(name)} (e.g. 'discard 5m', 'chi low', 'pon', 'kong', 'kong 5m', 'win', 'pass', 'ready')"
+    )
 
 
 ACTION_NAMES = tuple(action_name(a) for a in range(N_ACTIONS))

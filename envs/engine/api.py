@@ -65,11 +65,10 @@ from envs.engine.step import reset_batch, reset_some, step_batch, step_some
 from envs.rules import Rules
 from envs.validate import as_int, check_memory, engine_actions, engine_seeds, engine_walls
 
-
 # Each Engine's hold (``_core.hold_state``: its state's byte ranges, computed once), kept beside the
 # Engine rather than in it so that copy.deepcopy and pickle of an Engine stay plain (a copy has new
 # memory, so it must not share the hold); remade when the Engine's state arrays change (clone).
-_HOLDS: "weakref.WeakKeyDictionary[Engine, tuple]" = weakref.WeakKeyDictionary()
+_HOLDS: weakref.WeakKeyDictionary[Engine, tuple] = weakref.WeakKeyDictionary()
 
 
 def _hold_of(eng):
@@ -122,10 +121,13 @@ class Engine:
     threads' calls on this Engine wait; ``with eng.locked():`` makes a longer sequence one step.
     """
 
-    def __init__(self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False,
-                 record_hands: bool = False):
+    def __init__(
+        self, rules: Rules | None = None, batch_size: int = 1, auto_reset: bool = False, record_hands: bool = False
+    ):
         if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(f"rules must be an envs.rules.Rules (Rules.make(profile, **options)), got {type(rules).__name__}")
+            raise TypeError(
+                f"rules must be an envs.rules.Rules (Rules.make(profile, **options)), got {type(rules).__name__}"
+            )
         self.rules = rules if rules is not None else Rules()
         self.batch_size = as_int(batch_size, "batch_size")
         if self.batch_size < 1:
@@ -260,10 +262,14 @@ class Engine:
         if self._log is not None:
             self._log.collect(self.s)
 
-    step_rewards = property(lambda self: _live_view(self, "rewards", "rewards"),
-                            doc="(B,4) float32 live view: the last fast-path call's rewards (0 for games not stepped)")
-    step_terminated = property(lambda self: _live_view(self, "terminated", "terminated"),
-                               doc="(B,) bool live view: the games that are over (fast path)")
+    step_rewards = property(
+        lambda self: _live_view(self, "rewards", "rewards"),
+        doc="(B,4) float32 live view: the last fast-path call's rewards (0 for games not stepped)",
+    )
+    step_terminated = property(
+        lambda self: _live_view(self, "terminated", "terminated"),
+        doc="(B,) bool live view: the games that are over (fast path)",
+    )
 
     @property
     def legal_action_mask(self) -> np.ndarray:
@@ -284,7 +290,9 @@ class Engine:
         return _ro(self._terminated)
 
     # -- read-only state views ----------------------------------------------------------------
-    wall = property(lambda self: _ro(self.s.wall), doc="(B,144) uint8 physical tile ids in draw order (hidden: replays, tests)")
+    wall = property(
+        lambda self: _ro(self.s.wall), doc="(B,144) uint8 physical tile ids in draw order (hidden: replays, tests)"
+    )
     hands = property(lambda self: _ro(self.s.hands), doc="(B,4,34) int8 concealed counts")
     melds = property(lambda self: _ro(self.s.melds), doc="(B,4,5,3) int8 (type, lowest kind, from seat)")
     n_melds = property(lambda self: _ro(self.s.p[:, :, st.P_NMELDS]), doc="(B,4) melds per seat")
@@ -297,7 +305,9 @@ class Engine:
     round_wind = property(lambda self: _ro(self.s.g[:, st.G_ROT] // 4 % 4), doc="(B,) prevailing wind 0..3 (copy)")
     turn_seat = property(lambda self: _ro(self.s.g[:, st.G_TURN]), doc="(B,) seat on turn / discarder")
     claim_tile = property(lambda self: _ro(self.s.g[:, st.G_TILE]), doc="(B,) tile in question (-1 none)")
-    last_drawn = property(lambda self: _ro(self.s.g[:, st.G_LAST_DRAWN]), doc="(B,) kind the seat on turn drew this turn (-1 none)")
+    last_drawn = property(
+        lambda self: _ro(self.s.g[:, st.G_LAST_DRAWN]), doc="(B,) kind the seat on turn drew this turn (-1 none)"
+    )
     pass_win = property(lambda self: _ro(self.s.p[:, :, st.P_PASS_WIN]), doc="(B,4) 過水 flags")
     ready = property(lambda self: _ro(self.s.p[:, :, st.P_READY]), doc="(B,4) declared-ready flag bits")
     scores = property(lambda self: _live_view(self, "scores", "scores"), doc="(B,4) int64 cumulative chips")
@@ -312,7 +322,9 @@ class Engine:
         return np.stack([d % 8, d // 8 % 8, d // 64], axis=1)
 
     wall_head = property(lambda self: _ro(self.s.g[:, st.G_HEAD]), doc="(B,) wall position of the next front draw")
-    wall_tail = property(lambda self: _ro(self.s.g[:, st.G_TAIL]), doc="(B,) wall position of the next replacement (counts down)")
+    wall_tail = property(
+        lambda self: _ro(self.s.g[:, st.G_TAIL]), doc="(B,) wall position of the next replacement (counts down)"
+    )
 
     @property
     @_locked
@@ -323,7 +335,7 @@ class Engine:
 
     # -- search at decision time (native/include/tw16/resample.hpp) ----------------------------
     @_locked
-    def clone(self, b: int = 0, n: int = 1) -> "Engine":
+    def clone(self, b: int = 0, n: int = 1) -> Engine:
         """A new Engine (same rules, auto_reset and scripted walls) of ``n`` exact copies of game ``b``:
         state, random stream, episode seed and last rewards. Stepping a copy as the original is stepped
         gives the same trajectory."""
@@ -337,7 +349,7 @@ class Engine:
             new.set_game(c, self, b)
         return new
 
-    def set_game(self, c: int, src: "Engine", b: int) -> None:
+    def set_game(self, c: int, src: Engine, b: int) -> None:
         """Game ``c`` of this engine becomes an exact copy of game ``b`` of ``src`` (an Engine with the
         same rules and as many scripted walls per game)."""
         if not isinstance(src, Engine):
@@ -345,9 +357,12 @@ class Engine:
         with _core.hold_state(self.s, src.s):  # (both at once: two threads copying both ways never deadlock)
             self._set_game(c, src, b)
 
-    def _set_game(self, c: int, src: "Engine", b: int) -> None:
-        if not (np.array_equal(src.opts, self.opts) and np.array_equal(src.cfg, self.cfg)
-                and all(np.array_equal(x, y) for x, y in zip(src.prof, self.prof))):  # fmt: skip
+    def _set_game(self, c: int, src: Engine, b: int) -> None:
+        if not (
+            np.array_equal(src.opts, self.opts)
+            and np.array_equal(src.cfg, self.cfg)
+            and all(np.array_equal(x, y) for x, y in zip(src.prof, self.prof))
+        ):
             raise ValueError("src plays other rules: a game can only be copied between engines of the same rules")
         c = self._game_index(c, "c")
         b = src._game_index(b, "b")
@@ -381,4 +396,3 @@ class Engine:
 
     def state_bytes_per_game(self) -> int:
         return st.state_bytes_per_game(self.s)
-

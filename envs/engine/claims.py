@@ -39,5 +39,15 @@ from envs._core import (
     wins_with,
 )
 
-__all__ = ["chi_has_discard", "claim_options", "clear_claims", "kong_allowed", "may_win", "next_asked",
-           "open_claims", "open_rob", "tiles_left", "wins_with"]
+__all__ = [
+    "chi_has_discard",
+    "claim_options",
+    "clear_claims",
+    "kong_allowed",
+    "may_win",
+    "next_asked",
+    "open_claims",
+    "open_rob",
+    "tiles_left",
+    "wins_with",
+]

@@ -33,8 +33,16 @@ from envs._core import (
 )
 from envs.rules import Rules, is_hongkong
 
-__all__ = ["can_declare_ready", "engine_config", "held_all", "is_concealed", "is_ready_hand", "mask_rows",
-           "ready_after_discard", "turn_win_ok"]
+__all__ = [
+    "can_declare_ready",
+    "engine_config",
+    "held_all",
+    "is_concealed",
+    "is_ready_hand",
+    "mask_rows",
+    "ready_after_discard",
+    "turn_win_ok",
+]
 
 # The engine settings derived from the profile (cfg, int64 (N_CFG,)): engine_config builds them.
 # cfg[CFG_READY_MODE]: which ready declarations the profile scores.

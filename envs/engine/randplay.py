@@ -26,8 +26,9 @@ O_HASH = 6  # hash of every action taken (determinism checks)
 N_OUT = 7
 
 
-def random_play(engine, seed: int = 0, episodes: int = 1, check: bool = True, policy: int = POLICY_UNIFORM,
-                games=None) -> np.ndarray:
+def random_play(
+    engine, seed: int = 0, episodes: int = 1, check: bool = True, policy: int = POLICY_UNIFORM, games=None
+) -> np.ndarray:
     """Run random play on an ``Engine``'s state; returns the (B, N_OUT) int64 table. Game b uses the
     seeds of game ``games[b]`` (default b) of ``seed``, so a game can be rerun alone at batch 1. With
     ``check`` the invariant checker runs after every step and a game stops at its first error

@@ -71,13 +71,16 @@ class HandRecord:
                 how += f" from {self.last_tile_from}"
             if self.payer is not None:
                 how += f", p{self.payer} pays"
-            wins = "; ".join(f"p{w} {self.tai[w]} tai" + "".join(f", {k} {v}" for k, v in self.items[w])
-                             for w in self.winners)
+            wins = "; ".join(
+                f"p{w} {self.tai[w]} tai" + "".join(f", {k} {v}" for k, v in self.items[w]) for w in self.winners
+            )
             what = f"{how}: {wins}"
         deltas = " ".join(f"{d:+d}" for d in self.deltas)
         deal = ", at the deal" if self.at_deal else ""
-        return (f"<HandRecord game {self.game} hand {self.hand}: {what}; chips {deltas}; dealer p{self.dealer} "
-                f"streak {self.streak} round {WIND_NAMES[self.round_wind]}; wall head {self.wall_head} tail {self.wall_tail}{deal}>")
+        return (
+            f"<HandRecord game {self.game} hand {self.hand}: {what}; chips {deltas}; dealer p{self.dealer} "
+            f"streak {self.streak} round {WIND_NAMES[self.round_wind]}; wall head {self.wall_head} tail {self.wall_tail}{deal}>"
+        )
 
 
 def _opt(v: int) -> int | None:
@@ -91,11 +94,15 @@ def read_record(s: st.State, b: int, hand: int) -> HandRecord:
     slot = hand % st.HAND_LOG
     r = [int(x) for x in s.rec[b, slot]]
     if r[st.REC_HAND] != hand:
-        raise RuntimeError(f"game {b}: the record of hand {hand} was overwritten (more than {st.HAND_LOG} hands "
-                           "ended in one call); Engine reads records after every call")
+        raise RuntimeError(
+            f"game {b}: the record of hand {hand} was overwritten (more than {st.HAND_LOG} hands "
+            "ended in one call); Engine reads records after every call"
+        )
     n = r[st.REC_NITEMS]
     if n > st.REC_MAX_ITEMS:
-        raise RuntimeError(f"game {b} hand {hand}: {n} scoring items, a record holds {st.REC_MAX_ITEMS} (REC_MAX_ITEMS)")
+        raise RuntimeError(
+            f"game {b} hand {hand}: {n} scoring items, a record holds {st.REC_MAX_ITEMS} (REC_MAX_ITEMS)"
+        )
     items: list[list[tuple[str, int]]] = [[], [], [], []]
     for v in s.rec_items[b, slot, :n]:
         key, tai = int(v) >> 16, int(np.int16(int(v) & 0xFFFF))

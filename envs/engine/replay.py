@@ -22,7 +22,18 @@ from pathlib import Path
 import numpy as np
 
 from envs._core import discard_shanten
-from envs.engine.actions import ACTION_LAYOUT_VERSION, CHI, PASS, PON, KONG, READY, SELF_KONG, WIN, action_from_name, action_name
+from envs.engine.actions import (
+    ACTION_LAYOUT_VERSION,
+    CHI,
+    KONG,
+    PASS,
+    PON,
+    READY,
+    SELF_KONG,
+    WIN,
+    action_from_name,
+    action_name,
+)
 from envs.engine.api import Engine
 from envs.engine.record import HandRecord
 from envs.rules import Rules
@@ -43,7 +54,9 @@ def _deal_info(eng: Engine, hand: int) -> dict:
         "streak": int(eng.streak[0]),
         "wind": SEATS[int(eng.round_wind[0])],
         "hands": [format_counts(eng.hands[0, p]) for p in range(4)],
-        "flowers": [format_tiles([FLOWER0 + f for f in range(8) if (int(eng.flowers[0, p]) >> f) & 1]) for p in range(4)],
+        "flowers": [
+            format_tiles([FLOWER0 + f for f in range(8) if (int(eng.flowers[0, p]) >> f) & 1]) for p in range(4)
+        ],
     }
 
 
@@ -117,15 +130,23 @@ def greedy_action(eng: Engine, rng: np.random.Generator) -> int:
     return int(rng.choice(cands))
 
 
-def record(rules: Rules, seed: int, actions=None, policy_seed: int | None = None, max_steps: int = 100_000) -> list[dict]:
+def record(
+    rules: Rules, seed: int, actions=None, policy_seed: int | None = None, max_steps: int = 100_000
+) -> list[dict]:
     """Play one game (batch 1) and return its log: the given ``actions`` (names or ids), or a greedy
     policy seeded with ``policy_seed`` (default: ``seed``) until the episode ends."""
     eng = Engine(rules, 1, record_hands=True)
     eng.reset(np.array([seed], np.uint64))
     ended = eng.take_hands(0)  # (hands that ended in their deal)
     hands_done = len(ended)
-    lines: list[dict] = [{"rules": rules.to_dict(), "seed": int(seed), "action_layout": ACTION_LAYOUT_VERSION,
-                          "deal": _deal_info(eng, hands_done)}]
+    lines: list[dict] = [
+        {
+            "rules": rules.to_dict(),
+            "seed": int(seed),
+            "action_layout": ACTION_LAYOUT_VERSION,
+            "deal": _deal_info(eng, hands_done),
+        }
+    ]
     if eng.terminated[0]:
         lines[0]["result"] = _result(ended[-1])
     rng = np.random.default_rng(seed if policy_seed is None else policy_seed)
@@ -178,7 +199,9 @@ def parse_log(text) -> list[dict]:
             try:
                 raw = raw.decode("utf-8-sig" if n == 1 else "utf-8")
             except UnicodeDecodeError as e:
-                raise LogError(f"line {n} is not UTF-8 text (byte 0x{raw[e.start]:02x} at column {e.start + 1})") from None
+                raise LogError(
+                    f"line {n} is not UTF-8 text (byte 0x{raw[e.start]:02x} at column {e.start + 1})"
+                ) from None
         if raw.strip():
             try:
                 lines.append(json.loads(raw))
@@ -207,7 +230,9 @@ def check_log(lines) -> None:
         raise LogError(f"line 1: seed must be an integer in 0..2**64-1, got {json.dumps(seed)[:60]}")
     for n, x in enumerate(lines[1:], 2):
         if not isinstance(x.get("action"), str):
-            raise LogError(f"line {n}: action must be an action name like 'discard 5m', got {json.dumps(x.get('action'))[:60]}")
+            raise LogError(
+                f"line {n}: action must be an action name like 'discard 5m', got {json.dumps(x.get('action'))[:60]}"
+            )
 
 
 def replay(lines) -> list[dict]:

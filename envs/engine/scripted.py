@@ -94,7 +94,9 @@ def play(engine, *names: str, game: int = 0) -> None:
             seat = SEAT_LETTERS.index(who.strip())
         cur = int(engine.current_player[game])
         if seat is not None and cur != seat:
-            raise AssertionError(f"{name!r}: expected seat {SEAT_LETTERS[seat]} to decide, it is seat {cur} ({legal_names(engine, game)})")
+            raise AssertionError(
+                f"{name!r}: expected seat {SEAT_LETTERS[seat]} to decide, it is seat {cur} ({legal_names(engine, game)})"
+            )
         a = action_from_name(name)
         if not engine.legal_action_mask[game, a]:
             raise AssertionError(f"{name!r} is not legal for seat {cur}; legal: {legal_names(engine, game)}")

@@ -35,8 +35,8 @@ next, as TorchRL's and tw16's own do).
 
 from __future__ import annotations
 
-import numpy as np
 import gymnasium
+import numpy as np
 from gymnasium import spaces
 
 from envs.gym_env import SingleAgentEnv, SingleAgentVecEnv

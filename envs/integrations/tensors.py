@@ -99,8 +99,13 @@ class TorchVecEnv:
         if final is not None:
             info = dict(info)
             info["final_obs"] = {k: self._view("final_" + k, v) for k, v in final.items()}
-        return (self._obs(obs), torch.from_numpy(reward), torch.from_numpy(terminated),
-                torch.from_numpy(truncated), info)  # fmt: skip
+        return (
+            self._obs(obs),
+            torch.from_numpy(reward),
+            torch.from_numpy(terminated),
+            torch.from_numpy(truncated),
+            info,
+        )
 
     def close(self):
         if hasattr(self.venv, "close"):

@@ -203,8 +203,10 @@ def _classes() -> dict:
             deals' observations (the other rows are left unset: TorchRL keeps its own values there)
             and every game's legal actions (``ActionMask`` reads all rows)."""
             if not self._covers(reset):
-                raise RuntimeError("partial reset of a game that did not end in the last step (the engine "
-                                   "deals a new hand when one ends; reset all games to start over)")
+                raise RuntimeError(
+                    "partial reset of a game that did not end in the last step (the engine "
+                    "deals a new hand when one ends; reset all games to start over)"
+                )
             rows, p_obs, mask = self._pending
             obs = torch.empty((self.num_envs, *self._core.obs.shape[1:]), dtype=torch.float32)
             obs[rows] = p_obs
@@ -229,11 +231,17 @@ def _classes() -> dict:
                 self._pending = None
             term = torch.from_numpy(terminated).unsqueeze(-1)
             trunc = torch.from_numpy(truncated).unsqueeze(-1)
-            return TensorDict({
-                "observation": obs, "action_mask": mask,
-                "reward": torch.from_numpy(reward.astype(np.float32, copy=False)).unsqueeze(-1),
-                "done": term | trunc, "terminated": term, "truncated": trunc,
-            }, batch_size=self.batch_size)  # fmt: skip
+            return TensorDict(
+                {
+                    "observation": obs,
+                    "action_mask": mask,
+                    "reward": torch.from_numpy(reward.astype(np.float32, copy=False)).unsqueeze(-1),
+                    "done": term | trunc,
+                    "terminated": term,
+                    "truncated": trunc,
+                },
+                batch_size=self.batch_size,
+            )
 
     _CLASSES["Tw16VecEnv"] = Tw16VecEnv
     return _CLASSES

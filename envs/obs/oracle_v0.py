@@ -34,16 +34,39 @@ _TAIL = tuple(str(j) for j in range(8))  # the next replacement draws
 
 # The hidden-information channels after the P planes_v0 ones, in order (O_* are their offsets from P).
 CHANNELS = (
-    Block("O_HANDS", "oracle hand {seat} {item}", "thresholds", "concealed hand of relative seat r = 1..3, "
-          "count >= 1..4 at O_HANDS+4(r-1)+i", REL[1:], THRESHOLDS),
+    Block(
+        "O_HANDS",
+        "oracle hand {seat} {item}",
+        "thresholds",
+        "concealed hand of relative seat r = 1..3, count >= 1..4 at O_HANDS+4(r-1)+i",
+        REL[1:],
+        THRESHOLDS,
+    ),
     Block("O_ANKONG", "oracle ankong {seat}", "0/1", "kinds of the concealed kongs of seats r = 1..3", REL[1:]),
-    Block("O_WALL", "oracle wall {item}", "thresholds", "tiles left in the wall (dead wall included), count >= 1..4",
-          items=THRESHOLDS),
-    Block("O_FRONT", "oracle front {item}", "one-hot", "the next 16 front draws, one-hot (a flower: an empty row, "
-          "see O_WALL_META)", items=_FRONT),
-    Block("O_TAIL", "oracle tail {item}", "one-hot", "the next 8 replacement draws from the tail, one-hot", items=_TAIL),
-    Block("O_WALL_META", "oracle wall flowers (front 0-15, tail 16-23)", "0/1",
-          "columns 0-15: front draw j is a flower; 16-23: tail draw j is a flower", cols=len(_FRONT) + len(_TAIL)),
+    Block(
+        "O_WALL",
+        "oracle wall {item}",
+        "thresholds",
+        "tiles left in the wall (dead wall included), count >= 1..4",
+        items=THRESHOLDS,
+    ),
+    Block(
+        "O_FRONT",
+        "oracle front {item}",
+        "one-hot",
+        "the next 16 front draws, one-hot (a flower: an empty row, see O_WALL_META)",
+        items=_FRONT,
+    ),
+    Block(
+        "O_TAIL", "oracle tail {item}", "one-hot", "the next 8 replacement draws from the tail, one-hot", items=_TAIL
+    ),
+    Block(
+        "O_WALL_META",
+        "oracle wall flowers (front 0-15, tail 16-23)",
+        "0/1",
+        "columns 0-15: front draw j is a flower; 16-23: tail draw j is a flower",
+        cols=len(_FRONT) + len(_TAIL),
+    ),
 )
 
 O_HANDS, O_ANKONG, O_WALL, O_FRONT, O_TAIL, O_WALL_META, N_EXTRA = starts(CHANNELS)
@@ -77,6 +100,19 @@ class OracleV0(pv.PlanesV0):
             out = self.alloc(B)
         elif out.shape != (B,) + self.shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be C-contiguous float32 {(B,) + self.shape}, got {out.dtype} {out.shape}")
-        oracle_v0_encode(out, s.hands, s.melds, s.river, s.wall, s.g, s.p, s.scores, seats, engine.opts, self.flags,
-                         pv.engine_shapes(engine), self.n_planes)
+        oracle_v0_encode(
+            out,
+            s.hands,
+            s.melds,
+            s.river,
+            s.wall,
+            s.g,
+            s.p,
+            s.scores,
+            seats,
+            engine.opts,
+            self.flags,
+            pv.engine_shapes(engine),
+            self.n_planes,
+        )
         return out

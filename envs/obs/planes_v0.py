@@ -62,52 +62,150 @@ SCALARS = (
     Block("SC_TURN", "turn {seat}", "one-hot", "per seat r: on turn (the discarder / konger while others answer)", REL),
     Block("SC_READY", "ready {seat}", "0/1", "per seat r: declared ready", REL),
     Block("SC_HAND_SIZE", "hand_size/16 {seat}", "scaled", "per seat r: concealed tiles / 16", REL),
-    Block("SC_SCORE", "score/(per_tai*64) {seat}", "clipped", "per seat r: cumulative chips / (per_tai * 64), clipped", REL),
+    Block(
+        "SC_SCORE",
+        "score/(per_tai*64) {seat}",
+        "clipped",
+        "per seat r: cumulative chips / (per_tai * 64), clipped",
+        REL,
+    ),
 )
 
 # The channels, in order (CH_* are their offsets); then those added with ``derived=True``.
 CHANNELS = (
     Block("CH_HAND", "hand {item}", "thresholds", "own concealed count >= 1..4", items=THRESHOLDS),
     Block("CH_DRAWN", "drawn", "one-hot", "the tile the observer just drew (its own turn only)"),
-    Block("CH_MELD", "meld {seat} {item}", "thresholds", "per seat r: tiles in r's visible melds, count >= 1..4 "
-          "(an opponent's 暗槓 is face down: not here unless ``reveal_ankong``)", REL, THRESHOLDS),
-    Block("CH_ANKONG", "ankong {seat}", "0/1", "per seat r: kinds of r's concealed kongs (self; others only if revealed)",
-          REL),
+    Block(
+        "CH_MELD",
+        "meld {seat} {item}",
+        "thresholds",
+        "per seat r: tiles in r's visible melds, count >= 1..4 "
+        "(an opponent's 暗槓 is face down: not here unless ``reveal_ankong``)",
+        REL,
+        THRESHOLDS,
+    ),
+    Block(
+        "CH_ANKONG",
+        "ankong {seat}",
+        "0/1",
+        "per seat r: kinds of r's concealed kongs (self; others only if revealed)",
+        REL,
+    ),
     Block("CH_FLOWERS", "flowers {seat} (cols 0-7)", "0/1", "per seat r: flowers f1..f8 in columns 0..7", REL, cols=8),
-    Block("CH_DISCARD", "discard {seat} {item}", "thresholds",
-          "per seat r: r's discards this hand (claimed ones included), count >= 1..4", REL, THRESHOLDS),
-    Block("CH_CLAIMED", "claimed {seat}", "count", "per seat r: how many of r's discards of that kind another seat claimed",
-          REL),
-    Block("CH_TAKEN", "taken {seat}", "count", "per seat r: discards r claimed (the tile taken into a chi/pon/kong)", REL),
-    Block("CH_RECENT", "recent {seat} {item}", "one-hot", "per seat r: r's j-th most recent discard (j = 0 newest .. 3)",
-          REL, _RECENT),
+    Block(
+        "CH_DISCARD",
+        "discard {seat} {item}",
+        "thresholds",
+        "per seat r: r's discards this hand (claimed ones included), count >= 1..4",
+        REL,
+        THRESHOLDS,
+    ),
+    Block(
+        "CH_CLAIMED",
+        "claimed {seat}",
+        "count",
+        "per seat r: how many of r's discards of that kind another seat claimed",
+        REL,
+    ),
+    Block(
+        "CH_TAKEN", "taken {seat}", "count", "per seat r: discards r claimed (the tile taken into a chi/pon/kong)", REL
+    ),
+    Block(
+        "CH_RECENT",
+        "recent {seat} {item}",
+        "one-hot",
+        "per seat r: r's j-th most recent discard (j = 0 newest .. 3)",
+        REL,
+        _RECENT,
+    ),
     Block("CH_LAST", "last discard", "one-hot", "the last discard of the hand (any seat)"),
-    Block("CH_QUESTION", "question", "one-hot", "the tile being answered: discard under claim, or added kong that may be "
-          "robbed"),
+    Block(
+        "CH_QUESTION",
+        "question",
+        "one-hot",
+        "the tile being answered: discard under claim, or added kong that may be robbed",
+    ),
     Block("CH_SEAT_WIND", "seat wind", "one-hot", "own seat wind, at its wind column (E=27 .. N=30)"),
     Block("CH_ROUND_WIND", "round wind", "one-hot", "prevailing wind, at its wind column"),
-    Block("CH_MELD_FROM", "meld from (cols 4r+o)", "quarters", "column 4*r + o: melds of seat r claimed from seat r+o "
-          "(o = 1..3), o=0: r's concealed kongs; each count / 4", cols=16),
+    Block(
+        "CH_MELD_FROM",
+        "meld from (cols 4r+o)",
+        "quarters",
+        "column 4*r + o: melds of seat r claimed from seat r+o (o = 1..3), o=0: r's concealed kongs; each count / 4",
+        cols=16,
+    ),
     Block("CH_SCALARS", "scalars", "scalars", "named columns SC_* (the scalar table)", cols=sum(b.n for b in SCALARS)),
-    Block("CH_PHASE", "phase {item}", "plane", "constant planes: turn / claim / rob / ready (天聽) (none when done)",
-          items=_PHASES),
+    Block(
+        "CH_PHASE",
+        "phase {item}",
+        "plane",
+        "constant planes: turn / claim / rob / ready (天聽) (none when done)",
+        items=_PHASES,
+    ),
 )
 DERIVED_CHANNELS = (
     Block("CH_SHANTEN", "shanten", "plane", "min(shanten + 1, 8) / 8 of the own hand (0: complete)", derived=True),
-    Block("CH_DISCARD_SHANTEN", "discard shanten", "fraction",
-          "(3n+2 hands) per held kind: (shanten after discarding it + 1) / 8, capped", derived=True),
-    Block("CH_WAITS", "waits", "0/1", "waits of a 3n+1 hand; of a 3n+2 hand: the waits after any ready discard",
-          derived=True),
-    Block("CH_UNSEEN", "unseen {item}", "thresholds", "tiles the observer cannot see, count >= 1..4", items=THRESHOLDS,
-          derived=True),
+    Block(
+        "CH_DISCARD_SHANTEN",
+        "discard shanten",
+        "fraction",
+        "(3n+2 hands) per held kind: (shanten after discarding it + 1) / 8, capped",
+        derived=True,
+    ),
+    Block(
+        "CH_WAITS",
+        "waits",
+        "0/1",
+        "waits of a 3n+1 hand; of a 3n+2 hand: the waits after any ready discard",
+        derived=True,
+    ),
+    Block(
+        "CH_UNSEEN",
+        "unseen {item}",
+        "thresholds",
+        "tiles the observer cannot see, count >= 1..4",
+        items=THRESHOLDS,
+        derived=True,
+    ),
 )
 
-(CH_HAND, CH_DRAWN, CH_MELD, CH_ANKONG, CH_FLOWERS, CH_DISCARD, CH_CLAIMED, CH_TAKEN, CH_RECENT, CH_LAST, CH_QUESTION,
- CH_SEAT_WIND, CH_ROUND_WIND, CH_MELD_FROM, CH_SCALARS, CH_PHASE, N_CHANNELS) = starts(CHANNELS)  # N_: without derived
+(
+    CH_HAND,
+    CH_DRAWN,
+    CH_MELD,
+    CH_ANKONG,
+    CH_FLOWERS,
+    CH_DISCARD,
+    CH_CLAIMED,
+    CH_TAKEN,
+    CH_RECENT,
+    CH_LAST,
+    CH_QUESTION,
+    CH_SEAT_WIND,
+    CH_ROUND_WIND,
+    CH_MELD_FROM,
+    CH_SCALARS,
+    CH_PHASE,
+    N_CHANNELS,
+) = starts(CHANNELS)  # N_: without derived
 CH_SHANTEN, CH_DISCARD_SHANTEN, CH_WAITS, CH_UNSEEN, N_CHANNELS_DERIVED = starts(DERIVED_CHANNELS, N_CHANNELS)
 
-(SC_DRAWABLE, SC_LAST3, SC_STREAK, SC_ROT, SC_NRIVER, SC_AFTER_CLAIM, SC_PASS_WIN, SC_REPLACEMENT, SC_DEALER, SC_TURN,
- SC_READY, SC_HAND_SIZE, SC_SCORE, N_SCALARS) = starts(SCALARS)
+(
+    SC_DRAWABLE,
+    SC_LAST3,
+    SC_STREAK,
+    SC_ROT,
+    SC_NRIVER,
+    SC_AFTER_CLAIM,
+    SC_PASS_WIN,
+    SC_REPLACEMENT,
+    SC_DEALER,
+    SC_TURN,
+    SC_READY,
+    SC_HAND_SIZE,
+    SC_SCORE,
+    N_SCALARS,
+) = starts(SCALARS)
 
 N_RECENT = len(_RECENT)
 SCORE_CLIP = 4.0  # every value lies in [-SCORE_CLIP, SCORE_CLIP] (only scores can be negative)
@@ -169,16 +267,29 @@ class PlanesV0:
             out = self.alloc(B)
         elif out.shape != (B,) + self.shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be C-contiguous float32 {(B,) + self.shape}, got {out.dtype} {out.shape}")
-        planes_v0_encode(out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, engine.opts, self.flags,
-                         engine_shapes(engine))
+        planes_v0_encode(
+            out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, engine.opts, self.flags, engine_shapes(engine)
+        )
         return out
 
     def encode_rows(self, engine, out, rows, seats) -> np.ndarray:
         """``out[i]`` = games ``rows[i]`` seen by ``seats[i]`` (int64; ``out`` may hold more rows), as
         ``PlanesV1.encode_rows``: a few games of a large batch without encoding the rest."""
         s = engine.s
-        encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, engine.opts, self.flags,
-                    engine_shapes(engine))
+        encode_rows(
+            out,
+            rows,
+            seats,
+            s.hands,
+            s.melds,
+            s.river,
+            s.g,
+            s.p,
+            s.scores,
+            engine.opts,
+            self.flags,
+            engine_shapes(engine),
+        )
         return out
 
 

@@ -53,15 +53,39 @@ EXTENDS = pv.OBS_VERSION  # its channels follow those of planes_v0
 # The extra channels after the P planes_v0 ones, in order (X_* are their offsets from P);
 # python -m envs.doc_tables --write tables them here and in docs/environment.md.
 CHANNELS = (
-    Block("X_PHASE_FLOWER", "v1 phase flower offer", "plane",
-          "constant plane: PH_FLOWER, the seat to act is offered 八仙過海 / 七搶一"),
-    Block("X_PHASE_LA_CUT", "v1 phase la cut", "plane", "constant plane: PH_LA_CUT, the seat to act may cut a 拉 debt (三局斬拉)"),
-    Block("X_LA_DEBT", "v1 la debt (cols 4rd+rc)", "clipped",
-          "column 4*rd + rc: open 拉 debt of seat rd to seat rc, chips / (per_tai*64)", cols=16),
-    Block("X_LA_COUNT", "v1 la count (cols 4rd+rc)", "scaled", "column 4*rd + rc: that debt's count k / LA_COUNT_SCALE",
-          cols=16),
-    Block("X_LA_ASK", "v1 la asked (cols 4rd+rc)", "one-hot", "column 4*rd + rc: the debt asked about in PH_LA_CUT",
-          cols=16),
+    Block(
+        "X_PHASE_FLOWER",
+        "v1 phase flower offer",
+        "plane",
+        "constant plane: PH_FLOWER, the seat to act is offered 八仙過海 / 七搶一",
+    ),
+    Block(
+        "X_PHASE_LA_CUT",
+        "v1 phase la cut",
+        "plane",
+        "constant plane: PH_LA_CUT, the seat to act may cut a 拉 debt (三局斬拉)",
+    ),
+    Block(
+        "X_LA_DEBT",
+        "v1 la debt (cols 4rd+rc)",
+        "clipped",
+        "column 4*rd + rc: open 拉 debt of seat rd to seat rc, chips / (per_tai*64)",
+        cols=16,
+    ),
+    Block(
+        "X_LA_COUNT",
+        "v1 la count (cols 4rd+rc)",
+        "scaled",
+        "column 4*rd + rc: that debt's count k / LA_COUNT_SCALE",
+        cols=16,
+    ),
+    Block(
+        "X_LA_ASK",
+        "v1 la asked (cols 4rd+rc)",
+        "one-hot",
+        "column 4*rd + rc: the debt asked about in PH_LA_CUT",
+        cols=16,
+    ),
     Block("X_OFFER", "v1 flower offer (cols OF_*)", "0/1", "the flower-win offer: named columns OF_* below", cols=14),
 )
 X_PHASE_FLOWER, X_PHASE_LA_CUT, X_LA_DEBT, X_LA_COUNT, X_LA_ASK, X_OFFER, N_EXTRA = starts(CHANNELS)
@@ -113,6 +137,20 @@ class PlanesV1(pv.PlanesV0):
 
     def encode_rows(self, engine, out, rows, seats) -> np.ndarray:
         s = engine.s
-        _core.planes_v1_encode(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, s.la, s.la_k, engine.opts,
-                         self.flags, pv.engine_shapes(engine))
+        _core.planes_v1_encode(
+            out,
+            rows,
+            seats,
+            s.hands,
+            s.melds,
+            s.river,
+            s.g,
+            s.p,
+            s.scores,
+            s.la,
+            s.la_k,
+            engine.opts,
+            self.flags,
+            pv.engine_shapes(engine),
+        )
         return out

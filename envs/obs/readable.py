@@ -11,8 +11,15 @@ from envs.engine.actions import action_name
 from envs.engine.claims import tiles_left
 from envs.tiles import ANKONG, FLOWER0, WIND_NAMES, Meld, format_counts, format_tiles, kind_name
 
-PHASE_NAMES = {st.PH_TURN: "turn", st.PH_CLAIM: "claim", st.PH_ROB: "rob", st.PH_READY0: "ready", st.PH_DONE: "done",
-               st.PH_FLOWER: "flower win offer", st.PH_LA_CUT: "la cut"}
+PHASE_NAMES = {
+    st.PH_TURN: "turn",
+    st.PH_CLAIM: "claim",
+    st.PH_ROB: "rob",
+    st.PH_READY0: "ready",
+    st.PH_DONE: "done",
+    st.PH_FLOWER: "flower win offer",
+    st.PH_LA_CUT: "la cut",
+}
 
 
 def _meld_str(mt: int, mk: int, owner: int, frm: int, hidden: bool) -> str:
@@ -53,17 +60,19 @@ def readable(engine, b: int = 0, view: int | None = None) -> dict:
             k, ds, cb, bits = (int(x) for x in s.river[b, i])
             if ds == seat:
                 disc.append(kind_name(k) + ("*" if cb >= 0 else ""))
-        seats.append({
-            "seat": seat,
-            "wind": WIND_NAMES[(seat - dealer) % 4],
-            "hand": format_counts(hand) if shown else "?" * int(hand.sum()),
-            "n_concealed": int(hand.sum()),
-            "melds": melds,
-            "flowers": format_tiles([FLOWER0 + f for f in range(8) if fl >> f & 1]),
-            "discards": " ".join(disc),
-            "ready": bool(s.p[b, seat, st.P_READY]),
-            "score": int(s.scores[b, seat]),
-        })
+        seats.append(
+            {
+                "seat": seat,
+                "wind": WIND_NAMES[(seat - dealer) % 4],
+                "hand": format_counts(hand) if shown else "?" * int(hand.sum()),
+                "n_concealed": int(hand.sum()),
+                "melds": melds,
+                "flowers": format_tiles([FLOWER0 + f for f in range(8) if fl >> f & 1]),
+                "discards": " ".join(disc),
+                "ready": bool(s.p[b, seat, st.P_READY]),
+                "score": int(s.scores[b, seat]),
+            }
+        )
     t = int(g[st.G_TILE])
     d = {
         "phase": PHASE_NAMES.get(phase, str(phase)),
@@ -79,8 +88,12 @@ def readable(engine, b: int = 0, view: int | None = None) -> dict:
         "legal": [action_name(a) for a in np.flatnonzero(s.mask[b])] if phase != st.PH_DONE else [],
     }
     if engine.rules.settlement == "la":  # hongkong 拉: open debts "debtor>creditor": (R in tai, k)
-        d["la"] = {f"p{x}>p{y}": (float(s.la[b, x, y]) / engine.rules.stakes.per_tai, int(s.la_k[b, x, y]))
-                   for x in range(4) for y in range(4) if s.la_k[b, x, y]}
+        d["la"] = {
+            f"p{x}>p{y}": (float(s.la[b, x, y]) / engine.rules.stakes.per_tai, int(s.la_k[b, x, y]))
+            for x in range(4)
+            for y in range(4)
+            if s.la_k[b, x, y]
+        }
     if phase == st.PH_DONE:
         d["result"] = {0: "none", 1: "win", 2: "drawn"}.get(int(g[st.G_RESULT]))
         d["winners"] = [i for i in range(4) if int(g[st.G_WINNERS]) >> i & 1]
@@ -89,16 +102,21 @@ def readable(engine, b: int = 0, view: int | None = None) -> dict:
 
 def render_table(d: dict) -> str:
     """The dict as a fixed-width table (PettingZoo ``render_mode="ansi"``)."""
-    head = (f"round {d['round_wind']}  dealer p{d['dealer']} (streak {d['streak']})  wall {d['wall']}  "
-            f"phase {d['phase']}  to act p{d['to_act']}" + (f"  tile {d['tile']}" if d["tile"] else ""))
+    head = (
+        f"round {d['round_wind']}  dealer p{d['dealer']} (streak {d['streak']})  wall {d['wall']}  "
+        f"phase {d['phase']}  to act p{d['to_act']}" + (f"  tile {d['tile']}" if d["tile"] else "")
+    )
     if "result" in d:
         head += f"  result {d['result']} {d['winners']}"
     rows = [head]
     for x in d["seats"]:
         mark = ">" if x["seat"] == d["to_act"] else " "
-        rows.append(f"{mark}p{x['seat']} {x['wind']} {x['score']:>6}  hand {x['hand']}"
-                    + (f" | {' | '.join(x['melds'])}" if x["melds"] else "")
-                    + (f"  flowers {x['flowers']}" if x["flowers"] else "") + ("  READY" if x["ready"] else ""))
+        rows.append(
+            f"{mark}p{x['seat']} {x['wind']} {x['score']:>6}  hand {x['hand']}"
+            + (f" | {' | '.join(x['melds'])}" if x["melds"] else "")
+            + (f"  flowers {x['flowers']}" if x["flowers"] else "")
+            + ("  READY" if x["ready"] else "")
+        )
         rows.append(f"        discards {x['discards']}")
     if d["legal"]:
         rows.append("legal: " + ", ".join(d["legal"]))

@@ -31,9 +31,11 @@ def _tile(x: float, y: float, k: int | None, highlight: bool = False) -> str:
 
     name, zh = kind_name(k), kind_zh(k)
     c = _colour(k)
-    return (body + f'<text x="{x + TW / 2 - 1:.0f}" y="{y + 14:.0f}" font-size="11" text-anchor="middle" fill="{c}" '
-            f'font-family="monospace">{escape(name)}</text><text x="{x + TW / 2 - 1:.0f}" y="{y + 30:.0f}" '
-            f'font-size="10" text-anchor="middle" fill="{c}">{escape(zh[-1] if len(zh) > 1 else zh)}</text>')  # fmt: skip
+    return (
+        body + f'<text x="{x + TW / 2 - 1:.0f}" y="{y + 14:.0f}" font-size="11" text-anchor="middle" fill="{c}" '
+        f'font-family="monospace">{escape(name)}</text><text x="{x + TW / 2 - 1:.0f}" y="{y + 30:.0f}" '
+        f'font-size="10" text-anchor="middle" fill="{c}">{escape(zh[-1] if len(zh) > 1 else zh)}</text>'
+    )
 
 
 def _row(x: float, y: float, kinds, hidden: int = 0, highlight_last: bool = False) -> tuple[str, float]:
@@ -55,8 +57,10 @@ def _seat_block(seat: dict, is_turn: bool) -> str:
     """One seat's rows at the origin (the caller rotates and places them)."""
     out = []
     label = f"p{seat['seat']} {seat['wind']}  {seat['score']:+d}" + ("  聽" if seat.get("ready") else "")
-    out.append(f'<text x="0" y="-8" font-size="14" font-weight="{"bold" if is_turn else "normal"}" '
-               f'fill="{"#c1121f" if is_turn else "#222"}">{escape(label)}</text>')  # fmt: skip
+    out.append(
+        f'<text x="0" y="-8" font-size="14" font-weight="{"bold" if is_turn else "normal"}" '
+        f'fill="{"#c1121f" if is_turn else "#222"}">{escape(label)}</text>'
+    )
     hidden = seat["n_concealed"] if "?" in seat["hand"] else 0
     row, x = _row(0, 0, _kinds(seat["hand"]), hidden)
     out.append(row)
@@ -90,18 +94,24 @@ _PLACE = {  # seat position relative to the viewer: translate + rotate
 
 def table_svg(d: dict, viewer: int = 0) -> str:
     """An SVG string of the readable view ``d`` (from ``envs.obs.readable.readable``)."""
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
-             f'font-family="sans-serif"><rect width="{W}" height="{H}" fill="#3d6b4f" rx="18"/>']  # fmt: skip
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
+        f'font-family="sans-serif"><rect width="{W}" height="{H}" fill="#3d6b4f" rx="18"/>'
+    ]
     for seat in d["seats"]:
         rel = (seat["seat"] - viewer) % 4
         tx, ty, rot = _PLACE[rel]
-        parts.append(f'<g transform="translate({tx},{ty}) rotate({rot})">{_seat_block(seat, seat["seat"] == d["to_act"])}</g>')
+        parts.append(
+            f'<g transform="translate({tx},{ty}) rotate({rot})">{_seat_block(seat, seat["seat"] == d["to_act"])}</g>'
+        )
     info = [f"圈 {d['round_wind']}  莊 p{d['dealer']}  連 {d['streak']}", f"wall {d['wall']}  {d['phase']}"]
     if d.get("tile"):
         info.append(f"tile {d['tile']}")
     if d.get("result"):
         info.append(f"{d['result']} {d.get('winners', '')}")
     for i, line in enumerate(info):
-        parts.append(f'<text x="{W / 2}" y="{H / 2 - 20 + 22 * i}" font-size="16" text-anchor="middle" fill="#fff">{escape(line)}</text>')
+        parts.append(
+            f'<text x="{W / 2}" y="{H / 2 - 20 + 22 * i}" font-size="16" text-anchor="middle" fill="#fff">{escape(line)}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)

@@ -15,14 +15,39 @@ from envs.scoring.cases import parse_case, score_parsed
 __all__ = ["score", "score_parsed"]
 
 
-def score(hand: str, *, melds=(), flowers: str = "", win_tile: str | None = None, win_by: str = "discard",
-          discarder: str | None = None, seat: str = "E", round: str = "E", streak: int = 0, flags=(),
-          profile: str = "standard", rules: dict | None = None, stakes: dict | None = None, **fields) -> dict:  # fmt: skip
+def score(
+    hand: str,
+    *,
+    melds=(),
+    flowers: str = "",
+    win_tile: str | None = None,
+    win_by: str = "discard",
+    discarder: str | None = None,
+    seat: str = "E",
+    round: str = "E",
+    streak: int = 0,
+    flags=(),
+    profile: str = "standard",
+    rules: dict | None = None,
+    stakes: dict | None = None,
+    **fields,
+) -> dict:
     """Score a hand given in notation (the fields of CASES.md, and ``fields`` such as hongkong's
     ``discards`` or ``liable``); raises ``CaseError`` naming a problem."""
-    case = {"id": None, "profile": profile, "hand": hand, "melds": list(melds), "flowers": flowers,
-            "win_tile": win_tile, "win_by": win_by, "seat": seat, "round": round, "streak": streak,
-            "flags": list(flags), "rules": rules or {}}  # fmt: skip
+    case = {
+        "id": None,
+        "profile": profile,
+        "hand": hand,
+        "melds": list(melds),
+        "flowers": flowers,
+        "win_tile": win_tile,
+        "win_by": win_by,
+        "seat": seat,
+        "round": round,
+        "streak": streak,
+        "flags": list(flags),
+        "rules": rules or {},
+    }
     if discarder is not None:
         case["discarder"] = discarder
     if stakes is not None:

@@ -20,9 +20,9 @@ from envs.scoring.profile import ProfileError
 from envs.tiles import (
     ANKONG,
     FLOWER0,
-    Meld,
     N_KINDS,
     WIND_NAMES,
+    Meld,
     NotationError,
     format_counts,
     kind_name,
@@ -32,10 +32,29 @@ from envs.tiles import (
 )
 
 CASE_FIELDS = {
-    "id", "profile", "hand", "melds", "flowers", "win_tile", "win_by", "discarder", "seat", "dealer",
-    "round", "streak", "flags", "rules", "stakes", "expected", "note", "replacement_chain",
-    "liable", "co_winners", "discards", "floor",
-}  # fmt: skip
+    "id",
+    "profile",
+    "hand",
+    "melds",
+    "flowers",
+    "win_tile",
+    "win_by",
+    "discarder",
+    "seat",
+    "dealer",
+    "round",
+    "streak",
+    "flags",
+    "rules",
+    "stakes",
+    "expected",
+    "note",
+    "replacement_chain",
+    "liable",
+    "co_winners",
+    "discards",
+    "floor",
+}
 HK_FIELDS = ("liable", "co_winners", "discards", "floor")  # HONGKONG.md 6
 
 
@@ -110,7 +129,7 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
 
     raw_melds = case.get("melds") or []
     if not isinstance(raw_melds, list):
-        raise CaseError(f"melds must be a list like [\"pon EEE\"], got {raw_melds!r}")
+        raise CaseError(f'melds must be a list like ["pon EEE"], got {raw_melds!r}')
     try:
         hand_kinds = parse_tiles(case.get("hand", ""))
         melds = [parse_meld(m) for m in raw_melds]
@@ -145,19 +164,25 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
         if win_tile >= 0:
             raise CaseError("a flower win has no win_tile")
         if n not in (3 * n_sets + 1, 3 * n_sets + 2):
-            raise CaseError(f"{n} tiles in hand do not fit {len(melds)} meld(s): a flower win shows {3 * n_sets + 1} (or a complete {3 * n_sets + 2})")
+            raise CaseError(
+                f"{n} tiles in hand do not fit {len(melds)} meld(s): a flower win shows {3 * n_sets + 1} (or a complete {3 * n_sets + 2})"
+            )
     else:
         if win_tile < 0 and not heavenly:
             raise CaseError("win_tile is missing (only heavenly and flower wins have none)")
         if n != 3 * n_sets + 2:
-            raise CaseError(f"{n} tiles with the winning tile do not fit {len(melds)} meld(s): expected {3 * n_sets + 2}")
+            raise CaseError(
+                f"{n} tiles with the winning tile do not fit {len(melds)} meld(s): expected {3 * n_sets + 2}"
+            )
 
     payer = -1
     disc = case.get("discarder")
     nf = len(flower_kinds)
     if win_by in (C.WIN_DISCARD, C.WIN_ROB_KONG) or (win_by == C.WIN_FLOWERS and nf == 7):
         if disc is None:
-            raise CaseError(f"discarder is missing (needed for win_by {win_by_name}{' with seven flowers' if nf == 7 else ''})")
+            raise CaseError(
+                f"discarder is missing (needed for win_by {win_by_name}{' with seven flowers' if nf == 7 else ''})"
+            )
         payer = _wind(disc, "discarder")
         if payer == winner:
             raise CaseError("discarder is the winner")
@@ -189,8 +214,23 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
     fmask = 0
     for k in flower_kinds:
         fmask |= 1 << (k - FLOWER0)
-    return Case(case.get("id"), rules, concealed, mt, mk, len(melds), fmask, win_tile, win_by, winner, payer,
-                round_wind, streak, flags, liable)
+    return Case(
+        case.get("id"),
+        rules,
+        concealed,
+        mt,
+        mk,
+        len(melds),
+        fmask,
+        win_tile,
+        win_by,
+        winner,
+        payer,
+        round_wind,
+        streak,
+        flags,
+        liable,
+    )
 
 
 def _replacement_chain(case: dict, flags: int, melds, flower_kinds) -> int:
@@ -223,22 +263,31 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
     if prof.options.get("hongkong", False):
         check_hk_flags(flags, win_by)
     else:
-        for bit, name in ((C.F_IPPATSU, "ippatsu"), (C.F_ROB_KONG_CHAIN, "rob_kong_chain"),
-                          (C.F_ROBBED_ANKONG, "robbed_ankong")):  # fmt: skip
+        for bit, name in (
+            (C.F_IPPATSU, "ippatsu"),
+            (C.F_ROB_KONG_CHAIN, "rob_kong_chain"),
+            (C.F_ROBBED_ANKONG, "robbed_ankong"),
+        ):
             if flags & bit:
                 raise CaseError(f"flag {name} is for the hongkong profile (HONGKONG.md 6), not {prof.name!r}")
     if flags & C.F_LAST_TILE and win_by == C.WIN_ROB_KONG:
         raise CaseError("last_tile with rob_kong (no kong can be declared on the last tile)")
     if flags & C.F_LAST_TILE and win_by == C.WIN_FLOWERS:
         raise CaseError("last_tile with a flower win")
-    for bit, key in ((C.F_HEAVENLY_READY, "heavenly_ready"), (C.F_EARTHLY_READY, "earthly_ready"),
-                     (C.F_DECLARED_READY, "declared_ready"), (C.F_SHOWN_READY, "shown_ready")):  # fmt: skip
+    for bit, key in (
+        (C.F_HEAVENLY_READY, "heavenly_ready"),
+        (C.F_EARTHLY_READY, "earthly_ready"),
+        (C.F_DECLARED_READY, "declared_ready"),
+        (C.F_SHOWN_READY, "shown_ready"),
+    ):
         if flags & bit:
             if key not in prof.keys:
                 raise CaseError(f"flag {key} but profile {prof.name!r} has no such item")
             concealed_only = key in ("heavenly_ready", "earthly_ready") or prof.name == "strict16"
             if concealed_only and any(m.type != ANKONG for m in melds):
-                raise CaseError(f"flag {key} with a chi, pon or kong meld (a declared 天聽 / 地聽 hand stays concealed)")
+                raise CaseError(
+                    f"flag {key} with a chi, pon or kong meld (a declared 天聽 / 地聽 hand stays concealed)"
+                )
 
 
 def _check_timing(flags, win_by, winner, payer, melds, rules) -> None:
@@ -260,11 +309,14 @@ def _check_timing(flags, win_by, winner, payer, melds, rules) -> None:
             raise CaseError("human (early_wins first_round) is a win on a discard with no chi, pon or kong")
     elif early == "dealer_discard":
         if flags & C.F_EARTHLY and (winner == 0 or melds or win_by != C.WIN_DISCARD or payer != 0):
-            raise CaseError("earthly (early_wins dealer_discard) is a non-dealer's win on the dealer's (E) first "
-                            "discard with no meld")
+            raise CaseError(
+                "earthly (early_wins dealer_discard) is a non-dealer's win on the dealer's (E) first "
+                "discard with no meld"
+            )
         if flags & C.F_HUMAN and (winner == 0 or melds or win_by != C.WIN_DISCARD or payer == 0):
-            raise CaseError("human (early_wins dealer_discard) is a non-dealer's win on a discard not the dealer's, "
-                            "with no meld")
+            raise CaseError(
+                "human (early_wins dealer_discard) is a non-dealer's win on a discard not the dealer's, with no meld"
+            )
     else:
         # PROFILES.md: earthly / human need that no seat has claimed or declared a kong (concealed ones
         # too) before the win.
@@ -273,8 +325,10 @@ def _check_timing(flags, win_by, winner, payer, melds, rules) -> None:
         if flags & C.F_HUMAN and (winner == 0 or melds or win_by != C.WIN_DISCARD):
             raise CaseError("human is a non-dealer's win on a discard with no meld")
     if flags & C.F_HEAVENLY_READY and winner == 0 and rules.heavenly_ready_window == "deal":
-        raise CaseError("heavenly_ready is a non-dealer's declaration (the dealer's needs heavenly_ready_window "
-                        "dealer_first or migi)")
+        raise CaseError(
+            "heavenly_ready is a non-dealer's declaration (the dealer's needs heavenly_ready_window "
+            "dealer_first or migi)"
+        )
 
 
 def score_parsed(c: Case) -> dict:
@@ -282,8 +336,22 @@ def score_parsed(c: Case) -> dict:
     prof = c.rules.profile_data
     p_tai, p_repl, p_opts = prof.compiled()
     out = np.zeros(C.N_ITEMS, dtype=np.int32)
-    hand_tai = score_hand(c.concealed, c.meld_type, c.meld_kind, c.n_melds, c.flowers, c.win_tile, c.win_by,
-                          c.winner, c.round_wind, c.flags, p_tai, p_repl, p_opts, out)  # fmt: skip
+    hand_tai = score_hand(
+        c.concealed,
+        c.meld_type,
+        c.meld_kind,
+        c.n_melds,
+        c.flowers,
+        c.win_tile,
+        c.win_by,
+        c.winner,
+        c.round_wind,
+        c.flags,
+        p_tai,
+        p_repl,
+        p_opts,
+        out,
+    )
     if hand_tai < 0:
         kind = "a winning hand" if c.win_by != C.WIN_FLOWERS else "a complete hand or a 16-tile flower hand"
         raise CaseError(f"not {kind}: {describe_hand(c)}")
@@ -323,7 +391,9 @@ def score_case(case: dict, profile_override: str | None = None) -> dict:
 def check_result(result: dict, expected: dict) -> list[str]:
     """Differences between a result and a case's ``expected`` (empty list: it matches)."""
     if not isinstance(expected, dict):
-        return [f"`expected` must be an object like {{\"hand_tai\": 3}}, got {json.dumps(expected, ensure_ascii=False)[:80]}"]
+        return [
+            f'`expected` must be an object like {{"hand_tai": 3}}, got {json.dumps(expected, ensure_ascii=False)[:80]}'
+        ]
     if expected.get("error"):
         return [] if "error" in result else [f"expected an error, got hand_tai {result.get('hand_tai')}"]
     if "error" in result:
@@ -331,7 +401,9 @@ def check_result(result: dict, expected: dict) -> list[str]:
     diffs = []
     for key in ("items", "hand_tai", "deltas"):
         if key in expected and expected[key] != result.get(key):
-            diffs.append(f"{key}: expected {json.dumps(expected[key], ensure_ascii=False)}, got {json.dumps(result.get(key), ensure_ascii=False)}")
+            diffs.append(
+                f"{key}: expected {json.dumps(expected[key], ensure_ascii=False)}, got {json.dumps(result.get(key), ensure_ascii=False)}"
+            )
     return diffs
 
 

@@ -263,7 +263,13 @@ MCR_KEYS = ITEM_KEYS[ITEM_INDEX["seven_shifted_pairs"] : ITEM_INDEX["no_honours"
 FAMILIES: tuple[tuple[str, ...], ...] = (
     ("four_identical_chows", "pure_triple_chow", "double_identical", "identical_chows"),
     ("pure_five_step", "pure_four_step", "pure_four_step_concealed", "pure_three_step", "pure_three_step_concealed"),
-    ("five_shifted_pungs", "four_shifted_pungs", "three_shifted_pungs", "double_two_shifted_pungs", "two_shifted_pungs"),
+    (
+        "five_shifted_pungs",
+        "four_shifted_pungs",
+        "three_shifted_pungs",
+        "double_two_shifted_pungs",
+        "two_shifted_pungs",
+    ),
     ("three_suit_pungs", "double_two_suit_pungs", "two_suit_pungs"),
     ("three_suit_chows", "double_two_suit_chows", "two_suit_chows"),
     ("five_kongs", "four_kongs", "three_kongs"),
@@ -276,8 +282,15 @@ HK_FAMILIES: tuple[tuple[str, ...], ...] = (
     ("double_chow", "two_double_chows", "triple_chow", "quadruple_chow"),
     ("two_suit_chows", "three_suit_chows"),
     ("two_brothers", "small_three_brothers", "three_brothers"),
-    ("two_sisters", "small_three_sisters", "three_sisters", "small_four_sisters", "four_sisters",
-     "small_five_sisters", "five_sisters"),
+    (
+        "two_sisters",
+        "small_three_sisters",
+        "three_sisters",
+        "small_four_sisters",
+        "four_sisters",
+        "small_five_sisters",
+        "five_sisters",
+    ),
     ("two_concealed", "three_concealed", "four_concealed", "five_concealed", "all_concealed_pungs"),
     ("four_in_two", "four_in_three", "four_in_four"),
 )

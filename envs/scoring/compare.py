@@ -80,8 +80,9 @@ def diff_table(d: dict) -> str:
     rows += [(x["key"], x["zh"], _cell(x["a"]), _cell(x["b"])) for x in d["items"]]
     out = _align(rows)
     if d["rules"]:
-        out += "\n\n" + _align([("rule option", d["a"], d["b"])] + [(x["option"], _show(x["a"]), _show(x["b"]))
-                                                                    for x in d["rules"]])  # fmt: skip
+        out += "\n\n" + _align(
+            [("rule option", d["a"], d["b"])] + [(x["option"], _show(x["a"]), _show(x["b"])) for x in d["rules"]]
+        )
     if not d["items"] and not d["rules"]:
         out = f"{d['a']} and {d['b']} have the same items and rule options"
     return out

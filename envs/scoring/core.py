@@ -61,14 +61,30 @@ N_ITEMS = C.N_ITEMS
 
 # Item indices of the standard items.
 I = {k: i for i, k in enumerate(C.ITEM_KEYS)}
-SELF_DRAW, CONCEALED, CONCEALED_SELF_DRAW, SINGLE_WAIT = I["self_draw"], I["concealed"], I["concealed_self_draw"], I["single_wait"]
-SEAT_WIND, ROUND_WIND, DRAGON, SEAT_FLOWER, FLOWER_SET = I["seat_wind"], I["round_wind"], I["dragon"], I["seat_flower"], I["flower_set"]
+SELF_DRAW, CONCEALED, CONCEALED_SELF_DRAW, SINGLE_WAIT = (
+    I["self_draw"],
+    I["concealed"],
+    I["concealed_self_draw"],
+    I["single_wait"],
+)
+SEAT_WIND, ROUND_WIND, DRAGON, SEAT_FLOWER, FLOWER_SET = (
+    I["seat_wind"],
+    I["round_wind"],
+    I["dragon"],
+    I["seat_flower"],
+    I["flower_set"],
+)
 EIGHT_FLOWERS, SEVEN_ROB_ONE, KONG_REPL_WIN = I["eight_flowers"], I["seven_rob_one"], I["kong_replacement_win"]
 LAST_DRAW, LAST_DISCARD, ROBBING_KONG = I["last_tile_draw"], I["last_tile_discard"], I["robbing_kong"]
 HALF_BEGGAR, FULL_BEGGAR, ALL_CHOWS, ALL_PUNGS = I["half_beggar"], I["full_beggar"], I["all_chows"], I["all_pungs"]
 THREE_CONC, FOUR_CONC, FIVE_CONC = I["three_concealed"], I["four_concealed"], I["five_concealed"]
 HALF_FLUSH, FULL_FLUSH, ALL_HONOURS = I["half_flush"], I["full_flush"], I["all_honours"]
-SMALL_DRAGONS, BIG_DRAGONS, SMALL_WINDS, BIG_WINDS = I["small_dragons"], I["big_dragons"], I["small_winds"], I["big_winds"]
+SMALL_DRAGONS, BIG_DRAGONS, SMALL_WINDS, BIG_WINDS = (
+    I["small_dragons"],
+    I["big_dragons"],
+    I["small_winds"],
+    I["big_winds"],
+)
 HEAVENLY, EARTHLY, HUMAN = I["heavenly_win"], I["earthly_win"], I["human_win"]
 NO_HELP, HEAVENLY_READY, EARTHLY_READY = I["no_help"], I["heavenly_ready"], I["earthly_ready"]
 EIGHT_PAIRS, DECLARED_READY, SHOWN_READY = I["eight_pairs"], I["declared_ready"], I["shown_ready"]

@@ -21,11 +21,13 @@ def _error(msg: str):
 
 def check_hk_flags(flags: int, win_by: int) -> None:
     """Flags hongkong refuses or that lack their cause."""
-    for bit, name, why in ((C.F_EARTHLY, "earthly", "earthly_win is judged from `discards` (1, on the dealer's discard)"),
-                           (C.F_HUMAN, "human", "human_win is judged from `discards` (at most 4)"),
-                           (C.F_HEAVENLY_READY, "heavenly_ready", "hongkong has only declared_ready"),
-                           (C.F_EARTHLY_READY, "earthly_ready", "hongkong has only declared_ready"),
-                           (C.F_SHOWN_READY, "shown_ready", "hongkong has only declared_ready")):  # fmt: skip
+    for bit, name, why in (
+        (C.F_EARTHLY, "earthly", "earthly_win is judged from `discards` (1, on the dealer's discard)"),
+        (C.F_HUMAN, "human", "human_win is judged from `discards` (at most 4)"),
+        (C.F_HEAVENLY_READY, "heavenly_ready", "hongkong has only declared_ready"),
+        (C.F_EARTHLY_READY, "earthly_ready", "hongkong has only declared_ready"),
+        (C.F_SHOWN_READY, "shown_ready", "hongkong has only declared_ready"),
+    ):
         if flags & bit:
             _error(f"flag {name} is refused by hongkong: {why}")
     if flags & C.F_IPPATSU and not flags & C.F_DECLARED_READY:
@@ -47,8 +49,9 @@ def _count(case: dict, name: str, lo: int, hi: int) -> int | None:
     return v
 
 
-def hk_case_context(case: dict, flags: int, chain: int, win_by: int, winner: int, payer: int, melds,
-                    concealed: np.ndarray) -> tuple[int, int]:  # fmt: skip
+def hk_case_context(
+    case: dict, flags: int, chain: int, win_by: int, winner: int, payer: int, melds, concealed: np.ndarray
+) -> tuple[int, int]:
     """``(context bits for the flag word, liable seat or -1)`` of a hongkong case."""
     discarded = win_by in (C.WIN_DISCARD, C.WIN_ROB_KONG)
     co = _count(case, "co_winners", 1, 3)
@@ -69,8 +72,10 @@ def hk_case_context(case: dict, flags: int, chain: int, win_by: int, winner: int
         claimed = sum(m.type in (CHI, PON, KONG, ADDKONG) for m in melds)
         need = claimed + (win_by == C.WIN_DISCARD)
         if discards < need:
-            _error(f"discards {discards}: the hand shows {claimed} claimed meld(s), each taking a discard"
-                   + (", and wins on one more" if win_by == C.WIN_DISCARD else ""))
+            _error(
+                f"discards {discards}: the hand shows {claimed} claimed meld(s), each taking a discard"
+                + (", and wins on one more" if win_by == C.WIN_DISCARD else "")
+            )
     if floor is not None:
         if discards is not None and floor > discards:
             _error(f"floor {floor} is more than the {discards} discards made")

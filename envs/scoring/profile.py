@@ -28,8 +28,16 @@ import numpy as np
 
 from envs.options import DEFAULTS
 from envs.scoring.codes import (
-    EXTRAS_KEYS, FAMILIES, HK_FAMILIES, HK_ONLY_KEYS, ITEM_INDEX, ITEM_KEYS, ITEM_ZH, MCR_KEYS, N_ITEMS,
-)  # fmt: skip
+    EXTRAS_KEYS,
+    FAMILIES,
+    HK_FAMILIES,
+    HK_ONLY_KEYS,
+    ITEM_INDEX,
+    ITEM_KEYS,
+    ITEM_ZH,
+    MCR_KEYS,
+    N_ITEMS,
+)
 from envs.tiles import shown
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
@@ -158,8 +166,13 @@ def _fail(src: str, msg: str):
 
 # A real profile is a few KB; a cap keeps a hostile path (/dev/zero, a huge file) from exhausting memory.
 MAX_PROFILE_BYTES = 1 << 20
-_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO or pipe"), (stat.S_ISCHR, "a character device"),
-               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))  # fmt: skip
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO or pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def shown_path(path) -> str:
@@ -279,8 +292,16 @@ def _to_item(src: str, it: dict) -> Item:
 
 
 _LOADING: set[str] = set()  # profiles being loaded (_loading_key), to name an `extends` cycle instead of recursing
-_TOP_TYPES = {"name": str, "title": str, "extends": str, "remove": list, "rules": dict, "options": dict, "items": dict,
-              "description": str}  # fmt: skip
+_TOP_TYPES = {
+    "name": str,
+    "title": str,
+    "extends": str,
+    "remove": list,
+    "rules": dict,
+    "options": dict,
+    "items": dict,
+    "description": str,
+}
 
 
 def _loading_key(name_or_path: str) -> str:
@@ -353,8 +374,11 @@ def _refuse_hongkong_items(src: str, items: list[Item]) -> None:
     for it in items:
         for key in (it.key, *it.replaces, *it.reduced_when):
             if key in hk:
-                _fail(src, f"item {key!r} ({ITEM_ZH[key]}) is a hongkong item (HONGKONG.md 3); only a profile that "
-                           "extends hongkong can score it")
+                _fail(
+                    src,
+                    f"item {key!r} ({ITEM_ZH[key]}) is a hongkong item (HONGKONG.md 3); only a profile that "
+                    "extends hongkong can score it",
+                )
 
 
 def extends_of(name_or_path: str) -> str:
@@ -370,7 +394,7 @@ def load_pack(name: str) -> Profile:
     return _load_pack(name)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_pack(name: str) -> Profile:
     data, src = _read(str(PROFILE_DIR / f"{name}.toml"))
     _check_keys(src, "the top level", data, {"name", "title", "description", "options"} | {"items"})
@@ -384,9 +408,15 @@ def _load_pack(name: str) -> Profile:
 
 
 @functools.lru_cache(maxsize=64)
-def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple[str, ...] = (),
-                      unrelated_gap: int = 3, count_method: int = 1, dual_reading: bool = True,
-                      special_wins: bool = True) -> Profile:  # fmt: skip
+def effective_profile(
+    name_or_path: str,
+    extras: bool = False,
+    extras_off: tuple[str, ...] = (),
+    unrelated_gap: int = 3,
+    count_method: int = 1,
+    dual_reading: bool = True,
+    special_wins: bool = True,
+) -> Profile:
     """The profile a game plays: the base profile, plus (``extras``) the extras pack's items appended
     in its row order, those named in ``extras_off`` left out, an item the base already has keeping its
     base row; plus the pack's shapes (each only while one of its items remains) and, for
@@ -418,8 +448,15 @@ def effective_profile(name_or_path: str, extras: bool = False, extras_off: tuple
     if not special_wins:
         shapes = []
     hk = {"count_method": count_method, "dual_reading": dual_reading}
-    return Profile(base.name, title, tuple(items), dict(base.rule_defaults), base.options | {"shapes": shapes} | hk,
-                   base.source, packs)  # fmt: skip
+    return Profile(
+        base.name,
+        title,
+        tuple(items),
+        dict(base.rule_defaults),
+        base.options | {"shapes": shapes} | hk,
+        base.source,
+        packs,
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -435,7 +472,9 @@ def load_profile(name_or_path: str) -> Profile:
     try:
         name_or_path.encode("utf-8")
     except UnicodeEncodeError as e:  # a lone surrogate ("\ud800") from JSON: no file has that name
-        raise ProfileError(f"unknown profile {shown(name_or_path)} (not valid text: {e.reason} at position {e.start})") from None
+        raise ProfileError(
+            f"unknown profile {shown(name_or_path)} (not valid text: {e.reason} at position {e.start})"
+        ) from None
     key = _loading_key(name_or_path)
     _LOADING.add(key)
     try:

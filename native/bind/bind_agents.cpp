@@ -34,8 +34,8 @@ void check_range(View<T, N> v, const char* name, int64_t lo, int64_t hi) {
         if (x < lo || x > hi) {
             std::string at;
             for (int d = 0; d < N; ++d) at += (d ? ", " : "") + std::to_string(idx[d]);
-            bad(std::string(name) + "[" + at + "] = " + std::to_string(x) + " outside " + std::to_string(lo) +
-                ".." + std::to_string(hi));
+            bad(std::string(name) + "[" + at + "] = " + std::to_string(x) + " outside " + std::to_string(lo) + ".." +
+                std::to_string(hi));
         }
     }
 }
@@ -75,7 +75,7 @@ void act_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& u
     nb::gil_scoped_release nogil;
     check_range(h, "hand", 0, 4);
     check_range(nm, "n_melds", 0, py::state::MAX_MELDS);
-    check_range(om, "opp_melds", 0, INT64_MAX);  // READY_P rows (min(., 4))
+    check_range(om, "opp_melds", 0, INT64_MAX);   // READY_P rows (min(., 4))
     check_range(tl, "tiles_left", 0, INT64_MAX);  // READY_P columns (min(. // 16, 3))
     check_range(ct, "claim_tile", -1, 33);
     greedy::act_kernel(h, nm, un, om, orr, od, op, tl, ct, m, df, o);

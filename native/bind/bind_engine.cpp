@@ -54,9 +54,9 @@ namespace RP = py::randplay;
 [[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
 constexpr int N_FIELDS = 19;
-const char* const FIELDS[N_FIELDS] = {"wall",    "hands",     "melds",    "river",    "g",         "p",      "scores",
-                                      "rng",     "rewards",   "terminated", "mask",   "res_tai",   "res_items",
-                                      "res_delta", "script",  "la",       "la_k",     "rec",       "rec_items"};
+const char* const FIELDS[N_FIELDS] = {"wall",   "hands",   "melds",      "river", "g",        "p",         "scores",
+                                      "rng",    "rewards", "terminated", "mask",  "res_tai",  "res_items", "res_delta",
+                                      "script", "la",      "la_k",       "rec",   "rec_items"};
 
 // A writable numpy array (no conversion: a converted copy would drop the engine's writes).
 RwArray rw_array(nb::handle h, const std::string& name) {
@@ -109,7 +109,8 @@ State state_of(nb::handle state) {
     TW16_RW(18, rec_items, int32_t, 3, St::HAND_LOG, St::REC_MAX_ITEMS);
 #undef TW16_RW
     // The scripted walls are only read: a read-only (or broadcast) array is accepted as it is.
-    const View<const uint8_t, 3> script = ro<uint8_t, 3>(ro_array(item(14), nm(14)), "state.script", {B, -1, St::WALL_SIZE});
+    const View<const uint8_t, 3> script =
+        ro<uint8_t, 3>(ro_array(item(14), nm(14)), "state.script", {B, -1, St::WALL_SIZE});
     S.script.data = const_cast<uint8_t*>(script.data);
     for (int d = 0; d < 3; ++d) {
         S.script.shape[d] = script.shape[d];
@@ -144,7 +145,8 @@ Cfg cfg_of(const AnyArray& a) { return mutable_1d(ro<int64_t, 1>(a, "cfg", {M::N
 Prof prof_of(nb::handle prof) {
     if (!nb::isinstance<nb::tuple>(prof) && !nb::isinstance<nb::list>(prof))
         bad("prof: expected the tuple (p_tai, p_repl, p_opts) of Profile.compiled()");
-    if (nb::len(prof) != 3) bad("prof: expected 3 arrays (p_tai, p_repl, p_opts), got " + std::to_string(nb::len(prof)));
+    if (nb::len(prof) != 3)
+        bad("prof: expected 3 arrays (p_tai, p_repl, p_opts), got " + std::to_string(nb::len(prof)));
     Prof p;
     p.p_tai = view_of<int32_t, 2>(ro_array(prof[0], "prof.p_tai"), "prof.p_tai", {4, P::N_ITEMS});
     p.p_repl = view_of<int8_t, 2>(ro_array(prof[1], "prof.p_repl"), "prof.p_repl", {P::N_ITEMS, P::N_ITEMS});
@@ -173,8 +175,10 @@ void check_game_bounds(const State& S, int64_t b) {
     if (S.terminated[b]) return;  // (check_game only reads the rewards, scores and mask then)
     auto g = S.g[b];
     const std::string w = "state: game " + str(b) + ": ";
-    if (g[St::G_NRIVER] < 0 || g[St::G_NRIVER] > St::MAX_RIVER) bad(w + "g[G_NRIVER] = " + in(g[St::G_NRIVER], 0, St::MAX_RIVER));
-    if (g[St::G_WALL_N] < 0 || g[St::G_WALL_N] > St::WALL_SIZE) bad(w + "g[G_WALL_N] = " + in(g[St::G_WALL_N], 0, St::WALL_SIZE));
+    if (g[St::G_NRIVER] < 0 || g[St::G_NRIVER] > St::MAX_RIVER)
+        bad(w + "g[G_NRIVER] = " + in(g[St::G_NRIVER], 0, St::MAX_RIVER));
+    if (g[St::G_WALL_N] < 0 || g[St::G_WALL_N] > St::WALL_SIZE)
+        bad(w + "g[G_WALL_N] = " + in(g[St::G_WALL_N], 0, St::WALL_SIZE));
     if (g[St::G_HEAD] >= 0 && g[St::G_TAIL] < g[St::G_WALL_N])
         for (int64_t i = g[St::G_HEAD]; i <= g[St::G_TAIL]; ++i)
             if (S.wall(b, i) >= T::N_TILES) bad(w + "wall[" + str(i) + "] = " + in(S.wall(b, i), 0, T::N_TILES - 1));
@@ -229,8 +233,8 @@ void prefetch_game(const State& S, int64_t b) {
 // before the game is stepped, on the batch's threads (its rows are then in cache for the step): a
 // game whose state is refused is left as it was, the others are stepped, and the call raises
 // ValueError naming the first refused game. (A state the engine made is never refused.)
-void run_steps(const State& S, View<const int64_t, 1> actions, const View<const bool, 1>* active, Opts opts,
-               Cfg cfg, const Prof& prof) {
+void run_steps(const State& S, View<const int64_t, 1> actions, const View<const bool, 1>* active, Opts opts, Cfg cfg,
+               const Prof& prof) {
     check_script(S, opts);
     const int64_t B = S.batch();
     for (int64_t b = 0; b < B; ++b) {
@@ -284,8 +288,8 @@ void bind_engine(nb::module_& m) {
         "Deal every game of the batch from seeds (uint64 (B,)); envs.engine.step.reset_batch.");
     m.def(
         "reset_some",
-        [](nb::handle state, const AnyArray& seeds, const AnyArray& which, const AnyArray& opts_a, const AnyArray& cfg_a,
-           nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& seeds, const AnyArray& which, const AnyArray& opts_a,
+           const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
@@ -300,7 +304,8 @@ void bind_engine(nb::module_& m) {
         "Auto-reset: deal again the games in which (bool (B,)); scripted walls are not reused.");
     m.def(
         "step_batch",
-        [](nb::handle state, const AnyArray& actions, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& actions, const AnyArray& opts_a, const AnyArray& cfg_a,
+           nb::handle prof_h) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
@@ -364,7 +369,8 @@ void bind_engine(nb::module_& m) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
             const Opts opts = opts_of(opts_a);
-            if (b < 0 || b >= S.batch()) bad("b: game " + std::to_string(b) + " is not in 0.." + std::to_string(S.batch() - 1));
+            if (b < 0 || b >= S.batch())
+                bad("b: game " + std::to_string(b) + " is not in 0.." + std::to_string(S.batch() - 1));
             check_game_bounds(S, b);
             return check_game(S, b, opts);
         },
@@ -384,7 +390,8 @@ void bind_engine(nb::module_& m) {
     m.def(
         "hold_state",
         [](nb::args states) {
-            if (states.size() == 0) throw nb::type_error("hold_state: expected at least one state (envs.engine.state.State)");
+            if (states.size() == 0)
+                throw nb::type_error("hold_state: expected at least one state (envs.engine.state.State)");
             auto* h = new StateHold;
             try {
                 for (nb::handle s : states) h->spans.add(state_of(s));

@@ -143,8 +143,7 @@ void check_game_hands(View<int8_t, 2> hands, View<int64_t, 2> p, const std::stri
 
 // What mask_rows indexes with for a live game b (see mask.cpp): the seat to decide, its meld
 // kinds, the drawn and the 食替-banned kinds.
-void check_mask_game(int64_t b, View<int64_t, 1> g, View<int64_t, 2> p, View<int8_t, 2> hands,
-                     View<int8_t, 3> melds) {
+void check_mask_game(int64_t b, View<int64_t, 1> g, View<int64_t, 2> p, View<int8_t, 2> hands, View<int8_t, 3> melds) {
     const std::string w = "game " + std::to_string(b) + ": ";
     const int64_t ph = g[St::G_PHASE];
     const bool seated = ph == St::PH_TURN || ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0;
@@ -201,8 +200,7 @@ bool b_is_ready_hand(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, cons
     return is_ready_hand(h.v, ms, nm, popts_of(popts_a));
 }
 
-bool b_ready_after_discard(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, int64_t d,
-                           const AnyArray& popts_a) {
+bool b_ready_after_discard(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, int64_t d, const AnyArray& popts_a) {
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
     check_range(nm, 0, MAX_MELDS, "nm");
@@ -217,8 +215,8 @@ bool b_can_declare_ready(const AnyArray& g_a, const AnyArray& ps_a, const AnyArr
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
     check_range(ps[St::P_NMELDS], 0, MAX_MELDS, "ps[P_NMELDS]");
-    return can_declare_ready(g, ps, h.v, ms, opts_of(opts_a), in<int64_t, 1>(cfg_a, "cfg", {N_CFG}),
-                             popts_of(popts_a), claimed);
+    return can_declare_ready(g, ps, h.v, ms, opts_of(opts_a), in<int64_t, 1>(cfg_a, "cfg", {N_CFG}), popts_of(popts_a),
+                             claimed);
 }
 
 bool b_turn_win_ok(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const AnyArray& opts_a,
@@ -252,8 +250,8 @@ bool b_kong_allowed(const AnyArray& g_a, const AnyArray& opts_a) {
     return kong_allowed(in<int64_t, 1>(g_a, "g", {NG}), opts_of(opts_a));
 }
 
-int64_t b_claim_options(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, int64_t s, int64_t d,
-                        int64_t t, const AnyArray& opts_a, const AnyArray& popts_a) {
+int64_t b_claim_options(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, int64_t s, int64_t d, int64_t t,
+                        const AnyArray& opts_a, const AnyArray& popts_a) {
     auto g = in<int64_t, 1>(g_a, "g", {NG});
     auto ps = in<int64_t, 1>(ps_a, "ps", {NP});
     Hand34 h(h_a, "h");
@@ -487,24 +485,24 @@ auto held(R (*f)(Args...)) {
 void bind_engine_parts(nb::module_& m) {
     using nb::arg;
     // mask.py
-    m.def("mask_rows", held(&b_mask_rows), arg("mask"), arg("g"), arg("p"), arg("hands"), arg("melds"), arg("terminated"),
-          arg("opts"), arg("cfg"), arg("p_opts"),
+    m.def("mask_rows", held(&b_mask_rows), arg("mask"), arg("g"), arg("p"), arg("hands"), arg("melds"),
+          arg("terminated"), arg("opts"), arg("cfg"), arg("p_opts"),
           "mask.mask_rows for every game of a batch: the legal actions of each game's seat to decide into "
           "mask (B, 76). Arrays as in envs.engine.state.State.");
     m.def("held_all", held(&b_held_all), arg("h"), arg("ms"), arg("nm"), arg("k"));
     m.def("is_concealed", held(&b_is_concealed), arg("ms"), arg("nm"));
     m.def("is_ready_hand", held(&b_is_ready_hand), arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
     m.def("ready_after_discard", held(&b_ready_after_discard), arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
-    m.def("can_declare_ready", held(&b_can_declare_ready), arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"), arg("cfg"),
-          arg("p_opts"), arg("claimed") = false);
+    m.def("can_declare_ready", held(&b_can_declare_ready), arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"),
+          arg("cfg"), arg("p_opts"), arg("claimed") = false);
     m.def("turn_win_ok", held(&b_turn_win_ok), arg("g"), arg("ps"), arg("h"), arg("opts"), arg("p_opts"));
     // claims.py
     m.def("may_win", held(&b_may_win), arg("h"), arg("t"), arg("shapes"));
     m.def("wins_with", held(&b_wins_with), arg("h"), arg("n_melds"), arg("t"), arg("p_opts"));
     m.def("tiles_left", held(&b_tiles_left), arg("g"), arg("opts"));
     m.def("kong_allowed", held(&b_kong_allowed), arg("g"), arg("opts"));
-    m.def("claim_options", held(&b_claim_options), arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"), arg("opts"),
-          arg("p_opts"));
+    m.def("claim_options", held(&b_claim_options), arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"),
+          arg("opts"), arg("p_opts"));
     m.def("chi_has_discard", held(&b_chi_has_discard), arg("h"), arg("t"), arg("lo"), arg("used1"), arg("used2"),
           arg("swap_ok"));
     m.def("next_asked", held(&b_next_asked), arg("g"), arg("p"), arg("after"));

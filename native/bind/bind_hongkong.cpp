@@ -21,7 +21,8 @@ namespace R = py::rules;
 void check_range(const char* name, int64_t x, int64_t lo, int64_t hi) {
     if (x < lo || x > hi)
         throw nb::value_error((std::string(name) + ": expected a value in " + std::to_string(lo) + ".." +
-                               std::to_string(hi) + ", got " + std::to_string(x)).c_str());
+                               std::to_string(hi) + ", got " + std::to_string(x))
+                                  .c_str());
 }
 
 [[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }

@@ -222,8 +222,8 @@ void bind_obs(nb::module_& m) {
     m.def("encode_rows", &encode_rows, "out"_a, "rows"_a, "seats"_a, "hands"_a, "melds"_a, "river"_a, "g"_a, "p"_a,
           "scores"_a, "opts"_a, "flags"_a, "shapes"_a,
           "out[i] = planes_v0 of game rows[i] seen by seats[i] (envs.gym_env.encode_rows_par / _ser).");
-    m.def("planes_v1_encode", &planes_v1_encode, "out"_a, "rows"_a, "seats"_a, "hands"_a, "melds"_a, "river"_a,
-          "g"_a, "p"_a, "scores"_a, "la"_a, "la_k"_a, "opts"_a, "flags"_a, "shapes"_a,
+    m.def("planes_v1_encode", &planes_v1_encode, "out"_a, "rows"_a, "seats"_a, "hands"_a, "melds"_a, "river"_a, "g"_a,
+          "p"_a, "scores"_a, "la"_a, "la_k"_a, "opts"_a, "flags"_a, "shapes"_a,
           "out[i] = planes_v1 of game rows[i] seen by seats[i] (-1: zeros); out may hold more rows "
           "(envs.obs.planes_v1). flags: F_DERIVED | F_REVEAL_ANKONG.");
 }

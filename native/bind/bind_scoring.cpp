@@ -215,14 +215,15 @@ void bind_scoring(nb::module_& m) {
           nb::arg("out_items"),
           "envs.scoring.core.score_hand: hand tai of a win (items into out_items), or -1 if not a winning hand.");
     m.def("settle", &settle_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
-          nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
-          nb::arg("liable") = -1, nb::arg("out_dealer_tai").none() = nb::none(),
+          nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"), nb::arg("liable") = -1,
+          nb::arg("out_dealer_tai").none() = nb::none(),
           "envs.scoring.core.settle: add one win's legs, paid in full under the rules opts, to out_deltas "
           "(int64[4]); out_dealer_tai (int64[4]) gets the dealer tai on each seat's paid leg. Returns the "
           "number of legs. The engine's settlement (settle.hpp).");
     m.def(
         "dealer_tai", [](int64_t streak, const AnyArray& opts) { return dealer_tai(streak, opts_of(opts)); },
-        nb::arg("streak"), nb::arg("opts"), "envs.scoring.tally.dealer_tai: 1 + 2N, N the streak capped by streak_cap.");
+        nb::arg("streak"), nb::arg("opts"),
+        "envs.scoring.tally.dealer_tai: 1 + 2N, N the streak capped by streak_cap.");
     m.def("winning_shape", &winning_shape_b, nb::arg("counts"), nb::arg("n_sets"), nb::arg("p_opts"),
           "envs.scoring.core.winning_shape: is counts a winning hand under the profile's shapes?");
     m.def("score_batch", &score_batch_b, nb::arg("concealed"), nb::arg("meld_type"), nb::arg("meld_kind"),
@@ -231,9 +232,8 @@ void bind_scoring(nb::module_& m) {
           nb::arg("out_tai"), nb::arg("out_items"),
           "score_hand of row i of every array (concealed (n,34) int8, meld_type/meld_kind (n,M) int8, the rest "
           "(n,) int64) into out_tai[i] (int64) and out_items[i] (int32[N_ITEMS]); threads for big batches.");
-    m.def("settle_batch", &settle_batch_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"),
-          nb::arg("payer"), nb::arg("liable"), nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"),
-          nb::arg("out_deltas"),
+    m.def("settle_batch", &settle_batch_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
+          nb::arg("liable"), nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
           "settle of win i (with liable: hongkong 全包) into out_deltas[i] ((n,4) int64, added to); a "
           "hand_tai < 0 pays nothing.");
     m.def("score_all", &score_all_b, nb::arg("conc"), nb::arg("mt"), nb::arg("mk"), nb::arg("nm"), nb::arg("ctx"),

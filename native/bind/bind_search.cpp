@@ -102,8 +102,10 @@ void bind_search(nb::module_& m) {
             if (n < 1 || n > A::N_ACTIONS) bad("n = " + str(n) + ", expected 1..76 candidate actions");
             if (policy != RP::POLICY_UNIFORM && policy != RP::POLICY_GREEDY && policy != ROLLOUT_EFFICIENT &&
                 policy != ROLLOUT_BASE)
-                bad("policy: expected POLICY_UNIFORM (0), POLICY_GREEDY (1), ROLLOUT_EFFICIENT (2) or ROLLOUT_BASE (3), "
-                    "got " + str(policy));
+                bad("policy: expected POLICY_UNIFORM (0), POLICY_GREEDY (1), ROLLOUT_EFFICIENT (2) or ROLLOUT_BASE "
+                    "(3), "
+                    "got " +
+                    str(policy));
             const auto out = rw<int64_t, 1>(out_a, "out", {G});
             const auto values = rw<double, 2>(values_a, "values", {G, n});
             for (int64_t i = 0; i < G; ++i) {
@@ -167,7 +169,8 @@ void bind_search(nb::module_& m) {
         "The search agent's decision for each game in games (int64 (G,), distinct, each a live decision): "
         "out[i] the action, values[i, j] the mean chips of its j-th candidate over k determinizations "
         "(NaN past the candidates; another candidate than the first (Greedy's) is played only when it beats it by "
-        "z standard errors; all NaN when there was nothing to search: a win, a single candidate). candidates (int64 (G, n), "
+        "z standard errors; all NaN when there was nothing to search: a win, a single candidate). candidates (int64 "
+        "(G, n), "
         "optional): each row's own candidates, distinct legal actions best first and -1 after the last, in place of "
         "Greedy's (the first is the base). Game i searches from seeds[i] "
         "(uint64 (G,)); the state is not changed. Over threads; results never depend on the thread count.");

@@ -22,16 +22,26 @@ using RwArray = nb::ndarray<nb::device::cpu>;
 
 template <class T>
 const char* dtype_name() {
-    if constexpr (std::is_same_v<T, int8_t>) return "int8";
-    else if constexpr (std::is_same_v<T, uint8_t>) return "uint8";
-    else if constexpr (std::is_same_v<T, int16_t>) return "int16";
-    else if constexpr (std::is_same_v<T, int32_t>) return "int32";
-    else if constexpr (std::is_same_v<T, int64_t>) return "int64";
-    else if constexpr (std::is_same_v<T, uint64_t>) return "uint64";
-    else if constexpr (std::is_same_v<T, float>) return "float32";
-    else if constexpr (std::is_same_v<T, double>) return "float64";
-    else if constexpr (std::is_same_v<T, bool>) return "bool";
-    else return "?";
+    if constexpr (std::is_same_v<T, int8_t>)
+        return "int8";
+    else if constexpr (std::is_same_v<T, uint8_t>)
+        return "uint8";
+    else if constexpr (std::is_same_v<T, int16_t>)
+        return "int16";
+    else if constexpr (std::is_same_v<T, int32_t>)
+        return "int32";
+    else if constexpr (std::is_same_v<T, int64_t>)
+        return "int64";
+    else if constexpr (std::is_same_v<T, uint64_t>)
+        return "uint64";
+    else if constexpr (std::is_same_v<T, float>)
+        return "float32";
+    else if constexpr (std::is_same_v<T, double>)
+        return "float64";
+    else if constexpr (std::is_same_v<T, bool>)
+        return "bool";
+    else
+        return "?";
 }
 
 std::string shape_str(const int64_t* shape, size_t ndim);
@@ -44,14 +54,16 @@ View<T, N> view_of(const A& a, const char* name, std::initializer_list<int64_t> 
         throw nb::type_error((std::string(name) + ": expected dtype " + dtype_name<U>()).c_str());
     if (a.ndim() != static_cast<size_t>(N))
         throw nb::value_error((std::string(name) + ": expected " + std::to_string(N) + " dimensions, got shape " +
-                               shape_str(a.shape_ptr(), a.ndim())).c_str());
+                               shape_str(a.shape_ptr(), a.ndim()))
+                                  .c_str());
     View<T, N> v;
     v.data = static_cast<T*>(const_cast<void*>(static_cast<const void*>(a.data())));
     int d = 0;
     for (int64_t w : want) {
         if (d < N && w >= 0 && static_cast<int64_t>(a.shape(d)) != w)
             throw nb::value_error((std::string(name) + ": expected axis " + std::to_string(d) + " of size " +
-                                   std::to_string(w) + ", got shape " + shape_str(a.shape_ptr(), a.ndim())).c_str());
+                                   std::to_string(w) + ", got shape " + shape_str(a.shape_ptr(), a.ndim()))
+                                      .c_str());
         ++d;
     }
     for (int i = 0; i < N; ++i) {

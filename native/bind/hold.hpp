@@ -18,7 +18,7 @@
 namespace tw16::bind {
 
 class Hold {
-   public:
+  public:
     struct Span {
         uintptr_t lo, hi;  // bytes [lo, hi)
     };
@@ -64,7 +64,7 @@ class Hold {
     bool held() const { return id_ != 0; }
     const std::vector<Span>& spans() const { return spans_; }
 
-   private:
+  private:
     std::vector<Span> spans_;
     uint64_t id_ = 0;
 };

@@ -29,8 +29,9 @@ NB_MODULE(_core, m) {
         "set_num_threads",
         [](int64_t n) {
             if (n < 0 || n > tw16::MAX_THREADS)
-                throw nb::value_error(("n = " + std::to_string(n) + ": expected 0.." + std::to_string(tw16::MAX_THREADS) +
-                                       " (0: one per core)").c_str());
+                throw nb::value_error(("n = " + std::to_string(n) + ": expected 0.." +
+                                       std::to_string(tw16::MAX_THREADS) + " (0: one per core)")
+                                          .c_str());
             tw16::set_num_threads(static_cast<int>(n));
         },
         nb::arg("n"), "Threads for big batches (0: one per core, at most MAX_THREADS). Results never depend on it.");

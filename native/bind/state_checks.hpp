@@ -34,8 +34,8 @@ inline std::string in(int64_t v, int64_t lo, int64_t hi) {
 }
 inline std::string str(int64_t v) { return std::to_string(v); }
 
-constexpr int64_t READY_BITS = py::codes::F_HEAVENLY_READY | py::codes::F_EARTHLY_READY |
-                               py::codes::F_DECLARED_READY | py::codes::F_SHOWN_READY;
+constexpr int64_t READY_BITS =
+    py::codes::F_HEAVENLY_READY | py::codes::F_EARTHLY_READY | py::codes::F_DECLARED_READY | py::codes::F_SHOWN_READY;
 
 // n elements from a strided row into a local array (one memcpy for the engine's own rows).
 template <class T>
@@ -119,11 +119,13 @@ inline bool game_ok(const State& S, int64_t b, int64_t a, Opts opts, std::string
     std::memcpy(hw, h, sizeof hw);
     uint64_t over = 0;
     for (int64_t s = 0; s < 4; ++s)
-        for (int64_t w = 0; w < HW; ++w) over |= ((hw[s][w] + 0x7B7B7B7B7B7B7B7BULL) | hw[s][w]) & 0x8080808080808080ULL;
+        for (int64_t w = 0; w < HW; ++w)
+            over |= ((hw[s][w] + 0x7B7B7B7B7B7B7B7BULL) | hw[s][w]) & 0x8080808080808080ULL;
     if (over)
         for (int64_t s = 0; s < 4; ++s)
             for (int64_t k = 0; k < T::N_KINDS; ++k)
-                if (h[s][k] < 0 || h[s][k] > 4) TW16_FAIL("hands[" + str(s) + ", " + str(k) + "] = " + in(h[s][k], 0, 4));
+                if (h[s][k] < 0 || h[s][k] > 4)
+                    TW16_FAIL("hands[" + str(s) + ", " + str(k) + "] = " + in(h[s][k], 0, 4));
     // The live wall's tile ids (drawn tiles index the hands and the flower bits).
     {
         const uint8_t* w = S.wall.data + b * S.wall.stride[0];
@@ -165,7 +167,8 @@ inline bool game_ok(const State& S, int64_t b, int64_t a, Opts opts, std::string
         auto w = [&] { return "p[" + str(s) + "]: claim bits " + str(bits) + ", answer " + str(ans); };
         const int8_t* hs = h[s];
         const int64_t nm = p[s][St::P_NMELDS];
-        if (!claiming || s == g[St::G_TURN] || bits <= 0 || bits > 127) TW16_FAIL(w() + ": no claim is open for this seat");
+        if (!claiming || s == g[St::G_TURN] || bits <= 0 || bits > 127)
+            TW16_FAIL(w() + ": no claim is open for this seat");
         if ((bits & ~St::C_READY) && t < 0) TW16_FAIL(w() + " without a tile in question");
         if ((bits & St::C_WIN) && hs[t] >= 4) TW16_FAIL(w() + ": a win on a fifth tile");
         if ((bits & St::C_PON) && (hs[t] < 2 || nm >= St::MAX_MELDS)) TW16_FAIL(w() + ": impossible pon");

@@ -112,8 +112,8 @@ struct Game {
         S.res_tai = View<int32_t, 2>::contiguous(res_tai.data(), {1, 4});
         S.res_items = View<int16_t, 3>::contiguous(res_items.data(), {1, 4, St::N_ITEMS});
         S.res_delta = View<int64_t, 2>::contiguous(res_delta.data(), {1, 4});
-        S.script = View<uint8_t, 3>::contiguous(script.data(), {1, n_script < MAX_SCRIPT ? n_script : MAX_SCRIPT,
-                                                                St::WALL_SIZE});
+        S.script = View<uint8_t, 3>::contiguous(script.data(),
+                                                {1, n_script < MAX_SCRIPT ? n_script : MAX_SCRIPT, St::WALL_SIZE});
         S.la = View<double, 3>::contiguous(la.data(), {1, 4, 4});
         S.la_k = View<int32_t, 3>::contiguous(la_k.data(), {1, 4, 4});
         S.rec = View<int64_t, 3>::contiguous(rec.data(), {1, St::HAND_LOG, St::NREC});

@@ -2,8 +2,8 @@
 // number of decisions into a hand, then its state is edited (fuzz-chosen arrays, elements and values:
 // what a caller could pass to step_batch / step_some), and then, as the bindings do, each step is taken
 // only with an action legal under its stored mask and only if game_ok (state_checks.hpp, the check
-// bind_engine.cpp runs before every step) accepts the state and that action. Whatever game_ok lets through must never make
-// the engine read or write out of bounds or hit undefined behaviour (ASan / UBSan reports).
+// bind_engine.cpp runs before every step) accepts the state and that action. Whatever game_ok lets through must never
+// make the engine read or write out of bounds or hit undefined behaviour (ASan / UBSan reports).
 //
 // Input: config, seed, decisions before the edits, number of edits, the edits (array, element,
 // value: a small signed value, a boundary value or any 64 bits; the rule options too, within what
@@ -46,9 +46,38 @@ void edit(std::array<T, N>& a, Reader& r, int64_t v) {
     }
 }
 
-constexpr int64_t EXTREMES[] = {INT64_MIN, INT64_MAX, INT64_MIN + 1, INT64_MAX - 1, -1, 0, 1, 2, 3, 4, 5, 6, 7,
-                                 8, 16, 33, 34, 35, 41, 42, 127, 128, 135, 136, 143, 144, 255, 256, 1 << 16,
-                                 int64_t{1} << 31, int64_t{1} << 40, -(int64_t{1} << 31)};
+constexpr int64_t EXTREMES[] = {INT64_MIN,
+                                INT64_MAX,
+                                INT64_MIN + 1,
+                                INT64_MAX - 1,
+                                -1,
+                                0,
+                                1,
+                                2,
+                                3,
+                                4,
+                                5,
+                                6,
+                                7,
+                                8,
+                                16,
+                                33,
+                                34,
+                                35,
+                                41,
+                                42,
+                                127,
+                                128,
+                                135,
+                                136,
+                                143,
+                                144,
+                                255,
+                                256,
+                                1 << 16,
+                                int64_t{1} << 31,
+                                int64_t{1} << 40,
+                                -(int64_t{1} << 31)};
 
 }  // namespace
 
@@ -73,19 +102,48 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                           : (sel & 0x40) ? static_cast<int64_t>(r.u64())
                                          : static_cast<int8_t>(r.u8());
         switch (sel % 17) {
-            case 0: edit(G.wall, r, v); break;
-            case 1: edit(G.hands, r, v); break;
-            case 2: edit(G.melds, r, v); break;
-            case 3: edit(G.river, r, v); break;
-            case 4: case 5: case 6: edit(G.g, r, v); break;  // (most fields, most often)
-            case 7: case 8: edit(G.p, r, v); break;
-            case 9: edit(G.scores, r, v); break;
-            case 10: edit(G.rewards, r, v); break;
-            case 11: edit(G.terminated, r, v); break;
-            case 12: edit(G.mask, r, v); break;
-            case 13: edit(G.la, r, v); break;
-            case 14: edit(G.la_k, r, v); break;
-            case 15: edit(G.rng, r, v); break;
+            case 0:
+                edit(G.wall, r, v);
+                break;
+            case 1:
+                edit(G.hands, r, v);
+                break;
+            case 2:
+                edit(G.melds, r, v);
+                break;
+            case 3:
+                edit(G.river, r, v);
+                break;
+            case 4:
+            case 5:
+            case 6:
+                edit(G.g, r, v);
+                break;  // (most fields, most often)
+            case 7:
+            case 8:
+                edit(G.p, r, v);
+                break;
+            case 9:
+                edit(G.scores, r, v);
+                break;
+            case 10:
+                edit(G.rewards, r, v);
+                break;
+            case 11:
+                edit(G.terminated, r, v);
+                break;
+            case 12:
+                edit(G.mask, r, v);
+                break;
+            case 13:
+                edit(G.la, r, v);
+                break;
+            case 14:
+                edit(G.la_k, r, v);
+                break;
+            case 15:
+                edit(G.rng, r, v);
+                break;
             default: {  // a rule option, as bind_engine.cpp's opts_of lets it through
                 const int64_t i = r.below(py::rules::N_OPTS), old = R.opts[i];
                 R.opts[i] = v;

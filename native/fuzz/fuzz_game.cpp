@@ -55,8 +55,8 @@ void check_state(Game& G, Rules& R, int64_t step) {
     for (int64_t a = 0; a < py::actions::N_ACTIONS; ++a)
         if (S.mask(0, a) && !bind::game_ok<true>(S, 0, a, R.o(), &why)) {
             std::fprintf(stderr, "game_ok refused an engine state with a legal action: %s\n", why.c_str());
-            fail("game: the bindings' state check refuses a legal action on a state the engine made (action, step)",
-                 a, step);
+            fail("game: the bindings' state check refuses a legal action on a state the engine made (action, step)", a,
+                 step);
         }
 }
 

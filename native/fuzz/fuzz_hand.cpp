@@ -144,7 +144,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 ++d[k];
                 want = is_complete(View<const int8_t, 1>::contiguous(d.data(), {34}), n);
             }
-            if ((r8.wm[k] != 0) != want) fail("hand: wait_mask[k] != (held[k] < 4 and counts + k complete)", k, r8.wm[k]);
+            if ((r8.wm[k] != 0) != want)
+                fail("hand: wait_mask[k] != (held[k] < 4 and counts + k complete)", k, r8.wm[k]);
         }
     }
     return 0;

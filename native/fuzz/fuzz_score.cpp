@@ -88,11 +88,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const int64_t edits = r.u8() % 8;
         for (int64_t e = 0; e < edits; ++e) {
             switch (r.u8() % 5) {
-                case 0: R.p_tai[r.below(3 * P::N_ITEMS)] = static_cast<int32_t>(r.u64()); break;
-                case 1: R.p_tai[3 * P::N_ITEMS + r.below(P::N_ITEMS)] = static_cast<int32_t>(r.below(P::N_ITEMS + 1)) - 1; break;
-                case 2: R.p_repl[r.below(P::N_ITEMS * P::N_ITEMS)] = static_cast<int8_t>(r.u8()); break;
-                case 3: R.p_opts[r.below(P::N_POPTS)] = static_cast<int64_t>(r.u64()); break;
-                default: R.opts[r.below(py::rules::N_OPTS)] = static_cast<int64_t>(r.u64()); break;
+                case 0:
+                    R.p_tai[r.below(3 * P::N_ITEMS)] = static_cast<int32_t>(r.u64());
+                    break;
+                case 1:
+                    R.p_tai[3 * P::N_ITEMS + r.below(P::N_ITEMS)] = static_cast<int32_t>(r.below(P::N_ITEMS + 1)) - 1;
+                    break;
+                case 2:
+                    R.p_repl[r.below(P::N_ITEMS * P::N_ITEMS)] = static_cast<int8_t>(r.u8());
+                    break;
+                case 3:
+                    R.p_opts[r.below(P::N_POPTS)] = static_cast<int64_t>(r.u64());
+                    break;
+                default:
+                    R.opts[r.below(py::rules::N_OPTS)] = static_cast<int64_t>(r.u64());
+                    break;
             }
         }
     }
@@ -101,7 +111,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto mkv = View<int8_t, 1>::contiguous(mk.data(), {5});
     std::array<int32_t, C::N_ITEMS> items{}, items2{};
     const auto iv = View<int32_t, 1>::contiguous(items.data(), {C::N_ITEMS});
-    const int64_t tai = score_hand(cv, mtv, mkv, nm, flowers, win_tile, win_by, seat_wind, round_wind, flags, R.prof, iv);
+    const int64_t tai =
+        score_hand(cv, mtv, mkv, nm, flowers, win_tile, win_by, seat_wind, round_wind, flags, R.prof, iv);
     const int64_t tai2 = score_hand(cv, mtv, mkv, nm, flowers, win_tile, win_by, seat_wind, round_wind, flags, R.prof,
                                     View<int32_t, 1>::contiguous(items2.data(), {C::N_ITEMS}));
     if (tai != tai2 || items != items2) fail("score: score_hand is not deterministic", tai, tai2);

@@ -140,8 +140,10 @@ void _kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> uns
         const int64_t n_sets = 5 - n_melds[b];
         int64_t sum = 0;
         for (int64_t k = 0; k < 34; ++k) sum += h.v[k];
-        if (claim_tile[b] >= 0) _claims(out[b], h.v, n_sets, claim_tile[b], unseen[b]);
-        else if (pymod(sum, 3) == 2) _own_turn(out[b], h.v, n_sets, unseen[b]);
+        if (claim_tile[b] >= 0)
+            _claims(out[b], h.v, n_sets, claim_tile[b], unseen[b]);
+        else if (pymod(sum, 3) == 2)
+            _own_turn(out[b], h.v, n_sets, unseen[b]);
     });
 }
 
@@ -184,7 +186,7 @@ int64_t _tile_danger(int64_t d, View<int8_t, 1> passed_by_threat, View<int8_t, 1
     const int64_t u = unseen[d];
     int64_t v = u * (u - 1) + u + 1;  // pair + single (+1: nothing is certain)
     v += 4 * (_u(unseen, d, -2) * _u(unseen, d, -1) + _u(unseen, d, 1) * _u(unseen, d, 2));  // two-sided, edge
-    v += 2 * _u(unseen, d, -1) * _u(unseen, d, 1);  // closed
+    v += 2 * _u(unseen, d, -1) * _u(unseen, d, 1);                                           // closed
     return disc_by_threat[d] > 0 ? floordiv(v, 2) : v;
 }
 
@@ -290,8 +292,7 @@ int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, Vi
         const bool tie = s_of[d] == s_of[best_g] && u_of[d] >= u_of[best_g];
         double lost = std::max(0.0, wg - w_of[d]);
         if (s_of[d] > s_of[best_g]) lost = std::max(lost, s_floor * wg);  // a worse shanten always costs something
-        const double gain =
-            cost_g - p_of[d] * (l_deal + w_of[d] * g_win) - lost * g_win - (tie ? tie_eps : margin);
+        const double gain = cost_g - p_of[d] * (l_deal + w_of[d] * g_win) - lost * g_win - (tie ? tie_eps : margin);
         if (gain > best_gain) {
             best_gain = gain;
             best_d = d;

@@ -29,8 +29,8 @@ void clear_reading_items(View<int32_t, 1> v) {
 // ---------------------------------------------------------------------------------------------
 // Items that do not depend on the reading
 
-int64_t _nine_gates(View<int8_t, 1> concealed, int64_t win_tile, View<int8_t, 1> meld_type,
-                    View<int8_t, 1> meld_kind, int64_t n_melds) {
+int64_t _nine_gates(View<int8_t, 1> concealed, int64_t win_tile, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind,
+                    int64_t n_melds) {
     if (n_melds > 1) return 0;
     int64_t best = 0;
     int64_t before[N_KINDS];
@@ -400,7 +400,7 @@ void _mcr_reading(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> 
                   int64_t pair, int64_t win_pos, int64_t seat_wind, int64_t round_wind) {
     int64_t n123[3] = {0, 0, 0};  // chows 123 / 789 per suit
     int64_t n789[3] = {0, 0, 0};
-    int64_t chow_starts[3] = {0, 0, 0};  // bit mask of chow start numbers per suit
+    int64_t chow_starts[3] = {0, 0, 0};                    // bit mask of chow start numbers per suit
     bool even = pair < WIND0 && pymod(num(pair), 2) == 1;  // numbers 2/4/6/8 are k % 9 = 1/3/5/7
     bool fives = pair < WIND0 && num(pair) == 4;
     int64_t winds = 0, conc_pons = 0, term_pungs = 0;

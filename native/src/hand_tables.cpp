@@ -135,7 +135,14 @@ struct Sha256 {
             b = a;
             a = t1 + t2;
         }
-        h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+        h[0] += a;
+        h[1] += b;
+        h[2] += c;
+        h[3] += d;
+        h[4] += e;
+        h[5] += f;
+        h[6] += g;
+        h[7] += hh;
     }
 
     void update(const uint8_t* p, size_t n) {
@@ -200,7 +207,8 @@ Built* build() {
     b->digest = digest_of(*b);
     if (b->digest != HAND_TABLES_SHA256)
         throw TableError("hand tables fail their checksum: built tables have sha256 " + b->digest + ", expected " +
-                         HAND_TABLES_SHA256 + " (FILE_SHA256 of envs/hand/tables.py): the C++ generator and "
+                         HAND_TABLES_SHA256 +
+                         " (FILE_SHA256 of envs/hand/tables.py): the C++ generator and "
                          "envs/hand/_gen.py disagree");
     b->t = HandTables{b->sd.data(), b->sf.data(), b->hd.data(), b->hf.data()};
     return b.release();

@@ -161,7 +161,7 @@ int64_t early_win_flag(const State& S, int64_t b, int64_t w, int64_t win_by, Opt
     }
     if (early == R::EW_DEALER_DISCARD && !self_drawn && non_dealer && no_meld_yet && g[St::G_NRIVER] == 1)
         return C::F_EARTHLY;  // a win on the dealer's first discard, the first of the hand
-    if (self_drawn)  // (dealer_discard: a self-draw on the first draw is no timing item)
+    if (self_drawn)           // (dealer_discard: a self-draw on the first draw is no timing item)
         return early == R::EW_STANDARD && non_dealer && no_meld_yet && p(w, St::P_NDISC) == 0 && p(w, St::P_NDRAWS) == 1
                    ? C::F_EARTHLY
                    : 0;
@@ -237,7 +237,7 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
     int64_t liable = -1;
     if (opts[R::OPT_HK] && win_by == C::WIN_SELF_DRAW && g[St::G_DRAWSRC] != St::SRC_FRONT)
         liable = g[St::G_LIABLE];  // 全包: the chain began with a kong claimed on that seat's discard
-    int64_t rec_tile = -1;  // the winning tile (the same for every winner)
+    int64_t rec_tile = -1;         // the winning tile (the same for every winner)
     for (int64_t w = 0; w < 4; ++w) {
         if (!((winners >> w) & 1)) continue;
         for (int k = 0; k < 34; ++k) conc[k] = S.hands(b, w, k);

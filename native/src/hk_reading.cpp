@@ -75,10 +75,10 @@ void _patterns(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<
     v[H::OLD_YOUNG] = static_cast<int32_t>(total);
 }
 
-void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> sc, int64_t n,
-              int64_t n_melds, int64_t pair, int64_t disc_pos, int64_t win_pos, int64_t win_tile, int64_t shape,
-              int64_t seat_wind, int64_t round_wind, View<int8_t, 1> all_counts, View<int64_t, 1> hc,
-              View<int64_t, 2> buf, View<int32_t, 2> p_tai, View<int64_t, 1> p_opts) {
+void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> sc, int64_t n, int64_t n_melds,
+              int64_t pair, int64_t disc_pos, int64_t win_pos, int64_t win_tile, int64_t shape, int64_t seat_wind,
+              int64_t round_wind, View<int8_t, 1> all_counts, View<int64_t, 1> hc, View<int64_t, 2> buf,
+              View<int32_t, 2> p_tai, View<int64_t, 1> p_opts) {
     for (int64_t it : H::READING_ITEMS) v[it] = 0;
     const int64_t mode = p_opts[P::PO_COUNT_METHOD];
     bool conc_a[5] = {false, false, false, false, false};
@@ -206,9 +206,8 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     v[H::OUT_PURE] = term;
 }
 
-void _dual(View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n, int64_t n_melds,
-           View<bool, 1> pv_pon, View<int64_t, 1> pv_kind, View<bool, 1> pv_conc, View<bool, 1> cv_chow,
-           View<int64_t, 1> cv_kind) {
+void _dual(View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n, int64_t n_melds, View<bool, 1> pv_pon,
+           View<int64_t, 1> pv_kind, View<bool, 1> pv_conc, View<bool, 1> cv_chow, View<int64_t, 1> cv_kind) {
     for (int64_t i = n_melds; i < n; ++i) {
         if (!conc[i] || sk[i] >= H::WIND0) continue;
         const int64_t k = sk[i];

@@ -48,8 +48,10 @@ void judge_waits(View<int8_t, 1> concealed, View<int8_t, 1> all_counts, int64_t 
         int64_t wa = -1, wb = -1;
         for (int64_t k = 0; k < NK; ++k) {
             if (waits[k]) {
-                if (wa < 0) wa = k;
-                else wb = k;
+                if (wa < 0)
+                    wa = k;
+                else
+                    wb = k;
             }
         }
         hc[H::H_TP] = before[wa] >= 2 && before[wb] >= 2;
@@ -122,8 +124,8 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
                 if (!(k == win_tile || (st[pos] == T::CHI && k < win_tile && win_tile <= k + 2))) continue;
             }
             const int64_t disc_pos = is_discard ? pos : -2;
-            _reading(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind, round_wind, all_counts,
-                     hc, buf, p_tai, p_opts);
+            _reading(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind, round_wind, all_counts, hc,
+                     buf, p_tai, p_opts);
             best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
         }
     }

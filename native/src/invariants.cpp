@@ -20,8 +20,7 @@ namespace T = py::tiles;
 bool payer_hand_ok(const State& S, int64_t b) {
     auto g = S.g[b];
     const int64_t wb = g[St::G_WIN_BY];
-    if (g[St::G_RESULT] != St::RES_WIN || (wb != py::codes::WIN_DISCARD && wb != py::codes::WIN_ROB_KONG))
-        return true;
+    if (g[St::G_RESULT] != St::RES_WIN || (wb != py::codes::WIN_DISCARD && wb != py::codes::WIN_ROB_KONG)) return true;
     const int64_t d = g[St::G_PAYER];
     if (d < 0 || d > 3) return false;
     int64_t tot = 0;
@@ -89,7 +88,7 @@ int64_t check_game(const State& S, int64_t b, Opts opts) {
     } else if (ph == St::PH_FLOWER) {
         if (cur != g[St::G_OFFER]) return E::E_SEAT;
         plus = g[St::G_OFFER_DRAWN] ? -1 : g[St::G_TURN];
-    } else if (ph == St::PH_LA_CUT) {  // between hands: the last hand's tiles lie as it ended
+    } else if (ph == St::PH_LA_CUT) {                            // between hands: the last hand's tiles lie as it ended
         const int64_t low = g[St::G_LA_ASK] & -g[St::G_LA_ASK];  // the debtor of the lowest pending debt answers
         if (low == 0 || ((low >> (4 * cur)) & 15) == 0) return E::E_SEAT;
         return payer_hand_ok(S, b) ? E::E_OK : E::E_HAND_SIZE;

@@ -13,8 +13,12 @@ int64_t to_int64(double x) {
     return static_cast<int64_t>(x);
 }
 // int64 arithmetic that wraps as numpy's does (no signed-overflow UB).
-int64_t wrap_add(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
-int64_t wrap_sub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+int64_t wrap_add(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrap_sub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
 }  // namespace
 
 void pay_rounded(View<int64_t, 1> paid, int64_t d, int64_t c, double amount) {

@@ -62,8 +62,8 @@ bool any_claimed(View<int64_t, 2> p, View<int8_t, 3> melds) {
     return false;
 }
 
-int64_t ready_window_flag(View<int64_t, 1> g, View<int64_t, 1> ps, int64_t seat, bool at_deal, bool claimed,
-                          Opts opts, Cfg cfg) {
+int64_t ready_window_flag(View<int64_t, 1> g, View<int64_t, 1> ps, int64_t seat, bool at_deal, bool claimed, Opts opts,
+                          Cfg cfg) {
     namespace C = py::codes;
     const int64_t hw = opts[R::OPT_HEAVENLY_READY_WINDOW];  // HRW_* (envs/options.py)
     const int64_t ew = opts[R::OPT_EARTHLY_READY_WINDOW];   // ERW_*

@@ -49,8 +49,8 @@ static void add_to(float& o, double x) { o = static_cast<float>(static_cast<doub
 // min(s + 1, 8) / 8: a shanten as a value in [0, 1] (0: complete).
 static float shanten_value(int64_t s) { return static_cast<float>(std::min<int64_t>(s + 1, 8) / 8.0); }
 
-void _derived(View<float, 2> o, View<int8_t, 1> hand, View<int8_t, 1> held, int64_t n_sets,
-              View<int8_t, 1> visible, int64_t shapes) {
+void _derived(View<float, 2> o, View<int8_t, 1> hand, View<int8_t, 1> held, int64_t n_sets, View<int8_t, 1> visible,
+              int64_t shapes) {
     int64_t sz = 0;
     for (int64_t k = 0; k < 34; ++k) sz += hand[k];
     const float v = shanten_value(win_shanten(hand, n_sets, shapes));
@@ -82,8 +82,8 @@ void _derived(View<float, 2> o, View<int8_t, 1> hand, View<int8_t, 1> held, int6
 }
 
 void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
-                View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, int64_t b, int64_t me,
-                Opts opts, int64_t flags, int64_t shapes) {
+                View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, int64_t b, int64_t me, Opts opts,
+                int64_t flags, int64_t shapes) {
     zero(o);
     if (me < 0) return;
     const bool reveal = (flags & pv::F_REVEAL_ANKONG) != 0;
@@ -181,16 +181,16 @@ void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, 
 }
 
 void _encode_par(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
-                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats,
-                 Opts opts, int64_t flags, int64_t shapes) {
+                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats, Opts opts,
+                 int64_t flags, int64_t shapes) {
     parallel_for(out.shape[0], [&](int64_t b) {
         encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes);
     });
 }
 
 void _encode_ser(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
-                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats,
-                 Opts opts, int64_t flags, int64_t shapes) {
+                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats, Opts opts,
+                 int64_t flags, int64_t shapes) {
     for (int64_t b = 0; b < out.shape[0]; ++b)
         encode_one(out[b], hands, melds, river, g, p, scores, b, seats[b], opts, flags, shapes);
 }
@@ -205,8 +205,8 @@ namespace ps = py::state;
 
 int64_t n_channels(bool derived) { return planes_v0::n_channels(derived) + po::N_EXTRA; }
 
-void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int8_t, 4> melds,
-                 View<uint8_t, 2> wall, View<int64_t, 2> g, View<int64_t, 3> p, int64_t b, int64_t me) {
+void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int8_t, 4> melds, View<uint8_t, 2> wall,
+                 View<int64_t, 2> g, View<int64_t, 3> p, int64_t b, int64_t me) {
     if (me < 0) return;
     // the opponents' concealed hands and concealed kongs
     for (int64_t r = 1; r < 4; ++r) {
@@ -233,15 +233,19 @@ void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int
         const int64_t i = head + j;
         if (i > tail) break;
         const int64_t t = wall(b, i);
-        if (t < py::tiles::FLOWER_ID0) o(base + po::O_FRONT + j, t >> 2) = 1.0f;
-        else o(base + po::O_WALL_META, j) = 1.0f;
+        if (t < py::tiles::FLOWER_ID0)
+            o(base + po::O_FRONT + j, t >> 2) = 1.0f;
+        else
+            o(base + po::O_WALL_META, j) = 1.0f;
     }
     for (int64_t j = 0; j < po::N_TAIL; ++j) {
         const int64_t i = tail - j;
         if (i < head) break;
         const int64_t t = wall(b, i);
-        if (t < py::tiles::FLOWER_ID0) o(base + po::O_TAIL + j, t >> 2) = 1.0f;
-        else o(base + po::O_WALL_META, po::N_FRONT + j) = 1.0f;
+        if (t < py::tiles::FLOWER_ID0)
+            o(base + po::O_TAIL + j, t >> 2) = 1.0f;
+        else
+            o(base + po::O_WALL_META, po::N_FRONT + j) = 1.0f;
     }
 }
 
@@ -308,8 +312,10 @@ void _extra_one(View<float, 2> o, int64_t base, View<int64_t, 2> g, View<int64_t
     if (phase == ps::PH_FLOWER) {
         fill(o, base + p1::X_PHASE_FLOWER);
         const int64_t payer = g(b, ps::G_OFFER_PAYER), offered = g(b, ps::G_CUR);
-        if (payer < 0) of[p1::OF_ALL_PAY] = 1.0f;
-        else if (payer < 4) of[p1::OF_PAYER + pymod(payer - me, 4)] = 1.0f;
+        if (payer < 0)
+            of[p1::OF_ALL_PAY] = 1.0f;
+        else if (payer < 4)
+            of[p1::OF_PAYER + pymod(payer - me, 4)] = 1.0f;
         if (g(b, ps::G_OFFER_DRAWN)) of[p1::OF_DRAWN] = 1.0f;
         if (offered >= 0 && offered < 4) of[p1::OF_OFFERED + pymod(offered - me, 4)] = 1.0f;
     }

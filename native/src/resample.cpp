@@ -142,7 +142,8 @@ void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opt
         const int64_t s = (seat + i) % 4;
         // An opponent on turn (a flower win offered to the seat) drew its first slot last.
         if (ph == St::PH_FLOWER && s == turn && cnt[s] > 0 && g[St::G_LAST_DRAWN] >= 0) g[St::G_LAST_DRAWN] = pool[at];
-        for (int64_t j = 0; j < cnt[s]; ++j, ++at) S.hands(b, s, pool[at]) = static_cast<int8_t>(S.hands(b, s, pool[at]) + 1);
+        for (int64_t j = 0; j < cnt[s]; ++j, ++at)
+            S.hands(b, s, pool[at]) = static_cast<int8_t>(S.hands(b, s, pool[at]) + 1);
     }
     std::array<int16_t, T::N_TILES> w;  // the new wall: kinds (< 34) or flower ids (>= 136)
     int64_t nw = 0;

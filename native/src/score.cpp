@@ -189,9 +189,9 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
     if (judged_wait) {
         bool waits_buf[N_KINDS] = {};
         int8_t before_buf[N_KINDS];
-        const int64_t n_waits =
-            waits_before_win(concealed, all_counts, win_tile, n_sets, shapes, View<bool, 1>::contiguous(waits_buf, {N_KINDS}),
-                             View<int8_t, 1>::contiguous(before_buf, {N_KINDS}));
+        const int64_t n_waits = waits_before_win(concealed, all_counts, win_tile, n_sets, shapes,
+                                                 View<bool, 1>::contiguous(waits_buf, {N_KINDS}),
+                                                 View<int8_t, 1>::contiguous(before_buf, {N_KINDS}));
         single = n_waits == 1;
     }
     _base_items(v, all_counts, n_open, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl);
@@ -271,9 +271,9 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
 
 void score_batch(const HandBatch& h, const Prof& prof, View<int64_t, 1> out_tai, View<int32_t, 2> out_items) {
     parallel_for(h.size(), [&](int64_t i) {
-        out_tai[i] = score_hand(h.concealed[i], h.meld_type[i], h.meld_kind[i], h.n_melds[i], h.flowers[i],
-                                h.win_tile[i], h.win_by[i], h.seat_wind[i], h.round_wind[i], h.flags[i], prof,
-                                out_items[i]);
+        out_tai[i] =
+            score_hand(h.concealed[i], h.meld_type[i], h.meld_kind[i], h.n_melds[i], h.flowers[i], h.win_tile[i],
+                       h.win_by[i], h.seat_wind[i], h.round_wind[i], h.flags[i], prof, out_items[i]);
     });
 }
 
@@ -290,7 +290,7 @@ int64_t _score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk,
             const int64_t tai = score_hand(conc[i], mt[i], mk[i], nm[i], ctx(i, 4), ctx(i, 0), win_by, ctx(i, 2),
                                            ctx(i, 3), 0, prof, out);
             const int64_t payer = win_by == C::WIN_SELF_DRAW ? -1  // bench.py: win_by == 1
-                                                                  : pymod(ctx(i, 2) + 1, 4);
+                                                             : pymod(ctx(i, 2) + 1, 4);
             settle(Win{tai, win_by, ctx(i, 2), payer, -1, 0, 0}, opts, deltas);  // the legs, paid in full
             acc = add_wrap(acc, tai);
         }

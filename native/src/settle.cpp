@@ -17,13 +17,12 @@ void pay_in_full(View<int64_t, 2> owed, View<int64_t, 1> deltas) {
         }
 }
 
-void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64_t, 1> winner,
-                  View<int64_t, 1> payer, View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak,
-                  Opts opts, View<int64_t, 2> out_deltas) {
+void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64_t, 1> winner, View<int64_t, 1> payer,
+                  View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak, Opts opts,
+                  View<int64_t, 2> out_deltas) {
     for (int64_t i = 0; i < hand_tai.size(); ++i) {
         if (hand_tai[i] < 0) continue;  // not a win
-        settle(Win{hand_tai[i], win_by[i], winner[i], payer[i], liable[i], dealer[i], streak[i]}, opts,
-               out_deltas[i]);
+        settle(Win{hand_tai[i], win_by[i], winner[i], payer[i], liable[i], dealer[i], streak[i]}, opts, out_deltas[i]);
     }
 }
 

@@ -98,7 +98,7 @@ void discard(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, Cfg 
     p(seat, St::P_PASS_SELF) = 0;  // strict_pass: lasts until the seat's next discard
     if (opts[R::OPT_HK] && opts[R::OPT_STRICT_PASS])
         p(seat, St::P_PASS_WIN) = 0;  // hongkong 過水: every win, until this discard (after a chi/pon too)
-    g[St::G_CHAIN] = 0;  // a discard ends the turn's run of replacement draws
+    g[St::G_CHAIN] = 0;               // a discard ends the turn's run of replacement draws
     g[St::G_LIABLE] = -1;
     g[St::G_AFTER_CLAIM] = 0;
     g[St::G_SWAP1] = -1;
@@ -143,7 +143,7 @@ void do_ankong(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, co
     S.g(b, St::G_NKONG) += 1;
     clear_claims(S.p[b]);
     if (opts[R::OPT_HK]) {
-        S.p(b, seat, St::P_READY) = ready;               // (a hongkong declaration is never withdrawn)
+        S.p(b, seat, St::P_READY) = ready;           // (a hongkong declaration is never withdrawn)
         all_pay(S.p[b], seat, base_chips(opts, 2));  // 暗槓: 1 底 from each other seat
     }
     begin_turn(S, b, seat, false, opts, prof);

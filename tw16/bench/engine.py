@@ -63,7 +63,9 @@ def import_seconds() -> float:
     return round(float(r.stdout.strip().splitlines()[-1]), 2)
 
 
-def bench_engine(batch_sizes=(1, 64, 4096), threads=(1, None), seconds: float = 2.0, rules: Rules | None = None) -> dict:
+def bench_engine(
+    batch_sizes=(1, 64, 4096), threads=(1, None), seconds: float = 2.0, rules: Rules | None = None
+) -> dict:
     """Hands/s and decisions/s per (threads, batch); ``None`` in ``threads`` = one per core."""
     rules = rules or Rules()
     eng = Engine(rules, 2)

@@ -71,8 +71,9 @@ def bench_env(seconds: float = 1.0, num_envs: int = 4096) -> dict:
     out: dict = {"num_envs": num_envs, "cpus": os.cpu_count()}
     out["aec_steps_per_s"] = round(_aec(tw16_v0.env(), seconds))
     out["aec_raw_steps_per_s"] = round(_aec(tw16_v0.raw_env(), seconds))
-    std = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
-        wrappers.TerminateIllegalWrapper(tw16_v0.raw_env(), illegal_reward=-1.0)))
+    std = wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(wrappers.TerminateIllegalWrapper(tw16_v0.raw_env(), illegal_reward=-1.0))
+    )
     out["aec_std_wrappers_steps_per_s"] = round(_aec(std, seconds))
 
     rng = np.random.default_rng(0)
@@ -107,7 +108,11 @@ def bench_env(seconds: float = 1.0, num_envs: int = 4096) -> dict:
     for _ in range(40):
         eng.step(_random_actions(rng, eng.legal_action_mask))
     enc = {}
-    for name, e in (("planes_v0", PlanesV0()), ("planes_v0_derived", PlanesV0(derived=True)), ("oracle_v0", OracleV0())):
+    for name, e in (
+        ("planes_v0", PlanesV0()),
+        ("planes_v0_derived", PlanesV0(derived=True)),
+        ("oracle_v0", OracleV0()),
+    ):
         buf = e.alloc(num_envs)
         rate, _ = _rate(lambda: e.encode(eng, out=buf), seconds / 2)
         one = e.alloc(1)
@@ -123,8 +128,8 @@ def _bench_torch(seconds: float, num_envs: int) -> dict:
     import torch
 
     from envs.gym_env import SingleAgentVecEnv
-    from envs.policies import RandomLegal
     from envs.integrations.tensors import TorchVecEnv
+    from envs.policies import RandomLegal
 
     out: dict = {}
     rng = np.random.default_rng(0)

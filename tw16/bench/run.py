@@ -20,8 +20,13 @@ def _git_commit() -> str | None:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
         if head.returncode != 0:
             return None
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True,
-                               text=True, timeout=10).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     return head.stdout.strip() + ("+dirty" if dirty else "")
@@ -56,10 +61,8 @@ def run_bench(what: str, seconds: float = 1.0, device: str = "cpu", net: str = "
     """``device`` and ``net``: of ``train`` only (``tw16.bench.train``)."""
     machine = _machine()
     if what == "scoring":
-        from tw16.bench.hand import bench_hand
+        from tw16.bench.hand import N_RATES, bench_hand
         from tw16.bench.scoring import bench_scoring
-
-        from tw16.bench.hand import N_RATES
 
         # --seconds is the time of the whole command's measuring, shared by its figures
         runs = [(p, {}) for p in ("standard", "strict16", "casual")]
@@ -90,10 +93,26 @@ def run_bench(what: str, seconds: float = 1.0, device: str = "cpu", net: str = "
 # with both compiled policies of envs.engine.randplay (uniform random, and greedy: win when legal,
 # discard to the lowest shanten), the invariant checker (envs.engine.invariants.check_game) after
 # every step.
-_ALL_ON = {"multi_win": True, "strict_pass": True, "no_calls_last3": False, "no_kong_after_claim": False,
-           "kong_replacement_self_draw": False, "swap_call": False, "dead_wall_per_kong": True, "streak_cap": 1}
-_HK_ALL_OFF = {"multi_win": False, "strict_pass": False, "swap_call": True, "declare_ready": False, "flower_win": "auto",
-               "dice_payments": False, "settlement": "immediate", "la_cut": "none"}
+_ALL_ON = {
+    "multi_win": True,
+    "strict_pass": True,
+    "no_calls_last3": False,
+    "no_kong_after_claim": False,
+    "kong_replacement_self_draw": False,
+    "swap_call": False,
+    "dead_wall_per_kong": True,
+    "streak_cap": 1,
+}
+_HK_ALL_OFF = {
+    "multi_win": False,
+    "strict_pass": False,
+    "swap_call": True,
+    "declare_ready": False,
+    "flower_win": "auto",
+    "dice_payments": False,
+    "settlement": "immediate",
+    "la_cut": "none",
+}
 SOAK_COMBOS: tuple[tuple[str, str, dict], ...] = (
     ("standard", "standard", {}),
     ("standard/no-flowers", "standard", {"flowers": False, "dead_wall": 0}),
@@ -139,8 +158,11 @@ SOAK_COMBOS: tuple[tuple[str, str, dict], ...] = (
     ("zhaishenye", "zhaishenye", {}),
     ("star31/game+offer", "star31", {"episode": "game", "flower_win": "offer"}),
     ("zhaishenye/game+extras", "zhaishenye", {"episode": "game", "extras": True}),
-    ("masters/no-ready+multi_win", "masters", {"declare_ready": False, "heavenly_ready_window": "deal",
-                                               "multi_win": True}),
+    (
+        "masters/no-ready+multi_win",
+        "masters",
+        {"declare_ready": False, "heavenly_ready_window": "deal", "multi_win": True},
+    ),
 )
 SOAK_CHUNK = 2048  # games per engine batch
 SOAK_FIRST_GAMES = 1  # episode "game": games of the first batch, to measure hands per game (random play
@@ -163,8 +185,17 @@ def run_soak(hands: int, seed: int | None = None, combos=None, progress=None) ->
 
     from envs.engine.api import Engine
     from envs.engine.invariants import ERROR_NAMES
-    from envs.engine.randplay import (O_DECISIONS, O_EPISODES, O_ERROR, O_ERROR_STEP, O_HANDS, O_WINS, POLICY_GREEDY,
-                                      POLICY_UNIFORM, random_play)  # fmt: skip
+    from envs.engine.randplay import (
+        O_DECISIONS,
+        O_EPISODES,
+        O_ERROR,
+        O_ERROR_STEP,
+        O_HANDS,
+        O_WINS,
+        POLICY_GREEDY,
+        POLICY_UNIFORM,
+        random_play,
+    )
     from envs.rules import Rules
 
     seed = 0 if seed is None else int(seed)
@@ -178,8 +209,13 @@ def run_soak(hands: int, seed: int | None = None, combos=None, progress=None) ->
     for ci, (name, profile, opts), pname, pol in pairs:
         rules = Rules.make(profile, **opts)
         whole_games = rules.episode == "game"
-        row = {"name": name, "profile": profile, "options": opts, "policy": pname,
-               **dict.fromkeys(("hands", "episodes", "decisions", "wins", "violations"), 0)}  # fmt: skip
+        row = {
+            "name": name,
+            "profile": profile,
+            "options": opts,
+            "policy": pname,
+            **dict.fromkeys(("hands", "episodes", "decisions", "wins", "violations"), 0),
+        }
         chunk = 0
         while row["hands"] < quota:
             if whole_games and not row["episodes"]:
@@ -191,10 +227,23 @@ def run_soak(hands: int, seed: int | None = None, combos=None, progress=None) ->
             out = random_play(Engine(rules, games), seed=sd, episodes=1, check=True, policy=pol)
             bad = np.flatnonzero(out[:, O_ERROR])
             for b in bad[: max(0, 20 - len(examples))]:
-                examples.append({"combination": name, "policy": pname, "seed": sd, "game": int(b),
-                                 "error": ERROR_NAMES[int(out[b, O_ERROR])], "step": int(out[b, O_ERROR_STEP])})  # fmt: skip
+                examples.append(
+                    {
+                        "combination": name,
+                        "policy": pname,
+                        "seed": sd,
+                        "game": int(b),
+                        "error": ERROR_NAMES[int(out[b, O_ERROR])],
+                        "step": int(out[b, O_ERROR_STEP]),
+                    }
+                )
             row["violations"] += int(bad.size)
-            for key, col in (("hands", O_HANDS), ("episodes", O_EPISODES), ("decisions", O_DECISIONS), ("wins", O_WINS)):
+            for key, col in (
+                ("hands", O_HANDS),
+                ("episodes", O_EPISODES),
+                ("decisions", O_DECISIONS),
+                ("wins", O_WINS),
+            ):
                 row[key] += int(out[:, col].sum())
             chunk += 1
             if bad.size:  # a game stopped at its first violation: do not count on it to fill the quota
@@ -205,7 +254,16 @@ def run_soak(hands: int, seed: int | None = None, combos=None, progress=None) ->
         if progress is not None:
             progress(row)
     seconds = time.perf_counter() - t0
-    return {"bench": "soak", "machine": _machine(), "requested_hands": hands, "seed": seed, **totals,
-            "combinations": len(combos), "policies": [p for p, _ in policies], "seconds": round(seconds, 2),
-            "hands_per_s": round(totals["hands"] / seconds, 1) if seconds > 0 else None,
-            "violation_examples": examples, "per_combination": rows}  # fmt: skip
+    return {
+        "bench": "soak",
+        "machine": _machine(),
+        "requested_hands": hands,
+        "seed": seed,
+        **totals,
+        "combinations": len(combos),
+        "policies": [p for p, _ in policies],
+        "seconds": round(seconds, 2),
+        "hands_per_s": round(totals["hands"] / seconds, 1) if seconds > 0 else None,
+        "violation_examples": examples,
+        "per_combination": rows,
+    }

@@ -85,16 +85,31 @@ def bench_train(seconds: float = 10.0, device: str = "cpu", net: str = "main", w
     total = split.pop("total")
     split["other"] = max(0.0, total - sum(split[k] for k in SPLIT if k != "other"))
     return {
-        "device": str(dev), "device_name": _device_name(dev), "net": net, "net_config": vars(cfg.net).copy(),
+        "device": str(dev),
+        "device_name": _device_name(dev),
+        "net": net,
+        "net_config": vars(cfg.net).copy(),
         "parameters": sum(p.numel() for p in model.parameters()),
-        "config": {"num_envs": cfg.num_envs, "rollout_steps": cfg.rollout_steps, "minibatch_size": cfg.minibatch_size,
-                   "update_epochs": cfg.update_epochs, "opponents": list(cfg.opponents),
-                   "torch_threads": cfg.torch_threads, "core_threads": cfg.core_threads},
-        "warmup_updates": warmup_updates, "warmup_s": round(warmup_s, 3), "updates": updates, "decisions": decisions,
-        "learner_decisions": learner, "seconds": round(total, 3), "decisions_per_s": round(decisions / total, 1),
+        "config": {
+            "num_envs": cfg.num_envs,
+            "rollout_steps": cfg.rollout_steps,
+            "minibatch_size": cfg.minibatch_size,
+            "update_epochs": cfg.update_epochs,
+            "opponents": list(cfg.opponents),
+            "torch_threads": cfg.torch_threads,
+            "core_threads": cfg.core_threads,
+        },
+        "warmup_updates": warmup_updates,
+        "warmup_s": round(warmup_s, 3),
+        "updates": updates,
+        "decisions": decisions,
+        "learner_decisions": learner,
+        "seconds": round(total, 3),
+        "decisions_per_s": round(decisions / total, 1),
         # CPU seconds of this process (all its threads): on a shared machine the wall clock counts the
         # neighbours' turns too, this does not
-        "cpu_seconds": round(cpu_s, 3), "decisions_per_cpu_s": round(decisions / cpu_s, 1),
+        "cpu_seconds": round(cpu_s, 3),
+        "decisions_per_cpu_s": round(decisions / cpu_s, 1),
         "split_s": {k: round(split[k], 4) for k in SPLIT},
         "split_frac": {k: round(split[k] / total, 4) for k in SPLIT},
-    }  # fmt: skip
+    }

@@ -8,10 +8,10 @@ import json
 import sys
 from pathlib import Path
 
-from tw16.cli.streams import say, stdout_to_stderr
-from envs.rules import Rules
 from agents.evaluation.distributed import WorkersFailed
 from agents.evaluation.league import evaluate, jsonable, league_table, plot
+from envs.rules import Rules
+from tw16.cli.streams import say, stdout_to_stderr
 
 PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
 
@@ -34,7 +34,9 @@ def check_eval_args(args) -> Rules:
     if args.plot:
         suffix = Path(args.plot).suffix.lower().lstrip(".")
         if suffix not in PLOT_FORMATS:
-            raise UsageError(f"--plot {args.plot!r}: give a file name ending in .{', .'.join(PLOT_FORMATS)} ('' for no plot)")
+            raise UsageError(
+                f"--plot {args.plot!r}: give a file name ending in .{', .'.join(PLOT_FORMATS)} ('' for no plot)"
+            )
         parent = Path(args.plot).parent
         if parent.exists() and not parent.is_dir():
             raise UsageError(f"--plot {args.plot!r}: {str(parent)!r} is not a directory")
@@ -77,9 +79,9 @@ def check_olympiad(args, rules) -> None:
 
 def check_hands_memory(hands: int) -> None:
     """``--hands``: what duplicate play keeps per wall, checked against the memory available."""
-    from tw16.cli.usage import UsageError
-    from envs.validate import check_memory
     from agents.evaluation.arena import KEPT_BYTES_PER_WALL, walls_for
+    from envs.validate import check_memory
+    from tw16.cli.usage import UsageError
 
     n_walls = walls_for(hands)
     try:
@@ -95,14 +97,16 @@ def hands_note(hands: int) -> str | None:
     played = 4 * walls_for(hands)
     if played == hands:
         return None
-    return (f"--hands {hands}: playing {played} hands (each wall is dealt 4 times with the seats rotated, "
-            f"at least {MIN_WALLS} walls)")  # fmt: skip
+    return (
+        f"--hands {hands}: playing {played} hands (each wall is dealt 4 times with the seats rotated, "
+        f"at least {MIN_WALLS} walls)"
+    )
 
 
 def check_eval_set(args) -> None:
     """``--eval-set``: a published version with enough walls for ``--hands``."""
-    from tw16.cli.usage import UsageError
     from agents.evaluation.eval_seeds import EVAL_SETS
+    from tw16.cli.usage import UsageError
 
     version = getattr(args, "eval_set", None)
     if version is None:
@@ -110,14 +114,16 @@ def check_eval_set(args) -> None:
     if version not in EVAL_SETS:
         raise UsageError(f"--eval-set {version!r}: unknown evaluation set (known: {', '.join(EVAL_SETS)})")
     if args.hands > 4 * EVAL_SETS[version]:
-        raise UsageError(f"--hands {args.hands}: evaluation set {version} has {EVAL_SETS[version]} walls, "
-                         f"{4 * EVAL_SETS[version]} hands at most")  # fmt: skip
+        raise UsageError(
+            f"--hands {args.hands}: evaluation set {version} has {EVAL_SETS[version]} walls, "
+            f"{4 * EVAL_SETS[version]} hands at most"
+        )
 
 
 def run_human(args) -> int:
     """``--human FILE``: the person's duplicate hands beside the four agents in the person's seat."""
-    from tw16.cli.usage import UsageError, check_agents
     from agents.evaluation.human import human_league, league_text, load_results
+    from tw16.cli.usage import UsageError, check_agents
 
     try:
         rows = load_results(args.human)
@@ -139,11 +145,20 @@ def run_eval(args) -> int:
     # Ray prints its own lines to stdout: kept on stderr, so stdout holds the table or the JSON alone
     with stdout_to_stderr() if on_ray else contextlib.nullcontext():
         try:
-            res = evaluate(args.agents, args.hands, rules, seed=args.seed, progress=not args.json,
-                           workers=getattr(args, "workers", 0), ray=getattr(args, "ray", None),
-                           batch_walls=getattr(args, "batch_walls", 256), eval_set=getattr(args, "eval_set", None),
-                           vr=getattr(args, "vr", False), log_dir=getattr(args, "log_dir", None),
-                           device=getattr(args, "device", "cpu"))  # fmt: skip
+            res = evaluate(
+                args.agents,
+                args.hands,
+                rules,
+                seed=args.seed,
+                progress=not args.json,
+                workers=getattr(args, "workers", 0),
+                ray=getattr(args, "ray", None),
+                batch_walls=getattr(args, "batch_walls", 256),
+                eval_set=getattr(args, "eval_set", None),
+                vr=getattr(args, "vr", False),
+                log_dir=getattr(args, "log_dir", None),
+                device=getattr(args, "device", "cpu"),
+            )
         except WorkersFailed as e:
             say(f"tw16 eval: {e}")
             return 1
@@ -156,5 +171,7 @@ def run_eval(args) -> int:
         if args.plot:
             print(f"plot: {res['plot']}")
         if getattr(args, "log_dir", None):
-            print(f"hands: {res['hands']} logs in {args.log_dir} (tw16 replay {Path(args.log_dir) / 'w00000-r0.jsonl'})")
+            print(
+                f"hands: {res['hands']} logs in {args.log_dir} (tw16 replay {Path(args.log_dir) / 'w00000-r0.jsonl'})"
+            )
     return 0

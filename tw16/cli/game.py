@@ -24,9 +24,27 @@ from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, PlanesV0
 from envs.rules import Rules
 
 # The public views of the engine that a table drawing and the legal choices read.
-TABLE_VIEWS = ("dealer", "streak", "round_wind", "phase", "current_player", "turn_seat", "claim_tile", "last_drawn",
-               "hands", "melds", "n_melds", "flowers", "river", "n_river", "ready", "scores", "wall_drawable",
-               "legal_action_mask", "pass_win")  # fmt: skip
+TABLE_VIEWS = (
+    "dealer",
+    "streak",
+    "round_wind",
+    "phase",
+    "current_player",
+    "turn_seat",
+    "claim_tile",
+    "last_drawn",
+    "hands",
+    "melds",
+    "n_melds",
+    "flowers",
+    "river",
+    "n_river",
+    "ready",
+    "scores",
+    "wall_drawable",
+    "legal_action_mask",
+    "pass_win",
+)
 
 
 def snapshot(eng) -> SimpleNamespace:
@@ -151,8 +169,10 @@ class TableGame:
         from agents.olympiad.host import Referee
 
         if self.ask_person is None:
-            raise ValueError("external bots (olympiad:COMMAND) need a driver that can ask the person out of turn "
-                             "(tw16 play); this one cannot")  # fmt: skip
+            raise ValueError(
+                "external bots (olympiad:COMMAND) need a driver that can ask the person out of turn "
+                "(tw16 play); this one cannot"
+            )
         table = [_PersonSeat(self) if p == self.seat else self.seat_agent[p] for p in range(4)]
         self.referee = Referee(self.eng, table, np.arange(4)[None, :])
         self._decided = (-1, None)
@@ -167,7 +187,9 @@ class TableGame:
             act, who = np.zeros(1, np.int64), np.array([cur])
             agent = self.seat_agent.get(cur, self.agents[0])
             obs = self.encoders[id(agent)].encode(self.eng, seats=np.array([cur]))
-            self.referee.decide(np.zeros(1, np.int64), np.array([cur]), obs, self.eng.legal_action_mask.copy(), act, who)
+            self.referee.decide(
+                np.zeros(1, np.int64), np.array([cur]), obs, self.eng.legal_action_mask.copy(), act, who
+            )
             self._decided = (len(self.actions), int(act[0]) if who[0] == -1 else None)
         return self._decided[1]
 

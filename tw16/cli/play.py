@@ -28,15 +28,14 @@ from pathlib import Path
 
 import numpy as np
 
-from tw16.cli.streams import stdin_or_error
+from envs._core import dealer_tai
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.rules import Rules, RulesError
-from envs._core import dealer_tai
-from tw16.cli.game import TableGame, agent_channels, make_opponents, snapshot, three  # noqa: F401 (re-exported)
 from envs.tiles import (
     ANKONG,
     FLOWER0,
+    FLOWER_ZH,
     HONOUR_ZH,
     MELD_NAMES,
     MELD_ZH,
@@ -45,7 +44,6 @@ from envs.tiles import (
     SUIT_ZH,
     WIND0,
     WIND_NAMES,
-    FLOWER_ZH,
     Meld,
     NotationError,
     format_tiles,
@@ -54,6 +52,8 @@ from envs.tiles import (
     kinds_of,
     parse_tiles,
 )
+from tw16.cli.game import TableGame, agent_channels, make_opponents, snapshot, three  # noqa: F401 (re-exported)
+from tw16.cli.streams import stdin_or_error
 
 WIND_ZH = "東南西北"
 WIN_BY_ZH = {"discard": "胡 / 放槍", "self_draw": "自摸", "rob_kong": "搶槓", "flowers": "花胡"}
@@ -173,16 +173,30 @@ def choices_for(eng, b: int = 0) -> list[Choice]:
     for k in range(N_KINDS):
         if mask[A.SELF_KONG + k]:
             concealed = int(eng.hands[b, cur, k]) == 4
-            out.append(Choice(A.SELF_KONG + k, "kong", f"{'concealed' if concealed else 'added'} kong {format_tiles([k] * 4)}",
-                              f"{'暗槓' if concealed else '加槓'} {kind_zh(k)}", (k,)))  # fmt: skip
+            out.append(
+                Choice(
+                    A.SELF_KONG + k,
+                    "kong",
+                    f"{'concealed' if concealed else 'added'} kong {format_tiles([k] * 4)}",
+                    f"{'暗槓' if concealed else '加槓'} {kind_zh(k)}",
+                    (k,),
+                )
+            )
     if mask[A.PON]:
         out.append(Choice(A.PON, "pon", f"pon {format_tiles([t] * 3)}", f"碰 {kind_zh(t)}", (t,)))
     for i in range(3):
         if mask[A.CHI + i]:
             lo = t - i
             ks = (lo, lo + 1, lo + 2)
-            out.append(Choice(A.CHI + i, "chi", f"chi {kind_name(lo)[0]}-{kind_name(lo + 1)[0]}-{kind_name(lo + 2)}",
-                              f"吃 {zh_tiles(ks)}", ks))  # fmt: skip
+            out.append(
+                Choice(
+                    A.CHI + i,
+                    "chi",
+                    f"chi {kind_name(lo)[0]}-{kind_name(lo + 1)[0]}-{kind_name(lo + 2)}",
+                    f"吃 {zh_tiles(ks)}",
+                    ks,
+                )
+            )
     for k in range(N_KINDS):
         if mask[A.DISCARD + k]:
             out.append(Choice(A.DISCARD + k, "discard", f"discard {kind_name(k)}", kind_zh(k), (k,)))
@@ -234,8 +248,10 @@ def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
     t = " ".join(str(text).split())
     n = len(choices)
     if len(t) > MAX_LINE:  # a move is a few words: a pasted page is not quoted back, or parsed
-        return Parsed(message=f"that line is {len(t)} characters long: type a number 1-{n} or a move like 'd 5m' "
-                              f"(at most {MAX_LINE} characters)")  # fmt: skip
+        return Parsed(
+            message=f"that line is {len(t)} characters long: type a number 1-{n} or a move like 'd 5m' "
+            f"(at most {MAX_LINE} characters)"
+        )
     if not t:
         return Parsed(message=f"type a number 1-{n} or a name ('d 5m', 'pon', 'win', 'pass'); ? for help")
     if t.isdigit() or (t[0] in "+-" and t[1:].isdigit()):
@@ -253,10 +269,14 @@ def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
     elif verb is None and head == "p":
         return Parsed(message="'p' is ambiguous: type 'pon', 'pass', or 'P' for the white dragon 白")
     if verb is None and len(words) == 1 and parse_tile_group(words[0]) is not None:
-        return Parsed(message=f"{t!r} is more than one tile: discard one tile, e.g. 'd {kind_name(parse_tile_group(words[0])[0])}'")
+        return Parsed(
+            message=f"{t!r} is more than one tile: discard one tile, e.g. 'd {kind_name(parse_tile_group(words[0])[0])}'"
+        )
     if verb is None:
-        return Parsed(message=f"did not understand {t!r}: type a number 1-{n}, or 'd 5m', 'chi', 'pon', 'kong', "
-                              f"'win', 'pass', 'ready'; ? for help")  # fmt: skip
+        return Parsed(
+            message=f"did not understand {t!r}: type a number 1-{n}, or 'd 5m', 'chi', 'pon', 'kong', "
+            f"'win', 'pass', 'ready'; ? for help"
+        )
     if verb in ("help", "table", "quit"):
         return Parsed(command=verb)
     cands = [c for c in choices if c.verb == verb]
@@ -282,13 +302,16 @@ def interpret(text: str, choices: list[Choice], hand=None) -> Parsed:
             if not cands:
                 if verb == "discard" and hand is not None and int(hand[k]) == 0:
                     return Parsed(message=f"you have no {tile_both(k)} to discard")
-                return Parsed(message=f"{verb} {kind_name(k)} is not possible now; you can: "
-                                      + ", ".join(c.label for c in before))  # fmt: skip
+                return Parsed(
+                    message=f"{verb} {kind_name(k)} is not possible now; you can: " + ", ".join(c.label for c in before)
+                )
         else:
             return Parsed(message=f"'{verb}' takes no tile: type just '{verb}'")
     if not cands:
-        return Parsed(message=f"that {verb} is not possible now; you can: "
-                              + ", ".join(c.label for c in choices if c.verb == verb))  # fmt: skip
+        return Parsed(
+            message=f"that {verb} is not possible now; you can: "
+            + ", ".join(c.label for c in choices if c.verb == verb)
+        )
     if len(cands) > 1:
         idx = [choices.index(c) for c in cands]
         return Parsed(message=f"which {verb}? {_numbered(choices, idx)} (type the number)")
@@ -300,7 +323,9 @@ _snapshot = snapshot  # the table before a step (tw16.cli.game)
 
 
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
-    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False) or [indent]
+    return textwrap.wrap(
+        text, width, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False
+    ) or [indent]
 
 
 def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: int = 0) -> str:
@@ -314,16 +339,22 @@ def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: 
     turn = int(view.turn_seat[b])
     streak = int(view.streak[b])
     who = "—" if cur < 0 else ("you" if cur == me else f"p{cur} {names[cur]}")
-    lines = [f"══ hand {hand_no} · round {WIND_NAMES[rw]} {WIND_ZH[rw]}風 · dealer p{dealer} 莊"
-             + (f" (連莊 {streak})" if streak else "")
-             + f" · wall {wall} · to act: {who} ══"]  # fmt: skip
+    lines = [
+        f"══ hand {hand_no} · round {WIND_NAMES[rw]} {WIND_ZH[rw]}風 · dealer p{dealer} 莊"
+        + (f" (連莊 {streak})" if streak else "")
+        + f" · wall {wall} · to act: {who} ══"
+    ]
     river = view.river[b, : int(view.n_river[b])]
     for k in range(4):
         seat = (me + k) % 4
         sw = (seat - dealer) % 4
         mark = "▶" if seat == cur else " "
-        tags = [f"{WIND_NAMES[sw]} {WIND_ZH[sw]}", "dealer 莊" if seat == dealer else "",
-                "YOU" if seat == me else names[seat], "READY 聽" if view.ready[b, seat] else ""]  # fmt: skip
+        tags = [
+            f"{WIND_NAMES[sw]} {WIND_ZH[sw]}",
+            "dealer 莊" if seat == dealer else "",
+            "YOU" if seat == me else names[seat],
+            "READY 聽" if view.ready[b, seat] else "",
+        ]
         lines.append(f"{mark}p{seat} " + " · ".join(x for x in tags if x) + f"   chips {int(view.scores[b, seat]):+d}")
         hand = view.hands[b, seat]
         n = int(hand.sum())
@@ -331,7 +362,15 @@ def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: 
             ks = kinds_of(hand)
             drawn = int(view.last_drawn[b])
             extra = ""
-            if seat == me and not reveal and phase == st.PH_TURN and cur == me and drawn >= 0 and hand[drawn] > 0 and n % 3 == 2:
+            if (
+                seat == me
+                and not reveal
+                and phase == st.PH_TURN
+                and cur == me
+                and drawn >= 0
+                and hand[drawn] > 0
+                and n % 3 == 2
+            ):
                 ks.remove(drawn)
                 extra = f"   + drew {tile_both(drawn)}"
             lines.append(f"     hand     {format_tiles(ks)}{extra}   ({n})")
@@ -340,8 +379,14 @@ def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: 
             lines.append(f"     hand     {n} tiles")
         nm = int(view.n_melds[b, seat])
         if nm:
-            ms = [meld_text(*(int(x) for x in view.melds[b, seat, i]), seat,
-                            int(view.melds[b, seat, i][0]) == ANKONG and seat != me and not reveal) for i in range(nm)]  # fmt: skip
+            ms = [
+                meld_text(
+                    *(int(x) for x in view.melds[b, seat, i]),
+                    seat,
+                    int(view.melds[b, seat, i][0]) == ANKONG and seat != me and not reveal,
+                )
+                for i in range(nm)
+            ]
             lines += _wrap(" | ".join(ms), "     melds    ")
         fl = int(view.flowers[b, seat])
         if fl:
@@ -379,8 +424,10 @@ def hand_result(rec, before, names, me: int, rules: Rules) -> str:
         lines.append("drawn hand 流局 (no winner)")
     for w in rec.winners:
         lines += _winner_lines(rec, w, before, names, me, rules)
-    lines.append("chips this hand: " + "   ".join(
-        f"{'you' if p == me else 'p' + str(p)} {d:+d}" for p, d in enumerate(rec.deltas)))  # fmt: skip
+    lines.append(
+        "chips this hand: "
+        + "   ".join(f"{'you' if p == me else 'p' + str(p)} {d:+d}" for p, d in enumerate(rec.deltas))
+    )
     return "\n".join(lines)
 
 
@@ -388,9 +435,12 @@ def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str
     prof = rules.profile_data
     payer = -1 if rec.payer is None else rec.payer
     who = "you" if w == me else f"p{w} {names[w]}"
-    how = {"discard": f"on p{payer}'s discard" if payer >= 0 else "on a discard",
-           "self_draw": "by self-draw", "rob_kong": f"robbing p{payer}'s kong" if payer >= 0 else "robbing a kong",
-           "flowers": "with the flowers"}[rec.win_by]  # fmt: skip
+    how = {
+        "discard": f"on p{payer}'s discard" if payer >= 0 else "on a discard",
+        "self_draw": "by self-draw",
+        "rob_kong": f"robbing p{payer}'s kong" if payer >= 0 else "robbing a kong",
+        "flowers": "with the flowers",
+    }[rec.win_by]
     lines = [f"{'you win' if w == me else who + ' wins'} {how} ({WIN_BY_ZH[rec.win_by]})"]
     if before is not None:
         hand = kinds_of(before.hands[0, w])
@@ -399,8 +449,10 @@ def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str
         lines.append(f"            {zh_tiles(hand)}")
         nm = int(before.n_melds[0, w])
         if nm:
-            lines.append("   melds    " + " | ".join(
-                meld_text(int(m[0]), int(m[1]), int(m[2]), w, False) for m in before.melds[0, w, :nm]))  # fmt: skip
+            lines.append(
+                "   melds    "
+                + " | ".join(meld_text(int(m[0]), int(m[1]), int(m[2]), w, False) for m in before.melds[0, w, :nm])
+            )
     fl = rec.flowers[w]
     if fl:
         fk = [FLOWER0 + f for f in range(8) if fl >> f & 1]
@@ -411,7 +463,7 @@ def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str
     if not items:
         lines.append("     (no scoring item: 屁胡 0 tai)")
     wk = max([len(item_label(k)) for k, _ in items] + [10])
-    zw = max([len(prof.zh(k)) for k, _ in items] + [2])  # CJK is double width: pad with 　
+    zw = max([len(prof.zh(k)) for k, _ in items] + [2])  # CJK is double width: pad with
     for k, v in items:
         lines.append(f"     {prof.zh(k):　<{zw}} {item_label(k):<{wk}} {v:>3} tai")
     lines.append(f"     {'合計':　<{zw}} {'hand total':<{wk}} {rec.tai[w]:>3} tai")
@@ -420,7 +472,9 @@ def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str
         lines.append("     win/lose settlement: one point from each paying seat, whatever the tai")
     elif w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
         dt = int(dealer_tai(streak, rules.as_array()))
-        lines.append(f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer ({'you' if dealer == me else f'p{dealer}'}) and the winner")
+        lines.append(
+            f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer ({'you' if dealer == me else f'p{dealer}'}) and the winner"
+        )
     return lines
 
 
@@ -460,6 +514,7 @@ def _reader(inp, out):
     if inp is None:
         inp = builtins.input
     if callable(inp):
+
         def read(prompt):
             try:
                 line = inp(prompt)
@@ -468,6 +523,7 @@ def _reader(inp, out):
             if line is None:
                 raise _Quit
             return str(line)
+
         return read
     it = iter(inp)
 
@@ -483,8 +539,17 @@ def _reader(inp, out):
     return read_it
 
 
-def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed: int = 0, hands: int = 1,
-         input=None, out=None, reveal: bool = False, log=None) -> dict:  # fmt: skip
+def play(
+    rules: Rules | None = None,
+    seat: int = 0,
+    opponents=("neural",),
+    seed: int = 0,
+    hands: int = 1,
+    input=None,
+    out=None,
+    reveal: bool = False,
+    log=None,
+) -> dict:
     """Play ``hands`` hands with a person at ``seat`` and agents elsewhere. ``opponents``: three
     agent specs or agents (one is used for all three seats). ``log``: write each game's replay log
     (``log_paths``). Returns a summary dict: ``hands`` finished, ``chips`` per seat, ``you`` (the
@@ -522,13 +587,18 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
                 write(draw_table(seen, seat, names, True, finished + 1))
             write(hand_result(rec, seen, names, seat, rules))
             finished += 1
-            write("total chips: " + "   ".join(
-                f"{'you' if p == seat else 'p' + str(p)} {int(game.total()[p]):+d}" for p in range(4)))  # fmt: skip
+            write(
+                "total chips: "
+                + "   ".join(f"{'you' if p == seat else 'p' + str(p)} {int(game.total()[p]):+d}" for p in range(4))
+            )
 
     # external bots (olympiad:COMMAND): the referee may ask the person a claim before the engine would
     game.ask_person = lambda view: _ask(game, read, write, reveal, finished + 1, view)
-    write(f"tw16 play — you are p{seat}; opponents: " + ", ".join(f"p{p} {names[p]}" for p in others)
-          + f"; profile {rules.profile}; seed {seed}. Type ? for help.")  # fmt: skip
+    write(
+        f"tw16 play — you are p{seat}; opponents: "
+        + ", ".join(f"p{p} {names[p]}" for p in others)
+        + f"; profile {rules.profile}; seed {seed}. Type ? for help."
+    )
     try:
         while finished < hands:
             report(game.new_game(), None)
@@ -560,7 +630,13 @@ def play(rules: Rules | None = None, seat: int = 0, opponents=("neural",), seed:
     logs = write_logs(log, rules, games) if log else []
     for path in logs:
         write(f"recorded: {path} (tw16 replay {path})")
-    return {"hands": finished, "chips": [int(x) for x in chips], "you": seat, "quit": quit_, "logs": [str(x) for x in logs]}
+    return {
+        "hands": finished,
+        "chips": [int(x) for x in chips],
+        "you": seat,
+        "quit": quit_,
+        "logs": [str(x) for x in logs],
+    }
 
 
 def log_paths(log, n: int) -> list[Path]:
@@ -630,7 +706,10 @@ def run_play(args) -> int:
         return 2
     specs = [x for x in split_specs(args.opponents) if x.strip()]
     if len(specs) not in (1, 3):
-        print("tw16 play: --opponents takes one agent or three, comma-separated (e.g. greedy,defensive,neural)", file=sys.stderr)
+        print(
+            "tw16 play: --opponents takes one agent or three, comma-separated (e.g. greedy,defensive,neural)",
+            file=sys.stderr,
+        )
         return 2
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (1 << 31))
     if hasattr(sys.stdout, "reconfigure") and (sys.stdout.encoding or "").lower().replace("-", "") != "utf8":

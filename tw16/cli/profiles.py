@@ -11,16 +11,21 @@ import json
 def add_parser(sub) -> None:
     """Register the subcommand on the ``tw16`` parser (tw16/cli/main.py)."""
     p = sub.add_parser("profiles", help="list the built-in tai profiles, or compare two (diff A B)")
-    p.add_argument("action", nargs="?", choices=("list", "diff"), default="list",
-                   help="list (default): one line per profile; diff: where A and B differ")  # fmt: skip
+    p.add_argument(
+        "action",
+        nargs="?",
+        choices=("list", "diff"),
+        default="list",
+        help="list (default): one line per profile; diff: where A and B differ",
+    )
     p.add_argument("names", nargs="*", metavar="PROFILE", help="diff: the two profiles (name or .toml path)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=run_profiles)
 
 
 def run_profiles(args) -> int:
-    from tw16.cli.usage import UsageError
     from envs.scoring import compare
+    from tw16.cli.usage import UsageError
 
     if args.action == "list":
         if args.names:

@@ -24,7 +24,6 @@ from envs.engine.replay import LogError, check_log, parse_log, record, replay
 from envs.obs.readable import readable, render_table
 from envs.obs.svg import table_svg
 from envs.rules import Rules
-
 from tw16.cli.usage import ReplayError, UsageError  # ReplayError lived here: importers of tw16.cli.replay still find it
 
 
@@ -107,8 +106,8 @@ def record_hand(agents, rules: Rules, seed: int, agent_seed: int | None = None) 
 def recorded_hand(args) -> list[dict]:
     """``--seed S --agents A,B,C,D``: the log of that hand (written to ``--out``)."""
     from agents import make_agent
-    from tw16.cli.usage import check_agents, rules_from_args
     from envs.engine.replay import dumps
+    from tw16.cli.usage import check_agents, rules_from_args
 
     if args.log is not None:
         raise UsageError("give a LOG to replay or --seed S --agents A,B,C,D to record one, not both")
@@ -116,7 +115,9 @@ def recorded_hand(args) -> list[dict]:
         raise UsageError(f"--seed must be in 0..2**63-1, got {args.seed}")
     specs = [x.strip() for x in (args.agents or "").split(",")]
     if len(specs) != 4 or not all(specs):
-        raise UsageError("--seed needs --agents A,B,C,D: four agents for seats E, S, W, N, e.g. greedy,greedy,random,neural")
+        raise UsageError(
+            "--seed needs --agents A,B,C,D: four agents for seats E, S, W, N, e.g. greedy,greedy,random,neural"
+        )
     rules = rules_from_args(args.profile, args.rules)
     check_agents(specs, seed=args.seed)
     lines = record_hand([make_agent(s, seed=args.seed) for s in specs], rules, args.seed)
@@ -126,7 +127,9 @@ def recorded_hand(args) -> list[dict]:
             Path(args.out).write_text(dumps(lines), encoding="utf-8")
         except OSError as e:
             raise UsageError(f"cannot write {args.out!r}: {e.strerror or e}") from None
-        print(f"wrote {args.out} (seed {lines[0]['seed']}, agents E {specs[0]}, S {specs[1]}, W {specs[2]}, N {specs[3]})")
+        print(
+            f"wrote {args.out} (seed {lines[0]['seed']}, agents E {specs[0]}, S {specs[1]}, W {specs[2]}, N {specs[3]})"
+        )
     return lines
 
 

@@ -19,21 +19,31 @@ def _fmt(x, spec="+.1f") -> str:
 
 
 def text_report(rv: dict) -> str:
-    out = [f"review of p{rv['seat']} by {rv['agent']} (EVs: {rv['ev']}, {rv['k']} rollouts per action; chips over the rest of the hand)"]
+    out = [
+        f"review of p{rv['seat']} by {rv['agent']} (EVs: {rv['ev']}, {rv['k']} rollouts per action; chips over the rest of the hand)"
+    ]
     for d in rv["decisions"]:
         mark = " BAD" if d["bad"] else ""
-        out.append(f"hand {d['hand'] + 1} line {d['line']}: played {d['taken']} (p {_fmt(d['p_taken'] and 100 * d['p_taken'], '.1f')}%) "
-                   f"EV loss {d['loss']:.1f}{mark}; agent: "
-                   + ", ".join(f"{a['name']} {_fmt(a['p'] and 100 * a['p'], '.0f')}% EV {a['ev']:+.1f} [{a['ci95'][0]:+.1f}, {a['ci95'][1]:+.1f}]"
-                               for a in d["top"]))  # fmt: skip
+        out.append(
+            f"hand {d['hand'] + 1} line {d['line']}: played {d['taken']} (p {_fmt(d['p_taken'] and 100 * d['p_taken'], '.1f')}%) "
+            f"EV loss {d['loss']:.1f}{mark}; agent: "
+            + ", ".join(
+                f"{a['name']} {_fmt(a['p'] and 100 * a['p'], '.0f')}% EV {a['ev']:+.1f} [{a['ci95'][0]:+.1f}, {a['ci95'][1]:+.1f}]"
+                for a in d["top"]
+            )
+        )
     for h in rv["hands"]:
-        out.append(f"hand {h['hand'] + 1}: {h['decisions']} decisions, match {_fmt(h['match_rate'], '.0%')}, bad "
-                   f"{_fmt(h['bad_move_rate'], '.0%')}, chips lost {h['chips_lost']:.1f}, result {h['chips']:+d}, "
-                   f"luck-adjusted {_fmt(h['luck_adjusted'])}")  # fmt: skip
+        out.append(
+            f"hand {h['hand'] + 1}: {h['decisions']} decisions, match {_fmt(h['match_rate'], '.0%')}, bad "
+            f"{_fmt(h['bad_move_rate'], '.0%')}, chips lost {h['chips_lost']:.1f}, result {h['chips']:+d}, "
+            f"luck-adjusted {_fmt(h['luck_adjusted'])}"
+        )
     o = rv["overall"]
-    out.append(f"overall: {o['hands']} hands, {o['decisions']} decisions, match rate {_fmt(o['match_rate'], '.1%')}, "
-               f"bad-move rate {_fmt(o['bad_move_rate'], '.1%')}, chips lost per hand {_fmt(o['chips_lost_per_hand'], '.2f')}, "
-               f"result per hand {_fmt(o['chips_per_hand'], '+.2f')}, luck-adjusted per hand {_fmt(o['luck_adjusted_per_hand'], '+.2f')}")  # fmt: skip
+    out.append(
+        f"overall: {o['hands']} hands, {o['decisions']} decisions, match rate {_fmt(o['match_rate'], '.1%')}, "
+        f"bad-move rate {_fmt(o['bad_move_rate'], '.1%')}, chips lost per hand {_fmt(o['chips_lost_per_hand'], '.2f')}, "
+        f"result per hand {_fmt(o['chips_per_hand'], '+.2f')}, luck-adjusted per hand {_fmt(o['luck_adjusted_per_hand'], '+.2f')}"
+    )
     return "\n".join(out)
 
 
@@ -44,31 +54,40 @@ def _script_json(obj) -> str:
 
 def html_page(log_text: str, rv: dict) -> str:
     """The replay viewer (static/replay.js) with the log and the review inlined."""
-    from tw16.cli.web.view import tile_table
     from envs.scoring.codes import ITEM_ZH
+    from tw16.cli.web.view import tile_table
 
     o = rv["overall"]
-    summary = (f"{o['decisions']} decisions, match {_fmt(o['match_rate'], '.1%')}, bad {_fmt(o['bad_move_rate'], '.1%')}, "
-               f"chips lost per hand {_fmt(o['chips_lost_per_hand'], '.2f')}, luck-adjusted per hand {_fmt(o['luck_adjusted_per_hand'], '+.2f')}")  # fmt: skip
+    summary = (
+        f"{o['decisions']} decisions, match {_fmt(o['match_rate'], '.1%')}, bad {_fmt(o['bad_move_rate'], '.1%')}, "
+        f"chips lost per hand {_fmt(o['chips_lost_per_hand'], '.2f')}, luck-adjusted per hand {_fmt(o['luck_adjusted_per_hand'], '+.2f')}"
+    )
     review = {"seat": rv["seat"], "summary": summary, "decisions": {str(d["event"]): d for d in rv["decisions"]}}
     page = (STATIC / "replay.html").read_text(encoding="utf-8")
     head, _, _ = page.partition("<script src=")
-    head = head.replace('<link rel="stylesheet" href="/static/style.css">', f"<style>{(STATIC / 'style.css').read_text(encoding='utf-8')}</style>")
+    head = head.replace(
+        '<link rel="stylesheet" href="/static/style.css">',
+        f"<style>{(STATIC / 'style.css').read_text(encoding='utf-8')}</style>",
+    )
     head = head.replace('<select id="logs"><option value="">— a log from the log folder —</option></select>\n', "")
-    head = head.replace('<input type="file" id="file" accept=".jsonl,.json,.txt">\n', "").replace('<a href="/">play</a>', "")
+    head = head.replace('<input type="file" id="file" accept=".jsonl,.json,.txt">\n', "").replace(
+        '<a href="/">play</a>', ""
+    )
     head = head.replace("<b>tw16 replay</b>", f"<b>tw16 review — p{rv['seat']} by {rv['agent']}</b>")
     head = head.replace('value="all">', 'value="all" selected>')
     scripts = "".join(f"<script>{(STATIC / n).read_text(encoding='utf-8')}</script>" for n in ("tiles.js", "replay.js"))
-    boot = (f"<script>META = {_script_json({'tiles': tile_table(), 'items': ITEM_ZH})};"
-            f"openReplay({_script_json(log_text)}, {_script_json(review)});</script>")  # fmt: skip
+    boot = (
+        f"<script>META = {_script_json({'tiles': tile_table(), 'items': ITEM_ZH})};"
+        f"openReplay({_script_json(log_text)}, {_script_json(review)});</script>"
+    )
     sprite = f'<div id="tile-sprite">{(STATIC / "tiles.svg").read_text(encoding="utf-8")}</div>'
     return head + sprite + scripts + boot + "</body></html>\n"
 
 
 def run_review(args) -> int:
     from agents import make_agent
-    from tw16.cli.usage import UsageError, positive_int
     from agents.evaluation.review import review_log
+    from tw16.cli.usage import UsageError, positive_int
 
     positive_int(args.k, "--k")
     positive_int(args.top, "--top")

@@ -6,9 +6,9 @@ import json
 import sys
 import unicodedata
 
-from tw16.cli.streams import stdin_or_error
 from envs.scoring.cases import check_result, score_case
 from envs.tiles import WIND_NAMES
+from tw16.cli.streams import stdin_or_error
 
 WIND_ZH = dict(zip(WIND_NAMES, "東南西北"))
 WIN_BY_ZH = {"discard": "放槍", "self_draw": "自摸", "rob_kong": "搶槓", "flowers": "花胡"}
@@ -22,7 +22,9 @@ def _read_lines(path: str):
     """(line number, bytes) of each line, read as bytes so that one line that is not UTF-8 is one
     bad case, not the end of the file (CASES.md: the other cases are still scored)."""
     if path == "-":
-        stream = getattr(stdin_or_error("score", "give a cases file, or pipe cases into `tw16 score -`"), "buffer", None)
+        stream = getattr(
+            stdin_or_error("score", "give a cases file, or pipe cases into `tw16 score -`"), "buffer", None
+        )
         if stream is None:  # a text stream (tests replace stdin with io.StringIO)
             for n, line in enumerate(sys.stdin, 1):
                 yield n, line.encode("utf-8", "surrogatepass")
@@ -100,7 +102,10 @@ def _print(text: str, ascii_text: str | None = None, file=None) -> None:
     try:
         print(text, file=file)
     except UnicodeEncodeError:
-        print(ascii_text if ascii_text is not None else text.encode("ascii", "backslashreplace").decode("ascii"), file=file)
+        print(
+            ascii_text if ascii_text is not None else text.encode("ascii", "backslashreplace").decode("ascii"),
+            file=file,
+        )
 
 
 def _row(zh: str, key: str, tai: int) -> str:
@@ -136,5 +141,8 @@ def format_table(case, result: dict) -> str:
     if legs:
         rows.append("    莊家/連莊 on legs: " + ", ".join(f"{WIND_ZH[w]} +{t} 台" for w, t in legs.items()))
     st = result["stakes"]
-    rows.append(f"    chips ({st['base']}/{st['per_tai']}): " + "  ".join(f"{WIND_ZH[w]} {d:+d}" for w, d in result["deltas"].items()))
+    rows.append(
+        f"    chips ({st['base']}/{st['per_tai']}): "
+        + "  ".join(f"{WIND_ZH[w]} {d:+d}" for w, d in result["deltas"].items())
+    )
     return "\n".join(rows) + "\n"

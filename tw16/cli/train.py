@@ -7,9 +7,9 @@ import json
 import math
 from pathlib import Path
 
-from tw16.cli.usage import UsageError, check_agents, check_device, positive_int, rules_from_args
 from training import pipeline
 from training.pipeline import Pipeline, run_pipeline
+from tw16.cli.usage import UsageError, check_agents, check_device, positive_int, rules_from_args
 
 
 def check_pipeline(p: Pipeline) -> None:
@@ -30,7 +30,9 @@ def check_pipeline(p: Pipeline) -> None:
             ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
             ok = ok and (lo < v if lo_open else lo <= v) and v <= hi
             if not ok:
-                raise UsageError(f"{opt(section, n)} must be a number in {'(' if lo_open else '['}{lo}, {hi}], got {v!r}")
+                raise UsageError(
+                    f"{opt(section, n)} must be a number in {'(' if lo_open else '['}{lo}, {hi}], got {v!r}"
+                )
 
     check_device(p.device)
     ints("", p, 0, "eval_hands", "seed")
@@ -43,7 +45,9 @@ def check_pipeline(p: Pipeline) -> None:
         reals(section, cfg, 0, 10.0, "learning_rate", "reward_scale", lo_open=True)
         if not isinstance(cfg.rules, dict):
             raise UsageError(f"{opt(section, 'rules')} must be a dict of rule options, got {cfg.rules!r}")
-        rules_from_args(cfg.rules.get("profile", "standard"), json.dumps({k: v for k, v in cfg.rules.items() if k != "profile"}))
+        rules_from_args(
+            cfg.rules.get("profile", "standard"), json.dumps({k: v for k, v in cfg.rules.items() if k != "profile"})
+        )
         for key, (lo, hi) in _CONFIG_LIMITS.items():
             positive_int(getattr(cfg.net, key), opt(section, f"net.{key}"), lo)
             if getattr(cfg.net, key) > hi:
@@ -55,8 +59,20 @@ def check_pipeline(p: Pipeline) -> None:
             raise UsageError(f"--bc.teachers needs four agents (one per seat), got {list(p.bc.teachers)}")
         check_agents(p.bc.teachers)
     c = p.ppo
-    ints("ppo", c, 1, "num_envs", "rollout_steps", "total_decisions", "update_epochs", "minibatch_size", "pool_every",
-         "pool_size", "checkpoint_every", "core_threads")  # fmt: skip
+    ints(
+        "ppo",
+        c,
+        1,
+        "num_envs",
+        "rollout_steps",
+        "total_decisions",
+        "update_epochs",
+        "minibatch_size",
+        "pool_every",
+        "pool_size",
+        "checkpoint_every",
+        "core_threads",
+    )
     ints("ppo", c, 0, "workers")
     reals("ppo", c, 0, 1, "gamma", "gae_lambda", "selfplay_frac")
     reals("ppo", c, 0, 1e6, "clip_coef", "ent_coef", "vf_coef", "max_grad_norm")

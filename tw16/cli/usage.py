@@ -32,8 +32,11 @@ def user_errors() -> tuple[type[BaseException], ...]:
     classes: list[type[BaseException]] = [UsageError, RulesError, ProfileError, NotationError, ReplayError]
     # Only from modules already imported: one that was not cannot have raised its error, and importing
     # agents.neural would import torch (seconds) for every command, `tw16 score` included.
-    for module, name in (("agents.neural", "CheckpointError"), ("agents.user", "UserAgentError"),
-                         ("agents.device", "DeviceError")):
+    for module, name in (
+        ("agents.neural", "CheckpointError"),
+        ("agents.user", "UserAgentError"),
+        ("agents.device", "DeviceError"),
+    ):
         cls = getattr(sys.modules.get(module), name, None)
         if cls is not None:
             classes.append(cls)
@@ -62,7 +65,9 @@ def rules_from_args(profile: str, rules_json: str | None):
         try:
             opts = json.loads(rules_json)
         except (ValueError, RecursionError) as e:
-            raise UsageError(f"--rules is not valid JSON ({e}); give an object like '{{\"multi_win\": true}}'") from None
+            raise UsageError(
+                f"--rules is not valid JSON ({e}); give an object like '{{\"multi_win\": true}}'"
+            ) from None
         if not isinstance(opts, dict):
             raise UsageError(f"--rules must be a JSON object like '{{\"multi_win\": true}}', got {rules_json!r}")
     try:

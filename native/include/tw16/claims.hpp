@@ -59,8 +59,8 @@ inline bool kong_allowed(View<int64_t, 1> g, Opts opts) {
 // discard neither t nor the other kind that completes a chow with the two tiles used (45 + 3 -> 6, 45 +
 // 6 -> 3). The second banned kind, -1 when none. The one definition: the chi's offer and the mask.
 inline int64_t swap_ban_other(int64_t t, int64_t lo) {
-    if (lo == t && pymod(t, 9) <= 5) return t + 3;       // claimed low
-    if (lo == t - 2 && pymod(t, 9) >= 3) return t - 3;   // claimed high
+    if (lo == t && pymod(t, 9) <= 5) return t + 3;      // claimed low
+    if (lo == t - 2 && pymod(t, 9) >= 3) return t - 3;  // claimed high
     return -1;
 }
 

@@ -19,8 +19,8 @@
 // concealed pon), set_kind the lowest kind, set_conc true for sets formed in hand and ankongs.
 #pragma once
 #include <array>
-#include <utility>
 #include <cstdint>
+#include <utility>
 
 #include "tw16/constants.hpp"
 #include "tw16/view.hpp"
@@ -28,9 +28,7 @@
 namespace tw16 {
 
 // A terminal (1 or 9 of a suit).
-inline bool _is_term(int64_t k) {
-    return k < py::tiles::WIND0 && (pymod(k, 9) == 0 || pymod(k, 9) == 8);
-}
+inline bool _is_term(int64_t k) { return k < py::tiles::WIND0 && (pymod(k, 9) == 0 || pymod(k, 9) == 8); }
 inline bool _is_pon(int64_t t) { return t != py::tiles::CHI; }
 
 // ---------------------------------------------------------------------------------------------
@@ -39,8 +37,8 @@ inline bool _is_pon(int64_t t) { return t != py::tiles::CHI; }
 // 0, 1 (pure: the extra set is of the core's suit) or 2 (mixed): before the winning tile the hand
 // holds 1112345678999 of one suit plus one complete set (in hand, or the one meld), and the winning
 // tile is of that suit. Without a winning tile (heavenly), any tile of the suit may be read as it.
-int64_t _nine_gates(View<int8_t, 1> concealed, int64_t win_tile, View<int8_t, 1> meld_type,
-                    View<int8_t, 1> meld_kind, int64_t n_melds);
+int64_t _nine_gates(View<int8_t, 1> concealed, int64_t win_tile, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind,
+                    int64_t n_melds);
 
 // The reading-independent extras items (and MCR tile detectors when the profile has any).
 void hand_extras(View<int32_t, 1> v, View<int8_t, 1> concealed, View<int8_t, 1> all_counts, View<int8_t, 1> meld_type,

@@ -159,9 +159,9 @@ int64_t win_wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, int64_
 struct NumbaNpRandom {
     uint32_t mt[624];
     int index = 624;
-    void seed(int64_t s);      // np.random.seed(s): numba_rnd_init(uint32(s))
-    uint32_t next_u32();       // tempered MT output
-    double random();           // np.random.random()
+    void seed(int64_t s);        // np.random.seed(s): numba_rnd_init(uint32(s))
+    uint32_t next_u32();         // tempered MT output
+    double random();             // np.random.random()
     int64_t randint(int64_t n);  // np.random.randint(n), n >= 1
 };
 
@@ -376,7 +376,7 @@ int64_t wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, View<O, 1>
         if (nbad - (ok[g] ? 0 : 1) != 0) continue;
         const int64_t r = h.n[g] % 3;
         const int64_t others_pair = npair - ((ok[g] && r == 2) ? 1 : 0);
-        if (r == 0) continue;                     // 3k+1 tiles in g: never exact
+        if (r == 0) continue;                      // 3k+1 tiles in g: never exact
         if (r == 1 && others_pair != 0) continue;  // g becomes the pair group
         if (r == 2 && others_pair != 1) continue;  // g becomes sets only
         const int64_t start = 9 * g;
@@ -419,8 +419,8 @@ int64_t decompositions(View<C, 1> counts, int64_t n_sets, View<O, 2> out) {
     constexpr int64_t DEPTH = 24;
     int64_t c[NK];
     for (int64_t k = 0; k < NK; ++k) c[k] = static_cast<int64_t>(counts[k]);
-    int64_t st[DEPTH];     // set types
-    int64_t sk[DEPTH];     // set kinds
+    int64_t st[DEPTH];            // set types
+    int64_t sk[DEPTH];            // set kinds
     int64_t opt[DEPTH + 1] = {};  // next option per depth: 0 chi, 1 pon, 2 none
     const int64_t cap = out.shape[0];
     const int64_t width = out.shape[1];
@@ -847,7 +847,8 @@ int64_t win_shanten(View<C, 1> counts, int64_t n_sets, int64_t shapes) {
     using namespace hand_detail;
     int64_t s = shanten(counts, n_sets);
     if ((shapes & A::SHAPE_EIGHT_PAIRS) && n_sets == A::MAX_SETS) s = std::min(s, eight_pairs_shanten(counts));
-    if ((shapes & A::SHAPE_THIRTEEN) && n_sets == A::MAX_SETS) s = std::min(s, thirteen_orphans_shanten(counts, shapes));
+    if ((shapes & A::SHAPE_THIRTEEN) && n_sets == A::MAX_SETS)
+        s = std::min(s, thirteen_orphans_shanten(counts, shapes));
     if ((shapes & A::SHAPE_SIXTEEN_UNRELATED) && n_sets == A::MAX_SETS)
         s = std::min(s, sixteen_unrelated_shanten(counts, shapes));
     return s;

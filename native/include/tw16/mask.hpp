@@ -32,8 +32,8 @@ bool any_claimed(View<int64_t, 2> p, View<int8_t, 3> melds);
 // The ready flag (F_HEAVENLY_READY, F_EARTHLY_READY, or 0: none) a 天聽 / 地聽 declaration by seat
 // earns now under the ready windows (PLATFORMS.md 3.2): at_deal, the non-dealer's declaration after the
 // initial flowers (PH_READY0); otherwise the one made with the seat's next discard. ps = p[seat].
-int64_t ready_window_flag(View<int64_t, 1> g, View<int64_t, 1> ps, int64_t seat, bool at_deal, bool claimed,
-                          Opts opts, Cfg cfg);
+int64_t ready_window_flag(View<int64_t, 1> g, View<int64_t, 1> ps, int64_t seat, bool at_deal, bool claimed, Opts opts,
+                          Cfg cfg);
 
 // READY on the seat's turn: 天聽 / 地聽 while a window admits it (strict16, the platform profiles),
 // 宣告聽牌 (casual, concealed) or 報聽 (hongkong, any hand); never in the turn of a chi or pon.

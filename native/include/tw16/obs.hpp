@@ -21,22 +21,22 @@ void _thresholds(View<float, 2> o, int64_t ch, View<int8_t, 1> counts);
 
 // The derived channels (flags & F_DERIVED): CH_SHANTEN, CH_DISCARD_SHANTEN, CH_WAITS, CH_UNSEEN.
 // `hand` is modified and restored.
-void _derived(View<float, 2> o, View<int8_t, 1> hand, View<int8_t, 1> held, int64_t n_sets,
-              View<int8_t, 1> visible, int64_t shapes);
+void _derived(View<float, 2> o, View<int8_t, 1> hand, View<int8_t, 1> held, int64_t n_sets, View<int8_t, 1> visible,
+              int64_t shapes);
 
 // Write the planes of game b seen by seat me into o (C, 34), zeroing it first (me < 0: zeros).
 void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
-                View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, int64_t b, int64_t me,
-                Opts opts, int64_t flags, int64_t shapes);
+                View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, int64_t b, int64_t me, Opts opts,
+                int64_t flags, int64_t shapes);
 
 // encode_one for every game b into out[b], seen by seats[b]: over threads (parallel_for) / serial.
 // Results never depend on the thread count.
 void _encode_par(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
-                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats,
-                 Opts opts, int64_t flags, int64_t shapes);
+                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats, Opts opts,
+                 int64_t flags, int64_t shapes);
 void _encode_ser(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,
-                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats,
-                 Opts opts, int64_t flags, int64_t shapes);
+                 View<int64_t, 2> g, View<int64_t, 3> p, View<int64_t, 2> scores, View<int64_t, 1> seats, Opts opts,
+                 int64_t flags, int64_t shapes);
 
 }  // namespace tw16::planes_v0
 
@@ -47,8 +47,8 @@ int64_t n_channels(bool derived);
 
 // The hidden channels of game b for seat me at offset base (= planes_v0 channels): opponents'
 // concealed hands and kongs, the wall's counts, the next front and tail draws. Does not zero o.
-void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int8_t, 4> melds,
-                 View<uint8_t, 2> wall, View<int64_t, 2> g, View<int64_t, 3> p, int64_t b, int64_t me);
+void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int8_t, 4> melds, View<uint8_t, 2> wall,
+                 View<int64_t, 2> g, View<int64_t, 3> p, int64_t b, int64_t me);
 
 // planes_v0::encode_one + _oracle_one for every game b into out[b]: over threads / serial.
 void _encode_par(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> melds, View<int8_t, 3> river,

@@ -64,10 +64,10 @@ inline constexpr int64_t ROLLOUT_EFFICIENT = 2;
 // search_candidates ranks it first): the one-step lookahead of a policy over itself, and the slowest.
 inline constexpr int64_t ROLLOUT_BASE = 3;
 struct SearchCfg {
-    int64_t k = 8;            // determinizations per decision
-    int64_t n = 3;            // candidate actions (the top n by the base policy)
-    int64_t policy = 1;       // rollout policy: py::randplay::POLICY_UNIFORM, POLICY_GREEDY or ROLLOUT_EFFICIENT
-    double z = 0.0;           // another candidate must beat the base one by z standard errors
+    int64_t k = 8;             // determinizations per decision
+    int64_t n = 3;             // candidate actions (the top n by the base policy)
+    int64_t policy = 1;        // rollout policy: py::randplay::POLICY_UNIFORM, POLICY_GREEDY or ROLLOUT_EFFICIENT
+    double z = 0.0;            // another candidate must beat the base one by z standard errors
     int64_t max_steps = 4000;  // a rollout longer than this is cut (a hand takes a few hundred)
 };
 

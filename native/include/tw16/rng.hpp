@@ -28,7 +28,7 @@ inline uint64_t next_u64(View<uint64_t, 1> rng, int64_t b) {
 // ZeroDivisionError for 0).
 inline int64_t randint(View<uint64_t, 1> rng, int64_t b, int64_t n) {
     const uint64_t x = next_u64(rng, b) >> 33;  // < 2**31
-    if (n > 0 && n <= 0xFFFFFFFFLL)  // the engine's n: a 32-bit division gives the same remainder
+    if (n > 0 && n <= 0xFFFFFFFFLL)             // the engine's n: a 32-bit division gives the same remainder
         return static_cast<int64_t>(static_cast<uint32_t>(x) % static_cast<uint32_t>(n));
     return pymod(static_cast<int64_t>(x), n);  // (Python's % for n < 0; n == 0 never happens)
 }

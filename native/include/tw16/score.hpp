@@ -70,9 +70,9 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
 
 // Hand i of a batch is row i of every array (the arguments of score_hand).
 struct HandBatch {
-    View<int8_t, 2> concealed;  // (n, 34)
-    View<int8_t, 2> meld_type;  // (n, >= 5)
-    View<int8_t, 2> meld_kind;  // (n, >= 5)
+    View<int8_t, 2> concealed;                                                          // (n, 34)
+    View<int8_t, 2> meld_type;                                                          // (n, >= 5)
+    View<int8_t, 2> meld_kind;                                                          // (n, >= 5)
     View<int64_t, 1> n_melds, flowers, win_tile, win_by, seat_wind, round_wind, flags;  // (n,)
     int64_t size() const { return concealed.shape[0]; }
 };

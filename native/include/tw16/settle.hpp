@@ -110,8 +110,8 @@ inline int64_t settle(const Win& w, Opts opts, View<int64_t, 1> out_deltas,
 
 // settle of every win i (row i of every array) into out_deltas[i] (added to it); a hand tai < 0 (not
 // a win) pays nothing. (No Python counterpart: the binding settle_batch.)
-void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64_t, 1> winner,
-                  View<int64_t, 1> payer, View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak,
-                  Opts opts, View<int64_t, 2> out_deltas);
+void settle_batch(View<int64_t, 1> hand_tai, View<int64_t, 1> win_by, View<int64_t, 1> winner, View<int64_t, 1> payer,
+                  View<int64_t, 1> liable, View<int64_t, 1> dealer, View<int64_t, 1> streak, Opts opts,
+                  View<int64_t, 2> out_deltas);
 
 }  // namespace tw16

@@ -56,10 +56,14 @@ struct View {
     }
 };
 
-template <class T> using V1 = View<T, 1>;
-template <class T> using V2 = View<T, 2>;
-template <class T> using V3 = View<T, 3>;
-template <class T> using V4 = View<T, 4>;
+template <class T>
+using V1 = View<T, 1>;
+template <class T>
+using V2 = View<T, 2>;
+template <class T>
+using V3 = View<T, 3>;
+template <class T>
+using V4 = View<T, 4>;
 
 // Python's // and % on integers round toward minus infinity (C++ truncates toward zero). The
 // Numba code used Python semantics, so every port of `a // b` or `a % b` that may see a negative

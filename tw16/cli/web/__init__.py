@@ -25,8 +25,10 @@ def run_web(args) -> int:
     if len(specs) not in (1, 3):
         raise UsageError("--opponents takes one agent or three, comma-separated")
     if any(s.startswith("olympiad") for s in specs + [args.agent]):
-        raise UsageError("external bots (olympiad:COMMAND) play in tw16 eval and tw16 play, not in tw16 web: the "
-                         "referee may need your answer to a claim before the page would ask it (docs/olympiad.md)")  # fmt: skip
+        raise UsageError(
+            "external bots (olympiad:COMMAND) play in tw16 eval and tw16 play, not in tw16 web: the "
+            "referee may need your answer to a claim before the page would ask it (docs/olympiad.md)"
+        )
     try:  # every agent built once (neural falls back to greedy while no checkpoint is shipped, as in tw16 play)
         make_opponents(sorted(set(specs) | {args.agent}), 0)
     except (ValueError, OSError) as e:
@@ -49,12 +51,26 @@ def run_web(args) -> int:
         n = next(counter)
         agents, notes = make_opponents(specs * 3 if len(specs) == 1 else specs, seed + n)
         advisor, _ = make_opponents([args.agent], seed + n)
-        return GameSession(rules, agents, advisor[0], seat=args.seat, seed=seed + 104729 * n, log_dir=args.log_dir,
-                           walls=walls, results=results, specs=specs)  # fmt: skip
+        return GameSession(
+            rules,
+            agents,
+            advisor[0],
+            seat=args.seat,
+            seed=seed + 104729 * n,
+            log_dir=args.log_dir,
+            walls=walls,
+            results=results,
+            specs=specs,
+        )
 
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"tw16 web: listening on {args.host}: anyone who can reach it can play here and read the logs in {args.log_dir}")
-    print(f"tw16 web: http://{args.host}:{args.port}/  (agent {args.agent}; logs in {args.log_dir}"
-          + (f"; duplicate set {args.duplicate}, results in {results}" if walls else "") + ")")  # fmt: skip
+        print(
+            f"tw16 web: listening on {args.host}: anyone who can reach it can play here and read the logs in {args.log_dir}"
+        )
+    print(
+        f"tw16 web: http://{args.host}:{args.port}/  (agent {args.agent}; logs in {args.log_dir}"
+        + (f"; duplicate set {args.duplicate}, results in {results}" if walls else "")
+        + ")"
+    )
     serve(make_app(factory, args.log_dir), host=args.host, port=args.port)
     return 0

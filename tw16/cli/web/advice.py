@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.actions import action_name
 from agents.evaluation.review import policy_of
+from envs.engine.actions import action_name
 
 DEFAULT_REWARD_SCALE = 0.1  # training.config's reward_scale: the value head's unit is tai x this
 
@@ -30,8 +30,12 @@ def value_chips(value: float | None, per_tai: int) -> float | None:
 def agent_view(agent, eng, seat: int, per_tai: int, k: int = 5) -> dict:
     """What the page shows: the agent's name, its top actions, its value estimate."""
     pol = policy_of(agent, eng, seat)
-    return {"agent": pol["agent"], "top": top_actions(pol, eng.legal_action_mask[0], k), "value": pol["value"],
-            "value_chips": value_chips(pol["value"], per_tai)}  # fmt: skip
+    return {
+        "agent": pol["agent"],
+        "top": top_actions(pol, eng.legal_action_mask[0], k),
+        "value": pol["value"],
+        "value_chips": value_chips(pol["value"], per_tai),
+    }
 
 
 def search_view(eng, actions, k: int = 16, seed: int = 0, mode: str = "sampled") -> list[dict]:

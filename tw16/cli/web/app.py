@@ -123,7 +123,9 @@ def make_app(factory, log_dir=None) -> Starlette:
             msg = parse_message(text)
             lock = games.locks.get(game.id)
             if lock is None:
-                raise BadMessage(f"this game was closed (more than {MAX_GAMES} games on this server): reload for a new one")
+                raise BadMessage(
+                    f"this game was closed (more than {MAX_GAMES} games on this server): reload for a new one"
+                )
             async with lock:
                 if msg["type"] == "act":
                     await asyncio.to_thread(game.act, msg["action"], msg["version"])
@@ -140,9 +142,15 @@ def make_app(factory, log_dir=None) -> Starlette:
         except BadMessage as e:
             await ws.send_text(json.dumps({"type": "error", "message": str(e)}, ensure_ascii=False))
 
-    routes = [Route("/", index), Route("/replay", replay_page), Route("/api/meta", meta), Route("/api/logs", list_logs),
-              Route("/api/logs/{name}", get_log), WebSocketRoute("/ws", ws_endpoint),
-              Mount("/static", StaticFiles(directory=STATIC), name="static")]  # fmt: skip
+    routes = [
+        Route("/", index),
+        Route("/replay", replay_page),
+        Route("/api/meta", meta),
+        Route("/api/logs", list_logs),
+        Route("/api/logs/{name}", get_log),
+        WebSocketRoute("/ws", ws_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
     app = Starlette(routes=routes)
     app.state.games = games
     return app

@@ -18,11 +18,11 @@ import secrets
 import time
 from pathlib import Path
 
+from envs.engine import actions as A
+from envs.rules import Rules
 from tw16.cli.game import TableGame, snapshot
 from tw16.cli.web.advice import agent_view, search_view
 from tw16.cli.web.view import choices_view, refusals, table_view
-from envs.engine import actions as A
-from envs.rules import Rules
 
 MAX_MESSAGE = 4096  # bytes: every valid message is far smaller
 SEARCH_K = 16  # rollouts per action for the page's search EVs (about a second on one core)
@@ -55,8 +55,18 @@ def parse_message(text) -> dict:
 class GameSession:
     """A person's game: the table, the hand results waiting to be read, the logs written."""
 
-    def __init__(self, rules: Rules, agents, advisor, seat: int = 0, seed: int = 0, log_dir=None, walls=None,
-                 results=None, specs=()):  # fmt: skip
+    def __init__(
+        self,
+        rules: Rules,
+        agents,
+        advisor,
+        seat: int = 0,
+        seed: int = 0,
+        log_dir=None,
+        walls=None,
+        results=None,
+        specs=(),
+    ):
         """``walls``: (name, seeds) of a published duplicate set to deal in order, one hand each, the
         person's seat moving round the table (wall n // 4, seat n % 4); ``results``: the file its hands
         are added to (JSON lines)."""
@@ -123,10 +133,19 @@ class GameSession:
             self.log_file.write_text(self.game.log_text(), encoding="utf-8")
         if self.walls and self.results is not None:
             rec = self.pending
-            row = {"set": self.walls[0], "index": self.dup_index, "wall": self.dup_index // 4,
-                   "seat": self.game.seat, "seed": self.game.game_seed, "agents": self.game.names,
-                   "specs": self.specs, "chips": rec["deltas"][self.game.seat], "deltas": rec["deltas"],
-                   "rules": self.game.rules.to_dict(), "log": self.log_file.name if self.log_file else None}  # fmt: skip
+            row = {
+                "set": self.walls[0],
+                "index": self.dup_index,
+                "wall": self.dup_index // 4,
+                "seat": self.game.seat,
+                "seed": self.game.game_seed,
+                "agents": self.game.names,
+                "specs": self.specs,
+                "chips": rec["deltas"][self.game.seat],
+                "deltas": rec["deltas"],
+                "rules": self.game.rules.to_dict(),
+                "log": self.log_file.name if self.log_file else None,
+            }
             self.results.parent.mkdir(parents=True, exist_ok=True)
             with self.results.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -154,33 +173,59 @@ class GameSession:
         winners = []
         for w in rec.winners:
             items = sorted(rec.items[w], key=lambda kv: order.get(kv[0], 999))
-            winners.append({"seat": w, "tai": rec.tai[w],
-                            "items": [{"key": k, "zh": prof.zh(k), "tai": v} for k, v in items]})  # fmt: skip
+            winners.append(
+                {"seat": w, "tai": rec.tai[w], "items": [{"key": k, "zh": prof.zh(k), "tai": v} for k, v in items]}
+            )
         table = None if before is None else table_view(before, g.seat, g.names, g.total(), reveal=True)
-        return {"drawn": rec.drawn, "winners": winners, "win_by": rec.win_by, "payer": rec.payer,
-                "win_tile": rec.win_tile, "deltas": list(rec.deltas), "dealer": rec.dealer, "streak": rec.streak,
-                "table": table, "totals": [int(x) for x in g.total()], "game_over": g.over and not self.walls,
-                "log": self.log_file.name if self.log_file else None}  # fmt: skip
+        return {
+            "drawn": rec.drawn,
+            "winners": winners,
+            "win_by": rec.win_by,
+            "payer": rec.payer,
+            "win_tile": rec.win_tile,
+            "deltas": list(rec.deltas),
+            "dealer": rec.dealer,
+            "streak": rec.streak,
+            "table": table,
+            "totals": [int(x) for x in g.total()],
+            "game_over": g.over and not self.walls,
+            "log": self.log_file.name if self.log_file else None,
+        }
 
     # -- the page's messages ---------------------------------------------------------------------
     def state(self) -> dict:
         g = self.game
         mine = self.pending is None and g.human_to_act()
-        out = {"type": "state", "game": self.id, "version": self.version, "hand_no": self.hand_no + 1,
-               "table": table_view(g.eng, g.seat, g.names, g.total()), "your_turn": mine,
-               "choices": choices_view(g.eng) if mine else [], "notes": refusals(g.eng, g.seat) if mine else [],
-               "result": self.pending, "events": self.events, "advisor": getattr(self.advisor, "name", None)}  # fmt: skip
+        out = {
+            "type": "state",
+            "game": self.id,
+            "version": self.version,
+            "hand_no": self.hand_no + 1,
+            "table": table_view(g.eng, g.seat, g.names, g.total()),
+            "your_turn": mine,
+            "choices": choices_view(g.eng) if mine else [],
+            "notes": refusals(g.eng, g.seat) if mine else [],
+            "result": self.pending,
+            "events": self.events,
+            "advisor": getattr(self.advisor, "name", None),
+        }
         if self.walls:
-            out["duplicate"] = {"set": self.walls[0], "index": self.dup_index, "wall": self.dup_index // 4,
-                                "of": len(self.walls[1]) * 4}  # fmt: skip
+            out["duplicate"] = {
+                "set": self.walls[0],
+                "index": self.dup_index,
+                "wall": self.dup_index // 4,
+                "of": len(self.walls[1]) * 4,
+            }
         return out
 
     def act(self, action: int, version: int) -> None:
         """The person's action; ``BadMessage`` (nothing changes) when it is not theirs to take now."""
         g = self.game
         if version != self.version:
-            raise BadMessage(f"that click was for an older table (version {version}, now {self.version}): "
-                             "another tab acted first; nothing was played")  # fmt: skip
+            raise BadMessage(
+                f"that click was for an older table (version {version}, now {self.version}): "
+                "another tab acted first; nothing was played"
+            )
         if self.pending is not None:
             raise BadMessage("the hand is over: read the result and press next")
         if not g.human_to_act():

@@ -50,23 +50,37 @@ def table_view(view, me: int, names, totals, reveal: bool = False) -> dict:
             drawn = last
         fl = int(view.flowers[b, seat])
         show = seat == me or reveal
-        seats.append({
-            "seat": seat, "name": names[seat], "wind": (seat - dealer) % 4, "dealer": seat == dealer,
-            "ready": bool(view.ready[b, seat]), "score": int(totals[seat]),
-            "hand": hand if show else None, "drawn": drawn if show else None,
-            "count": len(hand) + (drawn is not None),
-            "melds": _melds(view, seat, hide=not show),
-            "flowers": [FLOWER0 + f for f in range(8) if fl >> f & 1],
-            "river": [{"k": k, "claimed": c >= 0, "i": i} for i, (k, s, c, *_) in enumerate(river) if s == seat],
-        })  # fmt: skip
+        seats.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "wind": (seat - dealer) % 4,
+                "dealer": seat == dealer,
+                "ready": bool(view.ready[b, seat]),
+                "score": int(totals[seat]),
+                "hand": hand if show else None,
+                "drawn": drawn if show else None,
+                "count": len(hand) + (drawn is not None),
+                "melds": _melds(view, seat, hide=not show),
+                "flowers": [FLOWER0 + f for f in range(8) if fl >> f & 1],
+                "river": [{"k": k, "claimed": c >= 0, "i": i} for i, (k, s, c, *_) in enumerate(river) if s == seat],
+            }
+        )
     claim = None
     if phase in (st.PH_CLAIM, st.PH_ROB) and int(view.claim_tile[b]) >= 0:
         claim = {"tile": int(view.claim_tile[b]), "from": int(view.turn_seat[b]), "rob": phase == st.PH_ROB}
     return {
-        "me": me, "round_wind": int(view.round_wind[b]), "dealer": dealer, "streak": int(view.streak[b]),
-        "wall": int(max(view.wall_drawable[b], 0)), "to_act": cur, "phase": phase,
-        "last_discard": len(river) - 1 if river else None, "claim": claim, "seats": seats,
-    }  # fmt: skip
+        "me": me,
+        "round_wind": int(view.round_wind[b]),
+        "dealer": dealer,
+        "streak": int(view.streak[b]),
+        "wall": int(max(view.wall_drawable[b], 0)),
+        "to_act": cur,
+        "phase": phase,
+        "last_discard": len(river) - 1 if river else None,
+        "claim": claim,
+        "seats": seats,
+    }
 
 
 def choices_view(eng) -> list[dict]:
@@ -76,7 +90,9 @@ def choices_view(eng) -> list[dict]:
     out = []
     for c in choices_for(eng):
         key = KEYS.get(c.verb) if c.verb != "discard" else None
-        out.append({"action": c.action, "verb": c.verb, "label": c.label, "zh": c.zh, "kinds": list(c.kinds), "key": key})
+        out.append(
+            {"action": c.action, "verb": c.verb, "label": c.label, "zh": c.zh, "kinds": list(c.kinds), "key": key}
+        )
     verbs = [c["verb"] for c in out]
     for c in out:  # a key names one choice: several chis or kongs are chosen by button (or number)
         if c["key"] and verbs.count(c["verb"]) > 1:
@@ -100,18 +116,26 @@ def refusals(eng, me: int) -> list[str]:
         except ValueError:  # a hand of the wrong size (a scripted table): nothing to explain
             wins_on = False
         if wins_on and bool(eng.pass_win[b, me]):
-            notes.append(f"過水: {kind_name(t)} {kind_zh(t)} would complete your hand, but you passed a win on a "
-                         "discard, so you may not win on a discard until your own next draw")
+            notes.append(
+                f"過水: {kind_name(t)} {kind_zh(t)} would complete your hand, but you passed a win on a "
+                "discard, so you may not win on a discard until your own next draw"
+            )
         elif wins_on:
-            notes.append(f"{kind_name(t)} {kind_zh(t)} completes your hand's shape, but it scores no win under "
-                         "these rules (a minimum of tai, or a hand the profile does not allow)")
+            notes.append(
+                f"{kind_name(t)} {kind_zh(t)} completes your hand's shape, but it scores no win under "
+                "these rules (a minimum of tai, or a hand the profile does not allow)"
+            )
     if phase == st.PH_TURN:
         held = [k for k in range(34) if hand[k] > 0 and not mask[A.DISCARD + k]]
         if held and any(mask[A.DISCARD : A.DISCARD + 34]):
             names = " ".join(kind_name(k) for k in held)
             if bool(eng.ready[b, me]):
-                notes.append(f"you declared ready (報聽): only discards that keep your hand ready are allowed ({names} are not)")
+                notes.append(
+                    f"you declared ready (報聽): only discards that keep your hand ready are allowed ({names} are not)"
+                )
             else:
-                notes.append(f"you may not discard {names} now: 食替 (swap call) — after a chi or pon you may not "
-                             "discard the claimed kind, nor the other end of the chi's run")
+                notes.append(
+                    f"you may not discard {names} now: 食替 (swap call) — after a chi or pon you may not "
+                    "discard the claimed kind, nor the other end of the chi's run"
+                )
     return notes
