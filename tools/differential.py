@@ -40,7 +40,6 @@ PROFILES = (
     "standard",
     "strict16",
     "casual",
-    "extras",
     "hongkong",
     "masters",
     "mj888",
@@ -58,8 +57,18 @@ def _choose(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return np.where(mask, keys, -1.0).argmax(axis=1)
 
 
-def digest_native(profile: str, hands: int, batch: int, seed: int, policy: int) -> tuple[str, int]:
-    eng = Engine(Rules.make(profile), batch_size=batch)
+def soak_combos() -> tuple:
+    """The rule combinations of the soak test (profile variants: options on and off, the extras pack),
+    from whichever layout the checkout has (tw16.bench.run, or bench.run before 0.2)."""
+    try:
+        from tw16.bench.run import SOAK_COMBOS
+    except ImportError:
+        from bench.run import SOAK_COMBOS
+    return SOAK_COMBOS
+
+
+def digest_native(profile: str, hands: int, batch: int, seed: int, policy: int, **options) -> tuple[str, int]:
+    eng = Engine(Rules.make(profile, **options), batch_size=batch)
     h = hashlib.blake2b(digest_size=16)
     done = call = 0
     while done < hands:
@@ -106,6 +115,7 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--seed", type=int, default=20261202)
     ap.add_argument("--profiles", nargs="*", default=list(PROFILES))
+    ap.add_argument("--combo-hands", type=int, default=20_000, help="random_play hands per soak combination (0: none)")
     args = ap.parse_args(argv)
     for p in args.profiles:
         t = time.perf_counter()
@@ -116,6 +126,12 @@ def main(argv=None) -> int:
         d, n, steps = digest_api(p, args.api_hands, min(args.batch, 1024), args.seed)
         print(f"{p} Engine.step hands={n} steps={steps} digest={d}", flush=True)
         print(f"  {p}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
+    for name, profile, options in soak_combos() if args.combo_hands else ():
+        t = time.perf_counter()
+        batch = 4 if options.get("episode") == "game" else 512  # a random "game" episode is thousands of hands
+        d, n = digest_native(profile, args.combo_hands, batch, args.seed, POLICY_UNIFORM, **options)
+        print(f"combo {name} random_play uniform hands={n} digest={d}", flush=True)
+        print(f"  {name}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
     return 0
 
 
