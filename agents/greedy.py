@@ -14,7 +14,7 @@ weighs each legal discard's expected value against Greedy's choice:
   under 16 tiles left, 0.94 for four melds), measured in Greedy self-play (declared-ready flags are
   off in every default profile, so the visible melds and the wall are what tell).
 - P(o wins on tile d | ready) = min(``danger_slope`` x danger, ``danger_cap``), danger from
-  ``_tile_danger`` (0 for a tile o let pass since its hand last changed: these opponents always win
+  ``tile_danger`` (0 for a tile o let pass since its hand last changed: these opponents always win
   when they can, and it was measured exactly 0; the number of ways a hidden hand could wait on it
   otherwise, halved for o's own discards); slope 0.0012 and cap 0.13 fit the measured hit rates
   (1% at danger <20, 4% at 20-40, 7% at 40-60, 10% at 60-80, 11-14% above).

@@ -14,7 +14,7 @@ normal envs._core is used: the same checks, no sanitizer). PHASE is one of
   ``resample_hidden`` / ``copy_game`` on every live game (``search_batch`` every sixth step).
 - ``score``: scoring of random hands (complete and not) on every profile: ``score_batch``,
   ``score_hand``, ``hk_score``, ``settle_batch``, ``settle``, ``hk_legs``, ``hk_settle``,
-  ``winning_shape``; the hand analysis on random counts (``_eval_batch`` on every function,
+  ``winning_shape``; the hand analysis on random counts (``eval_batch`` on every function,
   strict and not).
 - ``fuzz``: every binding of envs._core (the test fails on a new one the fuzz does not know) called
   with a valid argument list, then with each argument replaced by a wrong dtype, rank, shape,
@@ -28,7 +28,7 @@ normal envs._core is used: the same checks, no sanitizer). PHASE is one of
   (every game then passes the invariant checker), and the same operations under Engine.locked()
   replayed serially with equal results. Run under ASan + UBSan and under ThreadSanitizer.
 - ``race_proof``: (ThreadSanitizer) two threads write one array through a core function that holds
-  nothing (``_random_complete``, a bench helper on a private buffer): TSan must report the data race
+  nothing (``random_complete``, a bench helper on a private buffer): TSan must report the data race
   in the core, so the TSan run of ``threads`` is known to see races.
 - ``all``: play, score and fuzz.
 
@@ -168,12 +168,12 @@ def phase_proof(core):
         assert hasattr(proc, sym), f"{sym}: ASan's runtime is not loaded"
     counts = np.zeros(64, np.int8)  # (64 bytes: aligned and a whole number of shadow granules)
     counts[:34] = [3, 1, 1, 1] + [0] * 30
-    assert core.shanten(counts[:34], 5) >= 0  # the call works on clean memory
+    assert core._testing.shanten(counts[:34], 5) >= 0  # the call works on clean memory
     addr = counts.ctypes.data
     proc.__asan_poison_memory_region(ctypes.c_void_p(addr), ctypes.c_size_t(64))
     assert proc.__asan_address_is_poisoned(ctypes.c_void_p(addr)) == 1
     print("SANITIZER-PROOF: calling the core on poisoned memory", flush=True)
-    core.shanten(counts[:34], 5)  # the core's read of counts must be reported
+    core._testing.shanten(counts[:34], 5)  # the core's read of counts must be reported
     print("SANITIZER-PROOF: NOT REPORTED", flush=True)
     sys.exit(3)
 
@@ -214,7 +214,7 @@ def phase_play(core, scale, summary):
         defence = np.array(list(DEFENCE_DEFAULTS.values()), np.float64)
         for t in range(60 * scale):
             for b in range(B):
-                e = core.check_game(S, b, ctx.opts)
+                e = core._testing.check_game(S, b, ctx.opts)
                 assert e == 0, f"{ctx.name}: check_game {e} in game {b} at step {t}"
             mask = np.zeros_like(S.mask)
             hands = S.hands.copy()
@@ -287,7 +287,9 @@ def phase_play(core, scale, summary):
                 R = _copy_arg(S)
                 for b in games:
                     core.resample_hidden(R, int(b), int(R.g[b, st.G_CUR]), 7 * t + int(b), ctx.opts, ctx.cfg, ctx.prof)
-                    assert core.check_game(R, int(b), ctx.opts) == 0, f"{ctx.name}: a resampled state fails the checker"
+                    assert core._testing.check_game(R, int(b), ctx.opts) == 0, (
+                        f"{ctx.name}: a resampled state fails the checker"
+                    )
                 core.copy_game(S, int(games[0]), R, int(games[0]))
                 if t % 6 == 0:
                     sa, sv = np.zeros(games.size, np.int64), np.zeros((games.size, 2))
@@ -366,7 +368,7 @@ def random_hands(core, rng, n, ctx):
             k += 1
         nm[i] = k
         if rng.random() < 0.5:
-            core._random_complete(complete, 5 - k, int(rng.integers(1 << 62)))
+            core.random_complete(complete, 5 - k, int(rng.integers(1 << 62)))
             if (complete[0] <= left).all():
                 conc[i] = complete[0]
                 continue
@@ -402,7 +404,7 @@ def phase_score(core, scale, summary):
         h = random_hands(core, rng, n, ctx)
         out_tai = np.zeros(n, np.int64)
         out_items = np.zeros((n, N_ITEMS), np.int32)
-        core.score_batch(*h.values(), *ctx.prof, out_tai, out_items)
+        core._testing.score_batch(*h.values(), *ctx.prof, out_tai, out_items)
         n_scored += n
         n_wins += int((out_tai >= 0).sum())
         one = np.zeros(N_ITEMS, np.int32)
@@ -412,8 +414,8 @@ def phase_score(core, scale, summary):
             tai = core.score_hand(*[int(a) if np.ndim(a) == 0 else a for a in args], *ctx.prof, one)
             assert tai == out_tai[i], f"{ctx.name}: score_hand {tai} != score_batch {out_tai[i]} (hand {i})"
             if hk:
-                core.hk_score(*[int(a) if np.ndim(a) == 0 else a for a in args], *ctx.prof, one)
-            core.winning_shape(h["concealed"][i], 5 - int(h["n_melds"][i]), ctx.prof[2])
+                core._testing.hk_score(*[int(a) if np.ndim(a) == 0 else a for a in args], *ctx.prof, one)
+            core._testing.winning_shape(h["concealed"][i], 5 - int(h["n_melds"][i]), ctx.prof[2])
         # settlement of every win (hand tai from the scorer, random seats)
         won = np.flatnonzero(out_tai >= 0)
         k = won.size
@@ -424,14 +426,16 @@ def phase_score(core, scale, summary):
             dealer = rng.integers(0, 4, k).astype(np.int64)
             streak = rng.integers(0, 6, k).astype(np.int64)
             deltas = np.zeros((k, 4), np.int64)
-            core.settle_batch(out_tai[won], h["win_by"][won], winner, payer, liable, dealer, streak, ctx.opts, deltas)
+            core._testing.settle_batch(
+                out_tai[won], h["win_by"][won], winner, payer, liable, dealer, streak, ctx.opts, deltas
+            )
             n_settled += k
             legs_t, legs_p, d4 = np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
             for j in range(min(k, 20)):
                 a = (int(out_tai[won[j]]), int(h["win_by"][won[j]]), int(winner[j]), int(payer[j]))
                 core.settle(*a, int(dealer[j]), int(streak[j]), ctx.opts, d4)
-                core.hk_legs(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.opts, legs_t, legs_p)
-                core.hk_settle(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.opts, d4)
+                core._testing.hk_legs(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.opts, legs_t, legs_p)
+                core._testing.hk_settle(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.opts, d4)
                 core.dealer_tai(int(streak[j]), ctx.opts)
         ctx_cols = np.stack([h["win_tile"], h["win_by"], h["seat_wind"], h["round_wind"], h["flowers"]], 1)
         core.score_all(h["concealed"], h["meld_type"], h["meld_kind"], h["n_melds"], ctx_cols, *ctx.prof, ctx.opts, 1)
@@ -452,22 +456,22 @@ def phase_score(core, scale, summary):
                 held = np.where(rng.random((R, 34)) < 0.2, rng.integers(lo, hi, (R, 34)), hands).astype(dt)
                 ns = rng.integers(-3, 9, R).astype(np.int64)
             shapes = rng.integers(0, 1 << 8, R).astype(np.int64)
-            for fn in core.HAND_EVAL_FNS:
-                out = np.zeros((R, core.HAND_EVAL_WIDTH), np.int64)
+            for fn in core._testing.HAND_EVAL_FNS:
+                out = np.zeros((R, core._testing.HAND_EVAL_WIDTH), np.int64)
                 ret = np.zeros(R, np.int64)
                 try:
-                    core._eval_batch(fn, hands, ns, held, shapes, out, ret, strict)
+                    core._testing.eval_batch(fn, hands, ns, held, shapes, out, ret, strict)
                 except ValueError:
-                    assert not strict or fn in ("decompositions", "_combine4")
+                    assert not strict or fn in ("decompositions", "combine4")
                     # (decompositions and _combine4 refuse n_sets outside 0..5 even when not strict)
                     ok = (ns >= 0) & (ns <= 5)
-                    core._eval_batch(fn, hands[ok], ns[ok], held[ok], shapes[ok], out[ok], ret[ok], strict)
+                    core._testing.eval_batch(fn, hands[ok], ns[ok], held[ok], shapes[ok], out[ok], ret[ok], strict)
                 n_rows += R
     summary["score"] = {
         "hands scored (score_batch)": n_scored,
         "wins": n_wins,
         "wins settled": n_settled,
-        "hand-analysis rows (_eval_batch)": n_rows,
+        "hand-analysis rows (eval_batch)": n_rows,
     }
 
 
@@ -513,7 +517,7 @@ class Fuzz:
 
     def call(self, name, args, expect_raise, what):
         """expect_raise: True (must raise), False (may raise), None (must not raise: a valid call)."""
-        fn = getattr(self.core, name)
+        fn = binding(self.core, name)
         self.calls += 1
         self.per_fn[name] = self.per_fn.get(name, 0) + 1
         try:
@@ -643,7 +647,7 @@ def valid_calls(core, ctx, S):
     nm = int(S.p[b, seat, st.P_NMELDS])
     po = ctx.prof[2]
     tabs = core.hand_tables()
-    w = core.HAND_EVAL_WIDTH
+    w = core._testing.HAND_EVAL_WIDTH
     flags = pv.F_DERIVED
     C = pv.n_channels(True)
     seats = np.where(S.terminated, -1, S.g[:, st.G_CUR]).astype(np.int64)
@@ -683,10 +687,10 @@ def valid_calls(core, ctx, S):
     defence = np.array(list(DEFENCE_DEFAULTS.values()), np.float64)
     i64 = lambda x: np.asarray(x).astype(np.int64)  # noqa: E731
     return {
-        "_codes": [c],
-        "_combine4": [tabs[0][5], tabs[0][7], tabs[0][0], tabs[2][3], 4],
-        "_drop_one": [H.copy(), 3],
-        "_eval_batch": [
+        "codes": [c],
+        "combine4": [tabs[0][5], tabs[0][7], tabs[0][0], tabs[2][3], 4],
+        "drop_one": [H.copy(), 3],
+        "eval_batch": [
             "win_wait_mask",
             H,
             np.full(4, 5, np.int64),
@@ -696,22 +700,22 @@ def valid_calls(core, ctx, S):
             np.zeros(4, np.int64),
             True,
         ],
-        "_extra_cost": [c.astype(np.int64), np.ones(34, np.int64), np.array([0, 5, 9], np.int64), 3],
-        "_is_orphan": [8],
-        "_loop_complete": [H, 5],
-        "_loop_decompositions": [H, 5],
-        "_loop_discard_shanten": [H, 5],
-        "_loop_shanten": [H, 5],
-        "_loop_waits": [H, 5],
-        "_perturb": [H.copy(), 3, 0.5],
-        "_random_complete": [np.zeros((3, 34), np.int8), 5, 7],
-        "_random_wall_hands": [np.zeros((3, 34), np.int8), 16, 7],
-        "_sha256_hex": [b"tw16"],
-        "_thirteen_code_ok": [5, 255],
+        "extra_cost": [c.astype(np.int64), np.ones(34, np.int64), np.array([0, 5, 9], np.int64), 3],
+        "is_orphan": [8],
+        "loop_complete": [H, 5],
+        "loop_decompositions": [H, 5],
+        "loop_discard_shanten": [H, 5],
+        "loop_shanten": [H, 5],
+        "loop_waits": [H, 5],
+        "perturb": [H.copy(), 3, 0.5],
+        "random_complete": [np.zeros((3, 34), np.int8), 5, 7],
+        "random_wall_hands": [np.zeros((3, 34), np.int8), 16, 7],
+        "sha256_hex": [b"tw16"],
+        "thirteen_code_ok": [5, 255],
         "gen_group": [4, True],
         "hand_tables": [],
         "hand_tables_sha256": [],
-        "check_hand_tables": [core.HAND_TABLES_SHA256],
+        "check_hand_tables": [core._testing.HAND_TABLES_SHA256],
         "is_complete": [c, 5],
         "shanten": [c16, 5],
         "discard_shanten": [c, 5, np.zeros(34, np.int64)],
@@ -946,8 +950,13 @@ def valid_calls(core, ctx, S):
         # bindings of other branches (used when the module has them)
         "hk_flags": [S, 1, 0, 1],
         "ukeire": [c16, 5, 1, (4 - c16).astype(np.int8)],
-        "_tile_danger": [5, np.zeros(34, np.int8), np.zeros(34, np.int8), (4 - c16).astype(np.int8)],
+        "tile_danger": [5, np.zeros(34, np.int8), np.zeros(34, np.int8), (4 - c16).astype(np.int8)],
     }, A
+
+
+def binding(core, name):
+    """The binding ``name`` of the core: the game API in ``core``, what only the tests call in ``core._testing``."""
+    return getattr(core, name) if hasattr(core, name) else getattr(core._testing, name)
 
 
 def _runner(fz, name, args, i, prefix=""):
@@ -1057,8 +1066,9 @@ def phase_fuzz(core, scale, summary):
     core.set_num_threads(0)
     names = {
         n
-        for n in dir(core)
-        if not n.startswith("__") and callable(getattr(core, n)) and not isinstance(getattr(core, n), type)
+        for mod in (core, core._testing)
+        for n in dir(mod)
+        if not n.startswith("__") and callable(getattr(mod, n)) and not isinstance(getattr(mod, n), type)
     }
     # (the second rules set only for the bindings that take rules, a profile or a state)
     ctx_params = {"opts", "cfg", "prof", "p_opts", "p_tai", "state", "S"}
@@ -1077,11 +1087,11 @@ def phase_fuzz(core, scale, summary):
             S = new_state(core, ctx, 4, 78)
         core.set_num_threads(0)
         calls, A = valid_calls(core, ctx, S)
-        calls = {k: v for k, v in calls.items() if hasattr(core, k)}
+        calls = {k: v for k, v in calls.items() if hasattr(core, k) or hasattr(core._testing, k)}
         missing = sorted(names - set(calls))
         assert not missing, f"bindings the fuzz does not know (add them to valid_calls): {missing}"
         for name in sorted(calls):
-            fn = getattr(core, name)
+            fn = binding(core, name)
             sig = parse_signature(fn)
             if not first and not ctx_params & {p[0] for p in sig}:
                 continue
@@ -1167,7 +1177,7 @@ def phase_race_proof(core):
     out = np.zeros((256, 34), np.int8)
     print("SANITIZER-PROOF: two threads writing one array in the core", flush=True)
     ts = [
-        threading.Thread(target=lambda i=i: [core._random_complete(out, 5, i * 100 + j) for j in range(50)])
+        threading.Thread(target=lambda i=i: [core.random_complete(out, 5, i * 100 + j) for j in range(50)])
         for i in range(2)
     ]
     for t in ts:

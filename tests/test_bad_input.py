@@ -1043,7 +1043,7 @@ def test_issue27_row2_two_threads_stepping_one_engine():
     no game is ever corrupted (before the fix: tile ids 35, counts of -1, 6 melds)."""
     import threading
 
-    from envs.engine.invariants import check
+    from game_check import check
 
     eng = Engine(Rules(), 512, auto_reset=True)
     eng.reset(1)

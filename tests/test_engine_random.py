@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from game_check import check
 
 from envs import _core
+from envs._core import _testing
 from envs.engine import state as st
 from envs.engine.actions import ACTION_NAMES, N_ACTIONS, PASS, action_from_name, action_name
 from envs.engine.api import Engine
-from envs.engine.invariants import ERROR_NAMES, check
+from envs.engine.invariants import ERROR_NAMES
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM, random_play
 from envs.rules import DEFAULTS, Rules
 
@@ -248,7 +250,7 @@ def test_memory_per_game_is_small():
 
 def test_may_win_never_rejects_a_win():
     """The engine's cheap pre-check agrees with the full winning-shape check on random hands."""
-    from envs.engine.claims import may_win
+    from envs._core._testing import may_win
     from envs.hand.analysis import SHAPE_EIGHT_PAIRS
 
     rng = np.random.default_rng(1)
@@ -269,7 +271,7 @@ def test_may_win_never_rejects_a_win():
         rows, kinds = np.nonzero(hands < 4)
         plus = hands[rows].copy()
         plus[np.arange(rows.size), kinds] += 1
-        full = _core.is_win_batch(plus, (5 - (16 - sizes[rows]) // 3).astype(np.int64), shapes)
+        full = _testing.is_win_batch(plus, (5 - (16 - sizes[rows]) // 3).astype(np.int64), shapes)
         wins = np.flatnonzero(full)
         assert wins.size > 50
         for i in wins:

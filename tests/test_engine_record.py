@@ -227,8 +227,8 @@ def test_wall_positions_and_last_drawn_are_public_and_read_only():
 def test_drivers_that_call_the_core_directly_sync_the_records():
     """A driver stepping ``eng.s`` through envs.engine.step (as the vector env does) syncs after each
     call; the games it deals again start their records at hand 0."""
+    from envs._core import reset_some, step_some
     from envs.engine.rng import game_seeds
-    from envs.engine.step import reset_some, step_some
 
     eng = Engine(Rules(), 3, record_hands=True)
     eng.reset(4)

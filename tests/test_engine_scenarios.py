@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from game_check import check
 
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.engine.invariants import check
 from envs.engine.scripted import (
     deltas,
     finished_hands,
@@ -400,7 +400,7 @@ def test_swap_call(swap):
 
 
 def test_chi_not_offered_when_it_leaves_no_legal_discard():
-    from envs.engine.claims import chi_has_discard
+    from envs._core._testing import chi_has_discard
 
     h = np.zeros(34, np.int8)
     h[[2, 3, 4, 5]] = 1  # 3456m; chi 3m with 45m leaves 3m 6m, both banned

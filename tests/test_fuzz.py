@@ -19,13 +19,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from game_check import check
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from envs.engine.actions import N_ACTIONS, action_from_name
 from envs.engine.api import Engine
-from envs.engine.invariants import check
 from envs.rules import DEFAULTS, Rules
 from envs.scoring.cases import CASE_FIELDS
 

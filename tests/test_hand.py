@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from envs import _core
+from envs._core import _testing
 from envs.hand import analysis as A
 from envs.hand import api, tables
 from envs.tiles import CHI, N_KINDS, PON, WIND0, NotationError, kind_name, parse_hand
@@ -236,10 +237,10 @@ def test_checksum():
         a.tobytes() for a in (tables.SUIT_DIST, tables.SUIT_FLAGS, tables.HONOUR_DIST, tables.HONOUR_FLAGS)
     )
     assert len(data) == tables.FILE_SIZE
-    assert hashlib.sha256(data).hexdigest() == tables.FILE_SHA256 == _core.hand_tables_sha256()
-    _core.check_hand_tables(tables.FILE_SHA256)
+    assert hashlib.sha256(data).hexdigest() == tables.FILE_SHA256 == _testing.hand_tables_sha256()
+    _testing.check_hand_tables(tables.FILE_SHA256)
     with pytest.raises(_core.TableError, match="checksum"):
-        _core.check_hand_tables("0" * 64)
+        _testing.check_hand_tables("0" * 64)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -270,17 +271,17 @@ def test_checksum():
 )
 def test_is_complete_cases(text, n_sets, ok):
     c = H(text)
-    assert _core.is_complete(c, n_sets) == ok
-    assert (_core.shanten(c, n_sets) == -1) == ok if c.sum() == 3 * n_sets + 2 else True
+    assert _testing.is_complete(c, n_sets) == ok
+    assert (_testing.shanten(c, n_sets) == -1) == ok if c.sum() == 3 * n_sets + 2 else True
 
 
 def test_is_complete_any_dtype_and_views():
     c = H("123m 456m 789m 123p 55p EEE")
     for dt in (np.int8, np.int64):
-        assert _core.is_complete(c.astype(dt), 5)
+        assert _testing.is_complete(c.astype(dt), 5)
     batch = np.zeros((3, 40), np.int8)
     batch[1, :34] = c
-    assert _core.is_complete(batch[1], 5) and not _core.is_complete(batch[0], 5)
+    assert _testing.is_complete(batch[1], 5) and not _testing.is_complete(batch[0], 5)
 
 
 def test_invalid_counts_and_n_sets():
@@ -290,15 +291,15 @@ def test_invalid_counts_and_n_sets():
     bad = c.copy()
     bad[0] = 5
     with pytest.raises(ValueError, match="outside 0..4"):
-        _core.is_complete(bad, 5)
+        _testing.is_complete(bad, 5)
     with pytest.raises(ValueError, match="n_sets = 6"):
-        _core.shanten(c, 6)
+        _testing.shanten(c, 6)
     rows = np.stack([bad, c]).astype(np.int64)
     n_sets = np.array([5, 6], np.int64)
     for fn, want in (("is_complete", [0, 0]), ("shanten", [A.INVALID, A.INVALID])):
         ret = np.zeros(2, np.int64)
-        out = np.zeros((2, _core.HAND_EVAL_WIDTH), np.int64)
-        _core._eval_batch(fn, rows, n_sets, rows, np.zeros(2, np.int64), out, ret, False)
+        out = np.zeros((2, _testing.HAND_EVAL_WIDTH), np.int64)
+        _testing.eval_batch(fn, rows, n_sets, rows, np.zeros(2, np.int64), out, ret, False)
         assert ret.tolist() == want, fn
 
 
@@ -326,10 +327,10 @@ def test_invalid_counts_and_n_sets():
 )
 def test_wait_cases(text, n_melds, expected):
     c = H(text)
-    assert names(_core.wait_array(c, 5 - n_melds, c)) == expected
+    assert names(_testing.wait_array(c, 5 - n_melds, c)) == expected
     if c.sum() == 3 * (5 - n_melds) + 1:
         assert api.waits(text, n_melds=n_melds) == expected
-        assert (_core.shanten(c, 5 - n_melds) == 0) == bool(expected)
+        assert (_testing.shanten(c, 5 - n_melds) == 0) == bool(expected)
 
 
 def test_waits_exclude_kinds_held_four_times():
@@ -340,7 +341,7 @@ def test_waits_exclude_kinds_held_four_times():
     assert api.waits("1111m 3m 567p 123s 456s 99s") == ["2m"]
     held = H("5m")
     held[4] = 4
-    assert names(_core.wait_array(H("5m"), 5, held)) == []
+    assert names(_testing.wait_array(H("5m"), 5, held)) == []
 
 
 # --------------------------------------------------------------------------------------------------
@@ -363,7 +364,7 @@ def test_waits_exclude_kinds_held_four_times():
 )
 def test_shanten_cases(text, n_melds, expected):
     c = H(text) if text else np.zeros(N_KINDS, np.int8)
-    assert _core.shanten(c, 5 - n_melds) == expected
+    assert _testing.shanten(c, 5 - n_melds) == expected
     assert py_shanten(c, 5 - n_melds) == expected if 5 - n_melds <= 1 else True
 
 
@@ -371,7 +372,7 @@ def test_shanten_cases(text, n_melds, expected):
 @given(st.data())
 def test_shanten_matches_brute_force(data):
     c, n = data.draw(hands(data.draw(st.sampled_from([1, 2])), n_max=3))
-    assert _core.shanten(c, n) == py_shanten(c, n)
+    assert _testing.shanten(c, n) == py_shanten(c, n)
 
 
 @SETTINGS
@@ -379,8 +380,8 @@ def test_shanten_matches_brute_force(data):
 def test_complete_iff_shanten_minus_one(hn):
     c, n = hn
     ref = py_complete(c, n)
-    assert _core.is_complete(c, n) == ref
-    assert (_core.shanten(c, n) == -1) == ref
+    assert _testing.is_complete(c, n) == ref
+    assert (_testing.shanten(c, n) == -1) == ref
 
 
 @SETTINGS
@@ -388,12 +389,12 @@ def test_complete_iff_shanten_minus_one(hn):
 def test_shanten_recurrence_3n1(hn):
     """A 3n+1 hand is one tile further than its best draw (the definition of the tables)."""
     c, n = hn
-    s = _core.shanten(c, n)
+    s = _testing.shanten(c, n)
     best = 99
     for k in range(N_KINDS):
         if c[k] < 4:
             c[k] += 1
-            best = min(best, _core.shanten(c, n))
+            best = min(best, _testing.shanten(c, n))
             c[k] -= 1
     assert s == best + 1
 
@@ -411,7 +412,7 @@ def test_wait_iff_adding_completes(hn, data):
         if held[k] < 4:
             held[k] += 1
     out = np.zeros(N_KINDS, np.int8)
-    nw = _core.wait_mask(c, n, held, out)
+    nw = _testing.wait_mask(c, n, held, out)
     for k in range(N_KINDS):
         ok = False
         if c[k] < 4 and held[k] < 4:
@@ -420,8 +421,8 @@ def test_wait_iff_adding_completes(hn, data):
             c[k] -= 1
         assert bool(out[k]) == ok, (kind_name(k), c, n)
     assert nw == out.sum()
-    full = _core.wait_array(c, n, c)
-    assert full.any() == (_core.shanten(c, n) == 0)
+    full = _testing.wait_array(c, n, c)
+    assert full.any() == (_testing.shanten(c, n) == 0)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -483,7 +484,7 @@ def test_decompositions_recompose_and_are_all(hn):
         assert list(sets) == sorted(sets)
     assert len(set(ds)) == len(ds)
     assert set(ds) == py_decompositions(c, n)
-    assert bool(ds) == _core.is_complete(c, n)
+    assert bool(ds) == _testing.is_complete(c, n)
 
 
 def test_decompositions_capacity():
@@ -507,12 +508,12 @@ def test_discard_shanten_consistent(hn):
             assert out[k] == A.NOT_HELD
         else:
             c[k] -= 1
-            assert out[k] == _core.shanten(c, n)
+            assert out[k] == _testing.shanten(c, n)
             c[k] += 1
-    if not _core.is_complete(c, n):
-        assert best == _core.shanten(c, n)
+    if not _testing.is_complete(c, n):
+        assert best == _testing.shanten(c, n)
     mask = np.zeros(N_KINDS, np.bool_)
-    assert _core.best_discards(c, n, mask) == best
+    assert _testing.best_discards(c, n, mask) == best
     assert np.array_equal(mask, (out == best) & (c > 0))
 
 
@@ -539,12 +540,12 @@ def test_suit_permutation_invariance(hn, perm, mirror, hperm):
     c, n = hn
     d = permute_suits(c, perm, mirror)
     d[27:34] = c[27:34][list(hperm)]
-    assert _core.shanten(d, n) == _core.shanten(c, n)
-    assert _core.is_complete(d, n) == _core.is_complete(c, n)
-    assert _core.wait_array(d, n, d).sum() == _core.wait_array(c, n, c).sum()
+    assert _testing.shanten(d, n) == _testing.shanten(c, n)
+    assert _testing.is_complete(d, n) == _testing.is_complete(c, n)
+    assert _testing.wait_array(d, n, d).sum() == _testing.wait_array(c, n, c).sum()
     out = np.zeros((A.MAX_DECOMPOSITIONS, A.DEC_WIDTH), np.int64)
     assert _core.decompositions(d, n, out) == _core.decompositions(c, n, out)
-    assert _core.eight_pairs_shanten(d) == _core.eight_pairs_shanten(c)
+    assert _testing.eight_pairs_shanten(d) == _testing.eight_pairs_shanten(c)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -566,16 +567,16 @@ def test_suit_permutation_invariance(hn, perm, mirror, hperm):
 )
 def test_is_eight_pairs(text, ok):
     c = H(text)
-    assert _core.is_eight_pairs(c) == ok
-    assert (_core.eight_pairs_shanten(c) == -1) == ok if c.sum() == 17 else True
+    assert _testing.is_eight_pairs(c) == ok
+    assert (_testing.eight_pairs_shanten(c) == -1) == ok if c.sum() == 17 else True
 
 
 def test_eight_pairs_waits_extras_cases():
     # EX02: 16 tiles, eight pairs with 1111m as two: waits 3m 5m 7m 9m E C, not 1m (held four times)
     c = H("1111m 33m 55m 77m 99m EE CC")
-    assert _core.eight_pairs_shanten(c) == 0 and _core.shanten(c, 5) > 0
+    assert _testing.eight_pairs_shanten(c) == 0 and _testing.shanten(c, 5) > 0
     m = np.zeros(N_KINDS, np.bool_)
-    assert _core.eight_pairs_wait_mask(c, c, m) == 6
+    assert _testing.eight_pairs_wait_mask(c, c, m) == 6
     assert names(m) == ["3m", "5m", "7m", "9m", "E", "C"]
     assert api.waits("1111m 33m 55m 77m 99m EE CC", eight_pairs=True) == ["3m", "5m", "7m", "9m", "E", "C"]
     assert api.waits("1111m 33m 55m 77m 99m EE CC") == []
@@ -594,14 +595,14 @@ def test_eight_pairs_waits_extras_cases():
 @SETTINGS
 @given(st.sampled_from([16, 17]).flatmap(lambda n: random_counts(n)), st.data())
 def test_eight_pairs_properties(c, data):
-    assert _core.is_eight_pairs(c) == py_eight_pairs(c)
-    assert _core.eight_pairs_shanten(c) == py_eight_pairs_shanten(c)
+    assert _testing.is_eight_pairs(c) == py_eight_pairs(c)
+    assert _testing.eight_pairs_shanten(c) == py_eight_pairs_shanten(c)
     if c.sum() == 16:
         held = c.copy()
         for k in data.draw(st.lists(st.integers(0, N_KINDS - 1), max_size=4)):
             held[k] = min(4, held[k] + 1)
         m = np.zeros(N_KINDS, np.bool_)
-        _core.eight_pairs_wait_mask(c, held, m)
+        _testing.eight_pairs_wait_mask(c, held, m)
         for k in range(N_KINDS):
             ok = False
             if c[k] < 4 and held[k] < 4:
@@ -609,7 +610,7 @@ def test_eight_pairs_properties(c, data):
                 ok = py_eight_pairs(c)
                 c[k] -= 1
             assert m[k] == ok
-        if _core.eight_pairs_shanten(c) != 0:
+        if _testing.eight_pairs_shanten(c) != 0:
             assert not m.any()
 
 
@@ -625,7 +626,7 @@ def test_eight_pairs_built(pp):
     c[pon] += 3
     ok = c.max() <= 4
     if ok:
-        assert _core.is_eight_pairs(c)
+        assert _testing.is_eight_pairs(c)
         assert _core.is_win(c, 5, A.SHAPE_EIGHT_PAIRS)
 
 

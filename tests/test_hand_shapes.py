@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from envs import _core
+from envs._core import _testing
 from envs.hand import analysis as A
 from envs.tiles import CHI, N_KINDS, PON, WIND0, kind_name, parse_hand
 
@@ -102,14 +103,18 @@ def ref_is(c, shapes):
 
 def shanten_of(c, shapes):
     return (
-        _core.thirteen_orphans_shanten(c, shapes)
+        _testing.thirteen_orphans_shanten(c, shapes)
         if shapes & A.SHAPE_THIRTEEN
-        else _core.sixteen_unrelated_shanten(c, shapes)
+        else _testing.sixteen_unrelated_shanten(c, shapes)
     )
 
 
 def is_shape(c, shapes):
-    return _core.is_thirteen_orphans(c, shapes) if shapes & A.SHAPE_THIRTEEN else _core.is_sixteen_unrelated(c, shapes)
+    return (
+        _testing.is_thirteen_orphans(c, shapes)
+        if shapes & A.SHAPE_THIRTEEN
+        else _testing.is_sixteen_unrelated(c, shapes)
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -168,12 +173,12 @@ SHAPE_KINDS = [PURE, MIXED, PURE | MIXED, SIXTEEN, SIXTEEN | GAP2]
 def test_thirteen_orphans_parts(text, code, eye, set_):
     c = H(text)
     parts = np.zeros(3, np.int64)
-    assert _core.thirteen_orphans_parts(c, parts) == code
+    assert _testing.thirteen_orphans_parts(c, parts) == code
     if code:
         assert kind_name(int(parts[0])) == eye
         assert (int(parts[1]), kind_name(int(parts[2]))) == (set_[0], set_[1])
-        assert _core.is_thirteen_orphans(c, PURE if code == 1 else MIXED)
-        assert not _core.is_thirteen_orphans(c, MIXED if code == 1 else PURE)
+        assert _testing.is_thirteen_orphans(c, PURE if code == 1 else MIXED)
+        assert not _testing.is_thirteen_orphans(c, MIXED if code == 1 else PURE)
         assert _core.is_win(c, 5, PURE | MIXED) and not _core.is_win(c, 5, A.SHAPE_EIGHT_PAIRS)
         assert not _core.is_win(c, 5, 0) and not _core.is_win(c, 4, PURE | MIXED)
 
@@ -193,15 +198,15 @@ def test_thirteen_orphans_parts(text, code, eye, set_):
 )
 def test_sixteen_unrelated_examples(text, ok, ok_gap2):
     c = H(text)
-    assert _core.is_sixteen_unrelated(c, SIXTEEN) == ok
-    assert _core.is_sixteen_unrelated(c, SIXTEEN | GAP2) == ok_gap2
+    assert _testing.is_sixteen_unrelated(c, SIXTEEN) == ok
+    assert _testing.is_sixteen_unrelated(c, SIXTEEN | GAP2) == ok_gap2
     assert _core.is_win(c, 5, SIXTEEN) == ok
     assert _core.is_win(c, 5, SIXTEEN | GAP2) == ok_gap2
     assert _core.is_win(c, 5, SIXTEEN | PURE | MIXED) == ok
     assert not _core.is_win(c, 5, A.SHAPE_EIGHT_PAIRS | PURE | MIXED)
     if ok:
         suits = np.zeros(3, np.int64)
-        assert _core.sixteen_unrelated_suits(c, SIXTEEN, suits)
+        assert _testing.sixteen_unrelated_suits(c, SIXTEEN, suits)
 
 
 def test_special_shape_codes():
@@ -244,7 +249,7 @@ def test_waits_examples():
 def test_only_special_shape_is_a_win():
     """A hand that can only win as 十六不搭 is a win under the shape bit and nothing else."""
     c = H("147m 258p 369s ESWNCFP")
-    assert _core.shanten(c, 5) > 0
+    assert _testing.shanten(c, 5) > 0
     assert _core.win_shanten(c, 5, SIXTEEN) == 0
     c2 = c.copy()
     c2[WIND0] += 1
@@ -284,7 +289,7 @@ def test_wait_iff_adding_completes(shapes, data):
         k = data.draw(st.integers(0, N_KINDS - 1))
         held[k] = 4
     out = np.zeros(N_KINDS, np.bool_)
-    n = _core.special_wait_mask(c, held, shapes, out)
+    n = _testing.special_wait_mask(c, held, shapes, out)
     expect = []
     for k in range(N_KINDS):
         if c[k] < 4 and held[k] < 4:
@@ -295,7 +300,7 @@ def test_wait_iff_adding_completes(shapes, data):
     assert list(np.flatnonzero(out)) == expect and n == len(expect)
     # wired into win_wait_mask: the union with the standard waits
     std = np.zeros(N_KINDS, np.bool_)
-    _core.wait_mask(c, 5, held, std)
+    _testing.wait_mask(c, 5, held, std)
     win = np.zeros(N_KINDS, np.bool_)
     assert _core.win_wait_mask(c, 5, held, shapes, win) == int((std | out).sum())
     assert (win == (std | out)).all()
@@ -314,10 +319,10 @@ def test_win_shanten_is_the_minimum(shapes, data):
         shape_hands(kind | (shapes & GAP2) if kind == SIXTEEN else kind, data.draw(st.sampled_from([16, 17])))
     )
     expect = min(
-        _core.shanten(c, 5),
-        _core.eight_pairs_shanten(c),
-        _core.thirteen_orphans_shanten(c, shapes),
-        _core.sixteen_unrelated_shanten(c, shapes),
+        _testing.shanten(c, 5),
+        _testing.eight_pairs_shanten(c),
+        _testing.thirteen_orphans_shanten(c, shapes),
+        _testing.sixteen_unrelated_shanten(c, shapes),
     )
     assert _core.win_shanten(c, 5, shapes) == expect
     if c.sum() == 17:

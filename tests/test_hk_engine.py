@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from envs._core._testing import hk_flags
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.engine.handend import hk_flags
 from envs.engine.scripted import (
     deltas,
     finished_hands,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.ledger import la_close_all, la_hand
+from envs._core._testing import la_close_all, la_hand
 
 A, B, C, D = 0, 1, 2, 3
 PER_TAI = 10  # stakes 30/10: a leg of t tai is worth v = 3 + t tai = 10 v chips

@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs._core import hk_legs, hk_settle, is_win, score_hand, win_shanten, win_wait_mask
+from envs._core import is_win, score_hand, win_shanten, win_wait_mask
+from envs._core._testing import hk_legs, hk_settle
 from envs.rules import Rules
 from envs.scoring import codes as C
 from envs.scoring.api import score

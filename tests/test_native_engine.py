@@ -48,6 +48,7 @@ import pytest
 from recorded import recorded_items
 
 from envs import _core
+from envs._core import _testing
 from envs.engine import state as st
 from envs.engine.actions import N_ACTIONS, PASS, WIN
 from envs.engine.api import Engine
@@ -132,7 +133,7 @@ def _args(rules):
 def _check_code(S, b, opts):
     """check_game's code for game b; -1 where the binding refuses the state (pointers out of range)."""
     try:
-        return int(_core.check_game(S, b, opts))
+        return int(_testing.check_game(S, b, opts))
     except ValueError:
         return -1
 
@@ -622,7 +623,7 @@ def test_bad_arrays(live):
     with pytest.raises(ValueError, match="policy"):
         _core.random_play(S, game_seeds(0, 4), game_seeds(1, 4), 1, False, 7, *args)
     with pytest.raises(ValueError, match="b: game 4"):
-        _core.check_game(S, 4, eng.opts)
+        _testing.check_game(S, 4, eng.opts)
 
 
 def test_bad_actions_change_nothing(live):
@@ -739,7 +740,7 @@ def test_fuzzed_states_never_crash():
                     arr[idx] = np.array([u], dtype=f"uint{bits}").view(arr.dtype)[0]
             b = int(rng.integers(6))
             try:
-                _core.check_game(T, b, eng.opts)
+                _testing.check_game(T, b, eng.opts)
             except ValueError:
                 pass
             try:

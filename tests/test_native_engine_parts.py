@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from envs import _core as core
+from envs._core import _testing
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.api import Engine
@@ -210,12 +211,12 @@ def _check_seat_wins(h, nm, p_opts, ts):
         t = int(t)
         full = _wins(h, nm, t, shapes) if t >= 0 or h.sum() % 3 == 2 else False
         if full:
-            assert core.may_win(h, t, shapes), ("may_win rejects a win", h, t, shapes)
+            assert _testing.may_win(h, t, shapes), ("may_win rejects a win", h, t, shapes)
         else:
-            core.may_win(h, t, shapes)
+            _testing.may_win(h, t, shapes)
         _count("may_win")
         if t >= 0:
-            assert core.wins_with(h, nm, t, p_opts) == full, ("wins_with", h, nm, t)
+            assert _testing.wins_with(h, nm, t, p_opts) == full, ("wins_with", h, nm, t)
             _count("wins_with")
 
 
@@ -239,25 +240,25 @@ def _check_claim_decision(eng, b, rng):
             for lo in range(max(t - 2, 9 * (t // 9)), min(t, 9 * (t // 9) + 6) + 1):
                 used = [k for k in (lo, lo + 1, lo + 2) if k != t]
                 sw = bool(rng.integers(2))
-                assert core.chi_has_discard(h, t, lo, used[0], used[1], sw) == _chi_has_discard(
+                assert _testing.chi_has_discard(h, t, lo, used[0], used[1], sw) == _chi_has_discard(
                     h, t, lo, used[0], used[1], sw
                 )
                 _count("chi_has_discard")
         if rng.random() < 0.3:
             ms = S.melds[b, s]
             k = int(rng.integers(34))
-            assert core.held_all(h, ms, nm, k) == _held_all(h, ms, nm, k)
-            assert core.is_concealed(ms, nm) == bool((ms[:nm, 0] == ANKONG).all())
+            assert _testing.held_all(h, ms, nm, k) == _held_all(h, ms, nm, k)
+            assert _testing.is_concealed(ms, nm) == bool((ms[:nm, 0] == ANKONG).all())
             _count("held_all / is_concealed")
-            assert core.is_ready_hand(h, ms, nm, p_opts) == _ready(h, ms, nm, shapes)
+            assert _testing.is_ready_hand(h, ms, nm, p_opts) == _ready(h, ms, nm, shapes)
             _count("is_ready_hand")
     if t < 0:
         return
     # open_claims / open_rob on copies of the game's rows: deterministic, and they ask the seats
     # whose options they set, the first one after the turn seat
     for name, fn, extra in (
-        ("open_claims", core.open_claims, (e.opts,)),
-        ("open_rob", core.open_rob, (bool(rng.integers(2)),)),
+        ("open_claims", _testing.open_claims, (e.opts,)),
+        ("open_rob", _testing.open_rob, (bool(rng.integers(2)),)),
     ):
         runs = []
         for _ in range(2):
@@ -287,8 +288,8 @@ def _check_turn_decision(eng, b, rng):
     seat = int(g[st.G_CUR])
     h, ms, ps = S.hands[b, seat], S.melds[b, seat], p[seat]
     nm = int(ps[st.P_NMELDS])
-    win = core.turn_win_ok(g, ps, h, e.opts, p_opts)
-    ready = core.can_declare_ready(g, ps, h, ms, e.opts, e.cfg, p_opts)
+    win = _testing.turn_win_ok(g, ps, h, e.opts, p_opts)
+    ready = _testing.can_declare_ready(g, ps, h, ms, e.opts, e.cfg, p_opts)
     if not g[st.G_READY_PENDING]:  # (then the mask holds the discards that leave a ready hand only)
         assert win == S.mask[b, A.WIN] and (bool(e.opts[OPT_DECLARE_READY]) and ready) == S.mask[b, A.READY]
     if win:
@@ -301,11 +302,11 @@ def _check_turn_decision(eng, b, rng):
     h1 = h.copy()
     h1[dk] -= 1
     _check_seat_wins(h1, nm, p_opts, range(34))
-    assert core.ready_after_discard(h, ms, nm, dk, p_opts) == core.is_ready_hand(h1, ms, nm, p_opts)
+    assert _testing.ready_after_discard(h, ms, nm, dk, p_opts) == _testing.is_ready_hand(h1, ms, nm, p_opts)
     _count("ready_after_discard")
     left = core.tiles_left(g, e.opts)
     assert left == eng.wall_drawable[b]
-    assert core.kong_allowed(g, e.opts) == (left - (1 if e.opts[OPT_DEAD_WALL_PER_KONG] else 0) >= 1)
+    assert _testing.kong_allowed(g, e.opts) == (left - (1 if e.opts[OPT_DEAD_WALL_PER_KONG] else 0) >= 1)
 
 
 def _check_state_parts(eng, b, rng):
@@ -331,15 +332,15 @@ def _check_state_parts(eng, b, rng):
         S = _copy(S0)
         r = None
         if what.startswith("deal"):
-            r = core.deal(S, b, e.opts, e.prof)
+            r = _testing.deal(S, b, e.opts, e.prof)
         elif what == "draw_tile":  # a front or replacement draw for some seat, from this state
-            r = core.draw_tile(S, b, seat, tail, src, e.opts, e.prof)
+            r = _testing.draw_tile(S, b, seat, tail, src, e.opts, e.prof)
         elif what == "fill_wall":
-            core.fill_wall(S, b, e.opts)
+            _testing.fill_wall(S, b, e.opts)
         elif what == "roll_dice":
-            core.roll_dice(S, b, e.opts)
+            _testing.roll_dice(S, b, e.opts)
         else:
-            core.chase_side(S, b, e.opts)
+            _testing.chase_side(S, b, e.opts)
         runs.append((r, S))
     assert runs[0][0] == runs[1][0], what
     _assert_same_state(runs[0][1], runs[1][1], what)
@@ -357,7 +358,7 @@ def _check_state_parts(eng, b, rng):
         S.g[b, st.G_PHASE] = st.PH_TURN
         S.terminated[b] = False
         core.mask_rows(S.mask, S.g, S.p, S.hands, S.melds, S.terminated, e.opts, e.cfg, e.prof[2])
-        err = core.check_game(S, b, e.opts)
+        err = _testing.check_game(S, b, e.opts)
         assert err == 0, (what, ERROR_NAMES[err])
     _count(f"state parts: {what}")
 
@@ -430,7 +431,7 @@ def test_ledger_follows_the_rules():
         np.fill_diagonal(legs, 0)
         cut, ask = int(rng.integers(0, 4)), int(rng.integers(0, 2))
         paid = paid0.copy()
-        asks = core.la_hand(la, la_k, legs, cut, ask, paid)
+        asks = _testing.la_hand(la, la_k, legs, cut, ask, paid)
         assert paid.sum() == paid0.sum()
         _assert_ledger_ok(la, la_k)
         for i in range(16):
@@ -443,7 +444,7 @@ def test_ledger_follows_the_rules():
         val = int(rng.integers(-3000, 3000)) * int(rng.integers(0, 2))
         a, b, v = (x, y, val) if val >= 0 else (y, x, -val)  # the net leg runs a -> b
         before, k_before, paid0 = la.copy(), la_k.copy(), paid.copy()
-        advanced = core.la_pair(la, la_k, x, y, val, paid)
+        advanced = _testing.la_pair(la, la_k, x, y, val, paid)
         assert paid.sum() == paid0.sum()
         _assert_ledger_ok(la, la_k)
         if k_before[a, b] > 0 and v > 0:  # 1. 拉: R = 1.5 R + v, k + 1
@@ -457,7 +458,7 @@ def test_ledger_follows_the_rules():
             assert not advanced and la[a, b] == v and la_k[a, b] == 1
         paid0 = paid.copy()
         open_r = la.copy()
-        core.la_close_all(la, la_k, paid)
+        _testing.la_close_all(la, la_k, paid)
         assert not la.any() and not la_k.any()
         expect = paid0.copy()
         for d, c in zip(*np.nonzero(open_r)):
@@ -468,7 +469,7 @@ def test_ledger_follows_the_rules():
         amt = float(rng.integers(-4000, 4000)) / float(rng.choice([1, 2, 4, 3]))
         d, cc = (int(v) for v in rng.choice(4, 2, replace=False))
         paid0 = paid.copy()
-        core.pay_rounded(paid, d, cc, amt)
+        _testing.pay_rounded(paid, d, cc, amt)
         r = math.floor(amt + 0.5)
         assert paid[d] == paid0[d] - r and paid[cc] == paid0[cc] + r, amt
     _count("ledger cases", n)
@@ -484,29 +485,29 @@ def test_side_payments_follow_the_rules():
         o = opts.copy()
         o[OPT_BASE] = int(rng.integers(0, 101))
         halves = int(rng.integers(-5, 9))
-        assert core.base_chips(o, halves) == (o[OPT_BASE] * halves + 1) // 2
+        assert _testing.base_chips(o, halves) == (o[OPT_BASE] * halves + 1) // 2
         p = np.zeros((4, st.NP), np.int64)
         p[:, st.P_FLOWERS] = rng.integers(0, 256, 4)
         p[:, st.P_FLOWER_PAID] = rng.integers(0, 8, 4)
         p[:, st.P_SIDE] = rng.integers(-500, 500, 4)
         seat = int(rng.integers(4))
         before = p.copy()
-        core.flower_side(p, seat, o)
+        _testing.flower_side(p, seat, o)
         f, done = int(before[seat, st.P_FLOWERS]), int(before[seat, st.P_FLOWER_PAID])
         gain = 0
         for lo, bit in ((0, st.FP_SET1), (4, st.FP_SET2)):
             if (f >> lo) & 15 == 15 and not done & bit:
-                gain += 3 * core.base_chips(o, 2)
+                gain += 3 * _testing.base_chips(o, 2)
                 done |= bit | st.FP_GRASS
         if not done & st.FP_GRASS and ((f | (f >> 4)) & 15) == 15:
-            gain += 3 * core.base_chips(o, 1)
+            gain += 3 * _testing.base_chips(o, 1)
             done |= st.FP_GRASS
         assert p[seat, st.P_FLOWER_PAID] == done
         side = p[:, st.P_SIDE] - before[:, st.P_SIDE]
         assert side.sum() == 0 and side[seat] == gain
         assert all(side[s] == -gain // 3 for s in range(4) if s != seat)
         before = p.copy()
-        core.all_pay(p, seat, halves * 7)
+        _testing.all_pay(p, seat, halves * 7)
         side = p[:, st.P_SIDE] - before[:, st.P_SIDE]
         assert side[seat] == 3 * halves * 7 and side.sum() == 0
     _count("side cases", n)
@@ -536,13 +537,13 @@ def test_chase_side_follows_the_rules():
             S.river[b, spoiled, j] = (S.river[b, spoiled, j] + 1) % 4 if j else (k + 1) % 34
         S.g[b, st.G_NRIVER] = m
         Sc = _copy(S)
-        core.chase_side(Sc, b, eng.opts)
+        _testing.chase_side(Sc, b, eng.opts)
         side = Sc.p[b, :, st.P_SIDE] - S.p[b, :, st.P_SIDE]
         # (the last discard is not claimed yet when 追 is checked: its claimed field is not read)
         hit = m >= 4 and (spoiled < m - 4 or (spoiled == m - 1 and j == 2))
         if hit:
             payer = (first + m - 4) % 4
-            one = core.base_chips(eng.opts, 2 if k >= 27 else 4)
+            one = _testing.base_chips(eng.opts, 2 if k >= 27 else 4)
             want = np.full(4, one)
             want[payer] = -3 * one
             assert np.array_equal(side, want), (m, spoiled, k)
@@ -574,8 +575,8 @@ def test_deal_fresh_states():
             S.g[:, st.G_DEALER] = rng.integers(0, 4, S.rng.shape[0])
             Sc = _copy(S)
             for b in range(S.rng.shape[0]):
-                r = core.deal(S, b, eng.opts, eng.prof)
-                assert core.deal(Sc, b, eng.opts, eng.prof) == r
+                r = _testing.deal(S, b, eng.opts, eng.prof)
+                assert _testing.deal(Sc, b, eng.opts, eng.prof) == r
                 cnt, want = _tiles(S, b, eng.opts)
                 assert np.array_equal(cnt, want)
                 if not r:
@@ -597,31 +598,31 @@ def test_bad_input_is_refused():
     o, c, po = eng.opts, eng.cfg, eng.prof[2]
     h = S.hands[0, 0].copy()
     with pytest.raises(TypeError, match="h: expected dtype int8"):
-        core.may_win(h.astype(np.int64), 3, 0)
+        _testing.may_win(h.astype(np.int64), 3, 0)
     with pytest.raises(ValueError, match="h: expected axis 0 of size 34"):
-        core.wins_with(h[:30], 0, 3, po)
+        _testing.wins_with(h[:30], 0, 3, po)
     with pytest.raises(ValueError, match="t: expected -1..33, got 34"):
-        core.may_win(h, 34, 0)
+        _testing.may_win(h, 34, 0)
     with pytest.raises(ValueError, match="t: expected 0..33, got -1"):
-        core.wins_with(h, 0, -1, po)
+        _testing.wins_with(h, 0, -1, po)
     with pytest.raises(ValueError, match="n_melds: expected 0..5, got 6"):
-        core.wins_with(h, 6, 3, po)
+        _testing.wins_with(h, 6, 3, po)
     bad = h.copy()
     bad[5] = 5
     with pytest.raises(ValueError, match="h: counts must be 0..4"):
-        core.wins_with(bad, 0, 3, po)
+        _testing.wins_with(bad, 0, 3, po)
     with pytest.raises(ValueError, match="nm: expected 0..5, got 6"):
-        core.held_all(h, S.melds[0, 0], 6, 3)
+        _testing.held_all(h, S.melds[0, 0], 6, 3)
     with pytest.raises(ValueError, match="k: expected 0..33, got 34"):
-        core.held_all(h, S.melds[0, 0], 0, 34)
+        _testing.held_all(h, S.melds[0, 0], 0, 34)
     with pytest.raises(ValueError, match="ms: expected axis 0 of size 5"):
-        core.is_concealed(S.melds[0, 0, :4], 0)
+        _testing.is_concealed(S.melds[0, 0, :4], 0)
     with pytest.raises(ValueError, match="s: expected 0..3, got 4"):
         core.claim_options(S.g[0], S.p[0, 0], h, 4, 0, 3, o, po)
     with pytest.raises(ValueError, match="opts: expected axis 0 of size"):
         core.tiles_left(S.g[0], o[:-1])
     with pytest.raises(ValueError, match="p_opts: expected 1 dimensions"):
-        core.wins_with(h, 0, 3, po[None])
+        _testing.wins_with(h, 0, 3, po[None])
     # mask_rows: shapes, and the seat / kinds it indexes with
     m = np.zeros_like(S.mask)
     with pytest.raises(ValueError, match="mask: expected axis 0 of size 2"):
@@ -648,44 +649,44 @@ def test_bad_input_is_refused():
         core.mask_rows(mm, S.g, S.p, S.hands, S.melds, S.terminated, o, c, po)
     # state-level functions: the namedtuple, b, the dealer, the script
     with pytest.raises(ValueError, match="b: expected 0..1, got 2"):
-        core.deal(S, 2, o, eng.prof)
+        _testing.deal(S, 2, o, eng.prof)
     with pytest.raises(TypeError, match="S.rng: expected dtype uint64"):
-        core.fill_wall(S._replace(rng=S.rng.astype(np.int64)), 0, o)
+        _testing.fill_wall(S._replace(rng=S.rng.astype(np.int64)), 0, o)
     with pytest.raises(ValueError, match="S.hands: expected axis 1 of size 4"):
-        core.deal(S._replace(hands=S.hands[:, :3]), 0, o, eng.prof)
+        _testing.deal(S._replace(hands=S.hands[:, :3]), 0, o, eng.prof)
     with pytest.raises(TypeError, match="prof"):
-        core.deal(S, 0, o, eng.prof[:2])
+        _testing.deal(S, 0, o, eng.prof[:2])
     S2 = _copy(S)
     S2.g[0, st.G_DEALER] = -1
     with pytest.raises(ValueError, match=r"G_DEALER\]: expected 0..3, got -1"):
-        core.deal(S2, 0, o, eng.prof)
+        _testing.deal(S2, 0, o, eng.prof)
     S2 = _copy(S)._replace(script=np.full((2, 1, 144), 3, np.uint8))
     S2.g[:, st.G_SCRIPT_USED] = 0
     with pytest.raises(ValueError, match="permutation"):
-        core.deal(S2, 0, o, eng.prof)
+        _testing.deal(S2, 0, o, eng.prof)
     S2.g[0, st.G_SCRIPT_USED] = -1
     with pytest.raises(ValueError, match="G_SCRIPT_USED"):
-        core.fill_wall(S2, 0, o)
+        _testing.fill_wall(S2, 0, o)
     S2 = _copy(S)
     S2.g[0, st.G_NRIVER] = 500
     with pytest.raises(ValueError, match="G_NRIVER"):
-        core.chase_side(S2, 0, o)
+        _testing.chase_side(S2, 0, o)
     with pytest.raises(ValueError, match="G_NRIVER"):
-        core.hk_flags(S2, 0, 1, 0)
+        _testing.hk_flags(S2, 0, 1, 0)
     with pytest.raises(ValueError, match="w: expected 0..3, got 4"):
-        core.hk_flags(S, 0, 4, 0)
+        _testing.hk_flags(S, 0, 4, 0)
     with pytest.raises(ValueError, match="b: expected 0..1, got -1"):
-        core.hk_flags(S, -1, 0, 0)
+        _testing.hk_flags(S, -1, 0, 0)
     # ledger
     la, la_k, paid = np.zeros((4, 4)), np.zeros((4, 4), np.int32), np.zeros(4, np.int64)
     with pytest.raises(ValueError, match="d: expected 0..3, got 4"):
-        core.la_close(la, la_k, 4, 0, paid)
+        _testing.la_close(la, la_k, 4, 0, paid)
     with pytest.raises(TypeError, match="la_k: expected dtype int32"):
-        core.la_close_all(la, la_k.astype(np.int64), paid)
+        _testing.la_close_all(la, la_k.astype(np.int64), paid)
     with pytest.raises(ValueError, match="paid: expected axis 0 of size 4"):
-        core.pay_rounded(paid[:3], 0, 1, 2.5)
+        _testing.pay_rounded(paid[:3], 0, 1, 2.5)
     with pytest.raises(ValueError, match="seat: expected 0..3"):
-        core.flower_side(S.p[0], -1, o)
+        _testing.flower_side(S.p[0], -1, o)
     # nothing above wrote into the state
     _assert_same_state(eng.s, S, "after refused calls")
 

@@ -36,6 +36,7 @@ from envs.scoring.profile import PO_SHAPES
 from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0
 
 _core = pytest.importorskip("envs._core")
+_testing = _core._testing
 
 DATA = Path(__file__).resolve().parent / "data"
 CASE_FILES = (DATA / "hongkong.jsonl", DATA / "hongkong_items.jsonl")
@@ -62,16 +63,16 @@ def _cases() -> list[dict]:
 def _score(args, prof):
     """hk_score: (tai, items as a list, the columns the digests were recorded with)."""
     out = np.full(C.N_ITEMS, 7, np.int32)  # it clears it
-    tai = int(_core.hk_score(*args, *prof, out))
+    tai = int(_testing.hk_score(*args, *prof, out))
     return tai, recorded_items(out).tolist()
 
 
 def _legs(leg_args, opts):
     """hk_legs and hk_settle of one win: [n, leg tai, leg payers, settled, deltas]."""
     t, p = np.zeros(4, np.int64), np.zeros(4, np.int64)
-    n = int(_core.hk_legs(*leg_args, opts, t, p))
+    n = int(_testing.hk_legs(*leg_args, opts, t, p))
     d = np.arange(4, dtype=np.int64) * 1000  # added to, not overwritten
-    s = int(_core.hk_settle(*leg_args, opts, d))
+    s = int(_testing.hk_settle(*leg_args, opts, d))
     return [n, t.tolist(), p.tolist(), s, d.tolist()]
 
 
@@ -126,7 +127,7 @@ def test_score_hand_hands_hongkong_to_hk_score():
     for i in range(300):
         args = gen.hand()
         o_hk, o = np.zeros(C.N_ITEMS, np.int32), np.zeros(C.N_ITEMS, np.int32)
-        t_hk = _core.hk_score(*args, *prof, o_hk)
+        t_hk = _testing.hk_score(*args, *prof, o_hk)
         assert _core.score_hand(*args, *prof, o) == t_hk and np.array_equal(o, o_hk), (i, args)
 
 
@@ -500,7 +501,7 @@ GOOD_HAND_TAI = 4  # what the Numba scorer gave too
 
 def test_good_input_scores():
     args, prof, out = _good()
-    assert _core.hk_score(*args, *prof, out) == GOOD_HAND_TAI
+    assert _testing.hk_score(*args, *prof, out) == GOOD_HAND_TAI
 
 
 @pytest.mark.parametrize(
@@ -529,7 +530,7 @@ def test_hk_score_refuses_bad_arguments(pos, value, match):
     args, prof, out = _good()
     args[pos] = value
     with pytest.raises((ValueError, TypeError), match=match):
-        _core.hk_score(*args, *prof, out)
+        _testing.hk_score(*args, *prof, out)
 
 
 def test_hk_score_refuses_bad_melds_profile_and_output():
@@ -537,37 +538,37 @@ def test_hk_score_refuses_bad_melds_profile_and_output():
     bad = list(args)
     bad[1], bad[2], bad[3] = np.array([CHI, 0, 0, 0, 0], np.int8), np.array([7, 0, 0, 0, 0], np.int8), 1
     with pytest.raises(ValueError, match="meld_kind: chow 0 starts at kind 7"):
-        _core.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, *prof, out)
     bad[1], bad[2] = np.array([9, 0, 0, 0, 0], np.int8), np.array([0, 0, 0, 0, 0], np.int8)
     with pytest.raises(ValueError, match="meld_type"):
-        _core.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, *prof, out)
     bad[1], bad[2] = np.array([PON, 0, 0, 0, 0], np.int8), np.array([34, 0, 0, 0, 0], np.int8)
     with pytest.raises(ValueError, match="meld_kind"):
-        _core.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, *prof, out)
     bad[1], bad[2] = np.array([KONG, 0, 0, 0, 0], np.int8), np.array([26, 0, 0, 0, 0], np.int8)  # 9s: 3 held + 4
     with pytest.raises(ValueError, match="tiles of kind 26"):
-        _core.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, *prof, out)
     bad[1], bad[2], bad[3] = np.zeros(2, np.int8), np.zeros(2, np.int8), 3
     with pytest.raises(ValueError, match="shorter than n_melds"):
-        _core.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, *prof, out)
     p_tai = prof[0].copy()
     p_tai[3, 0] = C.N_ITEMS
     with pytest.raises(ValueError, match="p_tai"):
-        _core.hk_score(*args, p_tai, prof[1], prof[2], out)
+        _testing.hk_score(*args, p_tai, prof[1], prof[2], out)
     with pytest.raises((ValueError, TypeError), match="p_tai"):
-        _core.hk_score(*args, prof[0].astype(np.int64), prof[1], prof[2], out)
+        _testing.hk_score(*args, prof[0].astype(np.int64), prof[1], prof[2], out)
     with pytest.raises((ValueError, TypeError), match="p_repl"):
-        _core.hk_score(*args, prof[0], prof[1][:5], prof[2], out)
+        _testing.hk_score(*args, prof[0], prof[1][:5], prof[2], out)
     with pytest.raises((ValueError, TypeError), match="p_opts"):
-        _core.hk_score(*args, prof[0], prof[1], prof[2][:3], out)
+        _testing.hk_score(*args, prof[0], prof[1], prof[2][:3], out)
     with pytest.raises((ValueError, TypeError), match="out_items"):
-        _core.hk_score(*args, *prof, np.zeros(C.N_ITEMS - 1, np.int32))
+        _testing.hk_score(*args, *prof, np.zeros(C.N_ITEMS - 1, np.int32))
     with pytest.raises((ValueError, TypeError), match="out_items"):
-        _core.hk_score(*args, *prof, np.zeros(C.N_ITEMS, np.int16))
+        _testing.hk_score(*args, *prof, np.zeros(C.N_ITEMS, np.int16))
     with pytest.raises((ValueError, TypeError)):  # a read-only output
         ro = np.zeros(C.N_ITEMS, np.int32)
         ro.setflags(write=False)
-        _core.hk_score(*args, *prof, ro)
+        _testing.hk_score(*args, *prof, ro)
 
 
 @pytest.mark.parametrize(
@@ -589,9 +590,9 @@ def test_legs_refuse_bad_arguments(pos, value, match):
     args[pos] = value
     o = Rules(profile="hongkong").as_array()
     with pytest.raises(ValueError, match=match):
-        _core.hk_legs(*args, o, np.zeros(4, np.int64), np.zeros(4, np.int64))
+        _testing.hk_legs(*args, o, np.zeros(4, np.int64), np.zeros(4, np.int64))
     with pytest.raises(ValueError, match=match):
-        _core.hk_settle(*args, o, np.zeros(4, np.int64))
+        _testing.hk_settle(*args, o, np.zeros(4, np.int64))
 
 
 def test_legs_refuse_bad_arrays():
@@ -599,13 +600,13 @@ def test_legs_refuse_bad_arrays():
     o = Rules(profile="hongkong").as_array()
     z = np.zeros(4, np.int64)
     with pytest.raises((ValueError, TypeError), match="opts"):
-        _core.hk_legs(*args, o[:5], z, z.copy())
+        _testing.hk_legs(*args, o[:5], z, z.copy())
     with pytest.raises((ValueError, TypeError), match="out_leg_tai"):
-        _core.hk_legs(*args, o, np.zeros(3, np.int64), z)
+        _testing.hk_legs(*args, o, np.zeros(3, np.int64), z)
     with pytest.raises((ValueError, TypeError), match="out_leg_payer"):
-        _core.hk_legs(*args, o, z, np.zeros(4, np.int32))
+        _testing.hk_legs(*args, o, z, np.zeros(4, np.int32))
     with pytest.raises((ValueError, TypeError), match="out_deltas"):
-        _core.hk_settle(*args, o, np.zeros(5, np.int64))
+        _testing.hk_settle(*args, o, np.zeros(5, np.int64))
 
 
 def test_zz_recorded_digests(capsys):

@@ -119,7 +119,7 @@ def _ukeire(hand, n_sets, s, unseen):
 
 
 def _tile_danger(d, passed, disc, unseen):
-    return _core._tile_danger(d, passed, disc, unseen)
+    return _core.tile_danger(d, passed, disc, unseen)
 
 
 # -- digests ------------------------------------------------------------------------------------------
@@ -348,12 +348,12 @@ def test_ukeire_and_tile_danger_values():
     assert _core.ukeire(h, 5, 0, unseen) == 8 - h[0] - h[3]
     none = np.zeros(34, np.int8)
     # 5m with every tile unseen: pair+single 4*3+4+1, two-sided and edge waits 4*(16+16), closed 2*16
-    assert _core._tile_danger(4, none, none, four) == 17 + 128 + 32
+    assert _core.tile_danger(4, none, none, four) == 17 + 128 + 32
     disc = none.copy()
     disc[4] = 1
-    assert _core._tile_danger(4, none, disc, four) == (17 + 128 + 32) // 2  # its own discard: halved
-    assert _core._tile_danger(4, disc, none, four) == 0  # let pass: safe
-    assert _core._tile_danger(27, none, none, four) == 17  # an honour: pair or single only
+    assert _core.tile_danger(4, none, disc, four) == (17 + 128 + 32) // 2  # its own discard: halved
+    assert _core.tile_danger(4, disc, none, four) == 0  # let pass: safe
+    assert _core.tile_danger(27, none, none, four) == 17  # an honour: pair or single only
 
 
 # -- threads ------------------------------------------------------------------------------------------
@@ -607,8 +607,8 @@ def test_bad_ukeire_and_tile_danger_inputs_raise():
     with pytest.raises(ValueError, match="unseen"):
         _core.ukeire(h, 5, 0, four[:30])
     with pytest.raises(ValueError, match="d = 34"):
-        _core._tile_danger(34, none, none, four)
+        _core.tile_danger(34, none, none, four)
     with pytest.raises(ValueError, match="passed_by_threat"):
-        _core._tile_danger(0, none[:33], none, four)
+        _core.tile_danger(0, none[:33], none, four)
     with pytest.raises(ValueError, match="disc_by_threat"):
-        _core._tile_danger(0, none, np.full(34, -1, np.int8), four)
+        _core.tile_danger(0, none, np.full(34, -1, np.int8), four)

@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 core = pytest.importorskip("envs._core")
+_testing = core._testing
 
 from recorded import Digests, recorded_items  # noqa: E402
 
@@ -186,7 +187,7 @@ def test_case_files_batch():
         }
         tai = np.zeros(n, np.int64)
         items = np.zeros((n, N_ITEMS), np.int32)
-        core.score_batch(
+        _testing.score_batch(
             conc,
             mt,
             mk,
@@ -204,7 +205,7 @@ def test_case_files_batch():
             items,
         )
         deltas = np.zeros((n, 4), np.int64)
-        core.settle_batch(
+        _testing.settle_batch(
             tai,
             col["win_by"],
             col["winner"],
@@ -267,15 +268,15 @@ def test_hongkong_dispatch():
         )
         out_hk = np.zeros(N_ITEMS, np.int32)
         out = np.zeros(N_ITEMS, np.int32)
-        tai = core.hk_score(*args, out_hk)
+        tai = _testing.hk_score(*args, out_hk)
         assert core.score_hand(*args, out) == tai and np.array_equal(out, out_hk), case["id"]
         if tai >= 0:
             opts = c.rules.as_array()
             d_hk = np.zeros(4, np.int64)
-            core.hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, d_hk)
+            _testing.hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, d_hk)
             d = np.zeros((1, 4), np.int64)
             one = lambda x: np.array([x], np.int64)  # noqa: E731
-            core.settle_batch(
+            _testing.settle_batch(
                 one(tai), one(c.win_by), one(c.winner), one(c.payer), one(c.liable), one(0), one(c.streak), opts, d
             )
             assert np.array_equal(d[0], d_hk), case["id"]
@@ -510,11 +511,11 @@ def random_results(name: str, n: int = N_RANDOM):
     h = random_hands(np.random.default_rng(zlib.crc32(name.encode())), n)
     tai = np.zeros(n, np.int64)
     items = np.zeros((n, N_ITEMS), np.int32)
-    core.score_batch(*_hand_args(h, rules), tai, items)
+    _testing.score_batch(*_hand_args(h, rules), tai, items)
     deltas = []
     for opts in _opts_variants(rules):
         d = np.zeros((n, 4), np.int64)
-        core.settle_batch(
+        _testing.settle_batch(
             tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"], h["streak"], opts, d
         )
         deltas.append(d)
@@ -550,7 +551,7 @@ def test_random_batch_equals_single_calls_and_threads(name):
             core.set_num_threads(threads)
             tai = np.zeros(n, np.int64)
             items = np.zeros((n, N_ITEMS), np.int32)
-            core.score_batch(*args, tai, items)
+            _testing.score_batch(*args, tai, items)
             runs.append((tai, items))
     finally:
         core.set_num_threads(old)
@@ -558,7 +559,7 @@ def test_random_batch_equals_single_calls_and_threads(name):
     assert np.array_equal(runs[1][0], tai) and np.array_equal(runs[1][1], items)
     opts = rules.as_array()
     deltas = np.zeros((n, 4), np.int64)
-    core.settle_batch(
+    _testing.settle_batch(
         tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"], h["streak"], opts, deltas
     )
     for i in range(0, n, 7):
@@ -582,7 +583,7 @@ def test_bench_loop():
         tai = np.zeros(n, np.int64)
         items = np.zeros((n, N_ITEMS), np.int32)
         # ctx columns: win_tile, win_by, seat, round, flowers; no flags
-        core.score_batch(
+        _testing.score_batch(
             conc,
             mt,
             mk,
@@ -617,7 +618,7 @@ def test_winning_shape():
         for i in range(len(h["nm"])):
             n_sets = 5 - int(h["nm"][i])
             want = core.is_win(h["conc"][i], n_sets, int(p_opts[PO_SHAPES]))
-            assert core.winning_shape(h["conc"][i], n_sets, p_opts) == want
+            assert _testing.winning_shape(h["conc"][i], n_sets, p_opts) == want
 
 
 def test_dealer_tai():
@@ -792,7 +793,7 @@ def test_settle_is_one_settlement():
         else:  # each seat its own leg (standard rules know no 全包)
             assert d.tolist() == [legs, -legs // 3, -legs // 3, -legs // 3]
         d_hk = np.zeros(4, np.int64)
-        core.hk_settle(10, C.WIN_SELF_DRAW, 0, -1, liable, 0, 2, opts, d_hk)
+        _testing.hk_settle(10, C.WIN_SELF_DRAW, 0, -1, liable, 0, 2, opts, d_hk)
         assert np.array_equal(d, d_hk)
     # a non-dealer self-draw: the dealer's leg carries the dealer tai under standard rules only
     for opts, want_dt in ((std, [5, 0, 0, 0]), (hk, [0, 0, 0, 0])):
@@ -828,7 +829,7 @@ def test_batch_bad_input():
             )
             | over
         )
-        core.score_batch(**a)
+        _testing.score_batch(**a)
 
     call()
     with pytest.raises(ValueError, match="n_melds: expected axis 0 of size 50"):
@@ -849,13 +850,15 @@ def test_batch_bad_input():
     tai = np.zeros(50, np.int64)
     liable = np.full(50, -1, np.int64)
     with pytest.raises(ValueError, match=r"liable\[0\]"):
-        core.settle_batch(
+        _testing.settle_batch(
             tai, h["win_by"], h["winner"], h["payer"], liable - 1, h["dealer"], h["streak"], rules.as_array(), d
         )
     bad_w = h["winner"].copy()
     bad_w[9] = -1
     with pytest.raises(ValueError, match=r"winner\[9\]"):
-        core.settle_batch(tai, h["win_by"], bad_w, h["payer"], liable, h["dealer"], h["streak"], rules.as_array(), d)
+        _testing.settle_batch(
+            tai, h["win_by"], bad_w, h["payer"], liable, h["dealer"], h["streak"], rules.as_array(), d
+        )
 
 
 def test_zz_recorded_digests(capsys):

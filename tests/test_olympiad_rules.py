@@ -13,11 +13,12 @@ import json
 
 import numpy as np
 import pytest
+from game_check import check
 
 from envs import _core
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.engine.invariants import ERROR_NAMES, check
+from envs.engine.invariants import ERROR_NAMES
 from envs.engine.randplay import POLICY_GREEDY, random_play
 from envs.engine.scripted import deltas, items, last_hand, legal_names, play, run_out, scripted_engine
 from envs.rules import DEFAULTS, Rules, RulesError, Stakes

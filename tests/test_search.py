@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from envs import _core
+from envs._core import _testing
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.scripted import legal_names, play, scripted_engine
@@ -62,7 +63,7 @@ def random_steps(eng, rng, n, game=None):
 def check_resampled(before, after, seat):
     """What the seat sees did not change, and the state is legal."""
     s0, s1 = before.s, after.s
-    assert _core.check_game(s1, 0, after.opts) == 0
+    assert _testing.check_game(s1, 0, after.opts) == 0
     assert obs_of(before, seat) == obs_of(after, seat)
     np.testing.assert_array_equal(s0.mask, s1.mask)
     np.testing.assert_array_equal(s0.hands[0, seat], s1.hands[0, seat])
@@ -101,7 +102,7 @@ def test_resampled_mid_game_states_are_legal(profile, options):
                     if after.terminated[0]:
                         break
                     random_steps(after, rng, 1)
-                    assert _core.check_game(after.s, 0, after.opts) == 0
+                    assert _testing.check_game(after.s, 0, after.opts) == 0
     assert n >= 1000 and changed > 0.9 * n, (n, changed)
 
 
@@ -110,7 +111,7 @@ def _continue_checked(eng, rng, steps=200):
         if eng.terminated[0]:
             return
         random_steps(eng, rng, 1)
-        assert _core.check_game(eng.s, 0, eng.opts) == 0
+        assert _testing.check_game(eng.s, 0, eng.opts) == 0
 
 
 def test_resample_while_a_kong_is_robbed():
@@ -206,7 +207,7 @@ def small_case() -> Engine:
     ]
     g[[st.G_NKONG, st.G_TILE, st.G_LAST_DRAWN, st.G_AFTER_CLAIM, st.G_DRAWSRC]] = [0, -1, 20, 0, st.SRC_FRONT]
     _core.mask_rows(s.mask, s.g, s.p, s.hands, s.melds, s.terminated, eng.opts, eng.cfg, eng.prof[2])
-    assert _core.check_game(s, 0, eng.opts) == 0
+    assert _testing.check_game(s, 0, eng.opts) == 0
     return eng
 
 
@@ -243,7 +244,7 @@ def test_resample_is_uniform_over_the_consistent_deals():
     for i in range(n):
         eng.set_game(0, ref, 0)
         eng.resample_hidden(0, 0, i)
-        assert _core.check_game(eng.s, 0, eng.opts) == 0
+        assert _testing.check_game(eng.s, 0, eng.opts) == 0
         seen[outcome(eng)] += 1
     assert set(seen) <= set(deals), set(seen) - set(deals)  # never a flower in a hand, never a lost tile
     stat = sum((seen[k] - n * c / total) ** 2 / (n * c / total) for k, c in deals.items())

@@ -125,7 +125,7 @@ def test_every_binding_on_state_memory_waits_for_the_hold():
         done = threading.Event()
         errors = []
 
-        def call(fn=getattr(_core, name), args=args):  # noqa: B008 (bound once, per loop turn)
+        def call(fn=sd.binding(_core, name), args=args):  # noqa: B008 (bound once, per loop turn)
             try:
                 fn(*args)
             except Exception as e:  # (reported below)

@@ -110,7 +110,7 @@ def _one_op(op, eng, rng, agent, encs):
     elif op == "last_hand":
         eng.last_hand(int(rng.integers(B)))
     elif op == "check":
-        from envs.engine.invariants import check_game
+        from envs._core._testing import check_game
 
         check_game(eng.s, int(rng.integers(B)), eng.opts)
 
@@ -144,7 +144,9 @@ def _tools(seed):
 def chaos(n_threads=2, games=6, ops=60, seed=0, mix=OPS) -> dict:
     """The chaos part (see the module docstring) with the operations ``mix``; raises AssertionError on
     a broken game or an unexpected exception, else returns counts."""
-    from envs.engine.invariants import ERROR_NAMES, check
+    from game_check import check
+
+    from envs.engine.invariants import ERROR_NAMES
 
     engs = _engines(games, seed)
     counts = {"ops": 0, "race_refusals": 0}
@@ -176,8 +178,9 @@ def search_beside_steps(games=32, searches=60, seed=0) -> dict:
     ``SearchAgent.act_engine`` on its live games (before the fix: ASan heap-buffer-overflow written
     by resample_hidden inside search_action, or "a rollout reached a state the step refuses").
     Afterwards every game passes the invariant checker; no call raises."""
+    from game_check import check
+
     from agents.search import SearchAgent
-    from envs.engine.invariants import check
 
     eng = _engines(games, seed)[0]
     stop, errors = [], []

@@ -4,7 +4,7 @@
 
 Plays 4 Greedy seats, logs every own-turn discard (the shanten and ukeire it leaves, the tiles left,
 each opponent's melds and true readiness from the engine's hidden hands, whether the discard was a
-winning tile for it, its ``_tile_danger``) and the hand's outcome, then prints:
+winning tile for it, its ``tile_danger``) and the hand's outcome, then prints:
 - WIN_LOGIT: per shanten left (0..4+), the logistic fit of "this seat wins the hand" on
   (1, log1p(ukeire), tiles_left / 64);
 - READY_P: P(an opponent is ready) by its melds (0..4+) and tiles_left // 16 (0..3+) (None where fewer
@@ -22,7 +22,7 @@ import numpy as np
 from agents.evaluation.arena import hand_outcomes, run_games
 from agents.features import decode
 from agents.greedy import GreedyAgent
-from envs._core import _tile_danger, is_complete_batch, shanten_batch, ukeire
+from envs._core import is_complete_batch, shanten_batch, tile_danger, ukeire
 from envs.engine.actions import DISCARD
 from envs.engine.api import Engine
 from envs.rules import Rules
@@ -63,7 +63,7 @@ def _log_rows(
         ons = (5 - nmelds_all[rows, seat]).astype(np.int64)
         ready_out[:, o] = shanten_batch(oh, ons) == 0
         for i in range(n):
-            dang_out[i, o] = _tile_danger(int(dtile[i]), opp_passed[i, o], opp_disc[i, o], unseen[i])
+            dang_out[i, o] = tile_danger(int(dtile[i]), opp_passed[i, o], opp_disc[i, o], unseen[i])
         room = oh[rows, dtile] < 4
         oh[rows[room], dtile[room]] += 1
         win_out[room, o] = is_complete_batch(oh[room], ons[room])

@@ -55,13 +55,12 @@ import weakref
 import numpy as np
 
 from envs import _core
+from envs._core import reset_batch, reset_some, step_batch, step_some, tiles_left
 from envs.engine import actions as A
 from envs.engine import state as st
-from envs.engine.claims import tiles_left
 from envs.engine.mask import engine_config
 from envs.engine.record import HandLog, HandRecord, read_record
 from envs.engine.rng import game_seeds, redeal_seed
-from envs.engine.step import reset_batch, reset_some, step_batch, step_some
 from envs.rules import Rules
 from envs.validate import as_int, check_memory, engine_actions, engine_seeds, engine_walls
 

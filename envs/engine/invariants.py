@@ -1,10 +1,8 @@
 """Invariants of one game, checked after every step of random play (in the native core, so it can
-run inside the random-play loop: native/src/invariants.cpp). ``check_game(S, b, opts)`` returns 0 or
-the first failing ``E_*`` code; ``check(engine)`` lists the failing games of an ``Engine``."""
+run inside the random-play loop: native/src/invariants.cpp). ``envs._core._testing.check_game(S, b,
+opts)`` returns 0 or the first failing ``E_*`` code; this module holds the codes and their names."""
 
 from __future__ import annotations
-
-from envs._core import check_game
 
 E_OK = 0
 E_TILES = 1  # some kind is not exactly 4 (flowers: exactly 1) over wall + hands + melds + river
@@ -17,13 +15,3 @@ E_WALL = 7  # negative drawable count or a bad wall pointer
 E_SEAT = 8  # current player out of range / not the turn seat
 E_COUNTS = 9  # a negative or >4 count
 ERROR_NAMES = ("ok", "tiles", "hand_size", "no_action", "done_mask", "zero_sum", "scorer", "wall", "seat", "counts")
-
-
-def check(engine) -> list[tuple[int, str]]:
-    """Python entry: ``[(game, error name), ...]`` for every game of an ``Engine`` that fails."""
-    bad = []
-    for b in range(engine.batch_size):
-        e = check_game(engine.s, b, engine.opts)
-        if e:
-            bad.append((b, ERROR_NAMES[e]))
-    return bad

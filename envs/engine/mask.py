@@ -1,6 +1,7 @@
 """The legal action mask of the seat to decide (one game).
 
-The functions run in the native core (native/src/mask.cpp), on one game's rows (``hands = S.hands[b]``,
+The functions run in the native core (native/src/mask.cpp; ``mask_rows`` is bound in ``envs._core``,
+the per-seat helpers, which only the tests call, in ``envs._core._testing``), on one game's rows (``hands = S.hands[b]``,
 ``melds = S.melds[b]``, ``g = S.g[b]``, ``p = S.p[b]``) or one seat's (``h``, ``ms``, ``ps``):
 
     mask_rows(mask, g, p, hands, melds, terminated, opts, cfg, p_opts)   the legal actions of each
@@ -22,27 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs._core import (
-    can_declare_ready,
-    held_all,
-    is_concealed,
-    is_ready_hand,
-    mask_rows,
-    ready_after_discard,
-    turn_win_ok,
-)
 from envs.rules import Rules, is_hongkong
 
-__all__ = [
-    "can_declare_ready",
-    "engine_config",
-    "held_all",
-    "is_concealed",
-    "is_ready_hand",
-    "mask_rows",
-    "ready_after_discard",
-    "turn_win_ok",
-]
+__all__ = ["engine_config"]
 
 # The engine settings derived from the profile (cfg, int64 (N_CFG,)): engine_config builds them.
 # cfg[CFG_READY_MODE]: which ready declarations the profile scores.

@@ -2,7 +2,7 @@
 (each game independent, so batch 1 and batch N run the same code).
 
 They run in the native core, ``envs._core`` (native/src/step.cpp). This module names the batch entry
-points that ``Engine``, the Gymnasium vector env and ``tw16_v0`` call:
+points (bound in ``envs._core``) that ``Engine``, the Gymnasium vector env and ``tw16_v0`` call:
 
     reset_batch(S, seeds, opts, cfg, prof)           deal every game from its seed (uint64 (B,))
     reset_some(S, seeds, which, opts, cfg, prof)     auto-reset: deal again the games in ``which``
@@ -20,10 +20,6 @@ dtype). From ``PARALLEL_MIN_BATCH`` games up a call splits the batch over
 """
 
 from __future__ import annotations
-
-from envs._core import reset_batch, reset_some, step_batch, step_some
-
-__all__ = ["reset_batch", "reset_some", "step_batch", "step_some"]
 
 PARALLEL_MIN_BATCH = 256  # smallest batch a core call splits over threads (native/include/tw16/parallel.hpp)
 WEST = 29  # 一路歸西 (west_draw): the first four discards all West end the hand drawn

@@ -1,6 +1,7 @@
 """Walls, dealing, draws and flower replacement (RULES 2.1-2.4, 2.8, 2.9).
 
-The functions run in the native core (native/src/wall.cpp), on the state ``S`` and game ``b``:
+The functions run in the native core (native/src/wall.cpp), on the state ``S`` and game ``b``; the step
+calls them, and they are bound for the tests in ``envs._core._testing``:
 
     fill_wall(S, b, opts)        this hand's wall: the next scripted one if any is left, else a fresh
                                  shuffle (Fisher-Yates on the game's own stream)
@@ -12,7 +13,3 @@ The functions run in the native core (native/src/wall.cpp), on the state ``S`` a
 """
 
 from __future__ import annotations
-
-from envs._core import deal, draw_tile, fill_wall
-
-__all__ = ["deal", "draw_tile", "fill_wall"]

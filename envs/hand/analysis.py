@@ -1,13 +1,15 @@
 """Hand analysis: completeness, shanten, waits, decompositions, eight_pairs, 十三么, 十六不搭.
 
-The functions are native code (native/include/tw16/hand.hpp, native/src/hand.cpp), bound in
-:mod:`envs._core` under these names: ``is_complete``, ``shanten``, ``discard_shanten``,
-``best_discards``, ``wait_mask``, ``wait_array``, ``decompositions``, ``is_eight_pairs``,
-``eight_pairs_shanten``, ``eight_pairs_wait_mask``, ``thirteen_orphans_parts``,
-``is_thirteen_orphans``, ``thirteen_orphans_shanten``, ``sixteen_unrelated_suits``,
-``is_sixteen_unrelated``, ``sixteen_unrelated_shanten``, ``special_shape``, ``special_wait_mask``,
-``is_win``, ``win_shanten``, ``win_wait_mask``, and batch forms over ``(B, 34)`` hands
-(``shanten_batch``, ``win_wait_mask_batch``...). This module holds their constants (the source of
+The functions are native code (native/include/tw16/hand.hpp, native/src/hand.cpp). Bound in
+:mod:`envs._core`, what the game, the agents and the tools call: ``decompositions``,
+``discard_shanten``, ``is_win``, ``win_shanten``, ``win_wait_mask``, ``special_shape`` and batch
+forms over ``(B, 34)`` hands (``is_complete_batch``, ``shanten_batch``, ``win_shanten_batch``,
+``discard_shanten_batch``, ``win_wait_mask_batch``). The others are bound for the tests in
+``envs._core._testing``: ``is_complete``, ``shanten``, ``best_discards``, ``wait_mask``,
+``wait_array``, ``is_eight_pairs``, ``eight_pairs_shanten``, ``eight_pairs_wait_mask``,
+``thirteen_orphans_parts``, ``is_thirteen_orphans``, ``thirteen_orphans_shanten``,
+``sixteen_unrelated_suits``, ``is_sixteen_unrelated``, ``sixteen_unrelated_shanten``,
+``special_wait_mask``, ``is_win_batch``, ``wait_mask_batch``. This module holds their constants (the source of
 ``tw16::py::analysis`` in native/include/tw16/constants.hpp); :mod:`envs.hand.api` takes notation.
 
 Conventions

@@ -1,6 +1,6 @@
 """Per-suit lookup tables for hand analysis: made by the native core's generator, checked when loaded.
 
-The generator is ``gen_group`` of native/src/hand_tables.cpp (also bound as ``envs._core.gen_group``).
+The generator is ``gen_group`` of native/src/hand_tables.cpp (also bound, for the tests, as ``envs._core._testing.gen_group``).
 When :mod:`envs._core` is imported it builds the four tables below (about a second) and checks the
 SHA-256 of ``MAGIC`` + the four arrays, in the order and layout given here, against
 ``FILE_SHA256``; a mismatch raises ``envs._core.TableError`` (a RuntimeError) and the import fails.

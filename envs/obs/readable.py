@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs._core import tiles_left
 from envs.engine import state as st
 from envs.engine.actions import action_name
-from envs.engine.claims import tiles_left
 from envs.tiles import ANKONG, FLOWER0, WIND_NAMES, Meld, format_counts, format_tiles, kind_name
 
 PHASE_NAMES = {

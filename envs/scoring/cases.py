@@ -60,7 +60,7 @@ HK_FIELDS = ("liable", "co_winners", "discards", "floor")  # HONGKONG.md 6
 
 @dataclass
 class Case:
-    """A validated case in array form, ready for ``envs.scoring.core.score_hand``."""
+    """A validated case in array form, ready for ``envs._core.score_hand``."""
 
     id: object
     rules: Rules

@@ -75,8 +75,8 @@ def hk_context_flags(discards: int | None = None, floor: int | None = None, co_w
     return f
 
 
-# (key, 中文). Every key a profile may give a value; one predicate each (envs/scoring/core.py,
-# envs/scoring/extras.py). Append only: the index is the position.
+# (key, 中文). Every key a profile may give a value; one predicate each (native/src/score.cpp,
+# extras.cpp). Append only: the index is the position.
 ITEMS: tuple[tuple[str, str], ...] = (
     ("self_draw", "自摸"),
     ("concealed", "門清"),
@@ -193,7 +193,7 @@ ITEMS: tuple[tuple[str, str], ...] = (
     ("exposed_kong", "明槓"),
     ("missing_suit", "缺一門"),
     ("no_honours", "無字"),
-    # hongkong (HONGKONG.md 3), keys not above; scored by envs/scoring/hongkong.py, which also gives the
+    # hongkong (HONGKONG.md 3), keys not above; scored by native/src/hongkong.cpp, which also gives the
     # keys above that the hongkong table names their HONGKONG.md meaning.
     ("ippatsu", "一發"),
     ("false_single", "假獨"),
@@ -277,7 +277,7 @@ FAMILIES: tuple[tuple[str, ...], ...] = (
 
 # hongkong families (HONGKONG.md 2.2), each from its smallest member up; a member replaces the members
 # before it on the same sets (般高: two_double_chows and triple_chow are peers, below quadruple_chow).
-# Profile.compiled() drops replaces inside them for a hongkong profile (envs/scoring/hongkong.py chooses).
+# Profile.compiled() drops replaces inside them for a hongkong profile (native/src/hk_families.cpp chooses).
 HK_FAMILIES: tuple[tuple[str, ...], ...] = (
     ("double_chow", "two_double_chows", "triple_chow", "quadruple_chow"),
     ("two_suit_chows", "three_suit_chows"),

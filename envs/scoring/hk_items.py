@@ -3,7 +3,7 @@
 Native code (native/include/tw16/hk_items.hpp, native/src/hk_items.cpp) computes the items that do
 not depend on how the hand is read (hand state, flowers, tiles and suits, win events) and the
 chicken hands (3.9); these constants are the source of ``tw16::py::hk_items`` in constants.hpp. See
-envs.scoring.hongkong for the interface.
+native/include/tw16/hongkong.hpp for the interface.
 """
 
 from __future__ import annotations

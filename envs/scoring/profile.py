@@ -6,7 +6,7 @@ may ``extends = "standard"``: it inherits the table, ``remove``s keys, overrides
 items and appends new ones in the order it names them. ``[rules]`` gives rule-option defaults and
 ``[options]`` tells predicates how to read the profile. Unknown keys anywhere are errors.
 
-Compiled form (``Profile.compiled()``), read by ``envs.scoring.core``:
+Compiled form (``Profile.compiled()``), read by the scoring core (native/include/tw16/score.hpp):
 
     p_tai  int32[4, N_ITEMS]   row 0 tai (-1 = not in this profile), row 1 reduced tai (-1 = none),
                                row 2 rank in the table (tie rule of RULES.md 3), row 3 the item at
@@ -49,7 +49,7 @@ BUILTIN = BASE_PROFILES + PLATFORMS
 PO_CONCEALED_ANY_WIN = 0
 PO_SHAPES = 1  # bit mask of envs.hand.analysis SHAPE_* (winning shapes beyond five sets and a pair)
 PO_EXTRAS = 2  # EX_* bits: which item groups beyond the base tables the profile names
-PO_HONGKONG = 3  # 1: scored by envs.scoring.hongkong (HONGKONG.md: additive, families, count methods)
+PO_HONGKONG = 3  # 1: scored by hk_score, native/src/hongkong.cpp (HONGKONG.md: additive, families, count methods)
 PO_COUNT_METHOD = 4  # hongkong 計法 1 or 2 (rule option count_method)
 PO_DUAL_READING = 5  # hongkong 2.3 dual reading of n n n (n+1)x3 (n+2)x3 (rule option dual_reading)
 N_POPTS = 6

@@ -1,6 +1,6 @@
 // Bindings of the agents' batch helpers: the efficiency planes (agents.efficiency._kernel) and the
 // Greedy / Defensive decisions (agents.greedy.act_kernel), plus the two per-tile measures that
-// agents/evaluation/defence_tables.py logs (ukeire, _tile_danger). Inputs are the features that
+// agents/evaluation/defence_tables.py logs (ukeire, tile_danger). Inputs are the features that
 // agents.features.decode reads from planes_v0 observations; every array and every value used as an
 // index is checked here (a bad value raises instead of reading out of bounds), then the batch runs
 // without the GIL, big batches over threads.
@@ -119,8 +119,8 @@ void bind_agents(nb::module_& m) {
     m.def("ukeire", &ukeire, "hand"_a, "n_sets"_a, "s"_a, "unseen"_a,
           "Unseen tiles that would lower the shanten of hand (3n+1 tiles, int8 (34,)) below s "
           "(agents.efficiency.ukeire).");
-    m.def("_tile_danger", &tile_danger, "d"_a, "passed_by_threat"_a, "disc_by_threat"_a, "unseen"_a,
-          "How many ways a hidden hand could wait on tile kind d (agents.greedy._tile_danger; int8 (34,) rows).");
+    m.def("tile_danger", &tile_danger, "d"_a, "passed_by_threat"_a, "disc_by_threat"_a, "unseen"_a,
+          "How many ways a hidden hand could wait on tile kind d (agents/greedy.py; int8 (34,) rows).");
     m.attr("EFFICIENCY_FAR") = efficiency::FAR;
 }
 

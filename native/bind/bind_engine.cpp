@@ -268,7 +268,7 @@ void run_steps(const State& S, View<const int64_t, 1> actions, const View<const 
 
 }  // namespace
 
-void bind_engine(nb::module_& m) {
+void bind_engine(nb::module_& m, nb::module_& t) {
     // Below this many games a batch call runs on the calling thread (envs.engine.step, parallel.hpp).
     m.attr("PARALLEL_MIN_BATCH") = PARALLEL_MIN_BATCH;
     m.def(
@@ -363,7 +363,7 @@ void bind_engine(nb::module_& m) {
         "Random (policy 0) or greedy (1) legal play of every game: envs.engine.randplay's play_batch. Game b is "
         "dealt from seeds[b], the agent draws from agent_seeds[b] (not changed). Returns the (B, N_OUT) int64 "
         "table (O_EPISODES, O_HANDS, O_DECISIONS, O_WINS, O_ERROR, O_ERROR_STEP, O_HASH).");
-    m.def(
+    t.def(
         "check_game",
         [](nb::handle state, int64_t b, const AnyArray& opts_a) {
             const State S = state_of(state);

@@ -482,52 +482,52 @@ auto held(R (*f)(Args...)) {
     };
 }
 
-void bind_engine_parts(nb::module_& m) {
+void bind_engine_parts(nb::module_& m, nb::module_& t) {
     using nb::arg;
     // mask.py
     m.def("mask_rows", held(&b_mask_rows), arg("mask"), arg("g"), arg("p"), arg("hands"), arg("melds"),
           arg("terminated"), arg("opts"), arg("cfg"), arg("p_opts"),
           "mask.mask_rows for every game of a batch: the legal actions of each game's seat to decide into "
           "mask (B, 76). Arrays as in envs.engine.state.State.");
-    m.def("held_all", held(&b_held_all), arg("h"), arg("ms"), arg("nm"), arg("k"));
-    m.def("is_concealed", held(&b_is_concealed), arg("ms"), arg("nm"));
-    m.def("is_ready_hand", held(&b_is_ready_hand), arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
-    m.def("ready_after_discard", held(&b_ready_after_discard), arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
-    m.def("can_declare_ready", held(&b_can_declare_ready), arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"),
+    t.def("held_all", held(&b_held_all), arg("h"), arg("ms"), arg("nm"), arg("k"));
+    t.def("is_concealed", held(&b_is_concealed), arg("ms"), arg("nm"));
+    t.def("is_ready_hand", held(&b_is_ready_hand), arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
+    t.def("ready_after_discard", held(&b_ready_after_discard), arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
+    t.def("can_declare_ready", held(&b_can_declare_ready), arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"),
           arg("cfg"), arg("p_opts"), arg("claimed") = false);
-    m.def("turn_win_ok", held(&b_turn_win_ok), arg("g"), arg("ps"), arg("h"), arg("opts"), arg("p_opts"));
+    t.def("turn_win_ok", held(&b_turn_win_ok), arg("g"), arg("ps"), arg("h"), arg("opts"), arg("p_opts"));
     // claims.py
-    m.def("may_win", held(&b_may_win), arg("h"), arg("t"), arg("shapes"));
-    m.def("wins_with", held(&b_wins_with), arg("h"), arg("n_melds"), arg("t"), arg("p_opts"));
+    t.def("may_win", held(&b_may_win), arg("h"), arg("t"), arg("shapes"));
+    t.def("wins_with", held(&b_wins_with), arg("h"), arg("n_melds"), arg("t"), arg("p_opts"));
     m.def("tiles_left", held(&b_tiles_left), arg("g"), arg("opts"));
-    m.def("kong_allowed", held(&b_kong_allowed), arg("g"), arg("opts"));
+    t.def("kong_allowed", held(&b_kong_allowed), arg("g"), arg("opts"));
     m.def("claim_options", held(&b_claim_options), arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"),
           arg("opts"), arg("p_opts"));
-    m.def("chi_has_discard", held(&b_chi_has_discard), arg("h"), arg("t"), arg("lo"), arg("used1"), arg("used2"),
+    t.def("chi_has_discard", held(&b_chi_has_discard), arg("h"), arg("t"), arg("lo"), arg("used1"), arg("used2"),
           arg("swap_ok"));
-    m.def("next_asked", held(&b_next_asked), arg("g"), arg("p"), arg("after"));
-    m.def("open_claims", held(&b_open_claims), arg("g"), arg("p"), arg("hands"), arg("t"), arg("opts"), arg("p_opts"));
-    m.def("open_rob", held(&b_open_rob), arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("p_opts"));
-    m.def("clear_claims", held(&b_clear_claims), arg("p"));
+    t.def("next_asked", held(&b_next_asked), arg("g"), arg("p"), arg("after"));
+    t.def("open_claims", held(&b_open_claims), arg("g"), arg("p"), arg("hands"), arg("t"), arg("opts"), arg("p_opts"));
+    t.def("open_rob", held(&b_open_rob), arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("p_opts"));
+    t.def("clear_claims", held(&b_clear_claims), arg("p"));
     // wall.py (S: envs.engine.state.State; prof: the compiled profile tuple)
-    m.def("fill_wall", held(&b_fill_wall), arg("S"), arg("b"), arg("opts"));
-    m.def("draw_tile", held(&b_draw_tile), arg("S"), arg("b"), arg("seat"), arg("from_tail"), arg("src"), arg("opts"),
+    t.def("fill_wall", held(&b_fill_wall), arg("S"), arg("b"), arg("opts"));
+    t.def("draw_tile", held(&b_draw_tile), arg("S"), arg("b"), arg("seat"), arg("from_tail"), arg("src"), arg("opts"),
           arg("prof"));
-    m.def("deal", held(&b_deal), arg("S"), arg("b"), arg("opts"), arg("prof"));
+    t.def("deal", held(&b_deal), arg("S"), arg("b"), arg("opts"), arg("prof"));
     // side.py
-    m.def("base_chips", held(&b_base_chips), arg("opts"), arg("halves"));
-    m.def("all_pay", held(&b_all_pay), arg("p"), arg("seat"), arg("chips"));
-    m.def("flower_side", held(&b_flower_side), arg("p"), arg("seat"), arg("opts"));
-    m.def("roll_dice", held(&b_roll_dice), arg("S"), arg("b"), arg("opts"));
-    m.def("chase_side", held(&b_chase_side), arg("S"), arg("b"), arg("opts"));
+    t.def("base_chips", held(&b_base_chips), arg("opts"), arg("halves"));
+    t.def("all_pay", held(&b_all_pay), arg("p"), arg("seat"), arg("chips"));
+    t.def("flower_side", held(&b_flower_side), arg("p"), arg("seat"), arg("opts"));
+    t.def("roll_dice", held(&b_roll_dice), arg("S"), arg("b"), arg("opts"));
+    t.def("chase_side", held(&b_chase_side), arg("S"), arg("b"), arg("opts"));
     // ledger.py
-    m.def("pay_rounded", held(&b_pay_rounded), arg("paid"), arg("d"), arg("c"), arg("amount"));
-    m.def("la_close", held(&b_la_close), arg("la"), arg("la_k"), arg("d"), arg("c"), arg("paid"));
-    m.def("la_close_all", held(&b_la_close_all), arg("la"), arg("la_k"), arg("paid"));
-    m.def("la_pair", held(&b_la_pair), arg("la"), arg("la_k"), arg("x"), arg("y"), arg("v"), arg("paid"));
-    m.def("la_hand", held(&b_la_hand), arg("la"), arg("la_k"), arg("legs"), arg("cut_every"), arg("ask"), arg("paid"));
+    t.def("pay_rounded", held(&b_pay_rounded), arg("paid"), arg("d"), arg("c"), arg("amount"));
+    t.def("la_close", held(&b_la_close), arg("la"), arg("la_k"), arg("d"), arg("c"), arg("paid"));
+    t.def("la_close_all", held(&b_la_close_all), arg("la"), arg("la_k"), arg("paid"));
+    t.def("la_pair", held(&b_la_pair), arg("la"), arg("la_k"), arg("x"), arg("y"), arg("v"), arg("paid"));
+    t.def("la_hand", held(&b_la_hand), arg("la"), arg("la_k"), arg("legs"), arg("cut_every"), arg("ask"), arg("paid"));
     // handend.py
-    m.def("hk_flags", held(&b_hk_flags), arg("S"), arg("b"), arg("w"), arg("win_by"),
+    t.def("hk_flags", held(&b_hk_flags), arg("S"), arg("b"), arg("w"), arg("win_by"),
           "handend.hk_flags: the hongkong context flags (HONGKONG.md 6) of seat w winning game b by win_by.");
 }
 

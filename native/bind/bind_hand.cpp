@@ -195,7 +195,7 @@ nb::ndarray<nb::numpy, T> batch_rows(const Batch& B, F&& f) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// _eval_batch: every analysis function over rows, for the differential test and the bench.
+// eval_batch: every analysis function over rows, for the differential test and the bench.
 
 enum Fn : int64_t {
     F_CODES,
@@ -223,8 +223,8 @@ enum Fn : int64_t {
     F_WIN_WAIT_MASK,
     F_COUNT
 };
-const char* const FN_NAMES[F_COUNT] = {"_codes",
-                                       "_combine4",
+const char* const FN_NAMES[F_COUNT] = {"codes",
+                                       "combine4",
                                        "is_complete",
                                        "shanten",
                                        "discard_shanten",
@@ -246,7 +246,7 @@ const char* const FN_NAMES[F_COUNT] = {"_codes",
                                        "is_win",
                                        "win_shanten",
                                        "win_wait_mask"};
-constexpr int64_t EVAL_W = A::MAX_DECOMPOSITIONS * A::DEC_WIDTH;  // out columns of _eval_batch (>= 34)
+constexpr int64_t EVAL_W = A::MAX_DECOMPOSITIONS * A::DEC_WIDTH;  // out columns of eval_batch (>= 34)
 
 // One function on one row; out (EVAL_W int64, pre-filled by the caller) receives what it writes.
 template <class C, class H>
@@ -372,7 +372,7 @@ V2<int8_t> bench_hands(const RwArray& a, const char* name) {
 
 }  // namespace
 
-void bind_hand(nb::module_& m) {
+void bind_hand(nb::module_& m, nb::module_& t) {
     // The tables are built and checked at import: a generator that drifts fails loudly here.
     static nb::exception<TableError> table_error(m, "TableError", PyExc_RuntimeError);
     hand_tables();
@@ -392,16 +392,16 @@ void bind_hand(nb::module_& m) {
                                   ro_arr(T.honour_dist, {nh, nc}), ro_arr(T.honour_flags, {nh}));
         },
         "(suit_dist, suit_flags, honour_dist, honour_flags): read-only views of the built tables");
-    m.def("hand_tables_sha256", &hand_tables_sha256, "SHA-256 of MAGIC + the four tables as built");
-    m.def("check_hand_tables", &check_hand_tables, nb::arg("expected_sha256"),
+    t.def("hand_tables_sha256", &hand_tables_sha256, "SHA-256 of MAGIC + the four tables as built");
+    t.def("check_hand_tables", &check_hand_tables, nb::arg("expected_sha256"),
           "Recompute the tables' SHA-256; raise TableError unless it is expected_sha256");
-    m.def(
-        "_sha256_hex",
+    t.def(
+        "sha256_hex",
         [](const nb::bytes& data) { return sha256_hex(static_cast<const uint8_t*>(data.data()), data.size()); },
         nb::arg("data"), "SHA-256 (hex) of bytes: the digest the table check uses");
-    m.attr("HAND_TABLES_MAGIC") = nb::bytes(HAND_TABLES_MAGIC, std::strlen(HAND_TABLES_MAGIC));
-    m.attr("HAND_TABLES_SHA256") = HAND_TABLES_SHA256;
-    m.def(
+    t.attr("HAND_TABLES_MAGIC") = nb::bytes(HAND_TABLES_MAGIC, std::strlen(HAND_TABLES_MAGIC));
+    t.attr("HAND_TABLES_SHA256") = HAND_TABLES_SHA256;
+    t.def(
         "gen_group",
         [](int64_t nk, bool allow_chi) {
             if (nk < 3 || nk > 9) throw nb::value_error(("nk = " + std::to_string(nk) + " is outside 3..9").c_str());
@@ -416,16 +416,16 @@ void bind_hand(nb::module_& m) {
         nb::arg("nk"), nb::arg("allow_chi"), "_gen.gen_group: (dist[5**nk, 12], flags[5**nk])");
 
     // ---- private helpers
-    m.def(
-        "_codes",
+    t.def(
+        "codes",
         [](const AnyArray& counts) {
             const HandCodes h = _codes(cv(load_counts(counts)));
             return nb::make_tuple(nb::make_tuple(h.c[0], h.c[1], h.c[2], h.c[3]),
                                   nb::make_tuple(h.n[0], h.n[1], h.n[2], h.n[3]));
         },
         nb::arg("counts"));
-    m.def(
-        "_combine4",
+    t.def(
+        "combine4",
         [](const AnyArray& r0, const AnyArray& r1, const AnyArray& r2, const AnyArray& r3, int64_t n) {
             check_n_sets(n, "n");
             std::array<std::array<uint8_t, 12>, 4> rows;
@@ -439,16 +439,16 @@ void bind_hand(nb::module_& m) {
             return _combine4(rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data(), n);
         },
         nb::arg("r0"), nb::arg("r1"), nb::arg("r2"), nb::arg("r3"), nb::arg("n"));
-    m.def(
-        "_is_orphan",
+    t.def(
+        "is_orphan",
         [](int64_t k) {
             if (k < 0 || k >= NK) throw nb::value_error(("k = " + std::to_string(k) + " is outside 0..33").c_str());
             return _is_orphan(k);
         },
         nb::arg("k"));
-    m.def("_thirteen_code_ok", &_thirteen_code_ok, nb::arg("code"), nb::arg("shapes"));
-    m.def(
-        "_extra_cost",
+    t.def("thirteen_code_ok", &_thirteen_code_ok, nb::arg("code"), nb::arg("shapes"));
+    t.def(
+        "extra_cost",
         [](const AnyArray& c, const AnyArray& need, const AnyArray& ks, int64_t n) {
             const auto cv_ = ro<int64_t, 1>(c, "c");
             const auto nv = ro<int64_t, 1>(need, "need");
@@ -481,13 +481,13 @@ void bind_hand(nb::module_& m) {
         nb::arg("c"), nb::arg("need"), nb::arg("ks"), nb::arg("n"));
 
     // ---- analysis.py, one hand per call
-    m.def(
+    t.def(
         "is_complete",
         [](const AnyArray& counts, int64_t n_sets) {
             return is_complete(cv(load_counts(counts)), check_n_sets(n_sets));
         },
         nb::arg("counts"), nb::arg("n_sets"), "True iff counts is exactly n_sets sets and one pair");
-    m.def(
+    t.def(
         "shanten",
         [](const AnyArray& counts, int64_t n_sets) { return shanten(cv(load_counts(counts)), check_n_sets(n_sets)); },
         nb::arg("counts"), nb::arg("n_sets"), "Shanten of the standard shape: -1 complete, 0 ready, ...");
@@ -503,7 +503,7 @@ void bind_hand(nb::module_& m) {
         },
         nb::arg("counts"), nb::arg("n_sets"), nb::arg("out"),
         "out[k] = shanten after discarding k (NOT_HELD if not held)");
-    m.def(
+    t.def(
         "best_discards",
         [](const AnyArray& counts, int64_t n_sets, const RwArray& mask) {
             const Counts c = load_counts(counts);
@@ -514,7 +514,7 @@ void bind_hand(nb::module_& m) {
             });
         },
         nb::arg("counts"), nb::arg("n_sets"), nb::arg("mask"));
-    m.def(
+    t.def(
         "wait_mask",
         [](const AnyArray& counts, int64_t n_sets, const AnyArray& held, const RwArray& out) {
             const Counts c = load_counts(counts), h = load_held(held);
@@ -526,7 +526,7 @@ void bind_hand(nb::module_& m) {
         },
         nb::arg("counts"), nb::arg("n_sets"), nb::arg("held"), nb::arg("out"),
         "Waits of a 3n+1 hand into out; returns their number");
-    m.def(
+    t.def(
         "wait_array",
         [](const AnyArray& counts, int64_t n_sets, const AnyArray& held) {
             const Counts c = load_counts(counts), h = load_held(held);
@@ -553,13 +553,13 @@ void bind_hand(nb::module_& m) {
         },
         nb::arg("counts"), nb::arg("n_sets"), nb::arg("out"),
         "Rows [pair, type, kind, ...] of every decomposition; returns their number");
-    m.def(
+    t.def(
         "is_eight_pairs", [](const AnyArray& counts) { return is_eight_pairs(cv(load_counts(counts))); },
         nb::arg("counts"));
-    m.def(
+    t.def(
         "eight_pairs_shanten", [](const AnyArray& counts) { return eight_pairs_shanten(cv(load_counts(counts))); },
         nb::arg("counts"));
-    m.def(
+    t.def(
         "eight_pairs_wait_mask",
         [](const AnyArray& counts, const AnyArray& held, const RwArray& out) {
             const Counts c = load_counts(counts), h = load_held(held);
@@ -569,7 +569,7 @@ void bind_hand(nb::module_& m) {
             });
         },
         nb::arg("counts"), nb::arg("held"), nb::arg("out"));
-    m.def(
+    t.def(
         "thirteen_orphans_parts",
         [](const AnyArray& counts, const RwArray& out) {
             const Counts c = load_counts(counts);
@@ -579,17 +579,17 @@ void bind_hand(nb::module_& m) {
             });
         },
         nb::arg("counts"), nb::arg("out"));
-    m.def(
+    t.def(
         "is_thirteen_orphans",
         [](const AnyArray& counts, int64_t shapes) { return is_thirteen_orphans(cv(load_counts(counts)), shapes); },
         nb::arg("counts"), nb::arg("shapes"));
-    m.def(
+    t.def(
         "thirteen_orphans_shanten",
         [](const AnyArray& counts, int64_t shapes) {
             return thirteen_orphans_shanten(cv(load_counts(counts)), shapes);
         },
         nb::arg("counts"), nb::arg("shapes"));
-    m.def(
+    t.def(
         "sixteen_unrelated_suits",
         [](const AnyArray& counts, int64_t shapes, const RwArray& out) {
             const Counts c = load_counts(counts);
@@ -599,11 +599,11 @@ void bind_hand(nb::module_& m) {
             });
         },
         nb::arg("counts"), nb::arg("shapes"), nb::arg("out"));
-    m.def(
+    t.def(
         "is_sixteen_unrelated",
         [](const AnyArray& counts, int64_t shapes) { return is_sixteen_unrelated(cv(load_counts(counts)), shapes); },
         nb::arg("counts"), nb::arg("shapes"));
-    m.def(
+    t.def(
         "sixteen_unrelated_shanten",
         [](const AnyArray& counts, int64_t shapes) {
             return sixteen_unrelated_shanten(cv(load_counts(counts)), shapes);
@@ -613,7 +613,7 @@ void bind_hand(nb::module_& m) {
         "special_shape",
         [](const AnyArray& counts, int64_t shapes) { return special_shape(cv(load_counts(counts)), shapes); },
         nb::arg("counts"), nb::arg("shapes"));
-    m.def(
+    t.def(
         "special_wait_mask",
         [](const AnyArray& counts, const AnyArray& held, int64_t shapes, const RwArray& out) {
             const Counts c = load_counts(counts), h = load_held(held);
@@ -664,7 +664,7 @@ void bind_hand(nb::module_& m) {
             return batch_scalar<int64_t>(B, [&](int64_t b) { return shanten(cv(B.hands[b]), B.n_sets[b]); });
         },
         nb::arg("hands"), nb::arg("n_sets"), "shanten of every row: int64 (B,)");
-    m.def(
+    t.def(
         "is_win_batch",
         [](const AnyArray& hands, const nb::object& n_sets, int64_t shapes) {
             const Batch B = load_batch(hands, n_sets, nb::none());
@@ -687,7 +687,7 @@ void bind_hand(nb::module_& m) {
                 B, [&](int64_t b, V1<int64_t> o) { discard_shanten(cv(B.hands[b]), B.n_sets[b], o); });
         },
         nb::arg("hands"), nb::arg("n_sets"), "discard_shanten of every row: int64 (B, 34)");
-    m.def(
+    t.def(
         "wait_mask_batch",
         [](const AnyArray& hands, const nb::object& n_sets, const nb::object& held) {
             const Batch B = load_batch(hands, n_sets, held);
@@ -706,14 +706,14 @@ void bind_hand(nb::module_& m) {
         nb::arg("hands"), nb::arg("n_sets"), nb::arg("held"), nb::arg("shapes"),
         "win_wait_mask of every row: bool (B, 34)");
 
-    m.attr("HAND_EVAL_FNS") = [] {
+    t.attr("HAND_EVAL_FNS") = [] {
         nb::list l;
         for (auto* s : FN_NAMES) l.append(s);
         return nb::tuple(l);
     }();
-    m.attr("HAND_EVAL_WIDTH") = EVAL_W;
-    m.def(
-        "_eval_batch",
+    t.attr("HAND_EVAL_WIDTH") = EVAL_W;
+    t.def(
+        "eval_batch",
         [](const std::string& fn, const AnyArray& hands, const AnyArray& n_sets, const AnyArray& held,
            const AnyArray& shapes, const RwArray& out, const RwArray& ret, bool strict) {
             const int64_t f = fn_index(fn);
@@ -735,7 +735,7 @@ void bind_hand(nb::module_& m) {
 
     // ---- bench.py
     m.def(
-        "_random_complete",
+        "random_complete",
         [](const RwArray& out, int64_t n_sets, int64_t seed) {
             const auto v = bench_hands(out, "out");
             check_n_sets(n_sets);
@@ -744,7 +744,7 @@ void bind_hand(nb::module_& m) {
         },
         nb::arg("out"), nb::arg("n_sets"), nb::arg("seed"));
     m.def(
-        "_perturb",
+        "perturb",
         [](const RwArray& hands, int64_t seed, double frac) {
             const auto v = bench_hands(hands, "hands");
             for (int64_t r = 0; r < v.shape[0]; ++r) {  // a tile to move and a kind below 4 elsewhere
@@ -764,7 +764,7 @@ void bind_hand(nb::module_& m) {
         },
         nb::arg("hands"), nb::arg("seed"), nb::arg("frac"));
     m.def(
-        "_drop_one",
+        "drop_one",
         [](const RwArray& hands, int64_t seed) {
             const auto v = bench_hands(hands, "hands");
             for (int64_t r = 0; r < v.shape[0]; ++r) {
@@ -777,7 +777,7 @@ void bind_hand(nb::module_& m) {
         },
         nb::arg("hands"), nb::arg("seed"));
     m.def(
-        "_random_wall_hands",
+        "random_wall_hands",
         [](const RwArray& out, int64_t n_tiles, int64_t seed) {
             const auto v = bench_hands(out, "out");
             if (n_tiles < 0 || n_tiles > 136)
@@ -787,11 +787,11 @@ void bind_hand(nb::module_& m) {
         },
         nb::arg("out"), nb::arg("n_tiles"), nb::arg("seed"));
     using Loop = int64_t (*)(View<int8_t, 2>, int64_t);
-    const std::pair<const char*, Loop> loops[] = {{"_loop_complete", &_loop_complete},
-                                                  {"_loop_shanten", &_loop_shanten},
-                                                  {"_loop_waits", &_loop_waits},
-                                                  {"_loop_decompositions", &_loop_decompositions},
-                                                  {"_loop_discard_shanten", &_loop_discard_shanten}};
+    const std::pair<const char*, Loop> loops[] = {{"loop_complete", &_loop_complete},
+                                                  {"loop_shanten", &_loop_shanten},
+                                                  {"loop_waits", &_loop_waits},
+                                                  {"loop_decompositions", &_loop_decompositions},
+                                                  {"loop_discard_shanten", &_loop_discard_shanten}};
     for (const auto& [name, fn] : loops) {
         m.def(
             name,

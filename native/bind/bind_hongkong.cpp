@@ -1,4 +1,4 @@
-// Bindings of the hongkong concept: hk_score, and hk_legs / hk_settle (envs/scoring/hongkong.py),
+// Bindings of the hongkong concept: hk_score, and hk_legs / hk_settle (all for the tests, in envs._core._testing),
 // with the Python names and arguments; the last two are thin wrappers of the one settlement
 // (settle.hpp). Every array is checked (dtype, rank, shape) and every value that native code uses
 // as an index or relies on (tile kinds, counts, melds, seats, the profile's item order) is
@@ -95,8 +95,8 @@ Opts check_legs(int64_t win_by, int64_t winner, int64_t payer, int64_t liable, i
 }
 }  // namespace
 
-void bind_hongkong(nb::module_& m) {
-    m.def(
+void bind_hongkong(nb::module_& m, nb::module_& t) {
+    t.def(
         "hk_score",
         [](const AnyArray& concealed, const AnyArray& meld_type, const AnyArray& meld_kind, int64_t n_melds,
            int64_t flowers, int64_t win_tile, int64_t win_by, int64_t seat_wind, int64_t round_wind, int64_t flags,
@@ -117,8 +117,8 @@ void bind_hongkong(nb::module_& m) {
         nb::arg("win_tile"), nb::arg("win_by"), nb::arg("seat_wind"), nb::arg("round_wind"), nb::arg("flags"),
         nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"), nb::arg("out_items"),
         "Hand tai of a hongkong win (items into out_items, int32[N_ITEMS]), or -1 if not a winning hand "
-        "(envs.scoring.hongkong.hk_score).");
-    m.def(
+        "(hongkong.hpp).");
+    t.def(
         "hk_legs",
         [](int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
            int64_t streak, const AnyArray& opts, const RwArray& out_leg_tai, const RwArray& out_leg_payer) {
@@ -135,8 +135,8 @@ void bind_hongkong(nb::module_& m) {
         nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"), nb::arg("liable"),
         nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_leg_tai"), nb::arg("out_leg_payer"),
         "The legs of one win (HONGKONG.md 5.1; settle.hpp's win_legs under the rules opts) into out_leg_tai / "
-        "out_leg_payer (int64[4]); returns their number (envs.scoring.hongkong.hk_legs).");
-    m.def(
+        "out_leg_payer (int64[4]); returns their number (settle.hpp).");
+    t.def(
         "hk_settle",
         [](int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer,
            int64_t streak, const AnyArray& opts, const RwArray& out_deltas) {
@@ -147,7 +147,7 @@ void bind_hongkong(nb::module_& m) {
         nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"), nb::arg("liable"),
         nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
         "Add one win's legs, paid in full, to out_deltas (int64[4], chips); returns the legs' count "
-        "(envs.scoring.hongkong.hk_settle: settle with liable).");
+        "(settle with liable).");
 }
 
 }  // namespace tw16::bind

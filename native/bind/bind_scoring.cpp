@@ -1,5 +1,5 @@
 // Bindings of the scoring concept (score.hpp) and of the settlement (settle.hpp): score_hand, settle,
-// dealer_tai, winning_shape as in envs/scoring/core.py, plus score_batch / settle_batch over many hands
+// dealer_tai, winning_shape (score.hpp, settle.hpp), plus score_batch / settle_batch over many hands
 // and the bench loop score_all (tw16/bench/scoring.py _score_all). Every array and every scalar whose range
 // matters is checked here; inside the core, inputs are trusted.
 #include <nanobind/stl/optional.h>
@@ -208,31 +208,29 @@ int64_t score_all_b(const AnyArray& conc_a, const AnyArray& mt_a, const AnyArray
 }
 }  // namespace
 
-void bind_scoring(nb::module_& m) {
+void bind_scoring(nb::module_& m, nb::module_& t) {
     m.def("score_hand", &score_hand_b, nb::arg("concealed"), nb::arg("meld_type"), nb::arg("meld_kind"),
           nb::arg("n_melds"), nb::arg("flowers"), nb::arg("win_tile"), nb::arg("win_by"), nb::arg("seat_wind"),
           nb::arg("round_wind"), nb::arg("flags"), nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"),
-          nb::arg("out_items"),
-          "envs.scoring.core.score_hand: hand tai of a win (items into out_items), or -1 if not a winning hand.");
+          nb::arg("out_items"), "score_hand: hand tai of a win (items into out_items), or -1 if not a winning hand.");
     m.def("settle", &settle_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
           nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"), nb::arg("liable") = -1,
           nb::arg("out_dealer_tai").none() = nb::none(),
-          "envs.scoring.core.settle: add one win's legs, paid in full under the rules opts, to out_deltas "
+          "settle: add one win's legs, paid in full under the rules opts, to out_deltas "
           "(int64[4]); out_dealer_tai (int64[4]) gets the dealer tai on each seat's paid leg. Returns the "
           "number of legs. The engine's settlement (settle.hpp).");
     m.def(
         "dealer_tai", [](int64_t streak, const AnyArray& opts) { return dealer_tai(streak, opts_of(opts)); },
-        nb::arg("streak"), nb::arg("opts"),
-        "envs.scoring.tally.dealer_tai: 1 + 2N, N the streak capped by streak_cap.");
-    m.def("winning_shape", &winning_shape_b, nb::arg("counts"), nb::arg("n_sets"), nb::arg("p_opts"),
-          "envs.scoring.core.winning_shape: is counts a winning hand under the profile's shapes?");
-    m.def("score_batch", &score_batch_b, nb::arg("concealed"), nb::arg("meld_type"), nb::arg("meld_kind"),
+        nb::arg("streak"), nb::arg("opts"), "dealer_tai: 1 + 2N, N the streak capped by streak_cap.");
+    t.def("winning_shape", &winning_shape_b, nb::arg("counts"), nb::arg("n_sets"), nb::arg("p_opts"),
+          "winning_shape: is counts a winning hand under the profile's shapes?");
+    t.def("score_batch", &score_batch_b, nb::arg("concealed"), nb::arg("meld_type"), nb::arg("meld_kind"),
           nb::arg("n_melds"), nb::arg("flowers"), nb::arg("win_tile"), nb::arg("win_by"), nb::arg("seat_wind"),
           nb::arg("round_wind"), nb::arg("flags"), nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"),
           nb::arg("out_tai"), nb::arg("out_items"),
           "score_hand of row i of every array (concealed (n,34) int8, meld_type/meld_kind (n,M) int8, the rest "
           "(n,) int64) into out_tai[i] (int64) and out_items[i] (int32[N_ITEMS]); threads for big batches.");
-    m.def("settle_batch", &settle_batch_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
+    t.def("settle_batch", &settle_batch_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
           nb::arg("liable"), nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
           "settle of win i (with liable: hongkong 全包) into out_deltas[i] ((n,4) int64, added to); a "
           "hand_tai < 0 pays nothing.");

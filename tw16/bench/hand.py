@@ -1,11 +1,11 @@
 """Single-thread throughput of the native hand analysis: ``bench_hand(seconds=1.0) -> dict``.
 
-Each figure times a native loop of ``envs._core`` (``_loop_complete``, ``_loop_shanten``,
-``_loop_waits``, ``_loop_decompositions``, ``_loop_discard_shanten``: one analysis call per row, on
+Each figure times a native loop of ``envs._core`` (``loop_complete``, ``loop_shanten``,
+``loop_waits``, ``loop_decompositions``, ``loop_discard_shanten``: one analysis call per row, on
 one thread) over a preallocated ``(n, 34)`` int8 array of hands. The hands come from the native
-makers: ``_random_complete`` (a random pair and ``n_sets`` random sets per row), ``_perturb`` (one tile
-moved to another kind in a fraction of the rows), ``_drop_one`` (one tile removed: complete hands
-become ready ones) and ``_random_wall_hands`` (tiles dealt from a shuffled 136-tile wall); they draw
+makers: ``random_complete`` (a random pair and ``n_sets`` random sets per row), ``perturb`` (one tile
+moved to another kind in a fraction of the rows), ``drop_one`` (one tile removed: complete hands
+become ready ones) and ``random_wall_hands`` (tiles dealt from a shuffled 136-tile wall); they draw
 from MT19937 seeded and used as Numba's ``np.random`` was, so a seed gives the hands it gave when
 this benchmark was Numba code. ``python -m tw16.bench.hand`` prints the dict as JSON.
 """
@@ -18,15 +18,15 @@ import time
 import numpy as np
 
 from envs._core import (
-    _drop_one,
-    _loop_complete,
-    _loop_decompositions,
-    _loop_discard_shanten,
-    _loop_shanten,
-    _loop_waits,
-    _perturb,
-    _random_complete,
-    _random_wall_hands,
+    drop_one,
+    loop_complete,
+    loop_decompositions,
+    loop_discard_shanten,
+    loop_shanten,
+    loop_waits,
+    perturb,
+    random_complete,
+    random_wall_hands,
 )
 from envs.tiles import N_KINDS, WIND0  # noqa: F401 (WIND0: read into constants.hpp's py::bench)
 
@@ -59,38 +59,38 @@ def bench_hand(seconds: float = 1.0, n_hands: int = N_HANDS, seed: int = 0) -> d
     - ``first_call_s``: the first call of every maker and loop together (on a tiny array).
     """
     n_sets = 5
-    loops = (_loop_complete, _loop_shanten, _loop_waits, _loop_decompositions, _loop_discard_shanten)
+    loops = (loop_complete, loop_shanten, loop_waits, loop_decompositions, loop_discard_shanten)
     tiny = np.zeros((1, N_KINDS), np.int8)
     tiny[0, 0] = 2
     t0 = time.perf_counter()
-    _random_complete(tiny, 0, 0)
-    _perturb(tiny.copy(), 0, 0.0)
-    _drop_one(tiny.copy(), 0)
-    _random_wall_hands(tiny.copy(), 2, 0)
+    random_complete(tiny, 0, 0)
+    perturb(tiny.copy(), 0, 0.0)
+    drop_one(tiny.copy(), 0)
+    random_wall_hands(tiny.copy(), 2, 0)
     for fn in loops:
         fn(tiny, 0)
     first_call = time.perf_counter() - t0
 
     complete = np.zeros((n_hands, N_KINDS), np.int8)
-    _random_complete(complete, n_sets, seed)
+    random_complete(complete, n_sets, seed)
     mixed = complete.copy()
-    _perturb(mixed, seed + 1, 0.5)
+    perturb(mixed, seed + 1, 0.5)
     ready = complete.copy()
-    _drop_one(ready, seed + 2)
+    drop_one(ready, seed + 2)
     dealt16 = np.zeros((n_hands, N_KINDS), np.int8)
-    _random_wall_hands(dealt16, 16, seed + 3)
+    random_wall_hands(dealt16, 16, seed + 3)
     dealt17 = np.zeros((n_hands, N_KINDS), np.int8)
-    _random_wall_hands(dealt17, 17, seed + 4)
+    random_wall_hands(dealt17, 17, seed + 4)
 
     res = {
-        "win_checks_per_s": _rate(_loop_complete, mixed, n_sets, seconds),
-        "win_fraction": _loop_complete(mixed, n_sets) / n_hands,
-        "waits_per_s": _rate(_loop_waits, ready, n_sets, seconds),
-        "mean_waits": _loop_waits(ready, n_sets) / n_hands,
-        "shanten_per_s": _rate(_loop_shanten, dealt16, n_sets, seconds),
-        "mean_shanten_dealt16": _loop_shanten(dealt16, n_sets) / n_hands,
-        "decompositions_per_s": _rate(_loop_decompositions, complete, n_sets, seconds),
-        "discard_shanten_per_s": _rate(_loop_discard_shanten, dealt17, n_sets, seconds),
+        "win_checks_per_s": _rate(loop_complete, mixed, n_sets, seconds),
+        "win_fraction": loop_complete(mixed, n_sets) / n_hands,
+        "waits_per_s": _rate(loop_waits, ready, n_sets, seconds),
+        "mean_waits": loop_waits(ready, n_sets) / n_hands,
+        "shanten_per_s": _rate(loop_shanten, dealt16, n_sets, seconds),
+        "mean_shanten_dealt16": loop_shanten(dealt16, n_sets) / n_hands,
+        "decompositions_per_s": _rate(loop_decompositions, complete, n_sets, seconds),
+        "discard_shanten_per_s": _rate(loop_discard_shanten, dealt17, n_sets, seconds),
         "first_call_s": first_call,
         "n_hands": n_hands,
         "seconds": seconds,
