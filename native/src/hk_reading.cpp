@@ -1,5 +1,4 @@
 // hongkong items of one reading (HONGKONG.md 2.3-2.6, 3), the dual reading and the special shapes.
-// Port of envs/scoring/hk_reading.py.
 #include "tw16/hk_reading.hpp"
 
 #include <algorithm>
