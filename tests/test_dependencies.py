@@ -21,7 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # the project's packages (the wheel's, as pyproject.toml lists them), and the tests' own helper
 # modules (tests/recorded.py ...), imported by name
 PACKAGE_DIRS = tuple(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["scikit-build"]["wheel"]["packages"])
-FIRST_PARTY = {*PACKAGE_DIRS, "tests", "conftest"} | {f.stem for f in (ROOT / "tests").glob("*.py")}
+# ... and the generators of tools/ (scripts: tools/README.md)
+FIRST_PARTY = {*PACKAGE_DIRS, "tests", "conftest"} | {
+    f.stem for d in ("tests", "tools") for f in (ROOT / d).glob("*.py")
+}
 
 # Optional integrations: module -> the extra that declares it. The package imports them only inside
 # the functions that need them, so the core install stays small.
@@ -101,8 +104,8 @@ def test_package_imports_are_declared():
 
 def test_test_imports_are_declared():
     deps, extras = _declared()
-    problems = _check(_py_files("tests"), deps | extras["test"])
-    assert not problems, "undeclared test imports:\n" + "\n".join(problems)
+    problems = _check(_py_files("tests", "tools"), deps | extras["test"])
+    assert not problems, "undeclared test (or tools/) imports:\n" + "\n".join(problems)
 
 
 def test_the_checker_catches_an_undeclared_import(tmp_path):

@@ -1,6 +1,6 @@
 """Hand analysis: completeness, shanten, waits, decompositions, eight_pairs, 十三么, 十六不搭.
 
-The functions are native code (native/include/tw16/hand.hpp, native/src/hand.cpp), bound in
+The functions are native code (native/include/tw16/hand.hpp, its tables native/src/hand_tables.cpp), bound in
 :mod:`envs._core` under these names: ``is_complete``, ``shanten``, ``discard_shanten``,
 ``best_discards``, ``wait_mask``, ``wait_array``, ``decompositions``, ``is_eight_pairs``,
 ``eight_pairs_shanten``, ``eight_pairs_wait_mask``, ``thirteen_orphans_parts``,
