@@ -4,7 +4,7 @@ removed leaves no pointer behind.
 Checked: paths under a top folder of the repository (envs/, agents/, training/, tw16/, native/, tests/,
 docs/, tools/, examples/, notebooks/) ending in a source or document suffix, in the comments and
 docstrings of Python, the comments of C++, CMake, TOML and shell files, and the whole text of
-Markdown files. A C++ header path (tw16/x.hpp) may also be relative to native/include. Not checked:
+Markdown files. A C++ header path (tw16/NAME.hpp) may also be relative to native/include. Not checked:
 the rules contract (tests/data: copies of the shared rules), names with a placeholder (NAME, X,
 VERSION ...), and history: a line that names a commit or says that a file was removed or no longer
 exists.
