@@ -6,8 +6,8 @@ tests/data/engine_digests.json holds what the engine does along these runs (reco
 
 - "drive": a seeded policy over the legal mask (uniform, taking most wins so scoring runs, and
   discarding towards the lowest shanten most of the time so that many hands are won) plays a batch
-  with auto-reset of finished games through reset_some; a rolling SHA-256 over all 17 state arrays
-  (the mask, rewards, terminated flags, res_tai / res_items / res_delta and the scripted walls
+  with auto-reset of finished games through reset_some; a rolling SHA-256 over the recorded state
+  arrays (the mask, rewards, terminated flags, res_tai / res_items / res_delta and the scripted walls
   included: st.RECORDED_FIELDS; the finished-hand records rec / rec_items came later and are checked
   by tests/test_engine_record.py) is fed after the reset and after every step and redeal, and read every CHECKPOINT steps.
   Every configuration of CONFIGS (every profile: standard, strict16, casual, hongkong, the extras

@@ -71,7 +71,7 @@ struct Rules {
     int64_t shapes() const { return p_opts[P::PO_SHAPES]; }
 };
 
-// envs.engine.state.alloc(1, n_script): one game's 17 arrays, zeroed as alloc does.
+// envs.engine.state.alloc(1, n_script): one game's state arrays (every field of State), zeroed as alloc does.
 struct Game {
     static constexpr int64_t MAX_SCRIPT = 4;
     std::array<uint8_t, St::WALL_SIZE> wall{};
