@@ -1,5 +1,5 @@
 // Strided views over arrays the caller owns (numpy memory passed through the bindings), and the
-// integer helpers that make a port of the Python rules exact.
+// integer helpers with Python's semantics (floor division, modulo) and int64 wrap-around.
 #pragma once
 #include <cstddef>
 #include <cstdint>
