@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # the project's packages (the wheel's, as pyproject.toml lists them), and the tests' own helper
 # modules (tests/recorded.py ...), imported by name
 PACKAGE_DIRS = tuple(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["scikit-build"]["wheel"]["packages"])
-# ... and the generators of tools/ (scripts: tools/README.md)
-FIRST_PARTY = {*PACKAGE_DIRS, "tests", "conftest"} | {
+# ... the scripts of tools/ (tools/README.md), and the names our packages had before 0.2 (bench, cli,
+# evaluation: tools/differential.py also runs against older checkouts)
+FIRST_PARTY = {*PACKAGE_DIRS, "tests", "conftest", "bench", "cli", "evaluation"} | {
     f.stem for d in ("tests", "tools") for f in (ROOT / d).glob("*.py")
 }
 
