@@ -31,24 +31,8 @@ weighs each legal discard's expected value against Greedy's choice:
   for a less efficient one (folding or half-folding only when it pays by 3 chips by this estimate).
   With nobody looking ready every p is 0 and Defensive plays exactly like Greedy.
 
-The parameters were chosen by duplicate play against Greedy on seed 123, 16 settings at 1,000-2,000
-walls (4,000-8,000 hands) each, played with a prototype of this code that gives the same figures
-(``python -m agents.evaluation.tune_defence`` replays 14 of them): a higher ``risk`` folds more
-and loses (risk 2: deal-in 12.8% but win 21.1%, -1.5 chips per hand; risk 3: -4.3), risk 0.5-1.0 and
-danger-only tie-breaking came out at +0.1 to +1.1, all within noise of each other; the best,
-these defaults, read +1.09 [+0.19, +2.00]. On held-out seed 2026, 10,000 walls (40,000 hands):
-+0.34 [-0.07, +0.75] chips per hand, too few hands to exclude zero. The claim run, declared (seed,
-size, code) before it started, on a seed used nowhere else: ``tw16 eval defensive greedy defensive
-greedy --hands 400000 --seed 2027``, 100,000 walls x 4 seatings: **+0.35 [+0.22, +0.48] chips per
-hand**, deal-in 17.2% against Greedy's 19.4%, win 24.4% against 24.3%, self-draw 6.0% against 6.1%.
-So the defence is worth about a third of a chip per hand, by cutting deal-ins without giving up wins;
-the +1.09 on the tuning seed was mostly the luck of picking the best of 16. The earlier Defensive (fold against a threat by melds and wall; 48 settings over five
-grids, none outside its interval) on the same 40,000 held-out hands: -0.15 [-0.42, +0.12].
-Why defence is worth so little here: every hand ends in a win (99%), three quarters on a discard,
-and a ready opponent's winning tile is rarely the one discarded (13% for the most dangerous tiles,
-0 for tiles it let pass); a dodged deal-in mostly moves the payment to another seat or to a
-self-draw, which costs the same seat more (59 chips against 47), while every efficiency step given
-up costs one's own wins (worth about 101 chips each).
+How these parameters were measured and chosen, and what the defence is worth: docs/agents.md,
+"Tuning history".
 All decisions are deterministic given the observation (the seed only matters for interface parity).
 """
 

@@ -145,7 +145,7 @@ from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS, action_name
 from envs.engine.rng import mix64
 from envs.obs import planes_v0 as pv
 from envs.obs.readable import readable, render_table
-from envs.rewards import REWARDS, reward_scale  # noqa: F401 (REWARDS: read by envs.doc_tables)
+from envs.rewards import REWARDS, reward_scale  # noqa: F401 (REWARDS: read by tools/doc_tables.py)
 from envs.rules import Rules
 from envs.validate import ILLEGAL_ACTIONS, ActionSpaceError, env_action, env_options, env_seed  # noqa: F401 (re-exported)
 
@@ -418,7 +418,7 @@ class raw_env(AECEnv):
 
 
 # help(tw16_v0), help(tw16_v0.env) and help(tw16_v0.raw_env) (so help(env.unwrapped)) show the card:
-# this module's docstring, whose tables ``python -m envs.doc_tables --write`` writes and
+# this module's docstring, whose tables ``python tools/doc_tables.py --write`` writes and
 # tests/test_doc_tables.py checks
 if __doc__:  # None under python -OO
     raw_env.__doc__ = __doc__

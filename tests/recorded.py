@@ -1,6 +1,5 @@
 """Recorded expectations of the native core's tests (test_native_hand, _scoring, _hongkong): results
-are reduced to SHA-256 digests, compared with digests recorded from the Numba implementation the core
-replaced (it matched them). ``TW16_RECORD=1 pytest -s tests/test_native_X.py`` prints a file's digests
+are reduced to SHA-256 digests, compared with recorded digests (their history: docs/versions.md). ``TW16_RECORD=1 pytest -s tests/test_native_X.py`` prints a file's digests
 for re-recording, after a deliberate change has been checked."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every third-party module the project imports is declared in pyproject.toml.
 
-A module imported by the package (envs/, agents/, agents/evaluation/, training/, bench/, cli/) must come from a distribution in
+A module imported by the package (the wheel's packages: envs/, agents/, training/, tw16/) must come from a distribution in
 ``[project] dependencies``, or, for the optional integrations listed in OPTIONAL below, from the
 extra that names it. A module imported by the tests must come from the dependencies or the ``test``
 extra (the README's test command installs ``.[test]``). Imports inside functions count too: they
@@ -10,6 +10,7 @@ are what failed a new user's ``tw16 train`` (``import tyro``, now in tw16/cli/tr
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 import tomllib
@@ -20,7 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # the project's packages (the wheel's, as pyproject.toml lists them), and the tests' own helper
 # modules (tests/recorded.py ...), imported by name
 PACKAGE_DIRS = tuple(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["scikit-build"]["wheel"]["packages"])
-FIRST_PARTY = {*PACKAGE_DIRS, "tests", "conftest"} | {f.stem for f in (ROOT / "tests").glob("*.py")}
+# ... the scripts of tools/ (tools/README.md), and the names our packages had before 0.2 (bench, cli,
+# evaluation: tools/differential.py also runs against older checkouts)
+FIRST_PARTY = {*PACKAGE_DIRS, "tests", "conftest", "bench", "cli", "evaluation"} | {
+    f.stem for d in ("tests", "tools") for f in (ROOT / d).glob("*.py")
+}
 
 # Optional integrations: module -> the extra that declares it. The package imports them only inside
 # the functions that need them, so the core install stays small.
@@ -100,8 +105,8 @@ def test_package_imports_are_declared():
 
 def test_test_imports_are_declared():
     deps, extras = _declared()
-    problems = _check(_py_files("tests"), deps | extras["test"])
-    assert not problems, "undeclared test imports:\n" + "\n".join(problems)
+    problems = _check(_py_files("tests", "tools"), deps | extras["test"])
+    assert not problems, "undeclared test (or tools/) imports:\n" + "\n".join(problems)
 
 
 def test_the_checker_catches_an_undeclared_import(tmp_path):
@@ -120,3 +125,18 @@ def test_every_package_is_in_the_wheel():
     assert found == set(PACKAGE_DIRS), (
         f"packages not in pyproject.toml's wheel.packages: {sorted(found - set(PACKAGE_DIRS))}"
     )
+
+
+def test_notebook_imports_are_declared(tmp_path):
+    # the notebooks' code cells, one file each, against every declared distribution (a notebook may
+    # use an extra: it says which in its first cell)
+    deps, extras = _declared()
+    files = []
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        f = tmp_path / f"{nb.stem}.py"
+        f.write_text("\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code"), encoding="utf-8")
+        files.append(f)
+    assert files, "no notebooks found"
+    problems = _check(files, deps.union(*extras.values()))
+    assert not problems, "undeclared notebook imports:\n" + "\n".join(problems)

@@ -35,7 +35,7 @@ def _rows(path):
 
 def _kill_one_worker(ray, log_path, after_rows: int, killed: list):
     """From another thread: once the learner has logged ``after_rows`` updates, kill a rollout worker.
-    (The deadline is generous: on a cold Numba cache the workers compile first, minutes on 2 busy cores.)"""
+    (The deadline is generous: the workers start and import first, minutes on 2 busy cores.)"""
     t_end = time.time() + 900
     while time.time() < t_end:
         if log_path.exists() and len(_rows(log_path)) >= after_rows:

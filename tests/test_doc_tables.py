@@ -1,4 +1,4 @@
-"""The documentation tables are generated from the code (envs/doc_tables.py): none is stale, the
+"""The documentation tables are generated from the code (tools/doc_tables.py): none is stale, the
 card that help(env) shows lists every option, and every claim the tables make holds for the code."""
 
 from __future__ import annotations
@@ -9,16 +9,18 @@ import pydoc
 import shutil
 
 import pytest
+from tools_loader import load_tool
 
-from envs import doc_tables as dt
 from envs import obs, tw16_v0
 from envs.engine import actions
 from envs.rules import DEFAULTS, HK_OPTIONS, Rules
 from envs.scoring.profile import BUILTIN
 
+dt = load_tool("doc_tables")
+
 
 def test_no_generated_region_is_stale():
-    assert dt.stale() == [], "run: python -m envs.doc_tables --write"
+    assert dt.stale() == [], "run: python tools/doc_tables.py --write"
 
 
 def test_a_stale_region_is_found_and_rewritten(tmp_path):

@@ -270,5 +270,5 @@ def test_random_winning_hands_always_score():
 def test_item_cases_file_is_generated_from_its_source():
     import runpy
 
-    text = runpy.run_path(str(DATA / "make_hongkong_items.py"))["TEXT"]
-    assert ITEMS.read_text(encoding="utf-8") == text, "run python tests/data/make_hongkong_items.py"
+    text = runpy.run_path(str(DATA.parent.parent / "tools" / "make_hongkong_items.py"))["TEXT"]
+    assert ITEMS.read_text(encoding="utf-8") == text, "run python tools/make_hongkong_items.py"

@@ -1,16 +1,13 @@
 """The native batch engine (envs._core: reset_batch, reset_some, step_batch, step_some, random_play,
 check_game) against recorded expectations, across thread counts and batch sizes, and at its boundary.
 
-Until the Numba engine was removed this file drove both engines decision by decision and compared all
-17 state arrays after every call; they never differed. tests/data/engine_digests.json now holds what
-the Numba engine did along the same runs, recorded from it (``python tests/test_native_engine.py
---numba`` run with PYTHONPATH on a checkout that still has it, e.g. commit 78b00f1), the native
-engine reproducing every digest:
+tests/data/engine_digests.json holds what the engine does along these runs (recorded at commit
+78b00f1 and unchanged since: docs/versions.md, History); the engine must reproduce every digest:
 
 - "drive": a seeded policy over the legal mask (uniform, taking most wins so scoring runs, and
   discarding towards the lowest shanten most of the time so that many hands are won) plays a batch
-  with auto-reset of finished games through reset_some; a rolling SHA-256 over all 17 state arrays
-  (the mask, rewards, terminated flags, res_tai / res_items / res_delta and the scripted walls
+  with auto-reset of finished games through reset_some; a rolling SHA-256 over the recorded state
+  arrays (the mask, rewards, terminated flags, res_tai / res_items / res_delta and the scripted walls
   included: st.RECORDED_FIELDS; the finished-hand records rec / rec_items came later and are checked
   by tests/test_engine_record.py) is fed after the reset and after every step and redeal, and read every CHECKPOINT steps.
   Every configuration of CONFIGS (every profile: standard, strict16, casual, hongkong, the extras
@@ -22,7 +19,7 @@ engine reproducing every digest:
 - "random_play": the (B, N_OUT) table (episodes, hands, decisions, wins, errors, action hash) and the
   final state of random_play, uniform and greedy, with the invariant checker on, at 1 and 2 threads.
 - "check_game": the invariant checker's code on every state of a run and on small corruptions of
-  them (-1 where the binding refuses a state that Numba would have read out of bounds).
+  them (-1 where the binding refuses a state that would be read out of bounds).
 
 Also: random_play's games give the same results alone at batch 1 as in a batch of 300 at 1 and 2
 threads, check_game answers 0 on every valid state, random_play keeps the agent seeds, fuzzed states
@@ -39,7 +36,6 @@ import functools
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -138,8 +134,7 @@ def _check_code(S, b, opts):
         return -1
 
 
-# The engine under test. The Numba recording (_record_from_numba, at the end) put the Numba engine's
-# functions here and ran the same code.
+# The engine under test, behind one namespace so that every run below calls the same entry points.
 ENGINE = SimpleNamespace(
     reset_batch=_core.reset_batch,
     reset_some=_core.reset_some,
@@ -770,58 +765,6 @@ def _write(new):
         data.setdefault(section, {}).update(entries)
     data = {s: dict(sorted(e.items())) for s, e in sorted(data.items())}
     DIGESTS.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def all_results() -> dict:
-    """Every recorded result, computed by ENGINE (the thread count does not matter)."""
-    out = {"drive": {name: run_drive(name)[0] for name in RUNS}}
-    out["random_play"] = {f"{c} seed={seed}": run_random_play(c, seed) for c in RP_IDS for _t, seed in RP_SEEDS}
-    out["random_play"][BIG_RP] = rp_summary(
-        *random_play(Rules.make("hongkong", la_cut_policy="ask"), BIG, 12, 1, False, POLICY_GREEDY)
-    )
-    out["check_game"] = {cid: run_check_game(cid) for cid in CHECK_CIDS}
-    return out
-
-
-def _record_from_numba():
-    """How DIGESTS was recorded: this file run as a script with PYTHONPATH on a checkout that still has
-    the Numba engine (``--numba``; commit 78b00f1). ENGINE becomes the Numba engine (its parallel loops
-    from PARALLEL_MIN_BATCH games, its serial twins below, as Engine called them); the scripted walls
-    are given to it as contiguous copies; check_game's code is Numba's where the binding takes the
-    state, -1 where it refuses it (the native engine matched the Numba one on every such state)."""
-    from envs.engine import invariants as inv
-    from envs.engine import randplay as rp
-    from envs.engine import step as es
-
-    def pick(par, ser, B):
-        return es.batch_fn(par, ser, B)
-
-    def nb_random_play(S, seeds, agent, episodes, check, policy, opts, cfg, prof):
-        out = np.zeros((seeds.shape[0], rp.N_OUT), np.int64)
-        pick(rp.play_batch, rp.play_batch_serial, seeds.shape[0])(
-            S, seeds, agent, episodes, check, policy, opts, cfg, prof, out
-        )
-        return out
-
-    def nb_check_code(S, b, opts):
-        code = _check_code(S, b, opts)
-        return code if code == -1 else int(inv.check_game(S, b, opts))
-
-    ENGINE.__dict__.update(
-        reset_batch=lambda S, sd, *a: pick(es.reset_batch, es.reset_batch_serial, sd.shape[0])(S, sd, *a),
-        reset_some=es.reset_some,
-        step_batch=lambda S, x, *a: pick(es.step_batch, es.step_batch_serial, x.shape[0])(S, x, *a),
-        step_some=lambda S, x, act, *a: pick(es.step_some_par, es.step_some_serial, x.shape[0])(S, x, act, *a),
-        random_play=nb_random_play,
-        check_code=nb_check_code,
-        script=lambda w: np.array(w, np.uint8, order="C"),
-    )
-    _write(all_results())
-    print(f"recorded from the Numba engine into {DIGESTS}")
-
-
-if __name__ == "__main__" and sys.argv[1:] == ["--numba"]:
-    _record_from_numba()
 
 
 def test_tiles_that_do_not_add_up_never_crash():

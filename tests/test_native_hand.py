@@ -1,8 +1,7 @@
-"""The native hand analysis (envs._core: native/src/hand.cpp, hand_tables.cpp) against recorded results,
+"""The native hand analysis (envs._core: native/include/tw16/hand.hpp, native/src/hand_tables.cpp) against recorded results,
 at its boundary, and batch against single calls.
 
-Until the Numba hand analysis was removed, this file compared every function with it row for row and
-found no difference. The digests in RECORDED are of the results both gave (return values and
+The digests in RECORDED (history: docs/versions.md) are of the results (return values and
 everything written to the out arrays, including what a function leaves unwritten) on
 (a) the existing hand test data: every notation hand in the parametrize lists of tests/test_hand.py and
     tests/test_hand_shapes.py, and the hands (with and without the winning tile, melds as held copies)
@@ -11,7 +10,7 @@ everything written to the out arrays, including what a function leaves unwritten
     single-suit hands (many decompositions), near special shapes (eight pairs, 十三么, 十六不搭);
 (c) 5000 rows of invalid counts (outside 0..4) and n_sets outside 0..5, through the functions' own
     INVALID paths (the bindings refuse them; _eval_batch with strict=False reaches them);
-and of the bench makers (Numba's np.random streams) and gen_group. A digest names its inputs too: when
+and of the bench makers (native/src/bench_hands.cpp's random stream) and gen_group. A digest names its inputs too: when
 the inputs change (a hand added to the test lists, another numpy random stream) the test says so; check
 the new results and re-record with TW16_RECORD=1 (run with -s: the digests are printed at the end).
 Also checked: the tables and their SHA-256 check, the per-call bindings (every out dtype) and the batch
@@ -305,7 +304,7 @@ def test_tables_and_their_sha256_check():
 
 
 def test_gen_group():
-    """The generator run again gives the loaded tables; smaller groups give what Numba's gave."""
+    """The generator run again gives the loaded tables; smaller groups give the recorded tables."""
     d, f = T.gen_group(9, True)
     assert np.array_equal(d, tables.SUIT_DIST) and np.array_equal(f, tables.SUIT_FLAGS)
     d, f = T.gen_group(7, False)
@@ -537,7 +536,7 @@ def test_big_batch_threads_do_not_change_results():
 
 
 # --------------------------------------------------------------------------------------------------
-# bench.py: the makers (Numba's np.random streams, recorded) and the loops (sums of single calls)
+# tw16/bench/hand.py: the makers (bench_hands.cpp's random stream, recorded) and the loops (sums of single calls)
 
 
 def test_bench_makers_and_loops():
@@ -661,7 +660,7 @@ def test_zz_recorded_digests(capsys):
 
 
 RECORDED.update(
-    {  # the Numba hand analysis' results, which the native one matched (see the docstring)
+    {  # the recorded results (see the docstring)
         "bench_makers/0": "05466b879e4cad27e4cc",
         "bench_makers/1": "d1a36293253d95a254c8",
         "bench_makers/12345": "a456d50de7c9664a282a",

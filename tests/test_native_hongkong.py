@@ -1,8 +1,7 @@
 """The native hongkong scorer (envs._core: hk_score, hk_legs, hk_settle) against recorded results, and
 at its boundary.
 
-Until the Numba hongkong scorer was removed, this file compared it with the native one and found no
-difference; the digests in RECORDED are of the results both gave (hand tai, items, legs, settlements) on
+The digests in RECORDED (history: docs/versions.md) are of the results (hand tai, items, legs, settlements) on
 (a) every case of tests/data/hongkong.jsonl and tests/data/hongkong_items.jsonl, turned into arguments
     by envs.scoring.cases.parse_case (with envs.scoring.hk_cases for the hongkong fields), under every
     combination of the hongkong options count_method (1, 2), dual_reading and dealer_pays_on_self_draw,
@@ -496,7 +495,7 @@ def _good():
     return args, list(c.rules.profile_data.compiled()), np.zeros(C.N_ITEMS, np.int32)
 
 
-GOOD_HAND_TAI = 4  # what the Numba scorer gave too
+GOOD_HAND_TAI = 4
 
 
 def test_good_input_scores():
@@ -615,7 +614,7 @@ def test_zz_recorded_digests(capsys):
 
 
 RECORDED.update(
-    {  # the Numba hongkong scorer's results, which the native one matched (see the docstring)
+    {  # the recorded results (see the docstring)
         "cases/inputs": "d480920380a06e499562",
         "cases/results": "a252012bd151473ccadf",
         "random/inputs": "d148a9913061440dffe3",

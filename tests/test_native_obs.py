@@ -1,8 +1,8 @@
 """The native encoders and agents' helpers (envs._core) against recorded expectations.
 
 tests/data/obs_digests.json holds SHA-256 digests of what the encoders and agents' helpers gave
-along fixed games, recorded from the Numba implementations (proven bit-identical to these C++ ports
-by this file's differential version, before Numba was removed) with exactly the sampling below:
+along fixed games (recorded once and unchanged since: docs/versions.md, History) with exactly the
+sampling below:
 
 - the golden playthroughs of tests/data/golden, every decision, and seeded Greedy-ish play (70%
   Greedy, 30% random legal) under the standard, strict16, hongkong and extras rules, every other

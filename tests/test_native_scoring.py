@@ -1,8 +1,7 @@
 """The native scoring core (envs._core: native/src/score.cpp, tally.cpp, extras.cpp) against recorded
 results, batch against single calls, and at its boundary.
 
-Until the Numba scoring core was removed, this file compared it with the native one and found no
-difference; the digests in RECORDED are of the results both gave (hand tai, items, chip deltas, dealer
+The digests in RECORDED (history: docs/versions.md) are of the results (hand tai, items, chip deltas, dealer
 tai, and the whole result of envs.scoring.api.score_parsed) on
 (a) every case of the scoring case files, parsed by envs.scoring.cases.parse_case, under its own profile
     and under every other non-hongkong profile the files name (their own-profile results are also the
@@ -636,7 +635,7 @@ def test_dealer_tai():
 # (c) The boundary
 
 
-GOOD_HAND_TAI = 2  # the good hand: concealed 1 + single_wait 1 (what the Numba core gave too)
+GOOD_HAND_TAI = 2  # the good hand: concealed 1 + single_wait 1
 
 
 def _good():
@@ -867,7 +866,7 @@ def test_zz_recorded_digests(capsys):
 
 
 RECORDED.update(
-    {  # the Numba scoring core's results, which the native one matched (see the docstring)
+    {  # the recorded results (see the docstring)
         "bench_loop/casual": "423dc1d02f007e8a4856",
         "bench_loop/hongkong": "69dc6c858bcb4354bee7",
         "bench_loop/inputs": "09008b17d8669738aee1",

@@ -103,7 +103,6 @@ def _base_env(runtime: str, libstdcxx: str) -> dict:
     # libstdc++ with the sanitizer: its __cxa_throw interceptor needs the real one at start-up (python
     # does not link libstdc++ itself)
     env["LD_PRELOAD"] = f"{runtime} {libstdcxx}"
-    env["NUMBA_DISABLE_JIT"] = "1"  # (nothing here compiles Numba code; if something did, no 10-minute compile)
     return env
 
 

@@ -11,7 +11,7 @@ Engine.resample_hidden (envs._core.resample_hidden, native/src/resample.cpp) and
   rarer phases (a robbed kong, 天聽, an offered flower win).
 - Uniform: on a built late-game state with six unseen tiles (a hidden flower among them), a
   chi-square test of 20,000 draws against the enumerated consistent deals.
-- A copy continues exactly as the original (all 17 arrays, auto-reset redeals included).
+- A copy continues exactly as the original (every array of the state, auto-reset redeals included).
 - The search agent with n = 1, or with a z no candidate can reach, is Greedy; it is deterministic
   given its seed, independent of threads.
 """

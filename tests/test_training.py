@@ -93,7 +93,7 @@ def test_plot_labels_are_short_and_unique():
 
 
 def test_core_threads_keeps_the_old_name():
-    """``numba_threads`` (configs and command lines from before the native core) sets core_threads."""
+    """The old keyword of core_threads (configs and command lines from before the native core) sets it."""
     from dataclasses import asdict
 
     assert TrainConfig(numba_threads=3).core_threads == 3 and TrainConfig().core_threads == 1

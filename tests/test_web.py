@@ -12,12 +12,14 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
+from tools_loader import load_tool  # noqa: E402
 from web_server import session_factory  # noqa: E402
 
 from envs.engine.replay import replay  # noqa: E402
-from tw16.cli.web import tiles_svg  # noqa: E402
 from tw16.cli.web.app import make_app  # noqa: E402
 from tw16.cli.web.session import BadMessage, parse_message  # noqa: E402
+
+tiles_svg = load_tool("tiles_svg")
 
 
 @pytest.fixture
@@ -43,7 +45,7 @@ def _play_until(ws, st, pred, limit=300):
 
 
 def test_tile_sprite_is_generated():
-    """static/tiles.svg is exactly what the generator draws (python -m tw16.cli.web.tiles_svg)."""
+    """static/tiles.svg is exactly what the generator draws (python tools/tiles_svg.py)."""
     text = tiles_svg.OUT.read_text(encoding="utf-8")
     assert text == tiles_svg.sprite()
     assert text.count("<symbol ") == 43 and 'id="t41"' in text and 'id="tback"' in text

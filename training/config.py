@@ -47,7 +47,7 @@ class TrainConfig:
     progress: bool = True
     workers: int = 0  # rollout workers as Ray actors (0: roll out in this process); needs the `ray` extra
     ray: str | None = None  # Ray cluster address ("auto", "ray://host:10001"); None with workers > 0: a local Ray
-    numba_threads: InitVar[int | None] = None  # the old name of core_threads (configs and command lines from before)
+    numba_threads: InitVar[int | None] = None  # core_threads' old name, still accepted (docs/versions.md, History)
 
     def __post_init__(self, numba_threads: int | None) -> None:
         if numba_threads is not None:

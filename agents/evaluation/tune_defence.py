@@ -2,7 +2,7 @@
 
     python -m agents.evaluation.tune_defence --walls 2000
 
-The defaults (agents/greedy.py) came from this on seed 123, 2,000 walls a setting (8,000 hands, a 95%
+The defaults (agents/greedy.py; docs/agents.md, "Tuning history") came from this on seed 123, 2,000 walls a setting (8,000 hands, a 95%
 interval of about +-0.9 chips per hand), and were then confirmed once on seed 2026.
 
 Every setting plays the same walls (common random numbers), two Defensive seats against two
@@ -17,7 +17,7 @@ import json
 from agents.evaluation.arena import play_duplicate
 from agents.greedy import DEFENCE_DEFAULTS, DefensiveAgent, GreedyAgent
 
-# The settings tried on seed 123 (agents/greedy.py docstring; 2,000 walls each, the first five risks at
+# The settings tried on seed 123 (docs/agents.md, "Tuning history"; 2,000 walls each, the first five risks at
 # 1,000), in the order tried; the DEFENCE_DEFAULTS fill the rest. margin 1e9: only equally efficient
 # discards (danger breaks Greedy's ties). Two more were tried: ties only at risk 1.5 (chooses exactly
 # as at risk 1) and risk 1 with folds kept to the same shanten (+0.23 [-0.76, +1.21]), a prototype

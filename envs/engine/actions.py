@@ -1,7 +1,7 @@
 """The action layout (versioned): one flat index space shared by every seat and every phase.
 
 ``LAYOUT`` lists the blocks of actions in order; the constants are their running offsets
-(``DISCARD + kind``, ``CHI + 0/1/2``, ``SELF_KONG + kind``, ...). ``python -m envs.doc_tables --write``
+(``DISCARD + kind``, ``CHI + 0/1/2``, ``SELF_KONG + kind``, ...). ``python tools/doc_tables.py --write``
 writes it as the tables of the env card (``help(envs.tw16_v0)``) and docs/environment.md.
 
 Flowers are replaced automatically and are never an action. Bump ``ACTION_LAYOUT_VERSION`` on any

@@ -1,6 +1,6 @@
 """Hand analysis: completeness, shanten, waits, decompositions, eight_pairs, 十三么, 十六不搭.
 
-The functions are native code (native/include/tw16/hand.hpp, native/src/hand.cpp). Bound in
+The functions are native code (native/include/tw16/hand.hpp, its tables native/src/hand_tables.cpp). Bound in
 :mod:`envs._core`, what the game, the agents and the tools call: ``decompositions``,
 ``discard_shanten``, ``is_win``, ``win_shanten``, ``win_wait_mask``, ``special_shape`` and batch
 forms over ``(B, 34)`` hands (``is_complete_batch``, ``shanten_batch``, ``win_shanten_batch``,

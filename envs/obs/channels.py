@@ -2,7 +2,7 @@
 
 Each encoding lists its blocks of channels (and of scalar columns) in order. From those rows come
 the constants naming the blocks (their running offsets), ``channel_names()``, the tables of the
-docs (``envs.doc_tables``), and the checks of tests/test_obs.py, which hold every encoder output
+docs (tools/doc_tables.py), and the checks of tests/test_obs.py, which hold every encoder output
 to its block's ``values`` and ``cols``.
 """
 

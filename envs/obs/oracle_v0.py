@@ -1,7 +1,7 @@
 """``oracle_v0``: planes_v0 plus the hidden information, for oracle guiding and analysis.
 
 Channels ``0 .. P-1`` are exactly the planes_v0 channels (P = 79, or 86 with ``derived``); then,
-at offsets from ``P`` (the table is written from ``CHANNELS`` by ``python -m envs.doc_tables --write``):
+at offsets from ``P`` (the table is written from ``CHANNELS`` by ``python tools/doc_tables.py --write``):
 
 .. BEGIN generated: channels
 ==================  ==  ===========================================================================

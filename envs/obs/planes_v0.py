@@ -4,7 +4,7 @@ Columns are the 34 tile kinds. Seats are relative to the observing seat: 0 self,
 2 opposite, 3 previous (上家). Channel ``CH_X + 4*r + i`` is item ``i`` of relative seat ``r``.
 Thresholds ``>=1..>=4`` are four 0/1 channels (a count = their sum). ``channel_names()`` lists all.
 The channels are the rows of ``CHANNELS`` and ``DERIVED_CHANNELS`` below, the scalars those of
-``SCALARS``; ``python -m envs.doc_tables --write`` writes them as tables into the env card
+``SCALARS``; ``python tools/doc_tables.py --write`` writes them as tables into the env card
 (``help(envs.tw16_v0)``: the channels), docs/environment.md (both) and here (the scalars).
 
 Scalars (``CH_SCALARS`` columns):

@@ -51,7 +51,7 @@ OBS_VERSION = "planes_v1"
 EXTENDS = pv.OBS_VERSION  # its channels follow those of planes_v0
 
 # The extra channels after the P planes_v0 ones, in order (X_* are their offsets from P);
-# python -m envs.doc_tables --write tables them here and in docs/environment.md.
+# python tools/doc_tables.py --write tables them here and in docs/environment.md.
 CHANNELS = (
     Block(
         "X_PHASE_FLOWER",

@@ -1,7 +1,7 @@
 """Profiles compared: one line per profile, the differences of two, the platforms side by side.
 
 ``tw16 profiles`` and ``tw16 profiles diff A B`` print these (tw16/cli/profiles.py); docs/profiles.md's
-side-by-side tables are generated from them (envs/doc_tables.py), so the docs are the TOML files.
+side-by-side tables are generated from them (tools/doc_tables.py), so the docs are the TOML files.
 An item "differs" when one profile lacks it or its tai, ``replaces`` or ``reduced`` differ; a rule
 option differs when ``Rules(profile=A)`` and ``Rules(profile=B)`` give it different values (the
 profile's ``[rules]`` defaults, RULES.md 5 otherwise).

@@ -1,7 +1,6 @@
 // Bindings of the batch engine (envs/engine/step.py, randplay.py, invariants.py): reset_batch,
-// reset_some, step_batch, step_some, random_play, check_game. The parallel loops and their serial
-// twins of the Numba engine are one function each here: big batches are split over threads
-// (parallel.hpp) and the results never depend on the thread count.
+// reset_some, step_batch, step_some, random_play, check_game. Each is one function for any batch
+// size: big batches are split over threads (parallel.hpp) and the results never depend on the thread count.
 //
 // The state is the 19 arrays of envs.engine.state.State, passed as the namedtuple (or any tuple /
 // list of its fields in order). Checked before anything changes: every array's dtype, rank and

@@ -3,7 +3,7 @@
 // and check; the bench makers and loops of tw16/bench/hand.py.
 //
 // Boundary rules: counts and held are any integer dtype (int8/int16/int32/int64/uint8), length >= 34
-// (only the first 34 are read, as in numba), each 0..4; n_sets 0..5; out
+// (only the first 34 are read), each 0..4; n_sets 0..5; out
 // arrays writable, bool or an integer dtype, of the lengths the function writes. Counts and held are
 // checked and copied to int8 (what the engine passes), out arrays are written in place in their own
 // dtype, as numpy stores (a cast). Anything else raises TypeError/ValueError naming the argument.
@@ -91,7 +91,7 @@ Counts to_counts(V v, const char* name, const char* row = "") {
 
 Counts load_counts(const AnyArray& a, const char* name = "counts") {
     return with_int<1>(a, name, [&](auto v) {
-        check_len(v.shape[0], NK, name, false);  // like numba: longer rows are fine, the first 34 are read
+        check_len(v.shape[0], NK, name, false);  // longer rows are fine: the first 34 are read
         return to_counts(v, name);
     });
 }

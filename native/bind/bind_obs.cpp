@@ -53,7 +53,7 @@ Arrays check_arrays(const AnyArray& hands, const AnyArray& melds, const AnyArray
     a.p = view_of<int64_t, 3>(p, "p", {a.B, 4, ps::NP});
     a.scores = view_of<int64_t, 2>(scores, "scores", {a.B, 4});
     a.opts = view_of<int64_t, 1>(opts, "opts", {py::rules::N_OPTS});
-    // Numba raises ZeroDivisionError on the score scale of a zero per_tai
+    // the score scale divides by per_tai: a zero is refused here, before any encoding
     if (a.opts[py::rules::OPT_PER_TAI] == 0) bad("opts: per_tai (OPT_PER_TAI) must not be 0");
     return a;
 }

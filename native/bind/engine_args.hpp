@@ -8,7 +8,7 @@
 
 namespace tw16::bind {
 
-// envs.engine.state.State (the namedtuple, or a tuple / list of its 17 arrays in order): dtypes,
+// envs.engine.state.State (the namedtuple, or a tuple / list of all its arrays in field order): dtypes,
 // ranks, shapes and writability checked; ValueError / TypeError naming the field otherwise.
 State state_of(nb::handle state);
 // Rules.as_array() and engine_config(): only read; the options that keep native code in bounds checked.

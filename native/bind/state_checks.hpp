@@ -24,7 +24,7 @@ namespace A = py::actions;
 // index in range (scalars, counts 0..4, melds, the live wall's tile ids), claim bits and stored
 // answers that the hands allow, and an action the step can take from that phase (a discard of a held
 // kind, a kong of four or beside a pon with room for a meld, an answer the claim bits allow...); the
-// action must also be legal under the stored mask, as in Numba, which trusts the mask. Whether the
+// action must also be legal under the stored mask (the step itself trusts the mask). Whether the
 // tiles add up (four of each kind) is check_game's business: a state whose tiles do not is stepped,
 // and if a hand it scores holds a fifth tile, finish_win counts a scorer refusal (G_SCORE_ERR) instead
 // of scoring it. A state made by the engine always passes. This runs before every step, so it reads

@@ -5,7 +5,7 @@
 #   native/fuzz/run.sh [SECONDS] [HARNESS ...]     e.g. native/fuzz/run.sh 60   (60 s each)
 #
 # Harnesses: score hand game boundary (default: all). Environment: PYTHON (the interpreter with
-# numpy and tw16's dependencies, for gen_fixtures.py; default python3), CXX (default clang++),
+# numpy and tw16's dependencies, for tools/gen_fuzz_fixtures.py; default python3), CXX (default clang++),
 # TW16_FUZZ_DIR (build folder, default build/fuzz). The corpus grows in $TW16_FUZZ_DIR/corpus/<h>
 # between runs; a finding is saved in $TW16_FUZZ_DIR/artifacts/<h>/ (replay it: fuzz_<h> FILE).
 # Exit code 1 when a harness found something.
@@ -21,7 +21,7 @@ CXX_BIN=${CXX:-clang++}
 command -v "$CXX_BIN" >/dev/null || { echo "run.sh: $CXX_BIN not found (apt-get install clang)" >&2; exit 2; }
 
 mkdir -p "$OUT"
-PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PY" "$ROOT/native/fuzz/gen_fixtures.py" "$OUT"
+PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PY" "$ROOT/tools/gen_fuzz_fixtures.py" "$OUT"
 GEN=()
 command -v ninja >/dev/null && GEN=(-G Ninja)
 [ -f "$OUT/CMakeCache.txt" ] || cmake -S "$ROOT/native/fuzz" -B "$OUT" "${GEN[@]}" -DCMAKE_CXX_COMPILER="$CXX_BIN" >/dev/null

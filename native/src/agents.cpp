@@ -1,5 +1,5 @@
 // The agents' batch helpers: efficiency planes (agents/efficiency.py) and the per-decision work of
-// Greedy and Defensive (agents/greedy.py), exact ports of the Numba functions. Floating-point
+// Greedy and Defensive (agents/greedy.py). Floating-point
 // expressions keep the Python evaluation order (double throughout, float32 only on store).
 #include <algorithm>
 #include <array>
@@ -209,8 +209,8 @@ int64_t _claim(View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<bool, 1> ma
         if (!mask[pg::CHI + pos]) continue;
         int64_t a, b;
         chow_others(t, pos, a, b);
-        // Numba reads past the hand for a chow mask that no legal state sets (t at a suit's edge
-        // of the 34 kinds); those are skipped here instead of reading out of bounds.
+        // A chow mask that no legal state sets (t at a suit's edge of the 34 kinds) would read
+        // past the hand; such entries are skipped instead of reading out of bounds.
         if (a < 0 || b > 33) continue;
         hand[a] -= 1;
         hand[b] -= 1;

@@ -1,4 +1,4 @@
-// Who may claim the tile in question, and with what (RULES 2.5-2.8). Port of envs/engine/claims.py.
+// Who may claim the tile in question, and with what (RULES 2.5-2.8).
 #include "tw16/claims.hpp"
 
 #include "tw16/hand.hpp"

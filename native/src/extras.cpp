@@ -1,5 +1,4 @@
-// Port of envs/scoring/extras.py (see extras.hpp): the extras pack (EXTRAS.md section 2) and the MCR
-// detectors (section 4).
+// The extras pack (EXTRAS.md section 2) and the MCR detectors (section 4); see extras.hpp.
 #include "tw16/extras.hpp"
 
 #include <algorithm>

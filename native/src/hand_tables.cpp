@@ -1,6 +1,6 @@
-// The hand-analysis lookup tables: envs/hand/_gen.py's generator, built once in C++ and checked
+// The hand-analysis lookup tables: their generator (gen_group), built once and checked
 // against FILE_SHA256 of envs/hand/tables.py (the SHA-256 of the Python table file's bytes: MAGIC and
-// the four arrays), so a generator that drifts from the Python one fails loudly at import.
+// the four arrays), so a generator that drifts from the recorded tables fails loudly at import.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -20,7 +20,7 @@ const char* const HAND_TABLES_MAGIC = "TW16HANDTABLES01";
 const char* const HAND_TABLES_SHA256 = "9c237bf5cdfb98d20f10a10435b3fa9c68506b07a324aaacf68cf3766b416375";
 
 // ---------------------------------------------------------------------------------------------
-// _gen.gen_group
+// gen_group
 
 std::pair<std::vector<uint8_t>, std::vector<uint8_t>> gen_group(int64_t nk, bool allow_chi) {
     int64_t size = 1;
@@ -209,7 +209,7 @@ Built* build() {
         throw TableError("hand tables fail their checksum: built tables have sha256 " + b->digest + ", expected " +
                          HAND_TABLES_SHA256 +
                          " (FILE_SHA256 of envs/hand/tables.py): the C++ generator and "
-                         "envs/hand/_gen.py disagree");
+                         "the layout of envs/hand/tables.py disagree");
     b->t = HandTables{b->sd.data(), b->sf.data(), b->hd.data(), b->hf.data()};
     return b.release();
 }

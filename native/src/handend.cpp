@@ -58,10 +58,10 @@ void _clear_result(const State& S, int64_t b) {
 void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts) {
     const int64_t per_tai = opts[R::OPT_PER_TAI];
     for (int s = 0; s < 4; ++s) {
-        // (int64 sums wrap as in numba: scores, side payments and rule options are the caller's values)
+        // (int64 sums wrap, see add_wrap: scores, side payments and rule options are the caller's values)
         S.res_delta(b, s) = add_wrap(S.res_delta(b, s), deltas[s]);
         S.scores(b, s) = add_wrap(S.scores(b, s), deltas[s]);
-        // Numba: float64 true division, rounded to float32, then a float32 addition.
+        // float64 true division, rounded to float32, then a float32 addition (the recorded rewards).
         const float r = static_cast<float>(static_cast<double>(deltas[s]) / static_cast<double>(per_tai));
         S.rewards(b, s) = S.rewards(b, s) + r;
     }

@@ -1,5 +1,5 @@
 // hongkong families (HONGKONG.md 2.2): occurrences of 般高, 相逢, 兄弟 and 姊妹 and the choice of those
-// that count under 計法1 / 計法2. Port of envs/scoring/hk_families.py.
+// that count under 計法1 / 計法2.
 #include "tw16/hk_families.hpp"
 
 #include "tw16/constants.hpp"

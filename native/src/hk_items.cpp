@@ -1,5 +1,5 @@
 // hongkong items that do not depend on the reading, and the chicken hands (HONGKONG.md 3, 3.9).
-// Port of envs/scoring/hk_items.py (its tables: tw16::py::hk_items in constants.hpp).
+// Their tables are envs/scoring/hk_items.py's, generated into constants.hpp (tw16::py::hk_items).
 #include "tw16/hk_items.hpp"
 
 #include "tw16/constants.hpp"

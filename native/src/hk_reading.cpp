@@ -1,5 +1,4 @@
 // hongkong items of one reading (HONGKONG.md 2.3-2.6, 3), the dual reading and the special shapes.
-// Port of envs/scoring/hk_reading.py.
 #include "tw16/hk_reading.hpp"
 
 #include <algorithm>
@@ -184,7 +183,7 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     for (int64_t i = 0; i < n; ++i)
         if (sk[i] < H::WIND0) suit_sets |= int64_t{1} << (sk[i] / 9);
     v[H::BIG_FIVE_GATES] = winds == 1 && dragons == 1 && suit_sets == 7;
-    // pair % 9 is Python's (pymod): the eye is always held here, but the port stays exact for -1
+    // pair % 9 is Python's (pymod): the eye is always held here, but -1 stays exact too
     const int64_t x = (0 <= pair && pair < H::WIND0) ? pymod(pair, 9) : -1;
     bool same = x >= 0;
     bool out = pair >= H::WIND0 || is_term_num(pair);

@@ -1,6 +1,6 @@
 // hongkong scoring (HONGKONG.md sections 2 and 3): the entry point and the readings. (Its legs, 5.1:
 // settle.hpp, the one settlement.)
-// Port of envs/scoring/hongkong.py (see hongkong.hpp for the interface).
+// The interface: hongkong.hpp.
 #include "tw16/hongkong.hpp"
 
 #include <array>
@@ -23,7 +23,7 @@ namespace T = py::tiles;
 constexpr int64_t NI = H::N_ITEMS;
 constexpr int64_t NK = T::N_KINDS;
 
-// Scratch of one hk_score call (Numba allocates these with np.zeros).
+// Scratch of one hk_score call, zeroed per call.
 struct HkScratch {
     int32_t v[NI] = {};
     int32_t tmp[NI] = {};

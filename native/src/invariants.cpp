@@ -31,7 +31,7 @@ bool payer_hand_ok(const State& S, int64_t b) {
 
 int64_t check_game(const State& S, int64_t b, Opts opts) {
     auto g = S.g[b];
-    // Zero-sum (rewards summed in float64, as Numba does).
+    // Zero-sum (rewards summed in float64).
     double rs = 0.0;
     int64_t ss = 0;
     for (int s = 0; s < 4; ++s) {

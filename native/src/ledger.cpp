@@ -1,4 +1,4 @@
-// The 拉 ledger (HONGKONG.md 5.2, 5.3). Port of envs/engine/ledger.py.
+// The 拉 ledger (HONGKONG.md 5.2, 5.3); see ledger.hpp.
 #include "tw16/ledger.hpp"
 
 #include <cmath>
@@ -6,8 +6,8 @@
 namespace tw16 {
 
 namespace {
-// np.int64(x) of a float64: truncation; outside the int64 range (or NaN) the x86 conversion that
-// Numba compiles to gives INT64_MIN, where a plain C++ cast would be undefined.
+// np.int64(x) of a float64: truncation; outside the int64 range (or NaN) x86's cvttsd2si gives
+// INT64_MIN, and so does this, where a plain C++ cast would be undefined.
 int64_t to_int64(double x) {
     if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return INT64_MIN;
     return static_cast<int64_t>(x);

@@ -1,4 +1,4 @@
-// The legal action mask of the seat to decide (one game). Port of envs/engine/mask.py.
+// The legal action mask of the seat to decide (one game); see mask.hpp.
 #include "tw16/mask.hpp"
 
 #include <array>
@@ -31,7 +31,7 @@ int64_t held_all(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, int64_t k) {
 }
 
 bool is_ready_hand(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, View<int64_t, 1> p_opts) {
-    // Scratch on the stack (Numba allocated both): allocation-free on the hot path.
+    // Scratch on the stack: allocation-free on the hot path.
     std::array<int8_t, 34> held_buf;
     std::array<bool, 34> waits_buf{};
     for (int64_t k = 0; k < 34; ++k) held_buf[k] = static_cast<int8_t>(held_all(h, ms, nm, k));

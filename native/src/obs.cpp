@@ -1,6 +1,6 @@
-// The observation encoders planes_v0 and oracle_v0 (envs/obs/planes_v0.py, envs/obs/oracle_v0.py):
-// exact ports of the Numba functions. Every value is computed in double as Numba does and rounded
-// to float32 on store.
+// The observation encoders planes_v0 and oracle_v0 (envs/obs/planes_v0.py, envs/obs/oracle_v0.py).
+// Every value is computed in double and rounded to float32 on store (the recorded digests hold these
+// roundings).
 #include <algorithm>
 #include <array>
 
@@ -43,7 +43,7 @@ static void zero(View<float, 2> o) {
         for (int64_t k = 0; k < o.shape[1]; ++k) o(c, k) = 0.0f;
 }
 
-// o += x as Numba does it: the float32 element is widened to double, added, rounded on store.
+// o += x: the float32 element is widened to double, added, rounded on store.
 static void add_to(float& o, double x) { o = static_cast<float>(static_cast<double>(o) + x); }
 
 // min(s + 1, 8) / 8: a shanten as a value in [0, 1] (0: complete).

@@ -1,5 +1,4 @@
-// Port of envs/scoring/core.py and the compiled loop of tw16/bench/scoring.py (see score.hpp): which
-// items a winning hand holds, the profile applied (RULES.md 3).
+// Which items a winning hand holds (see score.hpp), the profile applied (RULES.md 3).
 #include "tw16/score.hpp"
 
 #include "tw16/extras.hpp"

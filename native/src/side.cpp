@@ -1,4 +1,4 @@
-// hongkong side payments (HONGKONG.md 4). Port of envs/engine/side.py.
+// hongkong side payments (HONGKONG.md 4); see side.hpp.
 #include "tw16/side.hpp"
 
 #include "tw16/rng.hpp"
@@ -13,7 +13,7 @@ namespace R = py::rules;
 void all_pay(View<int64_t, 2> p, int64_t seat, int64_t chips) {
     for (int64_t s = 0; s < 4; ++s) {
         if (s != seat) {
-            p(s, St::P_SIDE) = sub_wrap(p(s, St::P_SIDE), chips);  // (int64 columns wrap, as in numba)
+            p(s, St::P_SIDE) = sub_wrap(p(s, St::P_SIDE), chips);  // (int64 columns wrap, see add_wrap)
             p(seat, St::P_SIDE) = add_wrap(p(seat, St::P_SIDE), chips);
         }
     }

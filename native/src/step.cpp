@@ -45,7 +45,7 @@ bool begin_turn(const State& S, int64_t b, int64_t seat, bool draw, Opts opts, c
     g[St::G_LAST_DRAWN] = -1;
     g[St::G_DRAWSRC] = St::SRC_FRONT;
     if (draw) {
-        S.p(b, seat, St::P_NDRAWS) = add_wrap(S.p(b, seat, St::P_NDRAWS), 1);  // (counters wrap as in numba)
+        S.p(b, seat, St::P_NDRAWS) = add_wrap(S.p(b, seat, St::P_NDRAWS), 1);  // (counters wrap, see add_wrap)
         if (!(opts[R::OPT_HK] && opts[R::OPT_STRICT_PASS]))
             S.p(b, seat, St::P_PASS_WIN) = 0;  // 過水 lasts until the seat's own next draw (hongkong: discard)
         return draw_tile(S, b, seat, false, St::SRC_FRONT, opts, prof);

@@ -1,4 +1,4 @@
-// Port of envs/scoring/tally.py (see tally.hpp): readings, the profile applied, the tie rule.
+// Readings of a hand (see tally.hpp), the profile applied, the tie rule.
 #include "tw16/tally.hpp"
 
 #include "tw16/hand.hpp"

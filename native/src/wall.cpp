@@ -1,4 +1,4 @@
-// Walls, dealing, draws and flower replacement (RULES 2.1-2.4, 2.8, 2.9). Port of envs/engine/wall.py.
+// Walls, dealing, draws and flower replacement (RULES 2.1-2.4, 2.8, 2.9); see wall.hpp.
 #include "tw16/wall.hpp"
 
 #include "tw16/handend.hpp"

@@ -41,7 +41,7 @@ MODULES = (
     "agents.efficiency",
     "agents.greedy",
 )
-# a module whose C++ namespace is not its last name: tw16/bench/hand.py's hand makers (hand.cpp) read py::bench
+# a module whose C++ namespace is not its last name: tw16/bench/hand.py's hand makers (bench_hands.cpp) read py::bench
 NAMESPACES = {"tw16.bench.hand": "bench"}
 
 

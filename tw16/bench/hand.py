@@ -6,8 +6,8 @@ one thread) over a preallocated ``(n, 34)`` int8 array of hands. The hands come 
 makers: ``random_complete`` (a random pair and ``n_sets`` random sets per row), ``perturb`` (one tile
 moved to another kind in a fraction of the rows), ``drop_one`` (one tile removed: complete hands
 become ready ones) and ``random_wall_hands`` (tiles dealt from a shuffled 136-tile wall); they draw
-from MT19937 seeded and used as Numba's ``np.random`` was, so a seed gives the hands it gave when
-this benchmark was Numba code. ``python -m tw16.bench.hand`` prints the dict as JSON.
+from one fixed MT19937 stream (described in native/src/bench_hands.cpp), so a seed gives the same hands
+in every version and the figures compare across versions. ``python -m tw16.bench.hand`` prints the dict as JSON.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 // The agents' batch helpers: the efficiency planes (agents/efficiency.py) and the per-decision work
-// of Greedy and Defensive (agents/greedy.py), ported function for function from the Numba code
+// of Greedy and Defensive (agents/greedy.py), one C++ function per agents helper
 // (same names, same parameter order). Their inputs are the features that agents.features.decode
 // reads from a planes_v0 observation (hand, n_melds, unseen, ...), never the engine.
 #pragma once

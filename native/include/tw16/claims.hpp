@@ -1,4 +1,4 @@
-// Who may claim the tile in question, and with what (RULES 2.5-2.8). Port of envs/engine/claims.py.
+// Who may claim the tile in question, and with what (RULES 2.5-2.8).
 //
 // Claim options are computed once when the tile appears (a discard or an added kong) and kept per
 // seat in p[:, P_CLAIM] as C_* bits; the mask and the resolution both read them.

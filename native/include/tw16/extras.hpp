@@ -1,5 +1,4 @@
-// Port of envs/scoring/extras.py: predicates of the extras pack (EXTRAS.md section 2) and the
-// optional MCR detectors (section 4).
+// Predicates of the extras pack (EXTRAS.md section 2) and the optional MCR detectors (section 4).
 //
 // score_hand (score.hpp) calls these only when the profile names such an item (p_opts[PO_EXTRAS]),
 // so the base tables score at their old speed. Three entry points:

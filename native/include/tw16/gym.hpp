@@ -1,5 +1,5 @@
 // The compiled helpers of envs/gym_env.py: planes_v0 encoding of a subset of the games (rows) into
-// consecutive rows of a preallocated output (same names, same parameter order as the Numba code).
+// consecutive rows of a preallocated output (one function per helper of gym_env.py, same names and parameter order).
 #pragma once
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 // Hand analysis: completeness, shanten, waits, decompositions, eight_pairs, 十三么, 十六不搭.
-// The port of envs/hand/analysis.py (every @njit function, same names, same parameter order, same
-// results) and of the @njit functions of tw16/bench/hand.py.
+// The functions of envs/hand/analysis.py (same names, same parameter order, same results); the
+// benchmarks' hand makers are declared at the end (defined in bench_hands.cpp).
 //
 // Conventions (as in analysis.py)
 // - counts: the concealed tiles as counts over the 34 playing kinds (any integer dtype, each 0..4):
@@ -152,19 +152,8 @@ template <class C, class H, class O>
 int64_t win_wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, int64_t shapes, View<O, 1> out);
 
 // ---------------------------------------------------------------------------------------------
-// tw16/bench/hand.py: the hand makers and timing loops over (n, 34) int8 arrays (hand.cpp).
-
-// numba's np.random inside @njit code (MT19937 with numba's seeding and randint), so the makers
-// below give the very hands the Numba ones give for a seed.
-struct NumbaNpRandom {
-    uint32_t mt[624];
-    int index = 624;
-    void seed(int64_t s);        // np.random.seed(s): numba_rnd_init(uint32(s))
-    uint32_t next_u32();         // tempered MT output
-    double random();             // np.random.random()
-    int64_t randint(int64_t n);  // np.random.randint(n), n >= 1
-};
-
+// The benchmarks' hand makers and timing loops over (n, 34) int8 arrays (tw16/bench/hand.py),
+// defined in bench_hands.cpp (which describes the random stream the makers draw from).
 void _random_complete(View<int8_t, 2> out, int64_t n_sets, int64_t seed);
 void _perturb(View<int8_t, 2> hands, int64_t seed, double frac);
 void _drop_one(View<int8_t, 2> hands, int64_t seed);
@@ -194,7 +183,7 @@ inline constexpr int64_t pow5(int64_t i) { return py::tables::POW5[i]; }
 template <class C>
 HandCodes _codes(View<C, 1> counts) {
     // One helper for all four groups (as in analysis.py). The code accumulates in uint64 so that
-    // garbage counts wrap like numba's int64 instead of overflowing (the code is then unused: c[0] = -1).
+    // garbage counts wrap (as int64 does, see add_wrap) instead of overflowing (the code is then unused: c[0] = -1).
     HandCodes r;
     bool bad = false;
     const int64_t start[4] = {0, 9, 18, hand_detail::W0};

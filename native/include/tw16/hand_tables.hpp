@@ -1,5 +1,5 @@
-// The per-suit lookup tables of the hand analysis: the port of envs/hand/tables.py and
-// envs/hand/_gen.py (layout documented there, summarised here).
+// The per-suit lookup tables of the hand analysis and their generator, gen_group (the layout is
+// documented in envs/hand/tables.py, summarised here).
 //
 // A suit's nine counts c0..c8 (each 0..4, c0 = the 1 tile) are one base-5 code sum(c_i * 5**i),
 // 0 .. 5**9-1; the seven honour counts (E S W N C F P) likewise, 0 .. 5**7-1. Adding one tile of
@@ -14,7 +14,7 @@
 //   honour_dist uint8[5**7][12]  as suit_dist for the honours (pons and pairs only, no chi)
 //   honour_flags uint8[5**7]     as suit_flags
 //
-// The C++ core builds the tables once, from the same generator as envs/hand/_gen.py (gen_group),
+// The C++ core builds the tables once, with gen_group below,
 // the first time hand_tables() is called (the module calls it when envs._core is imported), and
 // checks them like the Python loader checks its file: the SHA-256 of MAGIC + the four arrays (the
 // byte layout of the Python table file) must equal FILE_SHA256 of envs/hand/tables.py, else
@@ -49,7 +49,7 @@ struct HandTables {
     const uint8_t* honour_flags;  // [N_HONOUR_CODES]
 };
 
-// _gen.gen_group: (dist[5**nk * 12], flags[5**nk]) for a group of nk kinds; chis of 3 consecutive
+// gen_group: (dist[5**nk * 12], flags[5**nk]) for a group of nk kinds; chis of 3 consecutive
 // kinds if allow_chi.
 std::pair<std::vector<uint8_t>, std::vector<uint8_t>> gen_group(int64_t nk, bool allow_chi);
 

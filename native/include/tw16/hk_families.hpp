@@ -1,6 +1,5 @@
 // hongkong families (HONGKONG.md 2.2): the occurrences of 般高, 相逢, 兄弟 and 姊妹 in one reading and
-// the choice of those that count, under 計法1 or 計法2 (see hongkong.hpp). Port of
-// envs/scoring/hk_families.py.
+// the choice of those that count, under 計法1 or 計法2 (see hongkong.hpp).
 //
 // buf: int64 (6, MAX_INST + 1) scratch: buf[0] item, buf[1] set mask (bit i = set i, EYE_BIT = the
 // eye) of each occurrence; buf[2..5] the search's scratch rows.

@@ -1,6 +1,6 @@
 // hongkong items of one reading (HONGKONG.md 2.3-2.6, 3): winds and dragons, 暗刻, families, 步步高 /
 // 龍, 老少, waits seen in the reading, 四歸, 大五門齊, 滿庭芳, 全帶么, the dual reading and the special
-// shapes. Port of envs/scoring/hk_reading.py.
+// shapes.
 #pragma once
 #include <cstdint>
 

@@ -1,5 +1,5 @@
-// hongkong scoring (HONGKONG.md sections 2 and 3): the entry point and the readings. Port of
-// envs/scoring/hongkong.py. Its legs (5.1) are those of the one settlement, settle.hpp.
+// hongkong scoring (HONGKONG.md sections 2 and 3): the entry point and the readings.
+// Its legs (5.1) are those of the one settlement, settle.hpp.
 //
 // score_hand (scoring.hpp) hands a profile with p_opts[PO_HONGKONG] to hk_score with its own
 // arguments, so the engine and `tw16 score` call one function for every profile.

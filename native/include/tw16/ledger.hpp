@@ -1,5 +1,4 @@
 // The 拉 ledger (HONGKONG.md 5.2, 5.3): open debts between players across the hands of a game.
-// Port of envs/engine/ledger.py.
 //
 // la(d, c) is the open debt R of player d to player c (0: none; at most one direction per pair),
 // la_k(d, c) its count k. Amounts are in any linear unit (the engine keeps chips); R stays exact

@@ -1,4 +1,4 @@
-// The legal action mask of the seat to decide (one game). Port of envs/engine/mask.py.
+// The legal action mask of the seat to decide (one game).
 // Helpers on one game's rows (hands = S.hands[b], melds = S.melds[b], g = S.g[b], p = S.p[b]);
 // h = a seat's concealed counts, ms = its melds (5, 3), ps = its scalars.
 #pragma once

@@ -1,7 +1,6 @@
 // The observation encoders: planes_v0 (envs/obs/planes_v0.py), oracle_v0 (envs/obs/oracle_v0.py) and
-// planes_v1 (envs/obs/planes_v1.py: planes_v0 plus the hongkong decisions and the 拉 ledger); v0 is
-// ported function for function from the Numba code (same names, same parameter order). They read
-// the engine's batch state arrays (state.hpp; envs.engine.state.State) and write into arrays the
+// planes_v1 (envs/obs/planes_v1.py: planes_v0 plus the hongkong decisions and the 拉 ledger). They read the
+// engine's batch state arrays (state.hpp; envs.engine.state.State) and write into arrays the
 // caller owns (no allocation per call). The channel layout and the meaning of every channel are in
 // the Python module docstrings; the constants come from constants.hpp (py::planes_v0, py::oracle_v0,
 // py::planes_v1).

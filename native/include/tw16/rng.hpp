@@ -24,8 +24,8 @@ inline uint64_t next_u64(View<uint64_t, 1> rng, int64_t b) {
 }
 
 // Uniform in 0..n-1 (bias below 2**-31 for the small n used here). The top 31 bits are
-// non-negative, so C++ % equals Python's for n > 0; callers never pass n <= 0 (Numba would raise
-// ZeroDivisionError for 0).
+// non-negative, so C++ % equals Python's for n > 0; callers never pass n <= 0 (a
+// division by zero).
 inline int64_t randint(View<uint64_t, 1> rng, int64_t b, int64_t n) {
     const uint64_t x = next_u64(rng, b) >> 33;  // < 2**31
     if (n > 0 && n <= 0xFFFFFFFFLL)             // the engine's n: a 32-bit division gives the same remainder

@@ -1,5 +1,4 @@
-// Port of envs/scoring/core.py (and the compiled loop of tw16/bench/scoring.py): which items a
-// winning hand holds, the profile applied (RULES.md 3). Settlement (RULES.md 4): settle.hpp.
+// Which items a winning hand holds, the profile applied (RULES.md 3). Settlement (RULES.md 4): settle.hpp.
 //
 // Shared: `tw16 score` calls it through envs.scoring.api and the engine calls it at the end of every
 // hand. Inputs are plain arrays:

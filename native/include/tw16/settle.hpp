@@ -17,7 +17,7 @@
 //     reported but not paid, as the hongkong port did; the standard rule pays it.
 //   win_lose settlement (opts[OPT_SETTLE_WIN_LOSE], the olympiad profile): the same legs, each paying
 //     one point of per_tai chips whatever the tai, with no dealer tai (leg tai = hand tai, reported).
-// int64 arithmetic wraps (Numba's int64, done through uint64: no undefined behaviour).
+// int64 arithmetic wraps (two's complement, as numpy's int64; done through uint64: no undefined behaviour).
 #pragma once
 #include <cstdint>
 

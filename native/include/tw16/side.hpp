@@ -1,5 +1,5 @@
 // hongkong side payments (HONGKONG.md 4): paid at once in 底 (the base stake), never part of 拉.
-// Port of envs/engine/side.py. They accumulate per seat in p[:, P_SIDE] (chips, each payment
+// They accumulate per seat in p[:, P_SIDE] (chips, each payment
 // rounded to a whole chip, halves up) and are paid with the hand's other chips when it ends
 // (drawn hands included). p = S.p[b] (4, NP).
 #pragma once

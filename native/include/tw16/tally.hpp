@@ -1,6 +1,6 @@
-// Port of envs/scoring/tally.py. Shared by the scoring core (score.hpp) and the hongkong scorer
-// (hongkong.hpp): the readings of a hand (its melds and every decomposition of its concealed tiles),
-// the profile applied to item multiplicities (replacements, reductions, the tie rule of RULES.md 3).
+// The readings of a hand (its melds and every decomposition of its concealed tiles) and the profile
+// applied to item multiplicities (replacements, reductions, the tie rule of RULES.md 3), shared by the
+// scoring core (score.hpp) and the hongkong scorer (hongkong.hpp).
 // (The dealer tai of a payment leg is settlement: settle.hpp.)
 #pragma once
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Strided views over arrays the caller owns (numpy memory passed through the bindings), and the
-// integer helpers that make a port of the Python rules exact.
+// integer helpers with Python's semantics (floor division, modulo) and int64 wrap-around.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -66,8 +66,8 @@ template <class T>
 using V4 = View<T, 4>;
 
 // Python's // and % on integers round toward minus infinity (C++ truncates toward zero). The
-// Numba code used Python semantics, so every port of `a // b` or `a % b` that may see a negative
-// operand goes through these.
+// core keeps Python's semantics (the documented results are Python's), so every `a // b` or `a % b`
+// that may see a negative operand goes through these.
 inline int64_t floordiv(int64_t a, int64_t b) {
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -79,9 +79,9 @@ inline int64_t pymod(int64_t a, int64_t b) {
     return r;
 }
 
-// int64 arithmetic that wraps as numpy's and Numba's does. For sums of values the core takes from
+// int64 arithmetic that wraps (two's complement) as numpy's int64 does. For sums of values the core takes from
 // a caller's arrays unchecked (state scalars, chip accumulators, rule options): a garbage value then
-// gives the wrapped result the Numba code gave, instead of signed-overflow undefined behaviour.
+// gives a defined wrapped result (the one the recorded digests hold), not signed-overflow undefined behaviour.
 inline int64_t add_wrap(int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }

@@ -1,4 +1,4 @@
-// Walls, dealing, draws and flower replacement (RULES 2.1-2.4, 2.8, 2.9). Port of envs/engine/wall.py.
+// Walls, dealing, draws and flower replacement (RULES 2.1-2.4, 2.8, 2.9).
 #pragma once
 #include <cstdint>
 
@@ -13,7 +13,7 @@ namespace tw16 {
 // Tiles that may still be drawn (front or tail) in the game of scalar row g: the rest of the wall
 // minus the dead wall (which grows by one per kong with dead_wall_per_kong). The one definition of
 // "tiles left": the engine, the claims, the observations and Engine.wall_drawable use it. (Inline: on
-// every discard and draw; wraps on garbage, as numba did.)
+// every discard and draw; wraps on garbage, see add_wrap.)
 inline int64_t tiles_left(View<int64_t, 1> g, Opts opts) {
     int64_t dead = opts[py::rules::OPT_DEAD_WALL];
     if (opts[py::rules::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[py::state::G_NKONG]);

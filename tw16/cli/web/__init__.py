@@ -2,8 +2,8 @@
 
 Layout: ``app`` (Starlette routes, the websocket, uvicorn), ``session`` (one game driven by the
 page's messages, over ``tw16.cli.game.TableGame``), ``view`` (the table as JSON), ``advice`` (the agent's
-top actions, value and search EVs), ``tiles_svg`` (the script that draws the tile faces into
-``static/tiles.svg``), ``static/`` (the pages). docs/web.md.
+top actions, value and search EVs), ``static/`` (the pages; ``static/tiles.svg``, the tile
+faces, is drawn by tools/tiles_svg.py). docs/web.md.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ docs/profiles.md) are written into marked regions:
 - markdown: ``<!-- BEGIN generated: NAME -->`` ... ``<!-- END generated: NAME -->``
 - docstrings: ``.. BEGIN generated: NAME`` ... ``.. END generated: NAME`` (reST comments)
 
-``python -m envs.doc_tables --write`` rewrites every region; ``--check`` (and tests/test_doc_tables.py)
+``python tools/doc_tables.py --write`` rewrites every region; ``--check`` (and tests/test_doc_tables.py)
 fails on a stale one.
 """
 
@@ -290,7 +290,7 @@ def stale(root: Path = ROOT) -> list[str]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m envs.doc_tables", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python tools/doc_tables.py", description=__doc__.split("\n")[0])
     ap.add_argument("--write", action="store_true", help="rewrite the generated regions in place")
     ap.add_argument("--check", action="store_true", help="exit 1 when a region is stale")
     ap.add_argument("--print", dest="name", help="print the regions of that name, e.g. 'options'")
@@ -310,7 +310,7 @@ def main(argv=None) -> int:
         return 0
     bad = stale()
     for p in bad:
-        print(f"stale: {p} (run: python -m envs.doc_tables --write)", file=sys.stderr)
+        print(f"stale: {p} (run: python tools/doc_tables.py --write)", file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -1,4 +1,4 @@
-"""The source of tests/data/hongkong_items.jsonl: `python tests/data/make_hongkong_items.py` rewrites it.
+"""The source of tests/data/hongkong_items.jsonl: `python tools/make_hongkong_items.py` rewrites it.
 
 A positive (id token "pos:KEY") and a negative ("neg:KEY") case for every hongkong item, plus count
 methods, the dual reading, legs and refusals. Every expectation below is written by hand from
@@ -1241,6 +1241,10 @@ case("err:count_method", **C0, rules={"count_method": 3}, error=True, note="è¨ˆæ
 TEXT = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in out)
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("hongkong_items.jsonl")
+    target = (
+        Path(sys.argv[1])
+        if len(sys.argv) > 1
+        else Path(__file__).resolve().parent.parent / "tests" / "data" / "hongkong_items.jsonl"
+    )
     target.write_text(TEXT, encoding="utf-8")
     print(f"{len(out)} cases -> {target}")

@@ -1,5 +1,11 @@
-// tw16/bench/hand.py in C++: numba's np.random (so the hand makers give the Numba hands for a seed)
-// and the timing loops. The analysis itself is templates in tw16/hand.hpp.
+// The benchmarks' hand makers and timing loops (tw16/bench/hand.py; declared in tw16/hand.hpp, the
+// analysis they time). The makers draw from one random stream per call, MT19937 (Matsumoto and
+// Nishimura) exactly as follows, so that a seed gives the same hands in every version and the bench
+// figures stay comparable across versions:
+// - seeding: the reference init_genrand from the seed's low 32 bits (Knuth's multiplier 1812433253);
+// - a double in [0, 1): 53 bits from two tempered draws, (a >> 5) * 2**26 + (b >> 6), over 2**53;
+// - an integer below n: 0 without a draw when n == 1, else the low bit_length(n - 1) bits of one draw
+//   (two draws, high word first, above 32 bits), drawn again until below n.
 #include "tw16/hand.hpp"
 
 namespace tw16 {
@@ -9,11 +15,19 @@ namespace A = py::analysis;
 constexpr int64_t NK = py::bench::N_KINDS;
 constexpr int MT_N = 624, MT_M = 397;
 constexpr uint32_t MT_MATRIX_A = 0x9908b0dfU, MT_UPPER_MASK = 0x80000000U, MT_LOWER_MASK = 0x7fffffffU;
-}  // namespace
 
-// numba/_random.c numba_rnd_init: Knuth's initialisation of the MT state from a 32-bit seed (numba's
-// np.random.seed casts its integer argument to uint32).
-void NumbaNpRandom::seed(int64_t s) {
+// The stream described above.
+struct BenchStream {
+    uint32_t mt[MT_N];
+    int index = MT_N;
+    void seed(int64_t s);
+    uint32_t next_u32();
+    double random();
+    int64_t randint(int64_t n);
+};
+
+// init_genrand: Knuth's initialisation of the MT state from a 32-bit seed (the seed cast to uint32).
+void BenchStream::seed(int64_t s) {
     uint32_t x = static_cast<uint32_t>(s);
     for (int pos = 0; pos < MT_N; ++pos) {
         mt[pos] = x;
@@ -22,9 +36,8 @@ void NumbaNpRandom::seed(int64_t s) {
     index = MT_N;
 }
 
-// numba_rnd_shuffle (the MT19937 twist) when the state is spent, then the tempering of
-// numba.cpython.randomimpl.get_next_int32.
-uint32_t NumbaNpRandom::next_u32() {
+// The MT19937 twist when the state is spent, then the tempering of the next word.
+uint32_t BenchStream::next_u32() {
     if (index >= MT_N) {
         int i;
         uint32_t y;
@@ -48,17 +61,15 @@ uint32_t NumbaNpRandom::next_u32() {
     return y;
 }
 
-// get_next_double: 53 random bits from two draws.
-double NumbaNpRandom::random() {
+// 53 random bits from two draws.
+double BenchStream::random() {
     const uint32_t a = next_u32() >> 5;
     const uint32_t b = next_u32() >> 6;
     return (static_cast<double>(a) * 67108864.0 + static_cast<double>(b)) / 9007199254740992.0;
 }
 
-// numba's _randrange_impl for np.random.randint(0, n) on int64: n == 1 draws nothing; otherwise
-// the low bit_length(n - 1) bits of a draw (two draws, high word first, above 32 bits), rejected
-// until below n.
-int64_t NumbaNpRandom::randint(int64_t n) {
+// An integer in 0..n-1 by masked rejection (n >= 1; see the top of the file).
+int64_t BenchStream::randint(int64_t n) {
     if (n == 1) return 0;
     int nbits = 0;
     for (uint64_t v = static_cast<uint64_t>(n - 1); v; v >>= 1) ++nbits;
@@ -74,10 +85,11 @@ int64_t NumbaNpRandom::randint(int64_t n) {
         if (static_cast<int64_t>(r) < n) return static_cast<int64_t>(r);
     }
 }
+}  // namespace
 
 void _random_complete(View<int8_t, 2> out, int64_t n_sets, int64_t seed) {
     // Fill each row with a random complete hand: a pair and n_sets random sets (retry on a fifth copy).
-    NumbaNpRandom rng;
+    BenchStream rng;
     rng.seed(seed);
     for (int64_t r = 0; r < out.shape[0]; ++r) {
         while (true) {
@@ -106,7 +118,7 @@ void _random_complete(View<int8_t, 2> out, int64_t n_sets, int64_t seed) {
 
 void _perturb(View<int8_t, 2> hands, int64_t seed, double frac) {
     // Replace one random tile by another kind (counts stay <= 4) in a fraction frac of the rows.
-    NumbaNpRandom rng;
+    BenchStream rng;
     rng.seed(seed);
     for (int64_t r = 0; r < hands.shape[0]; ++r) {
         if (rng.random() >= frac) continue;
@@ -124,7 +136,7 @@ void _perturb(View<int8_t, 2> hands, int64_t seed, double frac) {
 
 void _drop_one(View<int8_t, 2> hands, int64_t seed) {
     // Remove one random tile from each row (a complete hand becomes a ready one).
-    NumbaNpRandom rng;
+    BenchStream rng;
     rng.seed(seed);
     for (int64_t r = 0; r < hands.shape[0]; ++r) {
         while (true) {
@@ -139,7 +151,7 @@ void _drop_one(View<int8_t, 2> hands, int64_t seed) {
 
 void _random_wall_hands(View<int8_t, 2> out, int64_t n_tiles, int64_t seed) {
     // Rows of n_tiles tiles dealt from a shuffled 136-tile wall (the wall stays shuffled between rows).
-    NumbaNpRandom rng;
+    BenchStream rng;
     rng.seed(seed);
     int64_t wall[136];
     for (int64_t i = 0; i < 136; ++i) wall[i] = i / 4;
