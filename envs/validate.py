@@ -181,14 +181,16 @@ def check_memory(nbytes: int, what: str) -> None:
 
 
 def engine_actions(actions, batch_size: int, n_actions: int) -> np.ndarray:
-    """One integer action per game, in 0..n_actions-1: shape (B,) (or one integer for B = 1)."""
+    """One integer action per game as int64: shape (B,) (or one integer for B = 1). That each is in
+    0..n_actions-1 and legal is the core's check (native/bind/bind_engine.cpp, check_actions), with the
+    same messages; only an unsigned value beyond int64, which the core would see wrapped, is refused here."""
     a = int_array(actions, "actions")
     if a.ndim == 0 and batch_size == 1:
         a = a.reshape(1)
     if a.shape != (batch_size,):
         raise ValueError(f"actions must have shape ({batch_size},), got {a.shape}")
-    bad = (a < 0) | (a >= n_actions)
-    if bad.any():
+    if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+        bad = a >= n_actions
         i = np.flatnonzero(bad)
         raise ValueError(
             f"actions must be in 0..{n_actions - 1}, got {int(a[i[0]])} in game {int(i[0])}"

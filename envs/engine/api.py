@@ -13,7 +13,7 @@
 
 The fast path (the environments' drivers, envs/driver.py and tw16_v0): ``reset_some(seeds, which)``
 and ``step_some(actions, active)`` deal / step a subset of the games in place, with the core's
-boundary checks but without ``step``'s legality message, copies and auto-reset; their results are
+checks (an illegal action: ``step``'s message) but without copies and auto-reset; their results are
 the live views ``step_rewards`` / ``step_terminated``. The views (``legal_action_mask``,
 ``current_player``, ``scores``, ...) are live: they show the state as it is now, so a driver may keep them.
 
@@ -185,15 +185,10 @@ class Engine:
 
     @_locked
     def step(self, actions):
-        """Apply one action per game (the current player's). Returns ``(rewards, terminated)``."""
-        a = engine_actions(actions, self.batch_size, A.N_ACTIONS)  # integers of shape (B,) in range, or raise
-        ok = self.s.mask[np.arange(self.batch_size), a]
-        if not ok.all():
-            b = int(np.flatnonzero(~ok)[0])
-            legal = [A.action_name(x) for x in np.flatnonzero(self.s.mask[b])]
-            raise ValueError(
-                f"illegal action {A.action_name(a[b])!r} in game {b} for seat {self.current_player[b]}; legal: {legal}"
-            )
+        """Apply one action per game (the current player's). Returns ``(rewards, terminated)``. An action
+        out of 0..75 or illegal (ValueError naming it, the game and the legal ones) is refused by the
+        core, the one place the actions are checked, before any game changes."""
+        a = engine_actions(actions, self.batch_size, A.N_ACTIONS)  # integers of shape (B,), or raise
         step_batch(self.s, a, self.opts, self.cfg, self.prof)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
@@ -254,8 +249,8 @@ class Engine:
 
     @_locked
     def step_some(self, actions: np.ndarray, active: np.ndarray) -> None:
-        """Step the games in ``active`` (bool (B,)) with ``actions`` (int64 (B,), legal: the caller
-        checks them against ``legal_action_mask``; the core refuses an illegal one). The others are
+        """Step the games in ``active`` (bool (B,)) with ``actions`` (int64 (B,), legal under
+        ``legal_action_mask``: the core refuses an illegal one, as ``step`` does). The others are
         untouched; results in ``step_rewards`` / ``step_terminated``."""
         step_some(self.s, actions, active, self.opts, self.cfg, self.prof)
         if self._log is not None:

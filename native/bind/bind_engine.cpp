@@ -227,23 +227,53 @@ void prefetch_game(const State& S, int64_t b) {
     prefetch_rows(S.mask.data + b * S.mask.stride[0], A::N_ACTIONS);
 }
 
-// Step the games (active null: all). Every action is checked first, before anything changes: in
-// 0..75 and legal under the game's stored mask. Each game's state (game_ok) is then checked just
-// before the game is stepped, on the batch's threads (its rows are then in cache for the step): a
-// game whose state is refused is left as it was, the others are stepped, and the call raises
-// ValueError naming the first refused game. (A state the engine made is never refused.)
+// The one check of the actions (Engine.step has none of its own): every stepped action in 0..75, then
+// each legal under its game's stored mask (a finished game's mask is all ones: its step is a no-op),
+// before anything changes. The messages are the Python API's; the names of the actions and the list
+// of games come from their one owner, envs.engine.actions.action_name and envs.validate.ranges, asked
+// only when an action is refused.
+void check_actions(const State& S, View<const int64_t, 1> actions, const View<const bool, 1>* active) {
+    const int64_t B = S.batch();
+    auto stepped = [&](int64_t b) { return !active || (*active)[b]; };
+    auto out_of_range = [&](int64_t b) { return stepped(b) && (actions[b] < 0 || actions[b] >= A::N_ACTIONS); };
+    int64_t first = -1, n_bad = 0;
+    for (int64_t b = 0; b < B; ++b)
+        if (out_of_range(b)) {
+            if (first < 0) first = b;
+            ++n_bad;
+        }
+    if (n_bad) {
+        std::string msg = "actions must be in 0.." + str(A::N_ACTIONS - 1) + ", got " + str(actions[first]) +
+                          " in game " + str(first);
+        if (n_bad > 1) {
+            nb::list games;
+            for (int64_t b = 0; b < B; ++b)
+                if (out_of_range(b)) games.append(b);
+            msg += std::string(" (bad in games ") +
+                   nb::str(nb::module_::import_("envs.validate").attr("ranges")(games)).c_str() + ")";
+        }
+        bad(msg);
+    }
+    for (int64_t b = 0; b < B; ++b) {
+        if (!stepped(b) || S.terminated[b] || S.mask(b, actions[b])) continue;
+        const nb::object name = nb::module_::import_("envs.engine.actions").attr("action_name");
+        nb::list legal;
+        for (int64_t x = 0; x < A::N_ACTIONS; ++x)
+            if (S.mask(b, x)) legal.append(name(x));
+        bad(std::string("illegal action ") + nb::repr(name(actions[b])).c_str() + " in game " + str(b) + " for seat " +
+            str(S.g(b, St::G_CUR)) + "; legal: " + nb::repr(legal).c_str());
+    }
+}
+
+// Step the games (active null: all). Every action is checked first (check_actions). Each game's state
+// (game_ok) is then checked just before the game is stepped, on the batch's threads (its rows are then
+// in cache for the step): a game whose state is refused is left as it was, the others are stepped, and
+// the call raises ValueError naming the first refused game. (A state the engine made is never refused.)
 void run_steps(const State& S, View<const int64_t, 1> actions, const View<const bool, 1>* active, Opts opts, Cfg cfg,
                const Prof& prof) {
     check_script(S, opts);
     const int64_t B = S.batch();
-    for (int64_t b = 0; b < B; ++b) {
-        if (active && !(*active)[b]) continue;
-        const int64_t a = actions[b];
-        if (a < 0 || a >= A::N_ACTIONS) bad("actions[" + str(b) + "] = " + in(a, 0, A::N_ACTIONS - 1));
-        if (!S.terminated[b] && !S.mask(b, a))  // (a finished game's step is a no-op: its mask is all ones)
-            bad("actions[" + str(b) + "] = " + str(a) + " is illegal in game " + str(b) + " for seat " +
-                str(S.g(b, St::G_CUR)));
-    }
+    check_actions(S, actions, active);
     std::vector<uint8_t> refused(static_cast<size_t>(B), 0);
     {
         nb::gil_scoped_release nogil;
