@@ -23,7 +23,7 @@ Conventions
 - The bindings refuse counts outside 0..4 and ``n_sets`` outside 0..5 (ValueError naming the
   argument); inside the native core such counts make ``is_complete`` false and ``shanten`` return
   ``INVALID``.
-- ``decompositions`` rows: ``[pair_kind, type_0, kind_0, type_1, kind_1, ...]`` (``type`` CHI or PON,
+- ``decompositions`` rows: ``[pair_kind, type_0, kind_0, type_1, kind_1, ...]`` (``type`` MELD_CHI or MELD_PON,
   ``kind`` the set's lowest kind; columns past ``1 + 2*n_sets`` are -1). A hand of up to 17 tiles
   has at most 6 decompositions (e.g. ``11123444555666777m``), so ``MAX_DECOMPOSITIONS`` rows suffice.
 - Special shapes (EXTRAS.md 2.1; 17 tiles, no melds): ``shapes`` is a bit set of the ``SHAPE_*``
@@ -34,8 +34,6 @@ Conventions
 """
 
 from __future__ import annotations
-
-from envs.tiles import CHI, N_KINDS, PON, WIND0  # noqa: F401 (read into constants.hpp's py::analysis)
 
 NOT_HELD = 99  # discard_shanten value for a kind that is not in the hand
 INVALID = 99  # shanten of a count vector with a count outside 0..4

@@ -8,7 +8,7 @@ hongkong profile; settle.cpp, the settlement of every profile), bound in ``envs.
 the standard items as constants. Inputs are plain arrays:
 
     concealed   int8[34]   the winner's concealed tiles INCLUDING the winning tile
-    meld_type   int8[>=5]  CHI/PON/KONG/ADDKONG/ANKONG (envs.tiles), first n_melds used
+    meld_type   int8[>=5]  MELD_CHI/MELD_PON/MELD_KONG/MELD_ADDKONG/MELD_ANKONG (envs.tiles), first n_melds used
     meld_kind   int8[>=5]  lowest kind of each meld
     flowers     int        bit i set = flower f(i+1) held
     win_tile    int        kind, or -1 (heavenly hand, flower win): then no wait is judged

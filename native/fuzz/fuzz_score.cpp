@@ -101,7 +101,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     R.p_opts[r.below(P::N_POPTS)] = static_cast<int64_t>(r.u64());
                     break;
                 default:
-                    R.opts[r.below(py::rules::N_OPTS)] = static_cast<int64_t>(r.u64());
+                    R.opts[r.below(py::options::N_OPTS)] = static_cast<int64_t>(r.u64());
                     break;
             }
         }
