@@ -46,3 +46,5 @@ SHAPE_THIRTEEN_MIXED = 4  # 混十三么: 13 orphans + an orphan eye + a chow or
 SHAPE_THIRTEEN = SHAPE_THIRTEEN_PURE | SHAPE_THIRTEEN_MIXED
 SHAPE_SIXTEEN_UNRELATED = 8  # 十六不搭 (extras)
 SHAPE_UNRELATED_GAP2 = 16  # modifier of SHAPE_SIXTEEN_UNRELATED: suit tiles 2 apart suffice (unrelated_gap 2)
+# number masks (bit i = number i+1) of a 十六不搭 suit as sixteen_unrelated_suits gives it: 147, 258, 369
+M147, M258, M369 = 0b001001001, 0b010010010, 0b100100100

@@ -198,7 +198,6 @@ del _I
 HK_MAX_INST = 64  # occurrences of one family in one reading (five sets: at most 31 subsets)
 EYE_BIT = 1 << 5  # the eye as a group in an occurrence's set mask
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], np.int64)
-M147, M258, M369 = 0b001001001, 0b010010010, 0b100100100  # number masks of 十六不搭 suits
 # hand-context slots (hc): waits before the winning tile (0: not judged), the two waits of 對碰 when
 # each is held as a pair, no honour, no flower, 十三么 waited on all 13, the 16 tiles were eight pairs
 H_NW, H_TP, H_WA, H_WB, H_NOHON, H_NOFL, H_ALL13, H_EP8 = 0, 1, 2, 3, 4, 5, 6, 7

@@ -466,10 +466,10 @@ void special_extras(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed
     } else if (shape == py::analysis::SHAPE_SIXTEEN_UNRELATED) {
         v[E::SIXTEEN] = 1;
         const int64_t a = suits[0], b = suits[1], c = suits[2];
-        v[E::SIXTEEN_PURE] = a == E::M147 && b == E::M258 && c == E::M369;
-        v[E::UNREL_DRAGON] = (a | b | c) == (E::M147 | E::M258 | E::M369) &&
-                             (a == E::M147 || a == E::M258 || a == E::M369) &&
-                             (b == E::M147 || b == E::M258 || b == E::M369);
+        v[E::SIXTEEN_PURE] = a == py::analysis::M147 && b == py::analysis::M258 && c == py::analysis::M369;
+        v[E::UNREL_DRAGON] = (a | b | c) == (py::analysis::M147 | py::analysis::M258 | py::analysis::M369) &&
+                             (a == py::analysis::M147 || a == py::analysis::M258 || a == py::analysis::M369) &&
+                             (b == py::analysis::M147 || b == py::analysis::M258 || b == py::analysis::M369);
         v[E::UNREL_SAME] = a == b && b == c;
     }
     // groups: every kind held is a group (pairs, the triplet, lone tiles); the 十三么's set is one more

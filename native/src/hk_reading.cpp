@@ -255,8 +255,8 @@ void _special(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed, View
     } else if (shape == A::SHAPE_SIXTEEN_UNRELATED) {
         v[H::SIXTEEN] = 1;
         const int64_t a = suits[0], b = suits[1], c = suits[2];
-        const auto one_of = [](int64_t s) { return s == H::M147 || s == H::M258 || s == H::M369; };
-        v[H::UNREL_DRAGON] = (a | b | c) == (H::M147 | H::M258 | H::M369) && one_of(a) && one_of(b);
+        const auto one_of = [](int64_t s) { return s == A::M147 || s == A::M258 || s == A::M369; };
+        v[H::UNREL_DRAGON] = (a | b | c) == (A::M147 | A::M258 | A::M369) && one_of(a) && one_of(b);
         v[H::UNREL_SAME] = a == b && b == c;
     } else {
         v[H::THIRTEEN] = 1;

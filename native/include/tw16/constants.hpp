@@ -276,6 +276,9 @@ inline constexpr int64_t SHAPE_THIRTEEN_MIXED = 4LL;
 inline constexpr int64_t SHAPE_THIRTEEN = 6LL;
 inline constexpr int64_t SHAPE_SIXTEEN_UNRELATED = 8LL;
 inline constexpr int64_t SHAPE_UNRELATED_GAP2 = 16LL;
+inline constexpr int64_t M147 = 73LL;
+inline constexpr int64_t M258 = 146LL;
+inline constexpr int64_t M369 = 292LL;
 }  // namespace analysis
 namespace tables {  // envs.hand.tables
 inline constexpr int64_t FORMAT_VERSION = 1LL;
@@ -372,9 +375,6 @@ inline constexpr int64_t N_FAM = 5LL;
 inline constexpr int64_t EX_MAX_INST = 128LL;
 inline constexpr int64_t GREEN[6] = {19LL, 20LL, 21LL, 23LL, 25LL, 32LL};
 inline constexpr int64_t REVERSIBLE_KINDS[14] = {9LL, 10LL, 11LL, 12LL, 13LL, 16LL, 17LL, 19LL, 21LL, 22LL, 23LL, 25LL, 26LL, 33LL};
-inline constexpr int64_t M147 = 73LL;
-inline constexpr int64_t M258 = 146LL;
-inline constexpr int64_t M369 = 292LL;
 }  // namespace extras
 namespace hk_items {  // envs.scoring.hk_items
 inline constexpr int64_t SELF_DRAW = 0LL;
@@ -486,9 +486,6 @@ inline constexpr int64_t EACH[159] = {0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0LL, 0L
 inline constexpr int64_t HK_MAX_INST = 64LL;
 inline constexpr int64_t EYE_BIT = 32LL;
 inline constexpr int64_t ORPHANS[13] = {0LL, 8LL, 9LL, 17LL, 18LL, 26LL, 27LL, 28LL, 29LL, 30LL, 31LL, 32LL, 33LL};
-inline constexpr int64_t M147 = 73LL;
-inline constexpr int64_t M258 = 146LL;
-inline constexpr int64_t M369 = 292LL;
 inline constexpr int64_t H_NW = 0LL;
 inline constexpr int64_t H_TP = 1LL;
 inline constexpr int64_t H_WA = 2LL;
