@@ -27,11 +27,33 @@ from __future__ import annotations
 import numpy as np
 
 from agents.features import decode
-from envs._core import efficiency_kernel
+
+# the plane layout is the kernel's (native/include/tw16/agents.hpp), read from the core
+from envs._core import (
+    E_CHI,
+    E_KONG,
+    E_PON,
+    E_SELF_KONG,
+    E_UKEIRE,
+    E_UKEIRE_NOW,
+    E_UKEIRE_REL,
+    N_EFFICIENCY,
+    efficiency_kernel,
+)
 
 EFFICIENCY_VERSION = "efficiency_v0"
-N_EFFICIENCY = 9
-E_UKEIRE, E_UKEIRE_REL, E_PON, E_KONG, E_CHI, E_SELF_KONG, E_UKEIRE_NOW = 0, 1, 2, 3, 4, 7, 8
+__all__ = [
+    "E_CHI",
+    "E_KONG",
+    "E_PON",
+    "E_SELF_KONG",
+    "E_UKEIRE",
+    "E_UKEIRE_NOW",
+    "E_UKEIRE_REL",
+    "EFFICIENCY_VERSION",
+    "N_EFFICIENCY",
+    "efficiency_planes",
+]
 
 
 def efficiency_planes(obs: np.ndarray) -> np.ndarray:

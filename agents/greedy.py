@@ -43,13 +43,10 @@ import numpy as np
 from agents.base import check_batch
 from agents.features import decode
 from envs._core import act_kernel
-
-# the actions the decisions name: native/tools/gen_constants.py writes them into constants.hpp
-# (py::greedy::...) for the C++ agents (native/src/agents.cpp)
-from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PASS, PON, READY, SELF_KONG, WIN  # noqa: F401
 from envs.validate import policy_seed
 
-BIG = 1 << 30  # "none yet" for sort keys
+# The agent's parameters and fitted tables, passed to act_kernel (envs._core) with every call: the
+# core holds no tuning of its own.
 # defence parameters, in the order act_kernel (envs._core) reads them (module docstring); risk 0 = Greedy
 DEFENCE_DEFAULTS = {
     "risk": 1.0,
@@ -112,6 +109,8 @@ class GreedyAgent:
             f.claim_tile,
             mask,
             self.defence,
+            WIN_LOGIT,
+            READY_P,
             out,
         )
         return out

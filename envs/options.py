@@ -2,7 +2,7 @@
 
 Each row names an option, its default, the values it takes, the slot(s) it fills in the compiled
 option array and what it does. Everything else is generated from the table: the ``OPT_*`` slot
-indices and ``N_OPTS`` (read by the native core through native/tools/gen_constants.py, by way of
+indices and ``N_OPTS`` (read by the native core through tools/gen_constants.py, by way of
 ``envs.rules``), ``DEFAULTS``, ``HK_OPTIONS``, the value checks of ``envs.rules.Rules`` and
 ``Rules.as_array``. Adding an option is adding a row (and a field of ``Rules``; tests/test_rules.py
 checks that the two agree). Slots are append only: the array layout is versioned with the engine.

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 # The option table and what it generates (OPT_* slots, N_OPTS, DEFAULTS, HK_OPTIONS, RulesError, Stakes):
-# re-exported here, where the engine, the scorer and native/tools/gen_constants.py read them.
+# re-exported here, where the engine, the scorer and tools/gen_constants.py read them.
 from envs.options import *  # noqa: F403
 from envs.options import DEFAULTS, HK_OPTIONS, N_OPTS, OPT_HK, OPTIONS, RulesError, Stakes
 

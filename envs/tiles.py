@@ -38,7 +38,7 @@ HONOURS = "ESWNCFP"
 WIND_NAMES = "ESWN"
 
 # Meld types, shared by the notation, the scorer and the engine.
-CHI, PON, KONG, ADDKONG, ANKONG = 0, 1, 2, 3, 4
+MELD_CHI, MELD_PON, MELD_KONG, MELD_ADDKONG, MELD_ANKONG = 0, 1, 2, 3, 4
 MELD_NAMES = ("chi", "pon", "kong", "addkong", "ankong")
 MELD_SIZES = (3, 3, 4, 4, 4)
 
@@ -216,18 +216,18 @@ class Meld:
 
     @property
     def kinds(self) -> list[int]:
-        if self.type == CHI:
+        if self.type == MELD_CHI:
             return [self.kind, self.kind + 1, self.kind + 2]
         return [self.kind] * MELD_SIZES[self.type]
 
     @property
     def is_kong(self) -> bool:
-        return self.type >= KONG
+        return self.type >= MELD_KONG
 
     @property
     def is_open(self) -> bool:
         """Every meld but ankong breaks concealment (門清)."""
-        return self.type != ANKONG
+        return self.type != MELD_ANKONG
 
     def __str__(self) -> str:
         return f"{MELD_NAMES[self.type]} {format_tiles(self.kinds)}"
@@ -248,7 +248,7 @@ def parse_meld(text: str) -> Meld:
     if len(kinds) != size or any(k >= FLOWER0 for k in kinds):
         raise NotationError(f"{shown(text)}: a {word} has {size} playing tiles, got {len(kinds)}")
     k0 = kinds[0]
-    if mtype == CHI:
+    if mtype == MELD_CHI:
         ok = k0 < WIND0 and k0 % 9 <= 6 and kinds == [k0, k0 + 1, k0 + 2]
         if not ok:
             raise NotationError(f"{shown(text)} is not a chi (three consecutive tiles of one suit)")

@@ -180,6 +180,7 @@ def phase_proof(core):
 
 # ------------------------------------------------------------------------------------ play
 def phase_play(core, scale, summary):
+    from agents import greedy
     from agents.features import decode
     from agents.greedy import DEFENCE_DEFAULTS
     from envs.engine import randplay as rp
@@ -200,13 +201,13 @@ def phase_play(core, scale, summary):
             S = st.alloc(B)
             seeds = np.arange(100 * i, 100 * i + B, dtype=np.uint64)
             out = core.random_play(S, seeds, seeds + 7, scale, True, policy, ctx.opts, ctx.cfg, ctx.prof)
-            err = out[:, rp.O_ERROR]
+            err = out[:, rp.OUT_ERROR]
             assert not err.any(), (
-                f"{ctx.name}: invariant error {err.max()} at step {out[err.argmax(), rp.O_ERROR_STEP]}"
+                f"{ctx.name}: invariant error {err.max()} at step {out[err.argmax(), rp.OUT_ERROR_STEP]}"
             )
             n_games += B
-            n_hands += int(out[:, rp.O_HANDS].sum())
-            n_dec += int(out[:, rp.O_DECISIONS].sum())
+            n_hands += int(out[:, rp.OUT_HANDS].sum())
+            n_dec += int(out[:, rp.OUT_DECISIONS].sum())
         # batch steps from Python: the checker, the mask and the encoders at every decision
         B = 4
         S = new_state(core, ctx, B, 1000 + i)
@@ -228,7 +229,7 @@ def phase_play(core, scale, summary):
             core.planes_v0_encode(
                 obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes
             )
-            orc = np.zeros((B, C + ov.N_EXTRA, 34), np.float32)
+            orc = np.zeros((B, C + ov.N_ORACLE_EXTRA, 34), np.float32)
             core.oracle_v0_encode(
                 orc, S.hands, S.melds, S.river, S.wall, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes, C
             )
@@ -241,7 +242,7 @@ def phase_play(core, scale, summary):
             core.encode_rows(
                 enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes
             )
-            v1 = np.zeros((B, C + p1.N_EXTRA, 34), np.float32)
+            v1 = np.zeros((B, C + p1.N_V1_EXTRA, 34), np.float32)
             core.planes_v1_encode(
                 v1,
                 rows,
@@ -279,6 +280,8 @@ def phase_play(core, scale, summary):
                     f.claim_tile.astype(np.int64),
                     S.mask[live],
                     d,
+                    greedy.WIN_LOGIT,
+                    greedy.READY_P,
                     act,
                 )
                 assert S.mask[live][np.arange(act.size), act].all(), f"{ctx.name}: act_kernel chose an illegal action"
@@ -353,14 +356,14 @@ def random_hands(core, rng, n, ctx):
         m = int(rng.integers(0, 6))
         k = 0
         for _ in range(m):
-            t = int(rng.integers(T.CHI, T.ANKONG + 1))
+            t = int(rng.integers(T.MELD_CHI, T.MELD_ANKONG + 1))
             kind = int(rng.integers(0, 34))
-            if t == T.CHI:
+            if t == T.MELD_CHI:
                 if kind >= T.WIND0 or kind % 9 > 6 or (left[kind : kind + 3] < 1).any():
                     continue
                 left[kind : kind + 3] -= 1
             else:
-                need = 3 if t == T.PON else 4
+                need = 3 if t == T.MELD_PON else 4
                 if left[kind] < need:
                     continue
                 left[kind] -= need
@@ -679,7 +682,7 @@ def valid_calls(core, ctx, S):
     legs[2, 0] = 8
     obs = np.zeros((B, pv.n_channels(False), 34), np.float32)
     core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, 0, ctx.shapes)
-    from agents import efficiency
+    from agents import efficiency, greedy
     from agents.features import decode
     from agents.greedy import DEFENCE_DEFAULTS
 
@@ -864,7 +867,7 @@ def valid_calls(core, ctx, S):
             ctx.shapes,
         ],
         "oracle_v0_encode": [
-            np.zeros((B, C + ov.N_EXTRA, 34), np.float32),
+            np.zeros((B, C + ov.N_ORACLE_EXTRA, 34), np.float32),
             S.hands,
             S.melds,
             S.river,
@@ -907,7 +910,7 @@ def valid_calls(core, ctx, S):
             ctx.shapes,
         ],
         "planes_v1_encode": [
-            np.zeros((B, C + p1.N_EXTRA, 34), np.float32),
+            np.zeros((B, C + p1.N_V1_EXTRA, 34), np.float32),
             np.arange(B, dtype=np.int64),
             seats,
             S.hands,
@@ -942,6 +945,8 @@ def valid_calls(core, ctx, S):
             i64(f.claim_tile),
             S.mask.copy(),
             defence,
+            greedy.WIN_LOGIT,
+            greedy.READY_P,
             np.zeros(B, np.int64),
         ],
         # threads

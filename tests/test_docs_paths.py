@@ -25,8 +25,6 @@ SUFFIXES = ("py", "cpp", "hpp", "md", "toml", "sh", "txt", "json", "jsonl", "ipy
 PATH = re.compile(rf"(?<![\w./-])((?:{'|'.join(TOPS)})/[\w./-]*?\.(?:{'|'.join(SUFFIXES)}))(?![\w/-])")
 PLACEHOLDER = re.compile(r"(?<![A-Za-z])(NAME|KEY|VERSION|X|N)(?![a-z])")
 HISTORY = re.compile(r"\bcommit [0-9a-f]{7,}\b|\bremoved\b|no longer exist")
-# Moves under way in another change: the new path is accepted while the old one still exists.
-PENDING = {"tools/gen_constants.py": "native/tools/gen_constants.py"}
 HASH_COMMENT = (".toml", ".sh", ".txt")
 
 
@@ -54,9 +52,7 @@ def checked_text(path: str, text: str) -> str:
 
 
 def _exists(p: str, root: Path) -> bool:
-    if (root / p).exists() or (root / "native" / "include" / p).exists():
-        return True
-    return p in PENDING and (root / PENDING[p]).exists()
+    return (root / p).exists() or (root / "native" / "include" / p).exists()
 
 
 def stale_paths(path: str, text: str, root: Path = ROOT) -> list[str]:

@@ -26,7 +26,16 @@ from envs.engine.scripted import (
 )
 from envs.rules import Rules
 from envs.scoring.codes import F_EARTHLY_READY, F_HEAVENLY_READY
-from envs.tiles import ADDKONG, ANKONG, CHI, KONG, PON, format_counts, format_tiles, parse_tiles
+from envs.tiles import (
+    MELD_ADDKONG,
+    MELD_ANKONG,
+    MELD_CHI,
+    MELD_KONG,
+    MELD_PON,
+    format_counts,
+    format_tiles,
+    parse_tiles,
+)
 
 JUNK = "159m 159p 159s ESWNCFP"
 T16 = "234m 678m 234p 678p 234s 6s"  # waits on 6s only (a pair wait)
@@ -130,7 +139,7 @@ KONGER = "7777s 159p 159s ESWNCF"  # the dealer: an ankong of 7s at once
 def test_concealed_kong_before_voids_human_win():
     eng = new([KONGER, T16, JUNK, JUNK], draws="P", tail="6s")
     play(eng, "E: kong 7s")
-    assert list(eng.melds[0, E, 0]) == [ANKONG, parse_tiles("7s")[0], E]
+    assert list(eng.melds[0, E, 0]) == [MELD_ANKONG, parse_tiles("7s")[0], E]
     play(eng, "E: discard 6s", "S: win")  # S has not drawn yet: human_win but for the kong
     assert last_hand(eng).win_by == "discard" and "human_win" not in items(eng, S)
     assert items(eng, S).get("concealed") == 1
@@ -151,7 +160,7 @@ def test_pon_beats_chi_and_both_are_asked():
     assert eng.current_player[0] == W and legal_names(eng) == ["pon", "pass"]
     play(eng, "W: pon")
     assert eng.current_player[0] == W and eng.phase[0] == st.PH_TURN
-    assert list(eng.melds[0, W, 0]) == [PON, parse_tiles("3m")[0], E]
+    assert list(eng.melds[0, W, 0]) == [MELD_PON, parse_tiles("3m")[0], E]
     assert int(eng.n_melds[0, S]) == 0 and int(eng.hands[0, W].sum()) == 14
     assert "win" not in legal_names(eng)  # after a claim the seat must discard
     assert eng.river[0, 0, 2] == W
@@ -160,7 +169,7 @@ def test_pon_beats_chi_and_both_are_asked():
 def test_chi_when_pon_passes():
     eng = new([JUNK, T16, "339m 159p 159s ESWNCFP", JUNK], draws="3m")
     play(eng, "E: discard 3m", "S: chi mid", "W: pass")
-    assert eng.current_player[0] == S and list(eng.melds[0, S, 0]) == [CHI, parse_tiles("2m")[0], E]
+    assert eng.current_player[0] == S and list(eng.melds[0, S, 0]) == [MELD_CHI, parse_tiles("2m")[0], E]
     assert int(eng.hands[0, S].sum()) == 14
 
 
@@ -254,7 +263,7 @@ def test_robbed_tile_leaves_the_kongers_hand():
     play(eng, "S: win")
     assert eng.terminated[0] and last_hand(eng).win_by == "rob_kong"
     assert eng.hands[0, W, k] == 0 and int(eng.hands[0, W].sum()) == 16 - 3 * 1
-    assert list(eng.melds[0, W, 0]) == [PON, k, E]  # the kong is cancelled: the pon stays
+    assert list(eng.melds[0, W, 0]) == [MELD_PON, k, E]  # the kong is cancelled: the pon stays
     assert g(eng, st.G_NRIVER) == n_river + 1
     assert list(eng.river[0, n_river]) == [k, W, -1, st.RV_WON_ON]
     assert int(eng.hands[0, S].sum()) == 16 and eng.hands[0, S, k] == 0  # scored with it, as on a discard
@@ -304,7 +313,7 @@ def test_added_kong_not_robbed_goes_ahead():
         "W: kong 3s",
         "S: pass",
     )
-    assert eng.current_player[0] == W and list(eng.melds[0, W, 0]) == [ADDKONG, parse_tiles("3s")[0], E]
+    assert eng.current_player[0] == W and list(eng.melds[0, W, 0]) == [MELD_ADDKONG, parse_tiles("3s")[0], E]
     assert eng.hands[0, W, parse_tiles("2m")[0]] == 1 and int(eng.pass_win[0, S]) == 1
 
 
@@ -312,7 +321,7 @@ def test_concealed_kong_cannot_be_robbed():
     eng = new([JUNK, R16, "333s 159m 159p ESWNCFP", JUNK], draws="C F 3s", tail="2m")
     play(eng, "E: discard C", "S: discard F", "W: kong 3s")
     assert eng.current_player[0] == W and eng.phase[0] == st.PH_TURN
-    assert list(eng.melds[0, W, 0]) == [ANKONG, parse_tiles("3s")[0], W]
+    assert list(eng.melds[0, W, 0]) == [MELD_ANKONG, parse_tiles("3s")[0], W]
     assert int(eng.hands[0, W].sum()) == 14 and eng.hands[0, W, parse_tiles("2m")[0]] == 1
 
 
@@ -378,7 +387,7 @@ def test_kong_replacement_self_draw_option(allowed):
         [JUNK, JUNK, "333s 234m 678m 234p 678p 6s", JUNK], draws="3s", tail="6s", kong_replacement_self_draw=allowed
     )
     play(eng, "E: discard 3s", "W: kong")
-    assert eng.current_player[0] == W and list(eng.melds[0, W, 0]) == [KONG, parse_tiles("3s")[0], E]
+    assert eng.current_player[0] == W and list(eng.melds[0, W, 0]) == [MELD_KONG, parse_tiles("3s")[0], E]
     assert ("win" in legal_names(eng)) == allowed
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from envs.engine.api import Engine
-from envs.engine.randplay import O_DECISIONS, O_ERROR, random_play
+from envs.engine.randplay import OUT_DECISIONS, OUT_ERROR, random_play
 from envs.rules import Rules
 
 
@@ -15,8 +15,8 @@ def test_random_play_with_extras_keeps_invariants(profile):
     rules = Rules.make(profile, extras=True, unrelated_gap=2 if profile == "casual" else 3)
     eng = Engine(rules, batch_size=8)
     out = random_play(eng, seed=11, episodes=2, check=True)
-    assert (out[:, O_ERROR] == 0).all(), out[:, O_ERROR]
-    assert out[:, O_DECISIONS].sum() > 0
+    assert (out[:, OUT_ERROR] == 0).all(), out[:, OUT_ERROR]
+    assert out[:, OUT_DECISIONS].sum() > 0
 
 
 JUNK = "159m 159p 159s ESWNCFP"  # can never chi, pon or win

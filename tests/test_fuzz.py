@@ -709,8 +709,8 @@ def test_soak_counts_and_reports_violations(monkeypatch):
 
     def failing(engine, seed=0, episodes=1, check=True, policy=0, games=None):
         out = real(engine, seed=seed, episodes=episodes, check=check, policy=policy, games=games)
-        out[0, rp.O_ERROR] = 1
-        out[0, rp.O_ERROR_STEP] = 7
+        out[0, rp.OUT_ERROR] = 1
+        out[0, rp.OUT_ERROR_STEP] = 7
         return out
 
     monkeypatch.setattr(rp, "random_play", failing)

@@ -16,7 +16,7 @@ from envs import _core
 from envs._core import _testing
 from envs.hand import analysis as A
 from envs.hand import api, tables
-from envs.tiles import CHI, N_KINDS, PON, WIND0, NotationError, kind_name, parse_hand
+from envs.tiles import MELD_CHI, MELD_PON, N_KINDS, WIND0, NotationError, kind_name, parse_hand
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -32,11 +32,11 @@ def names(mask):
 # --------------------------------------------------------------------------------------------------
 # Plain-Python references (independent of the tables)
 
-ALL_SETS = [(CHI, k) for k in range(WIND0) if k % 9 <= 6] + [(PON, k) for k in range(N_KINDS)]
+ALL_SETS = [(MELD_CHI, k) for k in range(WIND0) if k % 9 <= 6] + [(MELD_PON, k) for k in range(N_KINDS)]
 
 
 def set_kinds(t, k):
-    return [k, k + 1, k + 2] if t == CHI else [k, k, k]
+    return [k, k + 1, k + 2] if t == MELD_CHI else [k, k, k]
 
 
 def py_decompositions(counts, n_sets):
@@ -56,12 +56,12 @@ def py_decompositions(counts, n_sets):
             return
         if c[k] >= 3:
             c[k] -= 3
-            rec(left - 1, acc + [(k, PON)], pair)
+            rec(left - 1, acc + [(k, MELD_PON)], pair)
             c[k] += 3
         if k < WIND0 and k % 9 <= 6 and c[k + 1] and c[k + 2]:
             for j in range(3):
                 c[k + j] -= 1
-            rec(left - 1, acc + [(k, CHI)], pair)
+            rec(left - 1, acc + [(k, MELD_CHI)], pair)
             for j in range(3):
                 c[k + j] += 1
 
@@ -98,7 +98,7 @@ def py_shanten(counts, n_sets):
 
 @functools.cache
 def suit_forms(nk, allow_chi, m, p):
-    sets = [(CHI, k) for k in range(nk - 2)] * allow_chi + [(PON, k) for k in range(nk)]
+    sets = [(MELD_CHI, k) for k in range(nk - 2)] * allow_chi + [(MELD_PON, k) for k in range(nk)]
     rows = []
     for combo in itertools.combinations_with_replacement(sets, m):
         base = np.zeros(nk, np.int8)

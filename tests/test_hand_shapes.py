@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from envs import _core
 from envs._core import _testing
 from envs.hand import analysis as A
-from envs.tiles import CHI, N_KINDS, PON, WIND0, kind_name, parse_hand
+from envs.tiles import MELD_CHI, MELD_PON, N_KINDS, WIND0, kind_name, parse_hand
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
@@ -160,12 +160,12 @@ SHAPE_KINDS = [PURE, MIXED, PURE | MIXED, SIXTEEN, SIXTEEN | GAP2]
 @pytest.mark.parametrize(
     "text, code, eye, set_",
     [
-        ("119m 19p 19s ESWNCFP 234m", 2, "1m", (CHI, "2m")),  # EXTRAS.md EX03
-        ("19m 19p 19s ESWNCFP 111m 9m", 1, "9m", (PON, "1m")),
-        ("19m 19p 19s ESWNCFP PPP E", 1, "E", (PON, "P")),
-        ("19m 19p 19s ESWNCFP 555m E", 2, "E", (PON, "5m")),
-        ("119m 19p 19s ESWNCFP 123m", 2, "1m", (CHI, "1m")),
-        ("19m 19p 19s ESWNCFP 789m 9m", 2, "9m", (CHI, "7m")),
+        ("119m 19p 19s ESWNCFP 234m", 2, "1m", (MELD_CHI, "2m")),  # EXTRAS.md EX03
+        ("19m 19p 19s ESWNCFP 111m 9m", 1, "9m", (MELD_PON, "1m")),
+        ("19m 19p 19s ESWNCFP PPP E", 1, "E", (MELD_PON, "P")),
+        ("19m 19p 19s ESWNCFP 555m E", 2, "E", (MELD_PON, "5m")),
+        ("119m 19p 19s ESWNCFP 123m", 2, "1m", (MELD_CHI, "1m")),
+        ("19m 19p 19s ESWNCFP 789m 9m", 2, "9m", (MELD_CHI, "7m")),
         ("19m 19p 19s ESWNCF 234m 55m", 0, None, None),  # no P, eye not an orphan
         ("19m 19p 19s ESWNCFP 2345m", 0, None, None),
     ],

@@ -34,7 +34,7 @@ from envs.scoring.codes import (
     WIN_DISCARD,
     WIN_ROB_KONG,
 )
-from envs.tiles import ANKONG, parse_tiles
+from envs.tiles import MELD_ANKONG, parse_tiles
 
 HK = str(Path(__file__).parent / "data" / "profiles" / "hk_engine.toml")
 JUNK = "159m 159p 159s ESWNCFP"  # never chi, pon or win
@@ -172,7 +172,7 @@ def test_rob_kong_off_no_thirteen_orphans_rob():
     eng = new([JUNK, ORPHANS, KONGER, JUNK], draws="C F 7s", tail="2m", rob_kong=False)
     play(eng, "E: discard C", "S: discard F", "W: kong 3m")
     assert eng.phase[0] == st.PH_TURN and eng.current_player[0] == W
-    assert list(eng.melds[0, W, 0]) == [ANKONG, parse_tiles("3m")[0], W]
+    assert list(eng.melds[0, W, 0]) == [MELD_ANKONG, parse_tiles("3m")[0], W]
 
 
 def test_any_hand_robs_an_addkong():

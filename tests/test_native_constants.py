@@ -1,5 +1,5 @@
 """native/include/tw16/constants.hpp is generated from the Python modules that define the constants
-(native/tools/gen_constants.py): the Python modules are the one source of truth, and the header the
+(tools/gen_constants.py): the Python modules are the one source of truth, and the header the
 core is compiled with must say the same."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("gen_constants", ROOT / "native" / "tools" / "gen_constants.py")
+    spec = importlib.util.spec_from_file_location("gen_constants", ROOT / "tools" / "gen_constants.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -20,7 +20,7 @@ def _generator():
 def test_constants_header_is_up_to_date():
     gen = _generator()
     assert gen.OUT.read_text(encoding="utf-8") == gen.render(), (
-        "native/include/tw16/constants.hpp is stale: run python native/tools/gen_constants.py and rebuild"
+        "native/include/tw16/constants.hpp is stale: run python tools/gen_constants.py and rebuild"
     )
 
 
@@ -42,3 +42,29 @@ def test_core_sees_the_same_constants():
     eng.reset(0)
     assert eng.s.g.shape[1] == st.NG and np.all(eng.current_player >= 0)
     del S
+
+
+def test_the_header_reads_only_the_lowest_layer():
+    # agents and benchmarks pass their tables to the kernels at run time (agents.greedy.WIN_LOGIT
+    # to act_kernel) or read the core's (agents.efficiency's plane layout from envs._core)
+    assert all(name.startswith("envs.") for name in _generator().MODULES)
+
+
+def test_one_name_one_value():
+    # a name emitted into two namespaces means the same constant there (MELD_CHI, not the action CHI)
+    import re
+
+    values: dict[str, set[str]] = {}
+    for line in _generator().render().splitlines():
+        m = re.match(r"inline constexpr \w+ (\w+)(\[[^=]*\])? = (.*);", line)
+        if m:
+            values.setdefault(m.group(1), set()).add(m.group(3))
+    assert {k: v for k, v in values.items() if len(v) > 1} == {}
+
+
+def test_efficiency_planes_are_the_core_layout():
+    from agents import efficiency
+    from envs import _core
+
+    assert efficiency.N_EFFICIENCY == _core.N_EFFICIENCY == 9
+    assert (efficiency.E_UKEIRE, efficiency.E_CHI, efficiency.E_SELF_KONG, efficiency.E_UKEIRE_NOW) == (0, 4, 7, 8)

@@ -30,7 +30,7 @@ from envs.engine.api import Engine
 from envs.engine.invariants import ERROR_NAMES
 from envs.rules import OPT_BASE, OPT_DEAD_WALL_PER_KONG, OPT_DECLARE_READY, OPT_DICE, OPT_FLOWERS, Rules
 from envs.scoring.profile import PO_SHAPES
-from envs.tiles import ANKONG, FLOWER0, FLOWER_ID0, Meld
+from envs.tiles import FLOWER0, FLOWER_ID0, MELD_ANKONG, Meld
 
 SCALE = max(1, int(os.environ.get("TW16_DIFF_N", "1")))
 BATCH = 16
@@ -194,9 +194,9 @@ def _check_mask(eng):
     for name, hit in (
         ("WIN", live[:, A.WIN]),
         ("READY", live[:, A.READY]),
-        ("CHI", live[:, A.CHI : A.CHI + 3].any(1)),
-        ("PON", live[:, A.PON]),
-        ("KONG", live[:, A.KONG]),
+        ("MELD_CHI", live[:, A.CHI : A.CHI + 3].any(1)),
+        ("MELD_PON", live[:, A.PON]),
+        ("MELD_KONG", live[:, A.KONG]),
         ("SELF_KONG", live[:, A.SELF_KONG : A.SELF_KONG + 34].any(1)),
         ("a held kind barred from discard", S.mask[turn, :34].sum(1) < held),
         ("flower / la-cut decision", (ph == st.PH_FLOWER) | (ph == st.PH_LA_CUT)),
@@ -248,7 +248,7 @@ def _check_claim_decision(eng, b, rng):
             ms = S.melds[b, s]
             k = int(rng.integers(34))
             assert _testing.held_all(h, ms, nm, k) == _held_all(h, ms, nm, k)
-            assert _testing.is_concealed(ms, nm) == bool((ms[:nm, 0] == ANKONG).all())
+            assert _testing.is_concealed(ms, nm) == bool((ms[:nm, 0] == MELD_ANKONG).all())
             _count("held_all / is_concealed")
             assert _testing.is_ready_hand(h, ms, nm, p_opts) == _ready(h, ms, nm, shapes)
             _count("is_ready_hand")

@@ -32,7 +32,7 @@ from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules
 from envs.scoring import codes as C
 from envs.scoring.cases import CaseError, parse_case
 from envs.scoring.profile import PO_SHAPES
-from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0
+from envs.tiles import MELD_ADDKONG, MELD_ANKONG, MELD_CHI, MELD_KONG, MELD_PON, N_KINDS, WIND0
 
 _core = pytest.importorskip("envs._core")
 _testing = _core._testing
@@ -205,12 +205,12 @@ class Gen:
                 k = last[1] + 1  # consecutive pons (姊妹)
             last = (chow, k)
             if s < n_melds:
-                t = CHI if chow else r.choice((PON, PON, PON, KONG, ADDKONG, ANKONG))
+                t = MELD_CHI if chow else r.choice((MELD_PON, MELD_PON, MELD_PON, MELD_KONG, MELD_ADDKONG, MELD_ANKONG))
                 mt[s], mk[s] = t, k
-                if t == CHI:
+                if t == MELD_CHI:
                     total[k : k + 3] += 1
                 else:
-                    total[k] += 3 if t == PON else 4
+                    total[k] += 3 if t == MELD_PON else 4
             else:
                 if chow:
                     conc[k : k + 3] += 1
@@ -230,8 +230,8 @@ class Gen:
         nums = r.sample(range(7), 4)
         suits = [0, 1, 2, r.randrange(3)]
         r.shuffle(suits)
-        sets = [(CHI, 9 * s + n) for s, n in zip(suits, nums)]
-        sets.insert(r.randrange(5), (PON, r.randrange(N_KINDS)))
+        sets = [(MELD_CHI, 9 * s + n) for s, n in zip(suits, nums)]
+        sets.insert(r.randrange(5), (MELD_PON, r.randrange(N_KINDS)))
         n_melds = r.randint(1, 4)
         conc = np.zeros(N_KINDS, np.int64)
         mt = np.zeros(5, np.int8)
@@ -239,7 +239,7 @@ class Gen:
         for i, (t, k) in enumerate(sets):
             if i < n_melds:
                 mt[i], mk[i] = t, k
-            elif t == CHI:
+            elif t == MELD_CHI:
                 conc[k : k + 3] += 1
             else:
                 conc[k] += 3
@@ -389,10 +389,10 @@ class Gen:
 def _meld_tiles(mt, mk, n_melds):
     t = np.zeros(N_KINDS, np.int64)
     for m in range(n_melds):
-        if mt[m] == CHI:
+        if mt[m] == MELD_CHI:
             t[mk[m] : mk[m] + 3] += 1
         else:
-            t[mk[m]] += 3 if mt[m] == PON else 4
+            t[mk[m]] += 3 if mt[m] == MELD_PON else 4
     return t
 
 
@@ -535,16 +535,16 @@ def test_hk_score_refuses_bad_arguments(pos, value, match):
 def test_hk_score_refuses_bad_melds_profile_and_output():
     args, prof, out = _good()
     bad = list(args)
-    bad[1], bad[2], bad[3] = np.array([CHI, 0, 0, 0, 0], np.int8), np.array([7, 0, 0, 0, 0], np.int8), 1
+    bad[1], bad[2], bad[3] = np.array([MELD_CHI, 0, 0, 0, 0], np.int8), np.array([7, 0, 0, 0, 0], np.int8), 1
     with pytest.raises(ValueError, match="meld_kind: chow 0 starts at kind 7"):
         _testing.hk_score(*bad, *prof, out)
     bad[1], bad[2] = np.array([9, 0, 0, 0, 0], np.int8), np.array([0, 0, 0, 0, 0], np.int8)
     with pytest.raises(ValueError, match="meld_type"):
         _testing.hk_score(*bad, *prof, out)
-    bad[1], bad[2] = np.array([PON, 0, 0, 0, 0], np.int8), np.array([34, 0, 0, 0, 0], np.int8)
+    bad[1], bad[2] = np.array([MELD_PON, 0, 0, 0, 0], np.int8), np.array([34, 0, 0, 0, 0], np.int8)
     with pytest.raises(ValueError, match="meld_kind"):
         _testing.hk_score(*bad, *prof, out)
-    bad[1], bad[2] = np.array([KONG, 0, 0, 0, 0], np.int8), np.array([26, 0, 0, 0, 0], np.int8)  # 9s: 3 held + 4
+    bad[1], bad[2] = np.array([MELD_KONG, 0, 0, 0, 0], np.int8), np.array([26, 0, 0, 0, 0], np.int8)  # 9s: 3 held + 4
     with pytest.raises(ValueError, match="tiles of kind 26"):
         _testing.hk_score(*bad, *prof, out)
     bad[1], bad[2], bad[3] = np.zeros(2, np.int8), np.zeros(2, np.int8), 3

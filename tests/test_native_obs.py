@@ -68,7 +68,7 @@ def _planes(eng, seats, flags):
 def _oracle(eng, seats, flags):
     s = eng.s
     base = pv.n_channels(bool(flags & pv.F_DERIVED))
-    out = np.full((eng.batch_size, base + ov.N_EXTRA, 34), np.nan, np.float32)
+    out = np.full((eng.batch_size, base + ov.N_ORACLE_EXTRA, 34), np.nan, np.float32)
     _core.oracle_v0_encode(
         out, s.hands, s.melds, s.river, s.wall, s.g, s.p, s.scores, seats, eng.opts, flags, pv.engine_shapes(eng), base
     )
@@ -109,6 +109,8 @@ def _act(f, mask, defence):
         f.claim_tile,
         mask,
         defence,
+        gr.WIN_LOGIT,
+        gr.READY_P,
         out,
     )
     return out
@@ -474,7 +476,7 @@ def test_bad_state_values_raise(small):
     base = pv.N_CHANNELS
     with pytest.raises(ValueError, match="wall indices"):
         _core.oracle_v0_encode(
-            np.zeros((3, base + ov.N_EXTRA, 34), np.float32),
+            np.zeros((3, base + ov.N_ORACLE_EXTRA, 34), np.float32),
             a["hands"],
             a["melds"],
             a["river"],
@@ -490,7 +492,7 @@ def test_bad_state_values_raise(small):
         )
     with pytest.raises(ValueError, match="base"):
         _core.oracle_v0_encode(
-            np.zeros((3, base + ov.N_EXTRA, 34), np.float32),
+            np.zeros((3, base + ov.N_ORACLE_EXTRA, 34), np.float32),
             a["hands"],
             a["melds"],
             a["river"],
@@ -562,6 +564,8 @@ def test_bad_agent_inputs_raise():
             g["claim_tile"],
             mask,
             defence,
+            gr.WIN_LOGIT,
+            gr.READY_P,
             np.zeros(4, np.int64),
         )
 

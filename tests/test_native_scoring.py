@@ -35,7 +35,7 @@ from envs.scoring import api  # noqa: E402
 from envs.scoring import codes as C  # noqa: E402
 from envs.scoring.cases import CaseError, parse_case  # noqa: E402
 from envs.scoring.profile import PO_SHAPES  # noqa: E402
-from envs.tiles import ADDKONG, ANKONG, CHI, KONG, N_KINDS, PON, WIND0  # noqa: E402
+from envs.tiles import MELD_ADDKONG, MELD_ANKONG, MELD_CHI, MELD_KONG, MELD_PON, N_KINDS, WIND0  # noqa: E402
 from tw16.bench.scoring import random_winning_hands  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -393,8 +393,8 @@ def random_hands(rng, n: int) -> dict:
         ck = 9 * pal[:, None] + rng.integers(0, 7, (m, 5))
         is_chi = np.where(biased[:, None], is_chi & one_suit[:, None], is_chi)
         kind = np.where(biased[:, None], np.where(is_chi, ck, pk), kind)
-        typ = np.where(is_chi, CHI, PON)
-        upgrade = rng.choice([PON, KONG, ADDKONG, ANKONG], (m, 5), p=[0.55, 0.15, 0.1, 0.2])
+        typ = np.where(is_chi, MELD_CHI, MELD_PON)
+        upgrade = rng.choice([MELD_PON, MELD_KONG, MELD_ADDKONG, MELD_ANKONG], (m, 5), p=[0.55, 0.15, 0.1, 0.2])
         melded = np.arange(5)[None, :] < n_melds[:, None]
         typ = np.where(melded & ~is_chi, upgrade, typ)
         pair = np.where(biased, PAL[pal, rng.integers(0, 12, m)], rng.integers(0, N_KINDS, m))
@@ -403,10 +403,10 @@ def random_hands(rng, n: int) -> dict:
         hand = np.zeros((m, N_KINDS), np.int64)
         for s in range(5):
             ks = kind[:, s]
-            size = np.where(typ[:, s] == CHI, 1, np.where(typ[:, s] <= PON, 3, 4))
+            size = np.where(typ[:, s] == MELD_CHI, 1, np.where(typ[:, s] <= MELD_PON, 3, 4))
             for d in range(3):
-                kk = np.where(typ[:, s] == CHI, ks + d, ks)
-                add = np.where(typ[:, s] == CHI, 1, size if d == 0 else 0)
+                kk = np.where(typ[:, s] == MELD_CHI, ks + d, ks)
+                add = np.where(typ[:, s] == MELD_CHI, 1, size if d == 0 else 0)
                 total[rows[:, 0], kk] += add
                 hand[rows[:, 0], kk] += np.where(melded[:, s], 0, add)
         total[np.arange(m), pair] += 2
@@ -431,10 +431,10 @@ def random_hands(rng, n: int) -> dict:
         left = np.full(N_KINDS, 4)
         for m in range(nm[i]):
             k = mk[i, m]
-            if mt[i, m] == CHI:
+            if mt[i, m] == MELD_CHI:
                 left[k : k + 3] -= 1
             else:
-                left[k] -= 3 if mt[i, m] <= PON else 4
+                left[k] -= 3 if mt[i, m] <= MELD_PON else 4
         wall = np.repeat(np.arange(N_KINDS), left)
         conc[i] = np.bincount(rng.choice(wall, 3 * (5 - nm[i]) + 2, replace=False), minlength=N_KINDS)
     win_by = rng.choice(4, n, p=[0.45, 0.35, 0.08, 0.12]).astype(np.int64)
@@ -717,10 +717,10 @@ def test_bad_counts_and_melds():
     for mt, mk, words in (
         (5, 0, "meld_type"),
         (-1, 0, "meld_type"),
-        (PON, 34, "meld_kind"),
-        (PON, -3, "meld_kind"),
-        (CHI, 7, "meld_kind: meld 0 is a chi starting on kind 7"),
-        (CHI, 27, "meld_kind"),
+        (MELD_PON, 34, "meld_kind"),
+        (MELD_PON, -3, "meld_kind"),
+        (MELD_CHI, 7, "meld_kind: meld 0 is a chi starting on kind 7"),
+        (MELD_CHI, 27, "meld_kind"),
     ):
         args, _ = _good()
         args["meld_type"] = np.array([mt, 0, 0, 0, 0], np.int8)
@@ -729,7 +729,7 @@ def test_bad_counts_and_melds():
         with pytest.raises(ValueError, match=words):
             core.score_hand(**args)
     args, _ = _good()
-    args["meld_type"] = np.array([PON, 0, 0, 0, 0], np.int8)
+    args["meld_type"] = np.array([MELD_PON, 0, 0, 0, 0], np.int8)
     args["meld_kind"] = np.array([27, 0, 0, 0, 0], np.int8)
     args["n_melds"] = 1
     with pytest.raises(ValueError, match="concealed, meld_kind: 5 tiles of kind 27"):

@@ -10,16 +10,16 @@ from envs.obs import oracle_v0 as ov
 from envs.obs import planes_v0 as pv
 from envs.obs.channels import starts
 from envs.rules import Rules
-from envs.tiles import ANKONG, CHI
+from envs.tiles import MELD_ANKONG, MELD_CHI
 
 
 def _meld_counts(melds, n, hidden_ankong):
     c = np.zeros(34, int)
     for i in range(n):
         mt, mk, _ = melds[i]
-        if mt == ANKONG and hidden_ankong:
+        if mt == MELD_ANKONG and hidden_ankong:
             continue
-        if mt == CHI:
+        if mt == MELD_CHI:
             c[mk : mk + 3] += 1
         else:
             c[mk] += 3 if mt == 1 else 4
@@ -192,7 +192,7 @@ def test_channel_constants_are_the_offsets_of_the_table():
                 assert getattr(mod, b.const) == at, (mod.OBS_VERSION, b.const)
                 at += b.n
     assert pv.N_CHANNELS == sum(b.n for b in pv.CHANNELS) and pv.N_SCALARS == sum(b.n for b in pv.SCALARS) <= 34
-    assert ov.N_EXTRA == sum(b.n for b in ov.CHANNELS)
+    assert ov.N_ORACLE_EXTRA == sum(b.n for b in ov.CHANNELS)
     for d in (False, True):
         for enc, mod in ((PlanesV0(derived=d), pv), (OracleV0(derived=d), ov)):
             names = enc.channel_names()

@@ -77,7 +77,7 @@ def test_v0_part_is_planes_v0_and_digests_match(config):
         for flags in FLAGS:
             v1 = encode(eng, seats, flags)
             v0 = pv.PlanesV0(derived=bool(flags & 1), reveal_ankong=bool(flags & 2)).encode(eng, seats=seats)
-            assert v1.shape[1] == p1.n_channels(bool(flags & 1)) == v0.shape[1] + p1.N_EXTRA
+            assert v1.shape[1] == p1.n_channels(bool(flags & 1)) == v0.shape[1] + p1.N_V1_EXTRA
             assert (v1[:, : v0.shape[1]].view(np.uint32) == v0.view(np.uint32)).all()
             assert (np.abs(v1) <= pv.SCORE_CLIP).all()
             extras.append(np.ascontiguousarray(v1[:, v0.shape[1] :]))

@@ -26,7 +26,7 @@ from envs.scoring.api import score
 from envs.scoring.cases import CaseError
 from envs.scoring.codes import WIN_DISCARD, WIN_SELF_DRAW
 from envs.scoring.profile import load_profile
-from envs.tiles import ADDKONG, PON, parse_tiles
+from envs.tiles import MELD_ADDKONG, MELD_PON, parse_tiles
 
 JUNK = "159m 159p 159s ESWNCFP"
 T16 = "234m 678m 234p 678p 234s 6s"  # waits on 6s only
@@ -118,7 +118,7 @@ def test_pon_of_a_later_seat_beats_the_chow():
     assert eng.current_player[0] == S and "chi low" in legal_names(eng)
     play(eng, "S: chi low", "N: pon")
     assert eng.current_player[0] == N and eng.phase[0] == st.PH_TURN
-    assert list(eng.melds[0, N, 0]) == [PON, parse_tiles("3s")[0], E] and int(eng.s.p[0, S, st.P_NMELDS]) == 0
+    assert list(eng.melds[0, N, 0]) == [MELD_PON, parse_tiles("3s")[0], E] and int(eng.s.p[0, S, st.P_NMELDS]) == 0
 
 
 def test_win_beats_pon_and_chow():
@@ -137,7 +137,7 @@ def test_added_kong_is_not_robbed():
     play(eng, *TO_KONG, "W: kong 3s")
     k = parse_tiles("3s")[0]
     assert eng.phase[0] == st.PH_TURN and eng.current_player[0] == W  # S (waiting on 3s) was not asked
-    assert list(eng.melds[0, W, 0]) == [ADDKONG, k, E] and eng.hands[0, W, parse_tiles("2m")[0]] == 1
+    assert list(eng.melds[0, W, 0]) == [MELD_ADDKONG, k, E] and eng.hands[0, W, parse_tiles("2m")[0]] == 1
     assert int(eng.pass_win[0, S]) == 0 and check(eng) == []
 
 

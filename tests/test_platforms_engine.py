@@ -13,7 +13,7 @@ import pytest
 
 from envs.engine import state as st
 from envs.engine.api import Engine
-from envs.engine.randplay import O_ERROR, O_HANDS, O_WINS, POLICY_GREEDY, POLICY_UNIFORM, random_play
+from envs.engine.randplay import OUT_ERROR, OUT_HANDS, OUT_WINS, POLICY_GREEDY, POLICY_UNIFORM, random_play
 from envs.engine.scripted import items, last_hand, legal_names, play, scripted_engine, tsumogiri
 from envs.rules import Rules
 from envs.scoring.codes import F_EARTHLY_READY, F_HEAVENLY_READY
@@ -231,6 +231,6 @@ def test_random_play_under_the_invariant_checker(profile):
                 check=True,
                 policy=policy,
             )
-            assert not out[:, O_ERROR].any(), (profile, opts, policy, out[out[:, O_ERROR] != 0][:3])
-            assert out[:, O_HANDS].sum() >= 64
-            assert policy == POLICY_UNIFORM or out[:, O_WINS].sum() > 0  # (uniform play seldom wins)
+            assert not out[:, OUT_ERROR].any(), (profile, opts, policy, out[out[:, OUT_ERROR] != 0][:3])
+            assert out[:, OUT_HANDS].sum() >= 64
+            assert policy == POLICY_UNIFORM or out[:, OUT_WINS].sum() > 0  # (uniform play seldom wins)

@@ -19,15 +19,15 @@ from envs.scoring import codes as C
 from envs.scoring.cases import score_case
 from envs.scoring.profile import load_profile
 from envs.tiles import (
-    ADDKONG,
-    ANKONG,
-    CHI,
     DRAGON0,
     FLOWER0,
-    KONG,
+    MELD_ADDKONG,
+    MELD_ANKONG,
+    MELD_CHI,
+    MELD_KONG,
     MELD_NAMES,
+    MELD_PON,
     N_KINDS,
-    PON,
     WIND0,
     WIND_NAMES,
     Hand,
@@ -50,13 +50,13 @@ N_ITEMS = C.N_ITEMS
 
 
 def meld_kinds(t: int, k: int) -> list[int]:
-    return [k, k + 1, k + 2] if t == CHI else [k] * (3 if t == PON else 4)
+    return [k, k + 1, k + 2] if t == MELD_CHI else [k] * (3 if t == MELD_PON else 4)
 
 
 def _decode_set(v: int, types) -> tuple[int, int]:
     t = types[v % len(types)]
     v //= len(types)
-    if t == CHI:
+    if t == MELD_CHI:
         return t, 9 * (v % 3) + (v // 3) % 7
     return t, v % N_KINDS
 
@@ -66,7 +66,7 @@ CHI_STARTS = [9 * s + i for s in range(3) for i in range(7)]
 
 def _place(total: np.ndarray, t: int, k: int) -> tuple[int, int]:
     """(t, k) if its tiles still fit (at most four of a kind), else the next set of that type that fits."""
-    if t == CHI:
+    if t == MELD_CHI:
         i = CHI_STARTS.index(k)
         candidates = [CHI_STARTS[(i + d) % len(CHI_STARTS)] for d in range(len(CHI_STARTS))]
     else:
@@ -90,8 +90,11 @@ def winning_hands(draw):
     total = np.zeros(N_KINDS, dtype=np.int16)
     pair = v[1] % N_KINDS
     total[pair] += 2
-    melds = [_place(total, *_decode_set(v[2 + i], [CHI, PON, KONG, ADDKONG, ANKONG])) for i in range(n_melds)]
-    sets = [_place(total, *_decode_set(v[2 + i], [CHI, PON])) for i in range(n_melds, 5)]
+    melds = [
+        _place(total, *_decode_set(v[2 + i], [MELD_CHI, MELD_PON, MELD_KONG, MELD_ADDKONG, MELD_ANKONG]))
+        for i in range(n_melds)
+    ]
+    sets = [_place(total, *_decode_set(v[2 + i], [MELD_CHI, MELD_PON])) for i in range(n_melds, 5)]
     conc = np.zeros(N_KINDS, dtype=np.int8)
     conc[pair] += 2
     for t, k in sets:
@@ -103,7 +106,7 @@ def winning_hands(draw):
         flags |= C.F_LAST_TILE
     flowers = v[9] % 255  # never all eight (八仙過海 wins at once)
     if win_by == C.WIN_SELF_DRAW and v[10] % 2:
-        flags |= C.F_KONG_REPLACEMENT if any(t >= KONG for t, _ in melds) else C.F_FLOWER_REPLACEMENT
+        flags |= C.F_KONG_REPLACEMENT if any(t >= MELD_KONG for t, _ in melds) else C.F_FLOWER_REPLACEMENT
     mt = np.zeros(5, dtype=np.int8)
     mk = np.zeros(5, dtype=np.int8)
     for i, (t, k) in enumerate(melds):
@@ -350,7 +353,9 @@ def test_parse_tiles_never_crashes(text):
 
 
 def melds():
-    return st.integers(0, 2**20).map(lambda v: Meld(*_decode_set(v, [CHI, PON, KONG, ADDKONG, ANKONG])))
+    return st.integers(0, 2**20).map(
+        lambda v: Meld(*_decode_set(v, [MELD_CHI, MELD_PON, MELD_KONG, MELD_ADDKONG, MELD_ANKONG]))
+    )
 
 
 @SETTINGS

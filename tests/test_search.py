@@ -32,7 +32,7 @@ from envs.engine.api import Engine
 from envs.engine.scripted import legal_names, play, scripted_engine
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
-from envs.tiles import PON
+from envs.tiles import MELD_PON
 
 ENC = PlanesV0(derived=True)
 CONFIGS = [
@@ -181,7 +181,7 @@ def small_case() -> Engine:
     for o in (1, 2, 3):
         for i in range(5):
             k = 5 * (o - 1) + i
-            s.melds[0, o, i] = (PON, k, (o + 1) % 4)
+            s.melds[0, o, i] = (MELD_PON, k, (o + 1) % 4)
             left[k] -= 3
         s.p[0, o, st.P_NMELDS] = 5
         s.hands[0, o, OPP_KINDS[o - 1]] = 1

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from envs.tiles import (
-    ADDKONG,
-    ANKONG,
-    CHI,
     FLOWER0,
-    KONG,
+    MELD_ADDKONG,
+    MELD_ANKONG,
+    MELD_CHI,
+    MELD_KONG,
+    MELD_PON,
     N_ALL_KINDS,
     N_KINDS,
-    PON,
     Hand,
     Meld,
     NotationError,
@@ -127,22 +127,22 @@ def test_not_a_string():
 @pytest.mark.parametrize(
     "text, meld",
     [
-        ("chi 123m", Meld(CHI, 0)),
-        ("chi 798p", Meld(CHI, 15)),  # any order
-        ("chi 7s8s9s", Meld(CHI, 24)),
-        ("pon EEE", Meld(PON, 27)),
-        ("kong 5555s", Meld(KONG, 22)),
-        ("addkong 2222m", Meld(ADDKONG, 1)),
-        ("ankong 7777p", Meld(ANKONG, 15)),
-        ("  pon PPP ", Meld(PON, 33)),
+        ("chi 123m", Meld(MELD_CHI, 0)),
+        ("chi 798p", Meld(MELD_CHI, 15)),  # any order
+        ("chi 7s8s9s", Meld(MELD_CHI, 24)),
+        ("pon EEE", Meld(MELD_PON, 27)),
+        ("kong 5555s", Meld(MELD_KONG, 22)),
+        ("addkong 2222m", Meld(MELD_ADDKONG, 1)),
+        ("ankong 7777p", Meld(MELD_ANKONG, 15)),
+        ("  pon PPP ", Meld(MELD_PON, 33)),
     ],
 )
 def test_parse_meld(text, meld):
     m = parse_meld(text)
     assert m == meld
     assert parse_meld(str(m)) == m
-    assert m.is_open == (m.type != ANKONG)
-    assert m.is_kong == (m.type in (KONG, ADDKONG, ANKONG))
+    assert m.is_open == (m.type != MELD_ANKONG)
+    assert m.is_kong == (m.type in (MELD_KONG, MELD_ADDKONG, MELD_ANKONG))
 
 
 @pytest.mark.parametrize(

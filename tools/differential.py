@@ -31,10 +31,15 @@ import time
 
 import numpy as np
 
+from envs.engine import randplay
 from envs.engine.api import Engine
-from envs.engine.randplay import O_ERROR, O_HANDS, POLICY_GREEDY, POLICY_UNIFORM, random_play
+from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM, random_play
 from envs.obs.planes_v1 import PlanesV1
 from envs.rules import Rules
+
+# random_play's output columns (named O_* before 0.2, OUT_* since)
+OUT_ERROR = getattr(randplay, "OUT_ERROR", getattr(randplay, "O_ERROR", None))
+OUT_HANDS = getattr(randplay, "OUT_HANDS", getattr(randplay, "O_HANDS", None))
 
 PROFILES = (
     "standard",
@@ -73,11 +78,11 @@ def digest_native(profile: str, hands: int, batch: int, seed: int, policy: int, 
     done = call = 0
     while done < hands:
         out = random_play(eng, seed=seed + call, episodes=1, check=True, policy=policy)
-        assert not out[:, O_ERROR].any(), f"{profile}: invariant error {out[out[:, O_ERROR] != 0][0]}"
+        assert not out[:, OUT_ERROR].any(), f"{profile}: invariant error {out[out[:, OUT_ERROR] != 0][0]}"
         h.update(np.ascontiguousarray(out).tobytes())
         for arr in eng.s:
             h.update(np.ascontiguousarray(arr).tobytes())
-        done += int(out[:, O_HANDS].sum())
+        done += int(out[:, OUT_HANDS].sum())
         call += 1
     return h.hexdigest(), done
 

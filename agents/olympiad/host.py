@@ -29,8 +29,7 @@ from agents.olympiad.codec import WINDS, ProtocolError, kind_of_id, line, parse_
 from agents.olympiad.process import BotFault, BotProcess
 from envs.engine import state as st
 from envs.engine.actions import CHI, DISCARD, KONG, PASS, PON, SELF_KONG, WIN
-from envs.tiles import CHI as CHI_MELD
-from envs.tiles import PON as PON_MELD
+from envs.tiles import MELD_CHI, MELD_PON
 
 DEFAULT_TIMEOUT = 5.0  # seconds per request
 OPTIONS = ("cwd", "timeout", "fallback", "name", "log")
@@ -529,11 +528,11 @@ class Referee:
             return
         c = int(grown[0])
         mtype, lo = int(e.melds[b, c, e.n_melds[b, c] - 1, 0]), int(e.melds[b, c, e.n_melds[b, c] - 1, 1])
-        if mtype == CHI_MELD:
+        if mtype == MELD_CHI:
             kinds = [k for k in (lo, lo + 1, lo + 2) if k != t]
             mine = [self._take(b, c, k, x) for k, x in zip(kinds, sorted(own, key=kind_of_id) if own else (None, None))]
             self._announce(b, line("/eat", c + 1, mine[0], tid, mine[1]))
-        elif mtype == PON_MELD:
+        elif mtype == MELD_PON:
             mine = [self._take(b, c, t, x) for x in (own or (None, None))]
             self._announce(b, line("/pong", c + 1, mine[0], mine[1], tid))
         else:

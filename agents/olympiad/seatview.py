@@ -16,10 +16,7 @@ from envs._core import claim_options, mask_rows
 from envs.engine import state as st
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PON, SELF_KONG, WIN
 from envs.engine.mask import engine_config
-from envs.tiles import ADDKONG, ANKONG
-from envs.tiles import CHI as M_CHI
-from envs.tiles import KONG as M_KONG
-from envs.tiles import PON as M_PON
+from envs.tiles import MELD_ADDKONG, MELD_ANKONG, MELD_CHI, MELD_KONG, MELD_PON
 
 DEALT = 16  # tiles dealt to each seat (the dealer's 17th is its first draw)
 
@@ -209,7 +206,7 @@ class SeatView:
         self._remove(c, mine, kinds)
         self.s.river[0, self.g[st.G_NRIVER] - 1, 2] = c
         lo = min(kinds + [t])
-        self._meld(c, M_CHI if cmd == "/eat" else M_PON, lo, d)
+        self._meld(c, MELD_CHI if cmd == "/eat" else MELD_PON, lo, d)
         self._begin_turn(c, -1)
         self.g[st.G_AFTER_CLAIM] = 1
 
@@ -226,7 +223,7 @@ class SeatView:
             self.pending = None
             self._remove(c, mine if c == self.me else [], [t] * 3)
             self.s.river[0, self.g[st.G_NRIVER] - 1, 2] = c
-            self._meld(c, M_KONG, t, d)
+            self._meld(c, MELD_KONG, t, d)
             src = st.SRC_EXPOSED_KONG
         else:
             self._settle_pending()
@@ -237,16 +234,16 @@ class SeatView:
                 if own and {kind_of_id(x) for x in tiles} != {k}:
                     raise ProtocolError("/gong 0: four tiles of one kind")
                 self._remove(c, tiles, [k] * 4)
-                self._meld(c, ANKONG, k, c)
+                self._meld(c, MELD_ANKONG, k, c)
             else:
                 (tid,) = ids(toks[3:], 1, "/gong 1")
                 k = kind_of_id(tid)
                 m = self.s.melds[0, c]
-                row = [i for i in range(int(self.s.p[0, c, st.P_NMELDS])) if m[i, 0] == M_PON and m[i, 1] == k]
+                row = [i for i in range(int(self.s.p[0, c, st.P_NMELDS])) if m[i, 0] == MELD_PON and m[i, 1] == k]
                 if not row:
                     raise ProtocolError(f"/gong {c + 1} 1 {tid}: seat {c + 1} has no pong of that kind")
                 self._remove(c, [tid], [k])
-                m[row[0], 0] = ADDKONG
+                m[row[0], 0] = MELD_ADDKONG
             src = st.SRC_KONG
         self.g[st.G_NKONG] += 1
         if c == self.me:

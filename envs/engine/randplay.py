@@ -16,13 +16,13 @@ POLICY_UNIFORM = 0  # uniform over the legal actions (the benchmark)
 POLICY_GREEDY = 1  # win when legal, discard to the lowest shanten, otherwise uniform: many wins
 
 # out columns per game
-O_EPISODES = 0
-O_HANDS = 1
-O_DECISIONS = 2
-O_WINS = 3  # hands ended by a win
-O_ERROR = 4  # first invariant error code (0: none)
-O_ERROR_STEP = 5
-O_HASH = 6  # hash of every action taken (determinism checks)
+OUT_EPISODES = 0
+OUT_HANDS = 1
+OUT_DECISIONS = 2
+OUT_WINS = 3  # hands ended by a win
+OUT_ERROR = 4  # first invariant error code (0: none)
+OUT_ERROR_STEP = 5
+OUT_HASH = 6  # hash of every action taken (determinism checks)
 N_OUT = 7
 
 
@@ -32,7 +32,7 @@ def random_play(
     """Run random play on an ``Engine``'s state; returns the (B, N_OUT) int64 table. Game b uses the
     seeds of game ``games[b]`` (default b) of ``seed``, so a game can be rerun alone at batch 1. With
     ``check`` the invariant checker runs after every step and a game stops at its first error
-    (``O_ERROR``, ``O_ERROR_STEP``)."""
+    (``OUT_ERROR``, ``OUT_ERROR_STEP``)."""
     B = engine.batch_size
     idx = np.arange(B) if games is None else np.asarray(games)
     n = int(idx.max()) + 1

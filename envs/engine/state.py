@@ -10,7 +10,7 @@ wall        (B, 144) uint8      physical tile ids in draw order; id//4 = kind fo
                                 ``wall[head]``, replacements ``wall[tail]``; only the first
                                 ``g[WALL_N]`` entries (136 with flowers off) are used.
 hands       (B, 4, 34) int8     concealed counts per seat
-melds       (B, 4, 5, 3) int8   per seat, per meld: (type CHI..ANKONG, lowest kind, from seat);
+melds       (B, 4, 5, 3) int8   per seat, per meld: (type MELD_CHI..MELD_ANKONG, lowest kind, from seat);
                                 from seat = the discarder for claimed melds, the owner otherwise
 river       (B, 144, 4) int8    discards in order: (kind, seat, claimed_by seat or -1,
                                 bits RV_TSUMOGIRI | RV_WON_ON); a robbed kong's tile is entered

@@ -25,7 +25,7 @@ Conventions
 - The bindings refuse counts outside 0..4 and ``n_sets`` outside 0..5 (ValueError naming the
   argument); inside the native core such counts make ``is_complete`` false and ``shanten`` return
   ``INVALID``.
-- ``decompositions`` rows: ``[pair_kind, type_0, kind_0, type_1, kind_1, ...]`` (``type`` CHI or PON,
+- ``decompositions`` rows: ``[pair_kind, type_0, kind_0, type_1, kind_1, ...]`` (``type`` MELD_CHI or MELD_PON,
   ``kind`` the set's lowest kind; columns past ``1 + 2*n_sets`` are -1). A hand of up to 17 tiles
   has at most 6 decompositions (e.g. ``11123444555666777m``), so ``MAX_DECOMPOSITIONS`` rows suffice.
 - Special shapes (EXTRAS.md 2.1; 17 tiles, no melds): ``shapes`` is a bit set of the ``SHAPE_*``
@@ -36,8 +36,6 @@ Conventions
 """
 
 from __future__ import annotations
-
-from envs.tiles import CHI, N_KINDS, PON, WIND0  # noqa: F401 (read into constants.hpp's py::analysis)
 
 NOT_HELD = 99  # discard_shanten value for a kind that is not in the hand
 INVALID = 99  # shanten of a count vector with a count outside 0..4
@@ -50,3 +48,5 @@ SHAPE_THIRTEEN_MIXED = 4  # 混十三么: 13 orphans + an orphan eye + a chow or
 SHAPE_THIRTEEN = SHAPE_THIRTEEN_PURE | SHAPE_THIRTEEN_MIXED
 SHAPE_SIXTEEN_UNRELATED = 8  # 十六不搭 (extras)
 SHAPE_UNRELATED_GAP2 = 16  # modifier of SHAPE_SIXTEEN_UNRELATED: suit tiles 2 apart suffice (unrelated_gap 2)
+# number masks (bit i = number i+1) of a 十六不搭 suit as sixteen_unrelated_suits gives it: 147, 258, 369
+M147, M258, M369 = 0b001001001, 0b010010010, 0b100100100

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs._core import hand_tables
+from envs.hand.analysis import MAX_SETS
 
 FORMAT_VERSION = 1
 MAGIC = b"TW16HANDTABLES01"  # 16 bytes, then the four arrays in the order below
@@ -40,7 +41,6 @@ SUIT_KINDS = 9
 HONOUR_KINDS = 7
 N_SUIT_CODES = 5**SUIT_KINDS  # 1_953_125
 N_HONOUR_CODES = 5**HONOUR_KINDS  # 78_125
-MAX_SETS = 5
 N_COLS = 2 * (MAX_SETS + 1)  # column 2*m + p
 EXACT = 1  # flag bit
 DIST_IMPOSSIBLE = 255  # never reached for m <= 5, kept as the sentinel

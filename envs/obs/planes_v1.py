@@ -88,7 +88,7 @@ CHANNELS = (
     ),
     Block("X_OFFER", "v1 flower offer (cols OF_*)", "0/1", "the flower-win offer: named columns OF_* below", cols=14),
 )
-X_PHASE_FLOWER, X_PHASE_LA_CUT, X_LA_DEBT, X_LA_COUNT, X_LA_ASK, X_OFFER, N_EXTRA = starts(CHANNELS)
+X_PHASE_FLOWER, X_PHASE_LA_CUT, X_LA_DEBT, X_LA_COUNT, X_LA_ASK, X_OFFER, N_V1_EXTRA = starts(CHANNELS)
 
 OF_ALL_PAY = 0
 OF_PAYER = 1  # + relative seat r

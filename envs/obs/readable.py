@@ -9,7 +9,7 @@ import numpy as np
 from envs._core import tiles_left
 from envs.engine import state as st
 from envs.engine.actions import action_name
-from envs.tiles import ANKONG, FLOWER0, WIND_NAMES, Meld, format_counts, format_tiles, kind_name
+from envs.tiles import FLOWER0, MELD_ANKONG, WIND_NAMES, Meld, format_counts, format_tiles, kind_name
 
 PHASE_NAMES = {
     st.PH_TURN: "turn",
@@ -26,7 +26,7 @@ def _meld_str(mt: int, mk: int, owner: int, frm: int, hidden: bool) -> str:
     if hidden:
         return "ankong ????"
     s = str(Meld(mt, mk))
-    if mt != ANKONG and frm != owner:
+    if mt != MELD_ANKONG and frm != owner:
         s += f" <p{frm}"
     return s
 
@@ -52,7 +52,7 @@ def readable(engine, b: int = 0, view: int | None = None) -> dict:
         melds = []
         for i in range(n):
             mt, mk, frm = (int(x) for x in s.melds[b, seat, i])
-            melds.append(_meld_str(mt, mk, seat, frm, mt == ANKONG and not shown))
+            melds.append(_meld_str(mt, mk, seat, frm, mt == MELD_ANKONG and not shown))
         fl = int(s.p[b, seat, st.P_FLOWERS])
         hand = s.hands[b, seat]
         disc = []

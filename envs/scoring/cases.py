@@ -18,8 +18,8 @@ from envs.scoring.errors import CaseError
 from envs.scoring.hk_cases import check_hk_flags, hk_case_context
 from envs.scoring.profile import ProfileError
 from envs.tiles import (
-    ANKONG,
     FLOWER0,
+    MELD_ANKONG,
     N_KINDS,
     WIND_NAMES,
     Meld,
@@ -125,7 +125,7 @@ def parse_case(case: dict, profile_override: str | None = None) -> Case:
     for f in raw_flags:
         if f not in C.FLAG_NAMES:
             raise CaseError(f"unknown flag {f!r} (known: {', '.join(C.FLAG_NAMES)})")
-        flags |= 1 << C.FLAG_NAMES.index(f)
+        flags |= C.flag_bit(f)
 
     raw_melds = case.get("melds") or []
     if not isinstance(raw_melds, list):
@@ -284,7 +284,7 @@ def _check_flags(flags, win_by, winner, melds, flower_kinds, prof) -> None:
             if key not in prof.keys:
                 raise CaseError(f"flag {key} but profile {prof.name!r} has no such item")
             concealed_only = key in ("heavenly_ready", "earthly_ready") or prof.name == "strict16"
-            if concealed_only and any(m.type != ANKONG for m in melds):
+            if concealed_only and any(m.type != MELD_ANKONG for m in melds):
                 raise CaseError(
                     f"flag {key} with a chi, pon or kong meld (a declared 天聽 / 地聽 hand stays concealed)"
                 )
@@ -301,7 +301,7 @@ def _check_timing(flags, win_by, winner, payer, melds, rules) -> None:
     if flags & C.F_HEAVENLY and (winner != 0 or not self_drawn or melds):
         raise CaseError("heavenly is only the dealer's (E) self-drawn hand with no meld")
     early = rules.early_wins
-    claimed = any(m.type != ANKONG for m in melds)
+    claimed = any(m.type != MELD_ANKONG for m in melds)
     if early == "first_round":  # the first go-around: concealed kongs do not end it
         if flags & C.F_EARTHLY and (winner == 0 or claimed or not self_drawn):
             raise CaseError("earthly (early_wins first_round) is a non-dealer's self-draw with no chi, pon or kong")

@@ -14,7 +14,9 @@ WIN_ROB_KONG = 2
 WIN_FLOWERS = 3  # 八仙過海 / 七搶一
 WIN_BY_NAMES = ("discard", "self_draw", "rob_kong", "flowers")
 
-# Situational flags (CASES.md `flags`), one bit each.
+# Situational flags (CASES.md `flags`), one bit each: a flag's bit is 1 << its position here, and
+# F_<NAME> (F_KONG_REPLACEMENT ...) is that bit, made from this table below (the names the engine,
+# the case files and constants.hpp read). Append new flags at the end.
 FLAG_NAMES = (
     "kong_replacement",
     "flower_replacement",
@@ -26,31 +28,28 @@ FLAG_NAMES = (
     "earthly_ready",
     "declared_ready",
     "shown_ready",
+    # hongkong (HONGKONG.md 6): 一發; the robbed kong was declared with a replacement tile (搶槓上槓);
+    # the robbed kong was an ankong (only 十三么 may rob one).
     "ippatsu",
     "rob_kong_chain",
     "robbed_ankong",
 )
-F_KONG_REPLACEMENT = 1 << 0
-F_FLOWER_REPLACEMENT = 1 << 1
-F_LAST_TILE = 1 << 2
-F_HEAVENLY = 1 << 3
-F_EARTHLY = 1 << 4
-F_HUMAN = 1 << 5
-F_HEAVENLY_READY = 1 << 6
-F_EARTHLY_READY = 1 << 7
-F_DECLARED_READY = 1 << 8
-F_SHOWN_READY = 1 << 9
-# hongkong (HONGKONG.md 6): 一發; the robbed kong was declared with a replacement tile (搶槓上槓);
-# the robbed kong was an ankong (only 十三么 may rob one).
-F_IPPATSU = 1 << 10
-F_ROB_KONG_CHAIN = 1 << 11
-F_ROBBED_ANKONG = 1 << 12
-F_READY_ANY = F_HEAVENLY_READY | F_EARTHLY_READY | F_DECLARED_READY | F_SHOWN_READY
+
+
+def flag_bit(name: str) -> int:
+    """The bit of the flag called name (one of FLAG_NAMES)."""
+    return 1 << FLAG_NAMES.index(name)
+
+
+globals().update({f"F_{name.upper()}": flag_bit(name) for name in FLAG_NAMES})
+F_READY_ANY = sum(flag_bit(n) for n in ("heavenly_ready", "earthly_ready", "declared_ready", "shown_ready"))
 # `replacement_chain` (EXTRAS.md 2.2): the number of consecutive replacement draws in the winner's turn
 # that end with the winning tile, stored in the flag word from this bit up (0 = not given: 1 when a
 # replacement flag is set). Read it with `(flags >> CHAIN_SHIFT) & CHAIN_MASK`.
 CHAIN_SHIFT = 16
 CHAIN_MASK = 0xFF
+if len(FLAG_NAMES) > CHAIN_SHIFT:
+    raise RuntimeError(f"envs.scoring.codes: {len(FLAG_NAMES)} flags do not fit below CHAIN_SHIFT = {CHAIN_SHIFT}")
 # hongkong context (HONGKONG.md 6), more fields of the flag word, each read as (flags >> SHIFT) & MASK:
 #   DISCARDS  discards made in the hand up to and including the winning discard, claimed ones included,
 #             stored + 1 (0 = not given): human_win, earthly_win

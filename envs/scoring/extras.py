@@ -17,7 +17,7 @@ uses two or more of the five sets). On equal totals the earlier-listed (larger) 
 Concealed variants (``_concealed``) are instances whose sets are all concealed (in hand or ankong)
 and not completed by the winning discard (``win_pos``).
 
-Conventions as in ``core``: ``set_type`` CHI/PON/KONG/ADDKONG/ANKONG (decompositions give PON for a
+Conventions as in ``core``: ``set_type`` MELD_CHI/MELD_PON/MELD_KONG/MELD_ADDKONG/MELD_ANKONG (decompositions give MELD_PON for a
 concealed pon), ``set_kind`` the lowest kind, ``set_conc`` True for sets formed in hand and ankongs.
 """
 
@@ -25,16 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# Imported names are read into constants.hpp's py::extras with this module's own.
-from envs.hand.analysis import (  # noqa: F401
-    SHAPE_EIGHT_PAIRS,
-    SHAPE_SIXTEEN_UNRELATED,
-    SHAPE_THIRTEEN_MIXED,
-    SHAPE_THIRTEEN_PURE,
-)
 from envs.scoring import codes as C
-from envs.scoring.profile import EX_MCR, PO_EXTRAS  # noqa: F401
-from envs.tiles import ANKONG, CHI, DRAGON0, KONG, N_KINDS, WIND0  # noqa: F401
 
 _I = C.ITEM_INDEX
 EIGHT_PAIRS = _I["eight_pairs"]
@@ -102,7 +93,7 @@ KONG_EACH, MISSING_SUIT, NO_HONOURS = _I["exposed_kong"], _I["missing_suit"], _I
 del _I
 
 # Items set per reading: cleared before each reading so that nothing carries over between readings.
-READING_ITEMS = np.array(
+EX_READING_ITEMS = np.array(
     [
         PURE_13,
         MIXED_13,
@@ -158,8 +149,7 @@ READING_ITEMS = np.array(
 # Families as listed in the assignment (index into the instance arrays' family column).
 F_SAME_CHOW, F_STEP, F_SHIFTED, F_SAME_PUNG, F_SAME_NUM_CHOW = 0, 1, 2, 3, 4
 N_FAM = 5
-MAX_INST = 128
+EX_MAX_INST = 128
 
 GREEN = (19, 20, 21, 23, 25, 32)  # 2s 3s 4s 6s 8s F
 REVERSIBLE_KINDS = (9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33)  # 1234589p 245689s P
-M147, M258, M369 = 0b001001001, 0b010010010, 0b100100100  # number masks (bit i = number i+1)

@@ -12,7 +12,7 @@ from envs._core import special_shape
 from envs.hand.analysis import SHAPE_THIRTEEN
 from envs.scoring import codes as C
 from envs.scoring.errors import CaseError
-from envs.tiles import ADDKONG, CHI, KONG, PON, WIND_NAMES
+from envs.tiles import MELD_ADDKONG, MELD_CHI, MELD_KONG, MELD_PON, WIND_NAMES
 
 
 def _error(msg: str):
@@ -69,7 +69,7 @@ def hk_case_context(
             _error("discards 1 on a discard that is not the dealer's (E makes the first discard)")
         if flags & C.F_HEAVENLY and discards > 0:
             _error("heavenly after a discard")
-        claimed = sum(m.type in (CHI, PON, KONG, ADDKONG) for m in melds)
+        claimed = sum(m.type in (MELD_CHI, MELD_PON, MELD_KONG, MELD_ADDKONG) for m in melds)
         need = claimed + (win_by == C.WIN_DISCARD)
         if discards < need:
             _error(
@@ -96,6 +96,6 @@ def hk_case_context(
             _error("liable is the winner")
         if win_by != C.WIN_SELF_DRAW or not flags & C.F_KONG_REPLACEMENT:
             _error("liable (全包) is only for a self-drawn win on a kong replacement (flag kong_replacement)")
-        if not any(m.type == KONG for m in melds):
+        if not any(m.type == MELD_KONG for m in melds):
             _error("liable (全包) needs the chain to begin with a `kong` claimed on a discard; the hand has none")
     return C.hk_context_flags(discards, floor, co if co is not None else 1), liable

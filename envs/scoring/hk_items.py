@@ -11,9 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.scoring import codes as C
-from envs.tiles import ADDKONG, ANKONG, CHI, DRAGON0, KONG, N_KINDS, PON, WIND0  # noqa: F401 (into py::hk_items)
 
-N_ITEMS = C.N_ITEMS
 _I = C.ITEM_INDEX
 SELF_DRAW, CONCEALED, CONC_SELF_DRAW = _I["self_draw"], _I["concealed"], _I["concealed_self_draw"]
 DECLARED_READY, IPPATSU, SINGLE_WAIT = _I["declared_ready"], _I["ippatsu"], _I["single_wait"]
@@ -119,7 +117,7 @@ BIG_CHICKEN, DUCK = _I["big_chicken"], _I["duck"]
 PATTERN_OPEN = np.array([MSHIFT, PSHIFT, MSTRAIGHT, PSTRAIGHT], np.int64)
 PATTERN_CONC = np.array([MSHIFT_C, PSHIFT_C, MSTRAIGHT_C, PSTRAIGHT_C], np.int64)
 # Items that depend on the reading: cleared before each one.
-READING_ITEMS = np.array(
+HK_READING_ITEMS = np.array(
     [
         FALSE_SINGLE,
         TWO_PAIR_WAIT,
@@ -185,22 +183,21 @@ READING_ITEMS = np.array(
 )
 
 # Family order (codes.HK_FAMILIES): RANK[a] > RANK[b] in one family = a replaces b on the same sets.
-RANK = np.zeros(N_ITEMS, np.int64)
+RANK = np.zeros(C.N_ITEMS, np.int64)
 for _fam in C.HK_FAMILIES:
     for _r, _k in enumerate(_fam):
         RANK[_I[_k]] = _r
 RANK[TRIPLE] = RANK[TWO_DOUBLE]  # peers: neither replaces the other
 RANK[QUAD] = RANK[TWO_DOUBLE] + 1
 # Family items marked "each" (HONGKONG.md 3): every occurrence scores.
-EACH = np.zeros(N_ITEMS, np.bool_)
+EACH = np.zeros(C.N_ITEMS, np.bool_)
 for _k in ("two_suit_chows", "two_brothers", "two_sisters"):
     EACH[_I[_k]] = True
 del _I
 
-MAX_INST = 64  # occurrences of one family in one reading (five sets: at most 31 subsets)
+HK_MAX_INST = 64  # occurrences of one family in one reading (five sets: at most 31 subsets)
 EYE_BIT = 1 << 5  # the eye as a group in an occurrence's set mask
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], np.int64)
-M147, M258, M369 = 0b001001001, 0b010010010, 0b100100100  # number masks of 十六不搭 suits
 # hand-context slots (hc): waits before the winning tile (0: not judged), the two waits of 對碰 when
 # each is held as a pair, no honour, no flower, 十三么 waited on all 13, the 16 tiles were eight pairs
 H_NW, H_TP, H_WA, H_WB, H_NOHON, H_NOFL, H_ALL13, H_EP8 = 0, 1, 2, 3, 4, 5, 6, 7

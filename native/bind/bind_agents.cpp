@@ -13,7 +13,6 @@
 
 namespace tw16::bind {
 namespace {
-namespace pe = py::efficiency;
 namespace pa = py::actions;
 
 [[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
@@ -47,7 +46,7 @@ void efficiency_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyA
     View<int64_t, 1> nm = view_of<int64_t, 1>(n_melds, "n_melds", {B});
     View<int8_t, 2> un = view_of<int8_t, 2>(unseen, "unseen", {B, 34});
     View<int64_t, 1> ct = view_of<int64_t, 1>(claim_tile, "claim_tile", {B});
-    View<float, 3> o = view_of<float, 3>(out, "out", {B, pe::N_EFFICIENCY, 34});
+    View<float, 3> o = view_of<float, 3>(out, "out", {B, efficiency::N_EFFICIENCY, 34});
     nb::gil_scoped_release nogil;
     check_range(h, "hand", 0, 4);
     check_range(nm, "n_melds", 0, py::state::MAX_MELDS);
@@ -58,7 +57,7 @@ void efficiency_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyA
 void act_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& unseen, const AnyArray& opp_melds,
                 const AnyArray& opp_ready, const AnyArray& opp_disc, const AnyArray& opp_passed,
                 const AnyArray& tiles_left, const AnyArray& claim_tile, const AnyArray& mask, const AnyArray& defence,
-                const RwArray& out) {
+                const AnyArray& win_logit, const AnyArray& ready_p, const RwArray& out) {
     View<int8_t, 2> h = view_of<int8_t, 2>(hand, "hand", {-1, 34});
     const int64_t B = h.shape[0];
     View<int64_t, 1> nm = view_of<int64_t, 1>(n_melds, "n_melds", {B});
@@ -70,7 +69,9 @@ void act_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& u
     View<int64_t, 1> tl = view_of<int64_t, 1>(tiles_left, "tiles_left", {B});
     View<int64_t, 1> ct = view_of<int64_t, 1>(claim_tile, "claim_tile", {B});
     View<bool, 2> m = view_of<bool, 2>(mask, "mask", {B, pa::N_ACTIONS});
-    View<double, 1> df = view_of<double, 1>(defence, "defence", {8});
+    const greedy::Defence df{view_of<double, 1>(defence, "defence", {8}),
+                             view_of<double, 2>(win_logit, "win_logit", {5, 3}),
+                             view_of<double, 2>(ready_p, "ready_p", {5, 4})};
     View<int64_t, 1> o = view_of<int64_t, 1>(out, "out", {B});
     nb::gil_scoped_release nogil;
     check_range(h, "hand", 0, 4);
@@ -114,14 +115,24 @@ void bind_agents(nb::module_& m) {
           "The efficiency planes (agents.efficiency._kernel) into out (B, N_EFFICIENCY, 34) float32: written "
           "where a plane applies, never cleared (pass zeros).");
     m.def("act_kernel", &act_kernel, "hand"_a, "n_melds"_a, "unseen"_a, "opp_melds"_a, "opp_ready"_a, "opp_disc"_a,
-          "opp_passed"_a, "tiles_left"_a, "claim_tile"_a, "mask"_a, "defence"_a, "out"_a,
-          "Greedy (defence[0] == 0) / Defensive decisions (agents.greedy.act_kernel) into out (B,) int64.");
+          "opp_passed"_a, "tiles_left"_a, "claim_tile"_a, "mask"_a, "defence"_a, "win_logit"_a, "ready_p"_a, "out"_a,
+          "Greedy (defence[0] == 0) / Defensive decisions into out (B,) int64; defence, win_logit (5, 3) and "
+          "ready_p (5, 4) float64: agents.greedy's DEFENCE_DEFAULTS values, WIN_LOGIT and READY_P.");
     m.def("ukeire", &ukeire, "hand"_a, "n_sets"_a, "s"_a, "unseen"_a,
           "Unseen tiles that would lower the shanten of hand (3n+1 tiles, int8 (34,)) below s "
           "(agents.efficiency.ukeire).");
     m.def("tile_danger", &tile_danger, "d"_a, "passed_by_threat"_a, "disc_by_threat"_a, "unseen"_a,
           "How many ways a hidden hand could wait on tile kind d (agents/greedy.py; int8 (34,) rows).");
     m.attr("EFFICIENCY_FAR") = efficiency::FAR;
+    // the efficiency planes' layout (the kernel's; agents/efficiency.py reads it from here)
+    m.attr("N_EFFICIENCY") = efficiency::N_EFFICIENCY;
+    m.attr("E_UKEIRE") = efficiency::E_UKEIRE;
+    m.attr("E_UKEIRE_REL") = efficiency::E_UKEIRE_REL;
+    m.attr("E_PON") = efficiency::E_PON;
+    m.attr("E_KONG") = efficiency::E_KONG;
+    m.attr("E_CHI") = efficiency::E_CHI;
+    m.attr("E_SELF_KONG") = efficiency::E_SELF_KONG;
+    m.attr("E_UKEIRE_NOW") = efficiency::E_UKEIRE_NOW;
 }
 
 }  // namespace tw16::bind

@@ -43,7 +43,7 @@ struct StateHold {
 
 namespace {
 namespace St = py::state;
-namespace R = py::rules;
+namespace R = py::options;
 namespace P = py::profile;
 namespace T = py::tiles;
 namespace A = py::actions;
@@ -100,7 +100,7 @@ State state_of(nb::handle state) {
     S.terminated = rw<bool, 1>(rw_array(item(9), nm(9)), "state.terminated", {B});
     TW16_RW(10, mask, bool, 2, A::N_ACTIONS);
     TW16_RW(11, res_tai, int32_t, 2, 4);
-    TW16_RW(12, res_items, int16_t, 3, 4, P::N_ITEMS);
+    TW16_RW(12, res_items, int16_t, 3, 4, py::codes::N_ITEMS);
     TW16_RW(13, res_delta, int64_t, 2, 4);
     TW16_RW(15, la, double, 3, 4, 4);
     TW16_RW(16, la_k, int32_t, 3, 4, 4);
@@ -147,12 +147,13 @@ Prof prof_of(nb::handle prof) {
     if (nb::len(prof) != 3)
         bad("prof: expected 3 arrays (p_tai, p_repl, p_opts), got " + std::to_string(nb::len(prof)));
     Prof p;
-    p.p_tai = view_of<int32_t, 2>(ro_array(prof[0], "prof.p_tai"), "prof.p_tai", {4, P::N_ITEMS});
-    p.p_repl = view_of<int8_t, 2>(ro_array(prof[1], "prof.p_repl"), "prof.p_repl", {P::N_ITEMS, P::N_ITEMS});
+    p.p_tai = view_of<int32_t, 2>(ro_array(prof[0], "prof.p_tai"), "prof.p_tai", {4, py::codes::N_ITEMS});
+    p.p_repl =
+        view_of<int8_t, 2>(ro_array(prof[1], "prof.p_repl"), "prof.p_repl", {py::codes::N_ITEMS, py::codes::N_ITEMS});
     p.p_opts = view_of<int64_t, 1>(ro_array(prof[2], "prof.p_opts"), "prof.p_opts", {P::N_POPTS});
-    for (int64_t r = 0; r < P::N_ITEMS; ++r) {
+    for (int64_t r = 0; r < py::codes::N_ITEMS; ++r) {
         const int64_t i = p.p_tai(3, r);
-        if (i < -1 || i >= P::N_ITEMS)
+        if (i < -1 || i >= py::codes::N_ITEMS)
             bad("prof.p_tai: row 3 (item order) holds " + std::to_string(i) + " at " + std::to_string(r) +
                 ", expected -1..N_ITEMS-1");
     }
@@ -391,7 +392,7 @@ void bind_engine(nb::module_& m, nb::module_& t) {
         nb::arg("policy"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
         "Random (policy 0) or greedy (1) legal play of every game: envs.engine.randplay's play_batch. Game b is "
         "dealt from seeds[b], the agent draws from agent_seeds[b] (not changed). Returns the (B, N_OUT) int64 "
-        "table (O_EPISODES, O_HANDS, O_DECISIONS, O_WINS, O_ERROR, O_ERROR_STEP, O_HASH).");
+        "table (OUT_EPISODES, OUT_HANDS, OUT_DECISIONS, OUT_WINS, OUT_ERROR, OUT_ERROR_STEP, OUT_HASH).");
     t.def(
         "check_game",
         [](nb::handle state, int64_t b, const AnyArray& opts_a) {

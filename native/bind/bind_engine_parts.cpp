@@ -26,14 +26,14 @@ namespace tw16::bind {
 namespace {
 
 namespace St = py::state;
-namespace R = py::rules;
+namespace R = py::options;
 
 constexpr int64_t NG = St::NG;
 constexpr int64_t NP = St::NP;
 constexpr int64_t N_OPTS = R::N_OPTS;
 constexpr int64_t N_CFG = py::mask::N_CFG;
 constexpr int64_t N_POPTS = py::profile::N_POPTS;
-constexpr int64_t N_ITEMS = St::N_ITEMS;
+constexpr int64_t N_ITEMS = py::codes::N_ITEMS;
 constexpr int64_t N_ACTIONS = py::actions::N_ACTIONS;
 constexpr int64_t MAX_MELDS = St::MAX_MELDS;
 constexpr int64_t MAX_RIVER = St::MAX_RIVER;

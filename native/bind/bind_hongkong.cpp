@@ -16,7 +16,7 @@ namespace {
 namespace T = py::tiles;
 namespace C = py::codes;
 namespace P = py::profile;
-namespace R = py::rules;
+namespace R = py::options;
 
 void check_range(const char* name, int64_t x, int64_t lo, int64_t hi) {
     if (x < lo || x > hi)
@@ -32,12 +32,12 @@ void check_range(const char* name, int64_t x, int64_t lo, int64_t hi) {
 // int64 (N_POPTS,).
 Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts) {
     Prof prof;
-    prof.p_tai = view_of<int32_t, 2>(p_tai, "p_tai", {4, P::N_ITEMS});
-    prof.p_repl = view_of<int8_t, 2>(p_repl, "p_repl", {P::N_ITEMS, P::N_ITEMS});
+    prof.p_tai = view_of<int32_t, 2>(p_tai, "p_tai", {4, C::N_ITEMS});
+    prof.p_repl = view_of<int8_t, 2>(p_repl, "p_repl", {C::N_ITEMS, C::N_ITEMS});
     prof.p_opts = view_of<int64_t, 1>(p_opts, "p_opts", {P::N_POPTS});
-    for (int64_t r = 0; r < P::N_ITEMS; ++r) {
+    for (int64_t r = 0; r < C::N_ITEMS; ++r) {
         const int64_t i = prof.p_tai(3, r);
-        if (i < -1 || i >= P::N_ITEMS)
+        if (i < -1 || i >= C::N_ITEMS)
             bad("p_tai: row 3 (item order) holds " + std::to_string(i) + " at " + std::to_string(r) +
                 ", expected -1..N_ITEMS-1");
     }
@@ -45,7 +45,7 @@ Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_op
 }
 
 // The hand of score_hand: concealed counts 0..4 (with the winning tile), n_melds valid melds
-// (type CHI..ANKONG, a chow's lowest kind a suited 1-7), and at most 4 tiles of a kind in all.
+// (type MELD_CHI..MELD_ANKONG, a chow's lowest kind a suited 1-7), and at most 4 tiles of a kind in all.
 void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
                 int64_t win_tile, int64_t win_by) {
     check_range("n_melds", n_melds, 0, 5);
@@ -60,17 +60,18 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
     }
     for (int64_t m = 0; m < n_melds; ++m) {
         const int64_t t = meld_type[m], k = meld_kind[m];
-        if (t < T::CHI || t > T::ANKONG)
-            bad("meld_type: meld " + std::to_string(m) + " has type " + std::to_string(t) + ", expected CHI..ANKONG");
+        if (t < T::MELD_CHI || t > T::MELD_ANKONG)
+            bad("meld_type: meld " + std::to_string(m) + " has type " + std::to_string(t) +
+                ", expected MELD_CHI..MELD_ANKONG");
         if (k < 0 || k >= T::N_KINDS)
             bad("meld_kind: meld " + std::to_string(m) + " has kind " + std::to_string(k) + ", expected 0..33");
-        if (t == T::CHI) {
+        if (t == T::MELD_CHI) {
             if (k >= T::WIND0 || k % 9 > 6)
                 bad("meld_kind: chow " + std::to_string(m) + " starts at kind " + std::to_string(k) +
                     ", expected a suited 1-7");
             for (int64_t d = 0; d < 3; ++d) total[k + d] += 1;
         } else {
-            total[k] += t <= T::PON ? 3 : 4;
+            total[k] += t <= T::MELD_PON ? 3 : 4;
         }
     }
     for (int64_t k = 0; k < T::N_KINDS; ++k)

@@ -52,9 +52,9 @@ Arrays check_arrays(const AnyArray& hands, const AnyArray& melds, const AnyArray
     a.g = view_of<int64_t, 2>(g, "g", {a.B, ps::NG});
     a.p = view_of<int64_t, 3>(p, "p", {a.B, 4, ps::NP});
     a.scores = view_of<int64_t, 2>(scores, "scores", {a.B, 4});
-    a.opts = view_of<int64_t, 1>(opts, "opts", {py::rules::N_OPTS});
+    a.opts = view_of<int64_t, 1>(opts, "opts", {py::options::N_OPTS});
     // the score scale divides by per_tai: a zero is refused here, before any encoding
-    if (a.opts[py::rules::OPT_PER_TAI] == 0) bad("opts: per_tai (OPT_PER_TAI) must not be 0");
+    if (a.opts[py::options::OPT_PER_TAI] == 0) bad("opts: per_tai (OPT_PER_TAI) must not be 0");
     return a;
 }
 
@@ -72,8 +72,8 @@ void check_game(const Arrays& a, int64_t b, int64_t me) {
         if (nm < 0 || nm > ps::MAX_MELDS) bad(at("p", b) + ": P_NMELDS " + std::to_string(nm) + " outside 0..5");
         for (int64_t i = 0; i < nm; ++i) {
             const int64_t mt = a.melds(b, s, i, 0), mk = a.melds(b, s, i, 1);
-            const int64_t hi = mt == py::tiles::CHI ? 31 : 33;  // a chow spans mk .. mk + 2
-            if (mt < py::tiles::CHI || mt > py::tiles::ANKONG || mk < 0 || mk > hi)
+            const int64_t hi = mt == py::tiles::MELD_CHI ? 31 : 33;  // a chow spans mk .. mk + 2
+            if (mt < py::tiles::MELD_CHI || mt > py::tiles::MELD_ANKONG || mk < 0 || mk > hi)
                 bad(at("melds", b) + ": meld (" + std::to_string(mt) + ", " + std::to_string(mk) + ") is not a meld");
         }
     }
@@ -136,7 +136,7 @@ void oracle_v0_encode(const RwArray& out, const AnyArray& hands, const AnyArray&
     if (base != planes)
         bad("base: the planes_v0 channels (" + std::to_string(planes) + " for these flags), got " +
             std::to_string(base));
-    View<float, 3> o = check_out(out, a.B, planes + po::N_EXTRA);
+    View<float, 3> o = check_out(out, a.B, planes + po::N_ORACLE_EXTRA);
     View<int64_t, 1> se = check_seats(seats, a.B);
     nb::gil_scoped_release nogil;
     for (int64_t b = 0; b < a.B; ++b)
@@ -214,7 +214,7 @@ void bind_obs(nb::module_& m) {
           "(envs.obs.planes_v0._encode_par / _encode_ser). flags: F_DERIVED | F_REVEAL_ANKONG.");
     m.def("oracle_v0_encode", &oracle_v0_encode, "out"_a, "hands"_a, "melds"_a, "river"_a, "wall"_a, "g"_a, "p"_a,
           "scores"_a, "seats"_a, "opts"_a, "flags"_a, "shapes"_a, "base"_a,
-          "oracle_v0 (planes_v0 + the hidden channels at offset base) into out (B, base + N_EXTRA, 34) "
+          "oracle_v0 (planes_v0 + the hidden channels at offset base) into out (B, base + N_ORACLE_EXTRA, 34) "
           "(envs.obs.oracle_v0._encode_par / _encode_ser).");
     m.def("encode_one", &encode_one, "o"_a, "hands"_a, "melds"_a, "river"_a, "g"_a, "p"_a, "scores"_a, "b"_a, "me"_a,
           "opts"_a, "flags"_a, "shapes"_a,

@@ -20,8 +20,8 @@ namespace tw16::bind {
 
 namespace {
 namespace C = py::codes;
-using py::tiles::ANKONG;
-using py::tiles::CHI;
+using py::tiles::MELD_ANKONG;
+using py::tiles::MELD_CHI;
 using py::tiles::N_KINDS;
 using py::tiles::WIND0;
 
@@ -56,7 +56,7 @@ Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_op
     return p;
 }
 
-Opts opts_of(const AnyArray& opts) { return view_of<int64_t, 1>(opts, "opts", {py::rules::N_OPTS}); }
+Opts opts_of(const AnyArray& opts) { return view_of<int64_t, 1>(opts, "opts", {py::options::N_OPTS}); }
 
 // One hand's arguments of score_hand (row i of a batch when `batch`).
 void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
@@ -74,13 +74,13 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
     for (int64_t k = 0; k < N_KINDS; ++k) total[k] = concealed[k];
     for (int64_t m = 0; m < n_melds; ++m) {
         const int64_t t = meld_type[m], k = meld_kind[m];
-        if (t < CHI || t > ANKONG)
+        if (t < MELD_CHI || t > MELD_ANKONG)
             bad(at("meld_type", i, batch) + ": meld " + std::to_string(m) + " has type " + std::to_string(t) +
-                ", expected CHI/PON/KONG/ADDKONG/ANKONG (0..4)");
+                ", expected MELD_CHI/MELD_PON/MELD_KONG/MELD_ADDKONG/MELD_ANKONG (0..4)");
         if (k < 0 || k >= N_KINDS)
             bad(at("meld_kind", i, batch) + ": meld " + std::to_string(m) + " has kind " + std::to_string(k) +
                 ", expected a tile kind 0.." + std::to_string(N_KINDS - 1));
-        if (t == CHI && (k >= WIND0 || k % 9 > 6))
+        if (t == MELD_CHI && (k >= WIND0 || k % 9 > 6))
             bad(at("meld_kind", i, batch) + ": meld " + std::to_string(m) + " is a chi starting on kind " +
                 std::to_string(k) + ", expected a suited kind with number 1..7");
         add_meld_tiles(total, t, k);

@@ -15,7 +15,7 @@ namespace tw16::bind {
 
 namespace state_checks {
 namespace St = py::state;
-namespace R = py::rules;
+namespace R = py::options;
 namespace T = py::tiles;
 namespace A = py::actions;
 
@@ -152,10 +152,11 @@ inline bool game_ok(const State& S, int64_t b, int64_t a, Opts opts, std::string
             TW16_FAIL("p[" + str(s) + ", P_READY] = " + str(p[s][St::P_READY]) + ": not ready flags");
         for (int64_t i = 0; i < nm; ++i) {
             const int64_t mt = ms[s][i][0], mk = ms[s][i][1], fr = ms[s][i][2];
-            const bool chi_ok = mt != T::CHI || (mk < T::WIND0 && mk % 9 <= 6);
-            if (mt < T::CHI || mt > T::ANKONG || mk < 0 || mk >= T::N_KINDS || fr < 0 || fr > 3 || !chi_ok)
-                TW16_FAIL("melds[" + str(s) + ", " + str(i) + "] = (" + str(mt) + ", " + str(mk) + ", " + str(fr) +
-                          "): not a meld (type CHI..ANKONG, kind 0..33, a chow from a suited 1-7, seat 0..3)");
+            const bool chi_ok = mt != T::MELD_CHI || (mk < T::WIND0 && mk % 9 <= 6);
+            if (mt < T::MELD_CHI || mt > T::MELD_ANKONG || mk < 0 || mk >= T::N_KINDS || fr < 0 || fr > 3 || !chi_ok)
+                TW16_FAIL(
+                    "melds[" + str(s) + ", " + str(i) + "] = (" + str(mt) + ", " + str(mk) + ", " + str(fr) +
+                    "): not a meld (type MELD_CHI..MELD_ANKONG, kind 0..33, a chow from a suited 1-7, seat 0..3)");
         }
     }
     // Claim bits and stored answers: only what the hands allow (the step trusts them).
@@ -197,7 +198,8 @@ inline bool game_ok(const State& S, int64_t b, int64_t a, Opts opts, std::string
         if (a >= A::SELF_KONG && a < A::WIN) {
             const int64_t k = a - A::SELF_KONG;
             bool pon = false;
-            for (int64_t i = 0; i < p[cur][St::P_NMELDS]; ++i) pon |= ms[cur][i][0] == T::PON && ms[cur][i][1] == k;
+            for (int64_t i = 0; i < p[cur][St::P_NMELDS]; ++i)
+                pon |= ms[cur][i][0] == T::MELD_PON && ms[cur][i][1] == k;
             ok = (hs[k] == 4 && p[cur][St::P_NMELDS] < St::MAX_MELDS) || (pon && hs[k] >= 1);
         }
         if (!ok) TW16_FAIL("action " + str(a) + " cannot be taken on a turn with this hand");

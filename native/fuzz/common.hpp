@@ -47,10 +47,10 @@ struct Reader {
 
 // One rule set: opts, cfg and the compiled profile, copied so that a harness may garble them.
 struct Rules {
-    std::array<int64_t, py::rules::N_OPTS> opts{};
+    std::array<int64_t, py::options::N_OPTS> opts{};
     std::array<int64_t, py::mask::N_CFG> cfg{};
-    std::array<int32_t, 4 * P::N_ITEMS> p_tai{};
-    std::array<int8_t, P::N_ITEMS * P::N_ITEMS> p_repl{};
+    std::array<int32_t, 4 * py::codes::N_ITEMS> p_tai{};
+    std::array<int8_t, py::codes::N_ITEMS * py::codes::N_ITEMS> p_repl{};
     std::array<int64_t, P::N_POPTS> p_opts{};
     Prof prof;
     explicit Rules(int config) {
@@ -61,12 +61,12 @@ struct Rules {
         std::memcpy(p_tai.data(), pd.p_tai, sizeof pd.p_tai);
         std::memcpy(p_repl.data(), pd.p_repl, sizeof pd.p_repl);
         std::memcpy(p_opts.data(), pd.p_opts, sizeof pd.p_opts);
-        prof.p_tai = View<int32_t, 2>::contiguous(p_tai.data(), {4, P::N_ITEMS});
-        prof.p_repl = View<int8_t, 2>::contiguous(p_repl.data(), {P::N_ITEMS, P::N_ITEMS});
+        prof.p_tai = View<int32_t, 2>::contiguous(p_tai.data(), {4, py::codes::N_ITEMS});
+        prof.p_repl = View<int8_t, 2>::contiguous(p_repl.data(), {py::codes::N_ITEMS, py::codes::N_ITEMS});
         prof.p_opts = View<int64_t, 1>::contiguous(p_opts.data(), {P::N_POPTS});
     }
     Rules(const Rules&) = delete;
-    Opts o() { return Opts::contiguous(opts.data(), {py::rules::N_OPTS}); }
+    Opts o() { return Opts::contiguous(opts.data(), {py::options::N_OPTS}); }
     Cfg c() { return Cfg::contiguous(cfg.data(), {py::mask::N_CFG}); }
     int64_t shapes() const { return p_opts[P::PO_SHAPES]; }
 };
@@ -86,7 +86,7 @@ struct Game {
     std::array<bool, 1> terminated{};
     std::array<bool, py::actions::N_ACTIONS> mask{};
     std::array<int32_t, 4> res_tai{};
-    std::array<int16_t, 4 * St::N_ITEMS> res_items{};
+    std::array<int16_t, 4 * py::codes::N_ITEMS> res_items{};
     std::array<int64_t, 4> res_delta{};
     std::array<uint8_t, MAX_SCRIPT * St::WALL_SIZE> script{};
     std::array<double, 16> la{};
@@ -110,7 +110,7 @@ struct Game {
         S.terminated = View<bool, 1>::contiguous(terminated.data(), {1});
         S.mask = View<bool, 2>::contiguous(mask.data(), {1, py::actions::N_ACTIONS});
         S.res_tai = View<int32_t, 2>::contiguous(res_tai.data(), {1, 4});
-        S.res_items = View<int16_t, 3>::contiguous(res_items.data(), {1, 4, St::N_ITEMS});
+        S.res_items = View<int16_t, 3>::contiguous(res_items.data(), {1, 4, py::codes::N_ITEMS});
         S.res_delta = View<int64_t, 2>::contiguous(res_delta.data(), {1, 4});
         S.script = View<uint8_t, 3>::contiguous(script.data(),
                                                 {1, n_script < MAX_SCRIPT ? n_script : MAX_SCRIPT, St::WALL_SIZE});

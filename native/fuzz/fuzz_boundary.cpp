@@ -145,10 +145,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 edit(G.rng, r, v);
                 break;
             default: {  // a rule option, as bind_engine.cpp's opts_of lets it through
-                const int64_t i = r.below(py::rules::N_OPTS), old = R.opts[i];
+                const int64_t i = r.below(py::options::N_OPTS), old = R.opts[i];
                 R.opts[i] = v;
-                const int64_t dw = R.opts[py::rules::OPT_DEAD_WALL];
-                if (dw < 0 || dw > St::WALL_SIZE || R.opts[py::rules::OPT_PER_TAI] == 0) R.opts[i] = old;
+                const int64_t dw = R.opts[py::options::OPT_DEAD_WALL];
+                if (dw < 0 || dw > St::WALL_SIZE || R.opts[py::options::OPT_PER_TAI] == 0) R.opts[i] = old;
             }
         }
     }

@@ -34,9 +34,9 @@ constexpr int64_t MAX_STEPS = 2000;
 // planes_v0 (flags 0..3) and oracle_v0's channels for seat me (-1: none).
 void encoders(Game& G, Rules& R, int64_t me, int64_t flags) {
     const State& S = G.S;
-    static std::vector<float> buf(static_cast<size_t>((pv::N_CHANNELS_DERIVED + py::oracle_v0::N_EXTRA) * 34));
+    static std::vector<float> buf(static_cast<size_t>((pv::N_CHANNELS_DERIVED + py::oracle_v0::N_ORACLE_EXTRA) * 34));
     const int64_t C = planes_v0::n_channels(flags & pv::F_DERIVED);
-    const auto o = View<float, 2>::contiguous(buf.data(), {C + py::oracle_v0::N_EXTRA, 34});
+    const auto o = View<float, 2>::contiguous(buf.data(), {C + py::oracle_v0::N_ORACLE_EXTRA, 34});
     planes_v0::encode_one(o, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, me, R.o(), flags, R.shapes());
     if (me >= 0) oracle_v0::_oracle_one(o, C, S.hands, S.melds, S.wall, S.g, S.p, 0, me);
 }
@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Rules R(config);
     const int64_t n_script = r.u8() % 4;
     Game G(n_script);
-    fill_script(G, r, R.opts[py::rules::OPT_FLOWERS] != 0);
+    fill_script(G, r, R.opts[py::options::OPT_FLOWERS] != 0);
     std::array<uint64_t, 1> seed{r.u64()};
     std::array<int64_t, 1> action{};
     const auto sv = View<const uint64_t, 1>::contiguous(seed.data(), {1});

@@ -30,13 +30,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::array<int64_t, 34> total{};
     const int64_t nm = r.u8() % 6;
     for (int64_t m = 0; m < nm; ++m) {
-        const int64_t t = r.u8() % (T::ANKONG + 1);
+        const int64_t t = r.u8() % (T::MELD_ANKONG + 1);
         int64_t k = r.u8() % 34;
-        if (t == T::CHI) {
+        if (t == T::MELD_CHI) {
             k = (k % 3) * 9 + r.u8() % 7;
             for (int d = 0; d < 3; ++d) ++total[k + d];
         } else {
-            total[k] += t <= T::PON ? 3 : 4;
+            total[k] += t <= T::MELD_PON ? 3 : 4;
         }
         mt[m] = static_cast<int8_t>(t);
         mk[m] = static_cast<int8_t>(k);
@@ -89,19 +89,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (int64_t e = 0; e < edits; ++e) {
             switch (r.u8() % 5) {
                 case 0:
-                    R.p_tai[r.below(3 * P::N_ITEMS)] = static_cast<int32_t>(r.u64());
+                    R.p_tai[r.below(3 * C::N_ITEMS)] = static_cast<int32_t>(r.u64());
                     break;
                 case 1:
-                    R.p_tai[3 * P::N_ITEMS + r.below(P::N_ITEMS)] = static_cast<int32_t>(r.below(P::N_ITEMS + 1)) - 1;
+                    R.p_tai[3 * C::N_ITEMS + r.below(C::N_ITEMS)] = static_cast<int32_t>(r.below(C::N_ITEMS + 1)) - 1;
                     break;
                 case 2:
-                    R.p_repl[r.below(P::N_ITEMS * P::N_ITEMS)] = static_cast<int8_t>(r.u8());
+                    R.p_repl[r.below(C::N_ITEMS * C::N_ITEMS)] = static_cast<int8_t>(r.u8());
                     break;
                 case 3:
                     R.p_opts[r.below(P::N_POPTS)] = static_cast<int64_t>(r.u64());
                     break;
                 default:
-                    R.opts[r.below(py::rules::N_OPTS)] = static_cast<int64_t>(r.u64());
+                    R.opts[r.below(py::options::N_OPTS)] = static_cast<int64_t>(r.u64());
                     break;
             }
         }

@@ -27,7 +27,6 @@ struct HandCopy {
 
 namespace tw16::efficiency {
 namespace {
-namespace pe = py::efficiency;
 
 void fill_row(View<float, 2> o, int64_t ch, double v) {
     for (int64_t k = 0; k < 34; ++k) o(ch, k) = static_cast<float>(v);
@@ -77,9 +76,9 @@ void _own_turn(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, View<int8
         if (s_after[d] == best_s) best_u = std::max(best_u, uk[d]);
     for (int64_t d = 0; d < 34; ++d) {
         if (hand[d] == 0) continue;
-        o(pe::E_UKEIRE, d) = static_cast<float>(std::min<int64_t>(uk[d], 64) / 64.0);
+        o(E_UKEIRE, d) = static_cast<float>(std::min<int64_t>(uk[d], 64) / 64.0);
         if (s_after[d] == best_s)
-            o(pe::E_UKEIRE_REL, d) =
+            o(E_UKEIRE_REL, d) =
                 static_cast<float>(best_u > 0 ? static_cast<double>(uk[d]) / static_cast<double>(best_u) : 1.0);
     }
     for (int64_t k = 0; k < 34; ++k) {
@@ -95,7 +94,7 @@ void _own_turn(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, View<int8
         } else {
             ok = false;
         }
-        o(pe::E_SELF_KONG, k) = ok ? 1.0f : 0.0f;
+        o(E_SELF_KONG, k) = ok ? 1.0f : 0.0f;
     }
 }
 
@@ -105,16 +104,16 @@ double _gain(int64_t now, int64_t after) {
 
 void _claims(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<int8_t, 1> unseen) {
     const int64_t now = shanten(hand, n_sets);
-    fill_row(o, pe::E_UKEIRE_NOW, now >= 0 ? std::min<int64_t>(ukeire(hand, n_sets, now, unseen), 64) / 64.0 : 0.0);
+    fill_row(o, E_UKEIRE_NOW, now >= 0 ? std::min<int64_t>(ukeire(hand, n_sets, now, unseen), 64) / 64.0 : 0.0);
     if (n_sets == 0) return;
     if (hand[t] >= 2) {
         hand[t] -= 2;
-        fill_row(o, pe::E_PON, _gain(now, best_after_discard(hand, n_sets - 1)));
+        fill_row(o, E_PON, _gain(now, best_after_discard(hand, n_sets - 1)));
         hand[t] += 2;
     }
     if (hand[t] >= 3) {
         hand[t] -= 3;
-        fill_row(o, pe::E_KONG, _gain(now, shanten(hand, n_sets - 1)));
+        fill_row(o, E_KONG, _gain(now, shanten(hand, n_sets - 1)));
         hand[t] += 3;
     }
     if (t >= 27) return;
@@ -127,7 +126,7 @@ void _claims(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, int64_t t, 
         if (hand[a] == 0 || hand[b] == 0) continue;
         hand[a] -= 1;
         hand[b] -= 1;
-        fill_row(o, pe::E_CHI + pos, _gain(now, best_after_discard(hand, n_sets - 1)));
+        fill_row(o, E_CHI + pos, _gain(now, best_after_discard(hand, n_sets - 1)));
         hand[a] += 1;
         hand[b] += 1;
     }
@@ -151,7 +150,7 @@ void _kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> uns
 
 namespace tw16::greedy {
 namespace {
-namespace pg = py::greedy;
+constexpr int64_t BIG = int64_t{1} << 30;  // "none yet" for sort keys
 using efficiency::best_after_discard;
 using efficiency::ukeire;
 
@@ -192,21 +191,21 @@ int64_t _tile_danger(int64_t d, View<int8_t, 1> passed_by_threat, View<int8_t, 1
 
 int64_t _claim(View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<bool, 1> mask) {
     const int64_t cur = shanten(hand, n_sets);
-    int64_t best_a = pg::PASS, best_s = cur;
-    if (mask[pg::PON]) {
+    int64_t best_a = py::actions::PASS, best_s = cur;
+    if (mask[py::actions::PON]) {
         hand[t] -= 2;
         const int64_t s = best_after_discard(hand, n_sets - 1);
         hand[t] += 2;
-        if (s < best_s) best_s = s, best_a = pg::PON;
+        if (s < best_s) best_s = s, best_a = py::actions::PON;
     }
-    if (mask[pg::KONG]) {
+    if (mask[py::actions::KONG]) {
         hand[t] -= 3;
         const int64_t s = shanten(hand, n_sets - 1);
         hand[t] += 3;
-        if (s < best_s) best_s = s, best_a = pg::KONG;
+        if (s < best_s) best_s = s, best_a = py::actions::KONG;
     }
     for (int64_t pos = 0; pos < 3; ++pos) {
-        if (!mask[pg::CHI + pos]) continue;
+        if (!mask[py::actions::CHI + pos]) continue;
         int64_t a, b;
         chow_others(t, pos, a, b);
         // A chow mask that no legal state sets (t at a suit's edge of the 34 kinds) would read
@@ -217,7 +216,7 @@ int64_t _claim(View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<bool, 1> ma
         const int64_t s = best_after_discard(hand, n_sets - 1);
         hand[a] += 1;
         hand[b] += 1;
-        if (s < best_s) best_s = s, best_a = pg::CHI + pos;
+        if (s < best_s) best_s = s, best_a = py::actions::CHI + pos;
     }
     return best_a;
 }
@@ -232,40 +231,41 @@ DiscardKey _discard_key(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> un
 
 int64_t _discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask) {
     int64_t best_a = -1;
-    std::array<int64_t, 3> best_key{pg::BIG, pg::BIG, pg::BIG};
+    std::array<int64_t, 3> best_key{BIG, BIG, BIG};
     for (int64_t d = 0; d < 34; ++d) {
-        if (!mask[pg::DISCARD + d]) continue;
+        if (!mask[py::actions::DISCARD + d]) continue;
         const DiscardKey k = _discard_key(hand, n_sets, unseen, d);
         if (k.key < best_key) {  // lexicographic, as Python compares tuples
             best_key = k.key;
-            best_a = pg::DISCARD + d;
+            best_a = py::actions::DISCARD + d;
         }
     }
     return best_a;
 }
 
-double _win_chance(int64_t s, int64_t u, int64_t tiles_left) {
+double _win_chance(int64_t s, int64_t u, int64_t tiles_left, View<double, 2> win_logit) {
     const int64_t k = std::min<int64_t>(s, 4);
-    const double x = pg::WIN_LOGIT[k][0] + pg::WIN_LOGIT[k][1] * std::log1p(static_cast<double>(u)) +
-                     pg::WIN_LOGIT[k][2] * static_cast<double>(tiles_left) / 64.0;
+    const double x = win_logit(k, 0) + win_logit(k, 1) * std::log1p(static_cast<double>(u)) +
+                     win_logit(k, 2) * static_cast<double>(tiles_left) / 64.0;
     return 1.0 / (1.0 + std::exp(-x));
 }
 
 int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
                 View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed, int64_t tiles_left,
-                View<double, 1> defence) {
-    const double risk = defence[0], g_win = defence[1], l_deal = defence[2], margin = defence[3];
-    const double tie_eps = defence[4], slope = defence[5], cap = defence[6], s_floor = defence[7];
+                const Defence& defence) {
+    const View<double, 1> prm = defence.params;
+    const double risk = prm[0], g_win = prm[1], l_deal = prm[2], margin = prm[3];
+    const double tie_eps = prm[4], slope = prm[5], cap = prm[6], s_floor = prm[7];
     // P(opponent o is ready) by its melds and the wall
     std::array<double, 3> ready{};
     for (int64_t o = 0; o < 3; ++o)
-        ready[o] = pg::READY_P[std::min<int64_t>(opp_melds[o], 4)][std::min<int64_t>(floordiv(tiles_left, 16), 3)];
+        ready[o] = defence.ready_p(std::min<int64_t>(opp_melds[o], 4), std::min<int64_t>(floordiv(tiles_left, 16), 3));
     int64_t best_g = -1;
-    std::array<int64_t, 3> best_key{pg::BIG, pg::BIG, pg::BIG};
+    std::array<int64_t, 3> best_key{BIG, BIG, BIG};
     std::array<int64_t, 34> s_of{}, u_of{};
     std::array<double, 34> w_of{}, p_of{};
     for (int64_t d = 0; d < 34; ++d) {
-        if (!mask[pg::DISCARD + d]) continue;
+        if (!mask[py::actions::DISCARD + d]) continue;
         const DiscardKey k = _discard_key(hand, n_sets, unseen, d);
         if (k.key < best_key) {
             best_key = k.key;
@@ -279,7 +279,7 @@ int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, Vi
         }
         s_of[d] = k.s;
         u_of[d] = k.u;
-        w_of[d] = k.s >= 0 ? _win_chance(k.s, k.u, tiles_left) : 0.0;
+        w_of[d] = k.s >= 0 ? _win_chance(k.s, k.u, tiles_left, defence.win_logit) : 0.0;
         p_of[d] = std::min(1.0, risk * (1.0 - safe));
     }
     if (best_g < 0) return -1;
@@ -288,7 +288,7 @@ int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, Vi
     int64_t best_d = best_g;
     double best_gain = 0.0;
     for (int64_t d = 0; d < 34; ++d) {
-        if (!mask[pg::DISCARD + d] || d == best_g) continue;
+        if (!mask[py::actions::DISCARD + d] || d == best_g) continue;
         const bool tie = s_of[d] == s_of[best_g] && u_of[d] >= u_of[best_g];
         double lost = std::max(0.0, wg - w_of[d]);
         if (s_of[d] > s_of[best_g]) lost = std::max(lost, s_floor * wg);  // a worse shanten always costs something
@@ -298,17 +298,17 @@ int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, Vi
             best_d = d;
         }
     }
-    return pg::DISCARD + best_d;
+    return py::actions::DISCARD + best_d;
 }
 
 int64_t _turn(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
               View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed, int64_t tiles_left,
-              View<double, 1> defence) {
+              const Defence& defence) {
     int64_t sum = 0;
     for (int64_t k = 0; k < 34; ++k) sum += hand[k];
     const int64_t s0 = pymod(sum, 3) == 2 ? best_after_discard(hand, n_sets) : shanten(hand, n_sets);
     for (int64_t k = 0; k < 34; ++k) {
-        if (!mask[pg::SELF_KONG + k]) continue;
+        if (!mask[py::actions::SELF_KONG + k]) continue;
         int64_t s;
         if (hand[k] == 4) {  // concealed kong: the concealed part loses a set
             hand[k] -= 4;
@@ -319,36 +319,36 @@ int64_t _turn(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View
             s = shanten(hand, n_sets);
             hand[k] += 1;
         }
-        if (s <= s0) return pg::SELF_KONG + k;
+        if (s <= s0) return py::actions::SELF_KONG + k;
     }
-    const int64_t a = defence[0] > 0
+    const int64_t a = defence.params[0] > 0
                           ? _defend(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_left, defence)
                           : _discard(hand, n_sets, unseen, mask);
     if (a >= 0) return a;
-    for (int64_t x = 0; x < pg::N_ACTIONS; ++x)  // nothing efficient is legal (e.g. a ready-pending phase)
+    for (int64_t x = 0; x < py::actions::N_ACTIONS; ++x)  // nothing efficient is legal (e.g. a ready-pending phase)
         if (mask[x]) return x;
-    return pg::PASS;
+    return py::actions::PASS;
 }
 
 void act_kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> unseen, View<int64_t, 2> opp_melds,
                 View<bool, 2> opp_ready, View<int8_t, 3> opp_disc, View<int8_t, 3> opp_passed,
-                View<int64_t, 1> tiles_left, View<int64_t, 1> claim_tile, View<bool, 2> mask, View<double, 1> defence,
+                View<int64_t, 1> tiles_left, View<int64_t, 1> claim_tile, View<bool, 2> mask, const Defence& defence,
                 View<int64_t, 1> out) {
     parallel_for(mask.shape[0], [&](int64_t b) {
         View<bool, 1> m = mask[b];
-        if (m[pg::WIN]) {
-            out[b] = pg::WIN;
+        if (m[py::actions::WIN]) {
+            out[b] = py::actions::WIN;
             return;
         }
-        if (m[pg::READY]) {
-            out[b] = pg::READY;
+        if (m[py::actions::READY]) {
+            out[b] = py::actions::READY;
             return;
         }
         HandCopy h(hand[b]);
         const int64_t n_sets = 5 - n_melds[b];
         bool any_discard = false;  // m[DISCARD:CHI].any()
-        for (int64_t x = pg::DISCARD; x < pg::CHI; ++x) any_discard = any_discard || m[x];
-        if (claim_tile[b] >= 0 && (m[pg::PASS] && !any_discard)) {
+        for (int64_t x = py::actions::DISCARD; x < py::actions::CHI; ++x) any_discard = any_discard || m[x];
+        if (claim_tile[b] >= 0 && (m[py::actions::PASS] && !any_discard)) {
             out[b] = _claim(h.v, n_sets, claim_tile[b], m);
             return;
         }

@@ -12,7 +12,7 @@ namespace tw16 {
 
 namespace {
 namespace A = py::analysis;
-constexpr int64_t NK = py::bench::N_KINDS;
+constexpr int64_t NK = py::tiles::N_KINDS;
 constexpr int MT_N = 624, MT_M = 397;
 constexpr uint32_t MT_MATRIX_A = 0x9908b0dfU, MT_UPPER_MASK = 0x80000000U, MT_LOWER_MASK = 0x7fffffffU;
 

@@ -8,10 +8,11 @@ namespace tw16 {
 
 namespace {
 namespace St = py::state;
-namespace R = py::rules;
+namespace R = py::options;
 }  // namespace
 
 bool wins_with(View<int8_t, 1> h, int64_t n_melds, int64_t t, View<int64_t, 1> p_opts) {
+    if (t < 0) return may_win(h, -1, p_opts[py::profile::PO_SHAPES]) && winning_shape(h, 5 - n_melds, p_opts);
     if (h[t] >= 4 || !may_win(h, t, p_opts[py::profile::PO_SHAPES])) return false;
     h[t] = static_cast<int8_t>(h[t] + 1);
     const bool ok = winning_shape(h, 5 - n_melds, p_opts);
@@ -33,7 +34,7 @@ bool chi_has_discard(View<int8_t, 1> h, int64_t t, int64_t lo, int64_t used1, in
 int64_t claim_options(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h, int64_t s, int64_t d, int64_t t,
                       Opts opts, View<int64_t, 1> p_opts) {
     int64_t bits = 0;
-    if (ps[St::P_PASS_WIN] == 0 && wins_with(h, ps[St::P_NMELDS], t, p_opts)) bits |= St::C_WIN;
+    if (may_win_on(ps, h, t, false, p_opts)) bits |= St::C_WIN;
     if (opts[R::OPT_NO_CALLS_LAST3] && tiles_left(g, opts) <= 3) return bits;
     if (opts[R::OPT_HK] && (ps[St::P_READY] & py::codes::F_DECLARED_READY))
         return bits;  // hongkong 報聽: no chi, pon or exposed kong after the declaration
@@ -86,16 +87,17 @@ bool robs_as_thirteen(View<int8_t, 1> h, int64_t n_melds, int64_t k, View<int64_
     return ok;
 }
 
+bool may_win_on(View<int64_t, 1> ps, View<int8_t, 1> h, int64_t t, bool ankong, View<int64_t, 1> p_opts) {
+    if (ps[St::P_PASS_WIN] != 0 || !wins_with(h, ps[St::P_NMELDS], t, p_opts)) return false;
+    return !ankong || robs_as_thirteen(h, ps[St::P_NMELDS], t, p_opts);
+}
+
 bool open_rob(View<int64_t, 1> g, View<int64_t, 2> p, View<int8_t, 2> hands, int64_t k, bool ankong,
               View<int64_t, 1> p_opts) {
     const int64_t d = g[St::G_TURN];
     for (int64_t i = 1; i < 4; ++i) {
         const int64_t s = pymod(add_wrap(d, i), 4);
-        int64_t bits = 0;
-        if (p(s, St::P_PASS_WIN) == 0 && wins_with(hands[s], p(s, St::P_NMELDS), k, p_opts)) {
-            if (!ankong || robs_as_thirteen(hands[s], p(s, St::P_NMELDS), k, p_opts)) bits = St::C_WIN;
-        }
-        p(s, St::P_CLAIM) = bits;
+        p(s, St::P_CLAIM) = may_win_on(p[s], hands[s], k, ankong, p_opts) ? St::C_WIN : 0;
         p(s, St::P_ANSWER) = -1;
     }
     const int64_t first = next_asked(g, p, d);

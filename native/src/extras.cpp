@@ -8,10 +8,10 @@ namespace tw16 {
 
 namespace {
 namespace E = py::extras;
-using py::tiles::ANKONG;
-using py::tiles::CHI;
 using py::tiles::DRAGON0;
-using py::tiles::KONG;
+using py::tiles::MELD_ANKONG;
+using py::tiles::MELD_CHI;
+using py::tiles::MELD_KONG;
 using py::tiles::N_KINDS;
 using py::tiles::WIND0;
 
@@ -21,7 +21,7 @@ inline int64_t num(int64_t k) { return pymod(k, 9); }
 
 // v[it] = 0 for every item set per reading: nothing carries over between readings.
 void clear_reading_items(View<int32_t, 1> v) {
-    for (int64_t it : E::READING_ITEMS) v[it] = 0;
+    for (int64_t it : E::EX_READING_ITEMS) v[it] = 0;
 }
 }  // namespace
 
@@ -77,9 +77,9 @@ void hand_extras(View<int32_t, 1> v, View<int8_t, 1> concealed, View<int8_t, 1> 
     // kongs: one item of the family, the best the profile values
     int64_t n_kongs = 0, n_ankongs = 0;
     for (int64_t m = 0; m < n_melds; ++m) {
-        if (meld_type[m] >= KONG) {
+        if (meld_type[m] >= MELD_KONG) {
             n_kongs += 1;
-            n_ankongs += meld_type[m] == ANKONG;
+            n_ankongs += meld_type[m] == MELD_ANKONG;
         }
     }
     int64_t best = -1, pick = -1;
@@ -129,7 +129,7 @@ void hand_extras(View<int32_t, 1> v, View<int8_t, 1> concealed, View<int8_t, 1> 
     const int64_t ng = _nine_gates(concealed, win_tile, meld_type, meld_kind, n_melds);
     v[E::PURE_9G] = ng == 1;
     v[E::MIXED_9G] = ng == 2;
-    if (p_opts[E::PO_EXTRAS] & E::EX_MCR) {
+    if (p_opts[py::profile::PO_EXTRAS] & py::profile::EX_MCR) {
         const auto n_suit = View<int64_t, 1>::contiguous(n_suit_buf, {3});
         _mcr_tile_items(v, all_counts, meld_type, n_melds, n_tiles, n_hon, n_term, n_suit, n_kongs, n_ankongs);
     }
@@ -167,7 +167,7 @@ void _mcr_tile_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t
 // Families: instances and the best assignment
 
 int64_t _add(View<int64_t, 2> inst, int64_t n, int64_t fam, int64_t item, int64_t mask) {
-    if (n < E::MAX_INST) {
+    if (n < E::EX_MAX_INST) {
         inst(n, 0) = fam;
         inst(n, 1) = item;
         inst(n, 2) = mask;
@@ -239,14 +239,14 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
     int64_t pon_mask = 0;   // pons and kongs of suited tiles
     int64_t conc_mask = 0;  // sets concealed in the sense of the _concealed variants
     for (int64_t i = 0; i < 5; ++i) {
-        if (set_type[i] == CHI)
+        if (set_type[i] == MELD_CHI)
             chow_mask |= int64_t{1} << i;
         else if (set_kind[i] < WIND0)
             pon_mask |= int64_t{1} << i;
         if (set_conc[i] && i != win_pos) conc_mask |= int64_t{1} << i;
     }
-    int64_t inst_buf[E::MAX_INST * 3];
-    const auto inst = View<int64_t, 2>::contiguous(inst_buf, {E::MAX_INST, 3});
+    int64_t inst_buf[E::EX_MAX_INST * 3];
+    const auto inst = View<int64_t, 2>::contiguous(inst_buf, {E::EX_MAX_INST, 3});
     int64_t n = 0;
     int64_t a_buf[5];
     const auto a = View<int64_t, 1>::contiguous(a_buf, {5});
@@ -336,13 +336,13 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
         }
         sub = (sub - 1) & pon_mask;
     }
-    _assign(v, inst, std::min<int64_t>(n, E::MAX_INST), p_tai);
+    _assign(v, inst, std::min<int64_t>(n, E::EX_MAX_INST), p_tai);
 
     // 全帶么九 / 混全帶么九: every group (the five sets and the eye) holds a 1, 9 or honour
     bool all_out = true, all_term = true;
     for (int64_t i = 0; i < 5; ++i) {
         const int64_t k = set_kind[i];
-        if (set_type[i] == CHI) {
+        if (set_type[i] == MELD_CHI) {
             const bool t = num(k) == 0 || num(k) == 6;
             all_out = all_out && t;
             all_term = all_term && t;
@@ -363,11 +363,11 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
         for (int64_t i = 0; i < 5; ++i) {
             const int64_t t = set_type[i];
             const int64_t sk = set_kind[i];
-            if (t == CHI) {
+            if (t == MELD_CHI) {
                 groups += (sk <= k && k <= sk + 2 && suit(sk) == suit(k)) ? 1 : 0;
             } else if (sk == k) {
                 groups += 1;
-                in_kong = in_kong || t >= KONG;
+                in_kong = in_kong || t >= MELD_KONG;
             }
         }
         if (in_kong) continue;
@@ -379,7 +379,7 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
             v[E::IN2] += 1;
     }
 
-    if (p_opts[E::PO_EXTRAS] & E::EX_MCR)
+    if (p_opts[py::profile::PO_EXTRAS] & py::profile::EX_MCR)
         _mcr_reading(v, set_type, set_kind, set_conc, pair, win_pos, seat_wind, round_wind);
 }
 
@@ -405,7 +405,7 @@ void _mcr_reading(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> 
     int64_t winds = 0, conc_pons = 0, term_pungs = 0;
     for (int64_t i = 0; i < 5; ++i) {
         const int64_t k = set_kind[i];
-        if (set_type[i] == CHI) {
+        if (set_type[i] == MELD_CHI) {
             const int64_t s = suit(k);
             chow_starts[s] |= int64_t{1} << num(k);
             n123[s] += num(k) == 0;
@@ -458,17 +458,17 @@ void special_extras(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed
                     View<int64_t, 1> suits, View<int8_t, 1> all_counts, int64_t seat_wind, int64_t round_wind,
                     View<int64_t, 1> p_opts) {
     clear_reading_items(v);
-    if (shape == E::SHAPE_THIRTEEN_PURE) {
+    if (shape == py::analysis::SHAPE_THIRTEEN_PURE) {
         v[E::PURE_13] = 1;
-    } else if (shape == E::SHAPE_THIRTEEN_MIXED) {
+    } else if (shape == py::analysis::SHAPE_THIRTEEN_MIXED) {
         v[E::MIXED_13] = 1;
-    } else if (shape == E::SHAPE_SIXTEEN_UNRELATED) {
+    } else if (shape == py::analysis::SHAPE_SIXTEEN_UNRELATED) {
         v[E::SIXTEEN] = 1;
         const int64_t a = suits[0], b = suits[1], c = suits[2];
-        v[E::SIXTEEN_PURE] = a == E::M147 && b == E::M258 && c == E::M369;
-        v[E::UNREL_DRAGON] = (a | b | c) == (E::M147 | E::M258 | E::M369) &&
-                             (a == E::M147 || a == E::M258 || a == E::M369) &&
-                             (b == E::M147 || b == E::M258 || b == E::M369);
+        v[E::SIXTEEN_PURE] = a == py::analysis::M147 && b == py::analysis::M258 && c == py::analysis::M369;
+        v[E::UNREL_DRAGON] = (a | b | c) == (py::analysis::M147 | py::analysis::M258 | py::analysis::M369) &&
+                             (a == py::analysis::M147 || a == py::analysis::M258 || a == py::analysis::M369) &&
+                             (b == py::analysis::M147 || b == py::analysis::M258 || b == py::analysis::M369);
         v[E::UNREL_SAME] = a == b && b == c;
     }
     // groups: every kind held is a group (pairs, the triplet, lone tiles); the 十三么's set is one more
@@ -479,10 +479,10 @@ void special_extras(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed
             all_term = all_term && _is_term(k);
         }
     }
-    const bool thirteen = shape == E::SHAPE_THIRTEEN_PURE || shape == E::SHAPE_THIRTEEN_MIXED;
+    const bool thirteen = shape == py::analysis::SHAPE_THIRTEEN_PURE || shape == py::analysis::SHAPE_THIRTEEN_MIXED;
     if (thirteen) {
         const int64_t sk = parts[2];
-        const bool held = parts[1] != CHI ? (sk >= WIND0 || _is_term(sk)) : (num(sk) == 0 || num(sk) == 6);
+        const bool held = parts[1] != MELD_CHI ? (sk >= WIND0 || _is_term(sk)) : (num(sk) == 0 || num(sk) == 6);
         all_out = held;
         all_term = false;
     }
@@ -490,8 +490,8 @@ void special_extras(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed
     // 四歸二: two pairs of eight_pairs, or the 十三么's lone orphan and its pon
     for (int64_t k = 0; k < N_KINDS; ++k)
         if (concealed[k] == 4) v[E::IN2] += 1;
-    if (p_opts[E::PO_EXTRAS] & E::EX_MCR) {
-        if (shape == E::SHAPE_EIGHT_PAIRS) {  // 連七對: seven pairs of seven consecutive numbers of a suit
+    if (p_opts[py::profile::PO_EXTRAS] & py::profile::EX_MCR) {
+        if (shape == py::analysis::SHAPE_EIGHT_PAIRS) {  // 連七對: seven pairs of seven consecutive numbers of a suit
             int64_t lo = -1, n2 = 0;
             bool ok = true;
             for (int64_t k = 0; k < N_KINDS; ++k) {
@@ -504,10 +504,10 @@ void special_extras(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed
             v[E::SEVEN_SHIFTED_PAIRS] = ok && n2 == 7;
         }
         int64_t pk = -1;  // the eight_pairs triplet or the 十三么's pon
-        if (shape == E::SHAPE_EIGHT_PAIRS) {
+        if (shape == py::analysis::SHAPE_EIGHT_PAIRS) {
             for (int64_t k = 0; k < N_KINDS; ++k)
                 if (concealed[k] == 3) pk = k;
-        } else if (thirteen && parts[1] != CHI) {
+        } else if (thirteen && parts[1] != MELD_CHI) {
             pk = parts[2];
         }
         if (pk >= 0 &&

@@ -14,7 +14,7 @@
 namespace tw16 {
 
 namespace {
-namespace R = py::rules;
+namespace R = py::options;
 namespace C = py::codes;
 namespace St = py::state;
 

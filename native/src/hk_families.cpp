@@ -12,7 +12,7 @@ namespace H = py::hk_items;
 }  // namespace
 
 int64_t _add(View<int64_t, 2> buf, int64_t n, int64_t item, int64_t mask) {
-    if (n < H::MAX_INST) {
+    if (n < H::HK_MAX_INST) {
         buf(0, n) = item;
         buf(1, n) = mask;
         n += 1;
@@ -119,14 +119,14 @@ void _families(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<
     int64_t smask = 0;  // suited pons of the pon view
     for (int64_t i = 0; i < n; ++i) {
         if (cv_chow[i]) cmask |= int64_t{1} << i;
-        if (st[i] == H::CHI) {
+        if (st[i] == py::tiles::MELD_CHI) {
             amask |= int64_t{1} << i;
-        } else if (sk[i] < H::WIND0) {
+        } else if (sk[i] < py::tiles::WIND0) {
             bmask |= int64_t{1} << i;
         }
-        if (pv_pon[i] && pv_kind[i] < H::WIND0) smask |= int64_t{1} << i;
+        if (pv_pon[i] && pv_kind[i] < py::tiles::WIND0) smask |= int64_t{1} << i;
     }
-    const bool suited_pair = 0 <= pair && pair < H::WIND0;
+    const bool suited_pair = 0 <= pair && pair < py::tiles::WIND0;
     // 般高: identical chows
     int64_t k = 0;
     for (int64_t sub = cmask; sub; sub = (sub - 1) & cmask) {

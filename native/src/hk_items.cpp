@@ -47,9 +47,9 @@ void _hand_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1>
     int64_t n_ankong = 0;
     for (int64_t m = 0; m < n_melds; ++m) {
         const int64_t t = meld_type[m];
-        closed = closed && !(t == H::CHI || t == H::PON || t == H::ADDKONG);
-        n_exposed += t == H::KONG || t == H::ADDKONG;
-        n_ankong += t == H::ANKONG;
+        closed = closed && !(t == py::tiles::MELD_CHI || t == py::tiles::MELD_PON || t == py::tiles::MELD_ADDKONG);
+        n_exposed += t == py::tiles::MELD_KONG || t == py::tiles::MELD_ADDKONG;
+        n_ankong += t == py::tiles::MELD_ANKONG;
     }
     const bool sd = is_self && !chain_win;  // 連續尾牌胡牌 has no 自摸 (section 8.10)
     v[H::SELF_DRAW] = sd;
@@ -67,13 +67,13 @@ void _hand_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1>
     // tile classes
     int64_t n_suit[3] = {0, 0, 0};
     int64_t n_tiles = 0, n_wind = 0, n_drag = 0, n_term = 0;
-    for (int64_t k = 0; k < H::N_KINDS; ++k) {
+    for (int64_t k = 0; k < py::tiles::N_KINDS; ++k) {
         const int64_t c = all_counts[k];
         n_tiles += c;
-        if (k < H::WIND0) {
+        if (k < py::tiles::WIND0) {
             n_suit[k / 9] += c;
             if (k % 9 == 0 || k % 9 == 8) n_term += c;
-        } else if (k < H::DRAGON0) {
+        } else if (k < py::tiles::DRAGON0) {
             n_wind += c;
         } else {
             n_drag += c;
@@ -116,7 +116,7 @@ int64_t _chicken(View<int32_t, 1> v, View<int32_t, 1> out_items, View<bool, 1> k
                  View<int32_t, 2> p_tai) {
     int64_t n_kept = 0;
     bool flower = false, self_draw = false, other = false;
-    for (int64_t r = 0; r < H::N_ITEMS; ++r) {
+    for (int64_t r = 0; r < C::N_ITEMS; ++r) {
         const int64_t i = p_tai(3, r);
         if (i < 0) break;
         if (!kept[i]) continue;
@@ -132,7 +132,7 @@ int64_t _chicken(View<int32_t, 1> v, View<int32_t, 1> out_items, View<bool, 1> k
     int64_t pick = -1;
     if (flower && !other) pick = n_kept == 1 ? H::BIG_CHICKEN : (self_draw ? H::DUCK : -1);
     if (pick < 0 || p_tai(0, pick) < 0) return total;
-    for (int64_t r = 0; r < H::N_ITEMS; ++r) {
+    for (int64_t r = 0; r < C::N_ITEMS; ++r) {
         const int64_t i = p_tai(3, r);
         if (i < 0) break;
         out_items[i] = 0;

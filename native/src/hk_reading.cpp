@@ -22,11 +22,11 @@ void _patterns(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<
     // open / concealed occurrences: mixed shifted, pure shifted, mixed, pure straight
     int64_t occ[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int64_t i = 0; i < n; ++i) {
-        if (st[i] != H::CHI) continue;
+        if (st[i] != py::tiles::MELD_CHI) continue;
         for (int64_t j = i + 1; j < n; ++j) {
-            if (st[j] != H::CHI) continue;
+            if (st[j] != py::tiles::MELD_CHI) continue;
             for (int64_t k = j + 1; k < n; ++k) {
-                if (st[k] != H::CHI) continue;
+                if (st[k] != py::tiles::MELD_CHI) continue;
                 const int64_t c = (conc[i] && conc[j] && conc[k]) ? 1 : 0;
                 const int64_t si = sk[i] / 9, sj = sk[j] / 9, sk_ = sk[k] / 9;
                 const auto [x, y, z] = sorted3(sk[i] % 9, sk[j] % 9, sk[k] % 9);
@@ -60,8 +60,8 @@ void _patterns(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<
     for (int64_t s = 0; s < 3; ++s) {
         int64_t c1 = 0, c7 = 0, p1 = 0, p9 = 0;
         for (int64_t i = 0; i < n; ++i) {
-            if (sk[i] / 9 != s || sk[i] >= H::WIND0) continue;
-            if (st[i] == H::CHI) {
+            if (sk[i] / 9 != s || sk[i] >= py::tiles::WIND0) continue;
+            if (st[i] == py::tiles::MELD_CHI) {
                 c1 += sk[i] % 9 == 0;
                 c7 += sk[i] % 9 == 6;
             } else {
@@ -78,7 +78,7 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
               int64_t pair, int64_t disc_pos, int64_t win_pos, int64_t win_tile, int64_t shape, int64_t seat_wind,
               int64_t round_wind, View<int8_t, 1> all_counts, View<int64_t, 1> hc, View<int64_t, 2> buf,
               View<int32_t, 2> p_tai, View<int64_t, 1> p_opts) {
-    for (int64_t it : H::READING_ITEMS) v[it] = 0;
+    for (int64_t it : H::HK_READING_ITEMS) v[it] = 0;
     const int64_t mode = p_opts[P::PO_COUNT_METHOD];
     bool conc_a[5] = {false, false, false, false, false};
     const auto conc = View<bool, 1>::contiguous(conc_a, {5});
@@ -86,29 +86,29 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     for (int64_t i = 0; i < n; ++i) {
         conc[i] = sc[i] && i != disc_pos;
         const int64_t k = sk[i];
-        if (st[i] == H::CHI) {
+        if (st[i] == py::tiles::MELD_CHI) {
             chis += 1;
             continue;
         }
         pons += 1;
-        if (k >= H::DRAGON0) {
+        if (k >= py::tiles::DRAGON0) {
             dragons += 1;
-        } else if (k >= H::WIND0) {
+        } else if (k >= py::tiles::WIND0) {
             winds += 1;
-            sr += k == H::WIND0 + seat_wind || k == H::WIND0 + round_wind;
+            sr += k == py::tiles::WIND0 + seat_wind || k == py::tiles::WIND0 + round_wind;
         }
     }
     v[H::SR_WIND] = static_cast<int32_t>(sr);
     v[H::OTHER_WIND] = static_cast<int32_t>(winds - sr);
     v[H::DRAGON] = static_cast<int32_t>(dragons);
-    const bool eye_wind = H::WIND0 <= pair && pair < H::DRAGON0;
+    const bool eye_wind = py::tiles::WIND0 <= pair && pair < py::tiles::DRAGON0;
     v[H::SMALL3W] = winds == 2 && eye_wind;
     v[H::BIG3W] = winds >= 3;
     v[H::SMALL_WINDS] = winds == 3 && eye_wind;
     v[H::BIG_WINDS] = winds == 4;
-    v[H::SMALL_DRAGONS] = dragons == 2 && pair >= H::DRAGON0;
+    v[H::SMALL_DRAGONS] = dragons == 2 && pair >= py::tiles::DRAGON0;
     v[H::BIG_DRAGONS] = dragons == 3;
-    v[H::PAIR_258] = 0 <= pair && pair < H::WIND0 && pair % 9 % 3 == 1;
+    v[H::PAIR_258] = 0 <= pair && pair < py::tiles::WIND0 && pair % 9 % 3 == 1;
 
     // views of the dual reading (2.3): pons for 暗刻 / 姊妹, chows for 般高
     bool pv_pon_a[5] = {}, pv_conc_a[5] = {}, cv_chow_a[5] = {};
@@ -119,10 +119,10 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     const auto cv_chow = View<bool, 1>::contiguous(cv_chow_a, {5});
     const auto cv_kind = View<int64_t, 1>::contiguous(cv_kind_a, {5});
     for (int64_t i = 0; i < n; ++i) {
-        pv_pon[i] = st[i] != H::CHI;
+        pv_pon[i] = st[i] != py::tiles::MELD_CHI;
         pv_kind[i] = sk[i];
         pv_conc[i] = conc[i];
-        cv_chow[i] = st[i] == H::CHI;
+        cv_chow[i] = st[i] == py::tiles::MELD_CHI;
         cv_kind[i] = sk[i];
     }
     if (p_opts[P::PO_DUAL_READING] != 0 && shape == 0)
@@ -131,7 +131,7 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     for (int64_t i = 0; i < n; ++i) {
         if (pv_pon[i] && pv_conc[i]) {
             c += 1;
-            ank += st[i] == H::ANKONG;
+            ank += st[i] == py::tiles::MELD_ANKONG;
         }
     }
     v[H::CONC2] = c == 2;
@@ -150,26 +150,26 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     // waits seen in this reading (standard shape only)
     if (win_pos >= -1 && hc[H::H_NW] >= 2) {
         bool fs = win_pos == -1;
-        if (win_pos >= 0 && st[win_pos] == H::CHI) {
+        if (win_pos >= 0 && st[win_pos] == py::tiles::MELD_CHI) {
             const int64_t k = sk[win_pos];
             fs = win_tile == k + 1 || (k % 9 == 0 && win_tile == k + 2) || (k % 9 == 6 && win_tile == k);
         }
         v[H::FALSE_SINGLE] = fs;
     }
-    if (hc[H::H_TP] != 0 && win_pos >= 0 && st[win_pos] != H::CHI && sk[win_pos] == win_tile)
+    if (hc[H::H_TP] != 0 && win_pos >= 0 && st[win_pos] != py::tiles::MELD_CHI && sk[win_pos] == win_tile)
         v[H::TWO_PAIR_WAIT] = pair == hc[H::H_WA] + hc[H::H_WB] - win_tile;
     // 四歸: where the four tiles of a kind lie (never in a kong)
-    for (int64_t k = 0; k < H::N_KINDS; ++k) {
+    for (int64_t k = 0; k < py::tiles::N_KINDS; ++k) {
         if (all_counts[k] != 4) continue;
         int64_t groups = pair == k ? 1 : 0;
         bool in_kong = false;
         for (int64_t i = 0; i < n; ++i) {
             const int64_t s = sk[i];
-            if (st[i] == H::CHI) {
+            if (st[i] == py::tiles::MELD_CHI) {
                 groups += s <= k && k <= s + 2 && s / 9 == k / 9;
             } else if (s == k) {
                 groups += 1;
-                in_kong = in_kong || st[i] >= H::KONG;
+                in_kong = in_kong || st[i] >= py::tiles::MELD_KONG;
             }
         }
         if (!in_kong) {
@@ -181,23 +181,23 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     // 大五門齊, 滿庭芳, 全帶么
     int64_t suit_sets = 0;
     for (int64_t i = 0; i < n; ++i)
-        if (sk[i] < H::WIND0) suit_sets |= int64_t{1} << (sk[i] / 9);
+        if (sk[i] < py::tiles::WIND0) suit_sets |= int64_t{1} << (sk[i] / 9);
     v[H::BIG_FIVE_GATES] = winds == 1 && dragons == 1 && suit_sets == 7;
     // pair % 9 is Python's (pymod): the eye is always held here, but -1 stays exact too
-    const int64_t x = (0 <= pair && pair < H::WIND0) ? pymod(pair, 9) : -1;
+    const int64_t x = (0 <= pair && pair < py::tiles::WIND0) ? pymod(pair, 9) : -1;
     bool same = x >= 0;
-    bool out = pair >= H::WIND0 || is_term_num(pair);
-    bool term = pair < H::WIND0 && is_term_num(pair);
+    bool out = pair >= py::tiles::WIND0 || is_term_num(pair);
+    bool term = pair < py::tiles::WIND0 && is_term_num(pair);
     for (int64_t i = 0; i < n; ++i) {
         const int64_t k = sk[i];
-        if (st[i] == H::CHI) {
+        if (st[i] == py::tiles::MELD_CHI) {
             same = same && k % 9 <= x && x <= k % 9 + 2;
             out = out && (k % 9 == 0 || k % 9 == 6);
             term = term && (k % 9 == 0 || k % 9 == 6);
         } else {
-            same = same && k < H::WIND0 && k % 9 == x;
-            out = out && (k >= H::WIND0 || k % 9 == 0 || k % 9 == 8);
-            term = term && k < H::WIND0 && (k % 9 == 0 || k % 9 == 8);
+            same = same && k < py::tiles::WIND0 && k % 9 == x;
+            out = out && (k >= py::tiles::WIND0 || k % 9 == 0 || k % 9 == 8);
+            term = term && k < py::tiles::WIND0 && (k % 9 == 0 || k % 9 == 8);
         }
     }
     v[H::SAME_NUMBER] = same;
@@ -208,13 +208,13 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
 void _dual(View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n, int64_t n_melds, View<bool, 1> pv_pon,
            View<int64_t, 1> pv_kind, View<bool, 1> pv_conc, View<bool, 1> cv_chow, View<int64_t, 1> cv_kind) {
     for (int64_t i = n_melds; i < n; ++i) {
-        if (!conc[i] || sk[i] >= H::WIND0) continue;
+        if (!conc[i] || sk[i] >= py::tiles::WIND0) continue;
         const int64_t k = sk[i];
-        if (st[i] == H::CHI) {  // three identical concealed chows: three pons in the pon view
+        if (st[i] == py::tiles::MELD_CHI) {  // three identical concealed chows: three pons in the pon view
             int64_t idx[3] = {-1, -1, -1};
             int64_t m = 0;
             for (int64_t j = n_melds; j < n; ++j) {
-                if (conc[j] && st[j] == H::CHI && sk[j] == k && m < 3) {
+                if (conc[j] && st[j] == py::tiles::MELD_CHI && sk[j] == k && m < 3) {
                     idx[m] = j;
                     m += 1;
                 }
@@ -230,7 +230,7 @@ void _dual(View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n
         } else if (k % 9 <= 6) {  // three consecutive concealed pons: three identical chows
             int64_t idx[3] = {-1, -1, -1};
             for (int64_t j = n_melds; j < n; ++j) {
-                if (conc[j] && st[j] == H::PON) {
+                if (conc[j] && st[j] == py::tiles::MELD_PON) {
                     for (int64_t d = 0; d < 3; ++d)
                         if (sk[j] == k + d) idx[d] = j;
                 }
@@ -254,8 +254,8 @@ void _special(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed, View
     } else if (shape == A::SHAPE_SIXTEEN_UNRELATED) {
         v[H::SIXTEEN] = 1;
         const int64_t a = suits[0], b = suits[1], c = suits[2];
-        const auto one_of = [](int64_t s) { return s == H::M147 || s == H::M258 || s == H::M369; };
-        v[H::UNREL_DRAGON] = (a | b | c) == (H::M147 | H::M258 | H::M369) && one_of(a) && one_of(b);
+        const auto one_of = [](int64_t s) { return s == A::M147 || s == A::M258 || s == A::M369; };
+        v[H::UNREL_DRAGON] = (a | b | c) == (A::M147 | A::M258 | A::M369) && one_of(a) && one_of(b);
         v[H::UNREL_SAME] = a == b && b == c;
     } else {
         v[H::THIRTEEN] = 1;
@@ -263,22 +263,23 @@ void _special(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed, View
     }
     // groups: every kind held (pairs, the triplet, lone tiles, the eye), and 十三么's set
     bool out = true, term = true;
-    for (int64_t k = 0; k < H::N_KINDS; ++k) {
+    for (int64_t k = 0; k < py::tiles::N_KINDS; ++k) {
         if (concealed[k] > 0) {
-            const bool t = k < H::WIND0 && (k % 9 == 0 || k % 9 == 8);
-            out = out && (t || k >= H::WIND0);
+            const bool t = k < py::tiles::WIND0 && (k % 9 == 0 || k % 9 == 8);
+            out = out && (t || k >= py::tiles::WIND0);
             term = term && t;
         }
     }
     if (shape & A::SHAPE_THIRTEEN) {
         const int64_t sk = parts[2];
-        out = parts[1] != H::CHI ? (sk >= H::WIND0 || pymod(sk, 9) == 0 || pymod(sk, 9) == 8)
-                                 : (pymod(sk, 9) == 0 || pymod(sk, 9) == 6);
+        out = parts[1] != py::tiles::MELD_CHI ? (sk >= py::tiles::WIND0 || pymod(sk, 9) == 0 || pymod(sk, 9) == 8)
+                                              : (pymod(sk, 9) == 0 || pymod(sk, 9) == 6);
         term = false;
     }
     v[H::OUT_MIXED] = out && hc[H::H_NOHON] == 0 && v[H::ALL_HONOURS] == 0;
     v[H::OUT_PURE] = term;
-    for (int64_t k = 0; k < H::N_KINDS; ++k)  // 四歸一: two pairs of 嚦咕嚦咕, or 十三么's lone tile and its pon
+    for (int64_t k = 0; k < py::tiles::N_KINDS;
+         ++k)  // 四歸一: two pairs of 嚦咕嚦咕, or 十三么's lone tile and its pon
         v[H::IN2] += concealed[k] == 4;
 }
 

@@ -20,7 +20,7 @@ namespace A = py::analysis;
 namespace P = py::profile;
 namespace T = py::tiles;
 
-constexpr int64_t NI = H::N_ITEMS;
+constexpr int64_t NI = C::N_ITEMS;
 constexpr int64_t NK = T::N_KINDS;
 
 // Scratch of one hk_score call, zeroed per call.
@@ -33,7 +33,7 @@ struct HkScratch {
     int64_t hc[8] = {};
     bool waits[NK] = {};
     int8_t before[NK] = {};
-    int64_t buf[6][H::MAX_INST + 1] = {};
+    int64_t buf[6][H::HK_MAX_INST + 1] = {};
     int64_t parts[3] = {};
     int64_t suits[3] = {};
 };
@@ -101,34 +101,21 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
     _hand_items(v, all_counts, meld_type, n_melds, flowers, win_by, seat_wind, flags, hc[H::H_NW]);
 
     const bool is_discard = win_by == C::WIN_DISCARD || win_by == C::WIN_ROB_KONG;
-    const auto buf = View<int64_t, 2>::contiguous(&s.buf[0][0], {6, H::MAX_INST + 1});
+    const auto buf = View<int64_t, 2>::contiguous(&s.buf[0][0], {6, H::HK_MAX_INST + 1});
     int64_t best_total = -1;
     ReadingBuf rb;
     const auto st = rb.st_v(), sk = rb.sk_v();
     const auto sc = rb.sc_v();
-    const auto dec = rb.dec_v();
-    const int64_t n_dec = readings(concealed, n_sets, meld_type, meld_kind, n_melds, st, sk, sc, dec);
-    for (int64_t d = 0; d < n_dec; ++d) {
-        const int64_t pair = use_decomposition(dec, d, n_melds, n_sets, st, sk, sc);
-        // Where the winning tile sits (identical tiles are interchangeable: every place is a reading)
-        for (int64_t pos = -2; pos < 5; ++pos) {
-            if (pos == -2) {
-                if (judged) continue;
-            } else if (!judged) {
-                continue;
-            } else if (pos == -1) {
-                if (pair != win_tile) continue;
-            } else {
-                if (pos < n_melds) continue;
-                const int64_t k = sk[pos];
-                if (!(k == win_tile || (st[pos] == T::CHI && k < win_tile && win_tile <= k + 2))) continue;
-            }
-            const int64_t disc_pos = is_discard ? pos : -2;
-            _reading(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind, round_wind, all_counts, hc,
-                     buf, p_tai, p_opts);
-            best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
-        }
-    }
+    // Where the winning tile sits (identical tiles are interchangeable: every place is a reading); a
+    // win without a judged tile is read once per decomposition (at -2).
+    const auto places = [&](int64_t pos, bool sits) { return pos == -2 ? !judged : judged && sits; };
+    for_each_reading(concealed, n_sets, meld_type, meld_kind, n_melds, win_tile, rb, places,
+                     [&](int64_t pair, int64_t pos) {
+                         const int64_t disc_pos = is_discard ? pos : -2;
+                         _reading(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind, round_wind,
+                                  all_counts, hc, buf, p_tai, p_opts);
+                         best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+                     });
 
     const int64_t shape = n_melds == 0 ? special_shape(concealed, shapes) : 0;
     if (shape != 0) {
@@ -140,7 +127,7 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
         if (shape == A::SHAPE_EIGHT_PAIRS) {  // its triplet is a pon for the pon items (2.6)
             for (int64_t k = 0; k < NK; ++k) {
                 if (concealed[k] == 3) {
-                    st[0] = static_cast<int8_t>(T::PON);
+                    st[0] = static_cast<int8_t>(T::MELD_PON);
                     sk[0] = static_cast<int8_t>(k);
                     n_sp = 1;
                     if (is_discard && k == win_tile) disc_pos = 0;

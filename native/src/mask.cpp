@@ -11,7 +11,7 @@ namespace tw16 {
 
 namespace {
 namespace St = py::state;
-namespace R = py::rules;
+namespace R = py::options;
 namespace Ac = py::actions;
 namespace M = py::mask;
 }  // namespace
@@ -21,10 +21,10 @@ int64_t held_all(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, int64_t k) {
     for (int64_t i = 0; i < nm; ++i) {
         const int64_t t = ms(i, 0);
         const int64_t mk = ms(i, 1);
-        if (t == py::tiles::CHI) {  // a chow mk, mk+1, mk+2
+        if (t == py::tiles::MELD_CHI) {  // a chow mk, mk+1, mk+2
             if (mk <= k && k <= mk + 2) n += 1;
         } else if (mk == k) {
-            n += (t == py::tiles::PON) ? 3 : 4;
+            n += (t == py::tiles::MELD_PON) ? 3 : 4;
         }
     }
     return n;
@@ -49,7 +49,7 @@ bool ready_after_discard(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, int6
 
 bool is_concealed(View<int8_t, 2> ms, int64_t nm) {
     for (int64_t i = 0; i < nm; ++i)
-        if (ms(i, 0) != py::tiles::ANKONG) return false;
+        if (ms(i, 0) != py::tiles::MELD_ANKONG) return false;
     return true;
 }
 
@@ -57,7 +57,7 @@ bool any_claimed(View<int64_t, 2> p, View<int8_t, 3> melds) {
     for (int64_t s = 0; s < 4; ++s) {
         const int64_t nm = p(s, St::P_NMELDS);
         for (int64_t i = 0; i < nm && i < St::MAX_MELDS; ++i)
-            if (melds(s, i, 0) != py::tiles::ANKONG) return true;
+            if (melds(s, i, 0) != py::tiles::MELD_ANKONG) return true;
     }
     return false;
 }
@@ -99,7 +99,7 @@ bool turn_win_ok(View<int64_t, 1> g, View<int64_t, 1> ps, View<int8_t, 1> h, Opt
     if (g[St::G_AFTER_CLAIM]) return false;
     if (opts[R::OPT_STRICT_PASS] && ps[St::P_PASS_SELF]) return false;
     if (!opts[R::OPT_KONG_REPLACEMENT_SELF_DRAW] && g[St::G_DRAWSRC] == St::SRC_EXPOSED_KONG) return false;
-    return may_win(h, -1, p_opts[py::profile::PO_SHAPES]) && winning_shape(h, 5 - ps[St::P_NMELDS], p_opts);
+    return wins_with(h, ps[St::P_NMELDS], -1, p_opts);
 }
 
 namespace {
@@ -145,7 +145,7 @@ void mask_rows(View<bool, 1> m, View<int64_t, 1> g, View<int64_t, 2> p, View<int
             for (int64_t k = 0; k < 34; ++k)
                 if (h[k] == 4) m[Ac::SELF_KONG + k] = true;
             for (int64_t i = 0; i < ps[St::P_NMELDS]; ++i) {
-                if (ms(i, 0) == py::tiles::PON) {
+                if (ms(i, 0) == py::tiles::MELD_PON) {
                     const int64_t k = ms(i, 1);
                     if (h[k] > 0) m[Ac::SELF_KONG + k] = true;
                 }

@@ -14,7 +14,7 @@ namespace tw16::planes_v0 {
 namespace {
 namespace pv = py::planes_v0;
 namespace ps = py::state;
-namespace pr = py::rules;
+namespace pr = py::options;
 namespace pt = py::tiles;
 
 // A View over a 34-kind scratch row.
@@ -109,7 +109,7 @@ void encode_one(View<float, 2> o, View<int8_t, 3> hands, View<int8_t, 4> melds, 
         const int64_t nm = p(b, s, ps::P_NMELDS);
         for (int64_t i = 0; i < nm; ++i) {
             const int64_t mt = melds(b, s, i, 0), mk = melds(b, s, i, 1), frm = melds(b, s, i, 2);
-            if (mt == pt::ANKONG) {
+            if (mt == pt::MELD_ANKONG) {
                 // a concealed kong is face down: others see it only with reveal_ankong
                 add_to(o(pv::CH_MELD_FROM, 4 * r), 0.25);
                 if (r == 0) add_meld_tiles(held, mt, mk);
@@ -203,7 +203,7 @@ namespace po = py::oracle_v0;
 namespace ps = py::state;
 }  // namespace
 
-int64_t n_channels(bool derived) { return planes_v0::n_channels(derived) + po::N_EXTRA; }
+int64_t n_channels(bool derived) { return planes_v0::n_channels(derived) + po::N_ORACLE_EXTRA; }
 
 void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int8_t, 4> melds, View<uint8_t, 2> wall,
                  View<int64_t, 2> g, View<int64_t, 3> p, int64_t b, int64_t me) {
@@ -217,7 +217,7 @@ void _oracle_one(View<float, 2> o, int64_t base, View<int8_t, 3> hands, View<int
                 if (c > i) o(base + po::O_HANDS + 4 * (r - 1) + i, k) = 1.0f;
         }
         for (int64_t i = 0; i < p(b, s, ps::P_NMELDS); ++i)
-            if (melds(b, s, i, 0) == py::tiles::ANKONG) o(base + po::O_ANKONG + r - 1, melds(b, s, i, 1)) = 1.0f;
+            if (melds(b, s, i, 0) == py::tiles::MELD_ANKONG) o(base + po::O_ANKONG + r - 1, melds(b, s, i, 1)) = 1.0f;
     }
     // the wall: counts of what is left (dead wall included), then the next front and tail draws
     const int64_t head = g(b, ps::G_HEAD), tail = g(b, ps::G_TAIL);
@@ -287,14 +287,14 @@ void fill(View<float, 2> o, int64_t ch) {
 }
 }  // namespace
 
-int64_t n_channels(bool derived) { return planes_v0::n_channels(derived) + p1::N_EXTRA; }
+int64_t n_channels(bool derived) { return planes_v0::n_channels(derived) + p1::N_V1_EXTRA; }
 
 void _extra_one(View<float, 2> o, int64_t base, View<int64_t, 2> g, View<int64_t, 3> p, View<double, 3> la,
                 View<int32_t, 3> la_k, int64_t b, int64_t me, Opts opts) {
     if (me < 0) return;
     const int64_t phase = g(b, ps::G_PHASE);
     // the ledger is public: every open debt d -> c, seen from me (R on the score scale, k / 16)
-    const double scale = static_cast<double>(opts[py::rules::OPT_PER_TAI]) * 64.0;
+    const double scale = static_cast<double>(opts[py::options::OPT_PER_TAI]) * 64.0;
     for (int64_t d = 0; d < 4; ++d)
         for (int64_t c = 0; c < 4; ++c) {
             if (la_k(b, d, c) == 0) continue;

@@ -121,8 +121,8 @@ void play_game(const State& S, int64_t b, uint64_t seed, View<uint64_t, 1> arng,
             if (check) {
                 const int64_t e = check_game(S, b, opts);
                 if (e != 0) {
-                    out(b, RP::O_ERROR) = e;
-                    out(b, RP::O_ERROR_STEP) = out(b, RP::O_DECISIONS);
+                    out(b, RP::OUT_ERROR) = e;
+                    out(b, RP::OUT_ERROR_STEP) = out(b, RP::OUT_DECISIONS);
                     return;
                 }
             }
@@ -132,13 +132,13 @@ void play_game(const State& S, int64_t b, uint64_t seed, View<uint64_t, 1> arng,
             h = (h ^ static_cast<uint64_t>(a)) * 1099511628211ULL;
             const int64_t hands_before = S.g(b, St::G_HANDS);
             step_game(S, b, a, opts, cfg, prof);
-            out(b, RP::O_DECISIONS) += 1;
-            if (S.g(b, St::G_HANDS) != hands_before && S.g(b, St::G_RESULT) == St::RES_WIN) out(b, RP::O_WINS) += 1;
+            out(b, RP::OUT_DECISIONS) += 1;
+            if (S.g(b, St::G_HANDS) != hands_before && S.g(b, St::G_RESULT) == St::RES_WIN) out(b, RP::OUT_WINS) += 1;
         }
-        out(b, RP::O_EPISODES) += 1;
-        out(b, RP::O_HANDS) += S.g(b, St::G_HANDS);
+        out(b, RP::OUT_EPISODES) += 1;
+        out(b, RP::OUT_HANDS) += S.g(b, St::G_HANDS);
     }
-    out(b, RP::O_HASH) = static_cast<int64_t>(h >> 1);
+    out(b, RP::OUT_HASH) = static_cast<int64_t>(h >> 1);
 }
 
 void play_batch(const State& S, View<const uint64_t, 1> seeds, View<const uint64_t, 1> agent_seeds, int64_t episodes,

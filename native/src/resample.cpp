@@ -62,9 +62,7 @@ int64_t claim_bits(const State& S, int64_t b, int64_t s, int64_t ph, Opts opts, 
     if (ph == St::PH_READY0) return is_ready_hand(S.hands[b][s], S.melds[b][s], nm, prof.p_opts) ? St::C_READY : 0;
     const int64_t t = g[St::G_TILE];
     if (ph == St::PH_CLAIM) return claim_options(g, S.p[b][s], S.hands[b][s], s, g[St::G_TURN], t, opts, prof.p_opts);
-    if (S.p(b, s, St::P_PASS_WIN) != 0 || !wins_with(S.hands[b][s], nm, t, prof.p_opts)) return 0;
-    if (g[St::G_ROB_ANKONG] && !robs_as_thirteen(S.hands[b][s], nm, t, prof.p_opts)) return 0;
-    return St::C_WIN;
+    return may_win_on(S.p[b][s], S.hands[b][s], t, g[St::G_ROB_ANKONG] != 0, prof.p_opts) ? St::C_WIN : 0;
 }
 }  // namespace
 
@@ -184,7 +182,7 @@ GameBuf::GameBuf(int64_t n)
       mask(n * A::N_ACTIONS),
       res_tai(n * 4),
       la_k(n * 16),
-      res_items(n * 4 * py::profile::N_ITEMS),
+      res_items(n * 4 * py::codes::N_ITEMS),
       la(n * 16),
       script(1),
       rec(n * St::HAND_LOG * St::NREC),
@@ -201,7 +199,7 @@ GameBuf::GameBuf(int64_t n)
     S.terminated = View<bool, 1>::contiguous(reinterpret_cast<bool*>(terminated.data()), {n});
     S.mask = View<bool, 2>::contiguous(reinterpret_cast<bool*>(mask.data()), {n, A::N_ACTIONS});
     S.res_tai = View<int32_t, 2>::contiguous(res_tai.data(), {n, 4});
-    S.res_items = View<int16_t, 3>::contiguous(res_items.data(), {n, 4, py::profile::N_ITEMS});
+    S.res_items = View<int16_t, 3>::contiguous(res_items.data(), {n, 4, py::codes::N_ITEMS});
     S.res_delta = View<int64_t, 2>::contiguous(res_delta.data(), {n, 4});
     S.script = View<uint8_t, 3>::contiguous(script.data(), {n, 0, St::WALL_SIZE});
     S.la = View<double, 3>::contiguous(la.data(), {n, 4, 4});
@@ -219,11 +217,11 @@ void unseen_of(const State& S, int64_t b, int64_t seat, View<int8_t, 1> u) {
     for (int64_t s = 0; s < 4; ++s)
         for (int64_t i = 0; i < S.p(b, s, St::P_NMELDS); ++i) {
             const int64_t mt = S.melds(b, s, i, 0), mk = S.melds(b, s, i, 1);
-            if (mt == T::ANKONG && s != seat) continue;  // face down
-            if (mt == T::CHI) {
+            if (mt == T::MELD_ANKONG && s != seat) continue;  // face down
+            if (mt == T::MELD_CHI) {
                 for (int64_t j = 0; j < 3; ++j) seen[mk + j] += 1;
             } else {
-                seen[mk] += mt == T::PON ? 3 : 4;
+                seen[mk] += mt == T::MELD_PON ? 3 : 4;
             }
         }
     for (int64_t i = 0; i < S.g(b, St::G_NRIVER); ++i)
@@ -322,11 +320,14 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
         // defence (risk 0) _turn reads nothing of the opponents.
         std::array<int64_t, 3> om{};
         std::array<int8_t, 3 * T::N_KINDS> od{}, opass{};
-        std::array<double, 8> defence{};
+        std::array<double, 8> params{};
+        std::array<double, 5 * 4> tables{};  // (never read at risk 0)
+        const greedy::Defence greedy_only{View<double, 1>::contiguous(params.data(), {8}),
+                                          View<double, 2>::contiguous(tables.data(), {5, 3}),
+                                          View<double, 2>::contiguous(tables.data(), {5, 4})};
         put(greedy::_turn(hand, n_sets, unseen, m, View<int64_t, 1>::contiguous(om.data(), {3}),
                           View<int8_t, 2>::contiguous(od.data(), {3, T::N_KINDS}),
-                          View<int8_t, 2>::contiguous(opass.data(), {3, T::N_KINDS}), 0,
-                          View<double, 1>::contiguous(defence.data(), {8})));
+                          View<int8_t, 2>::contiguous(opass.data(), {3, T::N_KINDS}), 0, greedy_only));
         if (nd > 0) put(A::DISCARD + keys[0][3]);
         for (int64_t k = 0; k < T::N_KINDS; ++k) put(A::SELF_KONG + k);
         for (int64_t i = 1; i < nd; ++i) put(A::DISCARD + keys[i][3]);

@@ -17,9 +17,9 @@ using py::profile::PO_CONCEALED_ANY_WIN;
 using py::profile::PO_EXTRAS;
 using py::profile::PO_HONGKONG;
 using py::profile::PO_SHAPES;
-using py::tiles::ANKONG;
-using py::tiles::CHI;
 using py::tiles::DRAGON0;
+using py::tiles::MELD_ANKONG;
+using py::tiles::MELD_CHI;
 using py::tiles::N_KINDS;
 using py::tiles::WIND0;
 constexpr int64_t N_ITEMS = C::N_ITEMS;
@@ -117,7 +117,7 @@ void _set_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> se
     v[C::I_ROUND_WIND] = 0;
     for (int64_t i = 0; i < n; ++i) {
         const int64_t k = set_kind[i];
-        if (set_type[i] == CHI) {
+        if (set_type[i] == MELD_CHI) {
             chis += 1;
             continue;
         }
@@ -142,7 +142,7 @@ void _set_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> se
     v[C::I_SMALL_WINDS] = winds == 3 && WIND0 <= pair && pair < DRAGON0;
     v[C::I_BIG_WINDS] = winds == 4;
     bool chows = false;
-    if (two_sided_ok && chis == 5 && win_pos >= 0 && set_type[win_pos] == CHI) {
+    if (two_sided_ok && chis == 5 && win_pos >= 0 && set_type[win_pos] == MELD_CHI) {
         const int64_t k = set_kind[win_pos];
         // two-sided: the tile is the low end of a chi that is not 789, or the high end of one not 123
         chows = (win_tile == k && pymod(k, 9) != 6) || (win_tile == k + 2 && pymod(k, 9) != 0);
@@ -170,7 +170,7 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
     const auto all_counts = View<int8_t, 1>::contiguous(all_buf, {N_KINDS});
     all_tiles(concealed, meld_type, meld_kind, n_melds, all_counts);
     int64_t n_open = 0;
-    for (int64_t m = 0; m < n_melds; ++m) n_open += meld_type[m] != ANKONG;
+    for (int64_t m = 0; m < n_melds; ++m) n_open += meld_type[m] != MELD_ANKONG;
     const bool any_open = n_open > 0;
     int32_t v_buf[N_ITEMS] = {}, tmp_buf[N_ITEMS] = {};
     bool tmp_kept_buf[N_ITEMS] = {}, best_kept_buf[N_ITEMS] = {};
@@ -211,27 +211,18 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
     const auto set_type = rb.st_v();
     const auto set_kind = rb.sk_v();
     const auto set_conc = rb.sc_v();
-    const auto dec = rb.dec_v();
-    const int64_t n_dec = readings(concealed, n_sets, meld_type, meld_kind, n_melds, set_type, set_kind, set_conc, dec);
-    for (int64_t d = 0; d < n_dec; ++d) {
-        const int64_t pair = use_decomposition(dec, d, n_melds, n_sets, set_type, set_kind, set_conc);
-        // Where the winning discard sits: the pair (-1) or a concealed set holding its kind.
-        for (int64_t pos = -1; pos < 5; ++pos) {
-            if (pos == -1) {
-                if (is_discard && pair != win_tile) continue;
-            } else {
-                if (!is_discard || pos < n_melds) continue;
-                const int64_t k = set_kind[pos];
-                if (!(k == win_tile || (set_type[pos] == CHI && k < win_tile && win_tile <= k + 2))) continue;
-            }
+    // Where the winning discard sits: the pair (-1) or a concealed set holding its kind; a self-draw
+    // is read once per decomposition (at -1).
+    const auto places = [&](int64_t pos, bool sits) { return pos == -1 ? !is_discard || sits : is_discard && sits; };
+    for_each_reading(
+        concealed, n_sets, meld_type, meld_kind, n_melds, win_tile, rb, places, [&](int64_t pair, int64_t pos) {
             _set_items(v, set_type, set_kind, set_conc, 5, pair, pos, win_tile, seat_wind, round_wind, two_sided_ok);
             v[C::I_EIGHT_PAIRS] = 0;
             if (extras)
                 reading_extras(v, set_type, set_kind, set_conc, pair, pos, seat_wind, round_wind, all_counts, p_tai,
                                p_opts);
             best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
-        }
-    }
+        });
 
     const int64_t shape = (shapes != 0 && n_melds == 0) ? special_shape(concealed, shapes) : 0;
     if (shape != 0) {

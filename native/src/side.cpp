@@ -7,7 +7,7 @@ namespace tw16 {
 
 namespace {
 namespace St = py::state;
-namespace R = py::rules;
+namespace R = py::options;
 }  // namespace
 
 void all_pay(View<int64_t, 2> p, int64_t seat, int64_t chips) {

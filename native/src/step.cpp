@@ -17,7 +17,7 @@
 namespace tw16 {
 
 namespace {
-namespace R = py::rules;
+namespace R = py::options;
 namespace C = py::codes;
 namespace St = py::state;
 namespace A = py::actions;
@@ -126,8 +126,8 @@ void no_claim(const State& S, int64_t b, Opts opts, const Prof& prof) {
 
 void do_addkong(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, const Prof& prof) {
     for (int64_t i = 0; i < S.p(b, seat, St::P_NMELDS); ++i)
-        if (S.melds(b, seat, i, 0) == T::PON && S.melds(b, seat, i, 1) == k)
-            S.melds(b, seat, i, 0) = static_cast<int8_t>(T::ADDKONG);
+        if (S.melds(b, seat, i, 0) == T::MELD_PON && S.melds(b, seat, i, 1) == k)
+            S.melds(b, seat, i, 0) = static_cast<int8_t>(T::MELD_ADDKONG);
     S.hands(b, seat, k) = static_cast<int8_t>(S.hands(b, seat, k) - 1);
     if (!opts[R::OPT_HK]) S.p(b, seat, St::P_READY) = 0;  // (a hongkong declaration is never withdrawn)
     S.g(b, St::G_NKONG) += 1;
@@ -139,7 +139,7 @@ void do_addkong(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, c
 void do_ankong(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, const Prof& prof) {
     const int64_t ready = S.p(b, seat, St::P_READY);
     S.hands(b, seat, k) = 0;
-    add_meld(S, b, seat, T::ANKONG, k, seat);
+    add_meld(S, b, seat, T::MELD_ANKONG, k, seat);
     S.g(b, St::G_NKONG) += 1;
     clear_claims(S.p[b]);
     if (opts[R::OPT_HK]) {
@@ -214,12 +214,12 @@ void resolve_claims(const State& S, int64_t b, Opts opts, const Prof& prof) {
             S.river(b, last, 2) = static_cast<int8_t>(s);
             if (ans == A::PON) {
                 S.hands(b, s, t) = static_cast<int8_t>(S.hands(b, s, t) - 2);
-                add_meld(S, b, s, T::PON, t, d);
+                add_meld(S, b, s, T::MELD_PON, t, d);
                 begin_turn(S, b, s, false, opts, prof);
                 g[St::G_AFTER_CLAIM] = 1;
             } else {
                 S.hands(b, s, t) = static_cast<int8_t>(S.hands(b, s, t) - 3);
-                add_meld(S, b, s, T::KONG, t, d);
+                add_meld(S, b, s, T::MELD_KONG, t, d);
                 g[St::G_NKONG] += 1;
                 begin_turn(S, b, s, false, opts, prof);
                 g[St::G_LIABLE] = d;  // 全包 (hongkong) if the replacement chain ends in a self-draw
@@ -236,7 +236,7 @@ void resolve_claims(const State& S, int64_t b, Opts opts, const Prof& prof) {
         const int64_t lo = t - (ans - A::CHI);
         for (int64_t k = lo; k < lo + 3; ++k)
             if (k != t) S.hands(b, s, k) = static_cast<int8_t>(S.hands(b, s, k) - 1);
-        add_meld(S, b, s, T::CHI, lo, d);
+        add_meld(S, b, s, T::MELD_CHI, lo, d);
         begin_turn(S, b, s, false, opts, prof);
         g[St::G_AFTER_CLAIM] = 1;
         if (!opts[R::OPT_SWAP_CALL]) {  // 食替: the claimed kind, and the other end of the two used

@@ -8,10 +8,10 @@ namespace tw16 {
 
 namespace {
 namespace C = py::codes;
-using py::tiles::ANKONG;
-using py::tiles::CHI;
+using py::tiles::MELD_ANKONG;
+using py::tiles::MELD_CHI;
+using py::tiles::MELD_PON;
 using py::tiles::N_KINDS;
-using py::tiles::PON;
 constexpr int64_t N_ITEMS = C::N_ITEMS;
 constexpr int64_t FLOWER_SET = C::I_FLOWER_SET;
 constexpr int64_t SEAT_FLOWER = C::I_SEAT_FLOWER;
@@ -60,7 +60,7 @@ int64_t readings(View<int8_t, 1> concealed, int64_t n_sets, View<int8_t, 1> meld
     for (int64_t m = 0; m < n_melds; ++m) {
         st[m] = meld_type[m];
         sk[m] = meld_kind[m];
-        sc[m] = meld_type[m] == ANKONG;
+        sc[m] = meld_type[m] == MELD_ANKONG;
     }
     return is_complete(concealed, n_sets) ? decompositions(concealed, n_sets, dec) : 0;
 }

@@ -9,7 +9,7 @@ namespace tw16 {
 
 namespace {
 namespace St = py::state;
-namespace R = py::rules;
+namespace R = py::options;
 constexpr int64_t FLOWER_ID0 = py::tiles::FLOWER_ID0;
 }  // namespace
 

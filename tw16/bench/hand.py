@@ -28,7 +28,7 @@ from envs._core import (
     random_complete,
     random_wall_hands,
 )
-from envs.tiles import N_KINDS, WIND0  # noqa: F401 (WIND0: read into constants.hpp's py::bench)
+from envs.tiles import N_KINDS
 
 N_HANDS = 20_000
 N_RATES = 5  # the throughput figures bench_hand measures (its loops), each for ``seconds``

@@ -186,12 +186,12 @@ def run_soak(hands: int, seed: int | None = None, combos=None, progress=None) ->
     from envs.engine.api import Engine
     from envs.engine.invariants import ERROR_NAMES
     from envs.engine.randplay import (
-        O_DECISIONS,
-        O_EPISODES,
-        O_ERROR,
-        O_ERROR_STEP,
-        O_HANDS,
-        O_WINS,
+        OUT_DECISIONS,
+        OUT_EPISODES,
+        OUT_ERROR,
+        OUT_ERROR_STEP,
+        OUT_HANDS,
+        OUT_WINS,
         POLICY_GREEDY,
         POLICY_UNIFORM,
         random_play,
@@ -225,7 +225,7 @@ def run_soak(hands: int, seed: int | None = None, combos=None, progress=None) ->
                 games = max(1, min(SOAK_CHUNK, -(-(quota - row["hands"]) // per_episode)))
             sd = _soak_seed(seed, ci, pol, chunk)
             out = random_play(Engine(rules, games), seed=sd, episodes=1, check=True, policy=pol)
-            bad = np.flatnonzero(out[:, O_ERROR])
+            bad = np.flatnonzero(out[:, OUT_ERROR])
             for b in bad[: max(0, 20 - len(examples))]:
                 examples.append(
                     {
@@ -233,16 +233,16 @@ def run_soak(hands: int, seed: int | None = None, combos=None, progress=None) ->
                         "policy": pname,
                         "seed": sd,
                         "game": int(b),
-                        "error": ERROR_NAMES[int(out[b, O_ERROR])],
-                        "step": int(out[b, O_ERROR_STEP]),
+                        "error": ERROR_NAMES[int(out[b, OUT_ERROR])],
+                        "step": int(out[b, OUT_ERROR_STEP]),
                     }
                 )
             row["violations"] += int(bad.size)
             for key, col in (
-                ("hands", O_HANDS),
-                ("episodes", O_EPISODES),
-                ("decisions", O_DECISIONS),
-                ("wins", O_WINS),
+                ("hands", OUT_HANDS),
+                ("episodes", OUT_EPISODES),
+                ("decisions", OUT_DECISIONS),
+                ("wins", OUT_WINS),
             ):
                 row[key] += int(out[:, col].sum())
             chunk += 1

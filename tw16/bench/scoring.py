@@ -14,7 +14,7 @@ import numpy as np
 
 from envs._core import score_all
 from envs.rules import Rules
-from envs.tiles import ANKONG, CHI, KONG, PON
+from envs.tiles import MELD_ANKONG, MELD_CHI, MELD_KONG, MELD_PON
 
 
 def random_winning_hands(n: int, seed: int = 0):
@@ -34,12 +34,12 @@ def random_winning_hands(n: int, seed: int = 0):
             if rng.random() < 0.6:
                 k = int(rng.integers(0, 27))
                 k = k - k % 9 + min(k % 9, 6)
-                t, ks = CHI, [k, k + 1, k + 2]
+                t, ks = MELD_CHI, [k, k + 1, k + 2]
             else:
                 k = int(rng.integers(0, 34))
-                t, ks = PON, [k, k, k]
+                t, ks = MELD_PON, [k, k, k]
                 if s < n_melds and rng.random() < 0.2:
-                    t, ks = (KONG if rng.random() < 0.5 else ANKONG), [k] * 4
+                    t, ks = (MELD_KONG if rng.random() < 0.5 else MELD_ANKONG), [k] * 4
             for x in ks:
                 used[x] += 1
             sets.append((t, k, ks))

@@ -33,10 +33,10 @@ from envs.engine import actions as A
 from envs.engine import state as st
 from envs.rules import Rules, RulesError
 from envs.tiles import (
-    ANKONG,
     FLOWER0,
     FLOWER_ZH,
     HONOUR_ZH,
+    MELD_ANKONG,
     MELD_NAMES,
     MELD_ZH,
     N_KINDS,
@@ -127,7 +127,7 @@ def meld_text(mt: int, mk: int, frm: int, owner: int, hidden: bool) -> str:
         return "ankong ???? 暗槓"
     m = Meld(mt, mk)
     s = f"{MELD_NAMES[mt]} {format_tiles(m.kinds)} {MELD_ZH[mt]}{zh_tiles(m.kinds)}"
-    if mt != ANKONG and frm != owner:
+    if mt != MELD_ANKONG and frm != owner:
         s += f" <p{frm}"
     return s
 
@@ -383,7 +383,7 @@ def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: 
                 meld_text(
                     *(int(x) for x in view.melds[b, seat, i]),
                     seat,
-                    int(view.melds[b, seat, i][0]) == ANKONG and seat != me and not reveal,
+                    int(view.melds[b, seat, i][0]) == MELD_ANKONG and seat != me and not reveal,
                 )
                 for i in range(nm)
             ]
@@ -498,7 +498,7 @@ def _events(before, eng, me: int, names, b: int = 0) -> list[str]:
         for j in range(m1):
             mt, mk, frm = (int(x) for x in eng.melds[b, p, j])
             if j >= m0 or mt != int(before.melds[b, p, j, 0]):
-                out.append(f"{who(p)}: {meld_text(mt, mk, frm, p, mt == ANKONG and p != me)}")
+                out.append(f"{who(p)}: {meld_text(mt, mk, frm, p, mt == MELD_ANKONG and p != me)}")
         if eng.ready[b, p] and not before.ready[b, p]:
             out.append(f"{who(p)} declare{'s' if p != me else ''} ready (報聽)")
     return out

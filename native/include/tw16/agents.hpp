@@ -11,6 +11,17 @@
 
 namespace tw16::efficiency {
 
+// The planes of the kernel's output (B, N_EFFICIENCY, 34). The core owns this layout; envs._core
+// exports it and agents/efficiency.py reads it from there.
+inline constexpr int64_t N_EFFICIENCY = 9;
+inline constexpr int64_t E_UKEIRE = 0;      // own turn, per held kind: ukeire after discarding it
+inline constexpr int64_t E_UKEIRE_REL = 1;  // the same over the best discard's
+inline constexpr int64_t E_PON = 2;         // answering a discard: the shanten gain of a pon
+inline constexpr int64_t E_KONG = 3;        // of an exposed kong
+inline constexpr int64_t E_CHI = 4;         // 3 planes: of a chi with the claimed tile low / middle / high
+inline constexpr int64_t E_SELF_KONG = 7;   // own turn, per kind: a kong there keeps the shanten
+inline constexpr int64_t E_UKEIRE_NOW = 8;  // answering a discard: ukeire of the 3n+1 hand
+
 // agents.efficiency._FAR: the shanten of an impossible claim (a private Python name, so not in
 // constants.hpp; tests/test_native_obs.py checks it against the Python value).
 inline constexpr int64_t FAR = 99;
@@ -64,26 +75,35 @@ DiscardKey _discard_key(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> un
 // Greedy's discard: (shanten, -ukeire, neighbours, kind) lexicographically; -1 if none is legal.
 int64_t _discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask);
 
-// Greedy's chance to win the hand after a discard that leaves shanten s with u ukeire (WIN_LOGIT).
-double _win_chance(int64_t s, int64_t u, int64_t tiles_left);
+// Defensive's run-time inputs, all from agents/greedy.py (the core holds no tuning of its own):
+// params the DEFENCE_DEFAULTS values in order (params[0], the risk, 0: Greedy, the tables unread),
+// win_logit its WIN_LOGIT (5, 3), ready_p its READY_P (5, 4).
+struct Defence {
+    View<double, 1> params;
+    View<double, 2> win_logit;
+    View<double, 2> ready_p;
+};
+
+// Greedy's chance to win the hand after a discard that leaves shanten s with u ukeire (win_logit).
+double _win_chance(int64_t s, int64_t u, int64_t tiles_left, View<double, 2> win_logit);
 
 // Defensive's discard: Greedy's tile unless another legal discard has a higher expected value by
-// more than the threshold. -1 if no discard is legal. defence: the DEFENCE_DEFAULTS values in order.
+// more than the threshold. -1 if no discard is legal.
 int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
                 View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed, int64_t tiles_left,
-                View<double, 1> defence);
+                const Defence& defence);
 
 // The own-turn decision: a self kong that keeps the shanten, else the (defended) discard, else the
 // first legal action, else PASS.
 int64_t _turn(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
               View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed, int64_t tiles_left,
-              View<double, 1> defence);
+              const Defence& defence);
 
-// The batch decision of Greedy (defence[0] == 0) / Defensive into out (B,). opp_ready is unused
+// The batch decision of Greedy (defence.params[0] == 0) / Defensive into out (B,). opp_ready is unused
 // (as in Python). Over threads; results never depend on the thread count.
 void act_kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> unseen, View<int64_t, 2> opp_melds,
                 View<bool, 2> opp_ready, View<int8_t, 3> opp_disc, View<int8_t, 3> opp_passed,
-                View<int64_t, 1> tiles_left, View<int64_t, 1> claim_tile, View<bool, 2> mask, View<double, 1> defence,
+                View<int64_t, 1> tiles_left, View<int64_t, 1> claim_tile, View<bool, 2> mask, const Defence& defence,
                 View<int64_t, 1> out);
 
 }  // namespace tw16::greedy

@@ -46,12 +46,19 @@ inline bool may_win(View<int8_t, 1> h, int64_t t, int64_t shapes) {
     return pairs == 1;
 }
 
-// Would the hand h (a seat's concealed counts) plus one t be a winning shape? (h is restored)
+// Would the hand h (a seat's concealed counts) plus one t be a winning shape? (h is restored) With
+// t < 0: is h itself one (a self-draw)? The one win-shape test of the engine.
 bool wins_with(View<int8_t, 1> h, int64_t n_melds, int64_t t, View<int64_t, 1> p_opts);
+
+// May the seat with scalars ps and concealed counts h win on tile t as it appears, a discard or a kong
+// being robbed (ankong: the robbed kong is an ankong, which only 十三么 may rob)? Not under 過水
+// (P_PASS_WIN), and h plus t a winning shape. The one discard-win test: the claim options, the rob and
+// the search's resampled hands all ask it. (h is restored)
+bool may_win_on(View<int64_t, 1> ps, View<int8_t, 1> h, int64_t t, bool ankong, View<int64_t, 1> p_opts);
 
 // A kong needs a drawable tile for its replacement (after the dead wall grows, if it does).
 inline bool kong_allowed(View<int64_t, 1> g, Opts opts) {
-    const int64_t extra = opts[py::rules::OPT_DEAD_WALL_PER_KONG] ? 1 : 0;
+    const int64_t extra = opts[py::options::OPT_DEAD_WALL_PER_KONG] ? 1 : 0;
     return sub_wrap(tiles_left(g, opts), extra) >= 1;
 }
 

@@ -14,8 +14,8 @@
 // Concealed variants (_concealed) are instances whose sets are all concealed (in hand or ankong) and
 // not completed by the winning discard (win_pos).
 //
-// Conventions as in score.hpp: set_type CHI/PON/KONG/ADDKONG/ANKONG (decompositions give PON for a
-// concealed pon), set_kind the lowest kind, set_conc true for sets formed in hand and ankongs.
+// Conventions as in score.hpp: set_type MELD_CHI/MELD_PON/MELD_KONG/MELD_ADDKONG/MELD_ANKONG (decompositions give
+// MELD_PON for a concealed pon), set_kind the lowest kind, set_conc true for sets formed in hand and ankongs.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -28,7 +28,7 @@ namespace tw16 {
 
 // A terminal (1 or 9 of a suit).
 inline bool _is_term(int64_t k) { return k < py::tiles::WIND0 && (pymod(k, 9) == 0 || pymod(k, 9) == 8); }
-inline bool _is_pon(int64_t t) { return t != py::tiles::CHI; }
+inline bool _is_pon(int64_t t) { return t != py::tiles::MELD_CHI; }
 
 // ---------------------------------------------------------------------------------------------
 // Items that do not depend on the reading
@@ -49,7 +49,7 @@ void _mcr_tile_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t
                      int64_t n_ankongs);
 
 // ---------------------------------------------------------------------------------------------
-// Families: instances (rows fam, item, set mask of inst, MAX_INST x 3) and the best assignment
+// Families: instances (rows fam, item, set mask of inst, EX_MAX_INST x 3) and the best assignment
 
 int64_t _add(View<int64_t, 2> inst, int64_t n, int64_t fam, int64_t item, int64_t mask);
 

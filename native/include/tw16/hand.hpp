@@ -84,7 +84,7 @@ std::array<bool, py::tiles::N_KINDS> wait_array(View<C, 1> counts, int64_t n_set
 
 // All distinct decompositions of a complete hand into one pair and n_sets sets. Row layout of out
 // (shape (rows, >= 1 + 2*n_sets), e.g. (MAX_DECOMPOSITIONS, DEC_WIDTH)): [pair_kind, type_0, kind_0,
-// type_1, kind_1, ...], type CHI (0) or PON (1), kind the set's lowest kind; columns past
+// type_1, kind_1, ...], type MELD_CHI (0) or MELD_PON (1), kind the set's lowest kind; columns past
 // 1 + 2*n_sets are set to -1. Sets sorted by (kind, type); rows by pair kind, then set sequence; no
 // two rows equal. Returns the number of decompositions (0 if not complete); only the first
 // out.shape[0] are written (a larger return value means out was too small). A hand of up to 17 tiles
@@ -109,7 +109,7 @@ int64_t eight_pairs_wait_mask(View<C, 1> counts, View<H, 1> held, View<O, 1> out
 
 constexpr bool _is_orphan(int64_t k);
 // 17 tiles as 十三么: 0 no, 1 pure (the set is a pon of an orphan), 2 mixed (a chow or a pon of a
-// 2-8). Writes out[0] = the eye's kind, out[1] = the set's type (CHI/PON), out[2] = its lowest kind.
+// 2-8). Writes out[0] = the eye's kind, out[1] = the set's type (MELD_CHI/MELD_PON), out[2] = its lowest kind.
 template <class C, class O>
 int64_t thirteen_orphans_parts(View<C, 1> counts, View<O, 1> out);
 constexpr bool _thirteen_code_ok(int64_t code, int64_t shapes);
@@ -416,7 +416,7 @@ int64_t decompositions(View<C, 1> counts, int64_t n_sets, View<O, 2> out) {
     int64_t nd = 0;
     auto undo = [&](int64_t d) {
         const int64_t k = sk[d];
-        if (st[d] == A::CHI) {
+        if (st[d] == py::tiles::MELD_CHI) {
             c[k] += 1;
             c[k + 1] += 1;
             c[k + 2] += 1;
@@ -458,16 +458,16 @@ int64_t decompositions(View<C, 1> counts, int64_t n_sets, View<O, 2> out) {
                 while (o < 2 && !placed) {
                     if (o == 0) {
                         if (k < W0 && k % 9 <= 6 && c[k + 1] > 0 && c[k + 2] > 0 &&
-                            !(d > 0 && sk[d - 1] == k && st[d - 1] == A::PON)) {
+                            !(d > 0 && sk[d - 1] == k && st[d - 1] == py::tiles::MELD_PON)) {
                             c[k] -= 1;
                             c[k + 1] -= 1;
                             c[k + 2] -= 1;
-                            st[d] = A::CHI;
+                            st[d] = py::tiles::MELD_CHI;
                             placed = true;
                         }
                     } else if (c[k] >= 3) {
                         c[k] -= 3;
-                        st[d] = A::PON;
+                        st[d] = py::tiles::MELD_PON;
                         placed = true;
                     }
                     o += 1;
@@ -597,12 +597,12 @@ int64_t thirteen_orphans_parts(View<C, 1> counts, View<O, 1> out) {
         r[y] -= 1;
         for (int64_t k = 0; k < NK; ++k) {
             int64_t code = 0;
-            int64_t t = A::PON;
+            int64_t t = py::tiles::MELD_PON;
             if (r[k] == 3) {
                 code = _is_orphan(k) ? 1 : 2;
             } else if (r[k] == 1 && k < W0 && k % 9 <= 6 && r[k + 1] == 1 && r[k + 2] == 1) {
                 code = 2;
-                t = A::CHI;
+                t = py::tiles::MELD_CHI;
             }
             if (code != 0 && (best == 0 || code < best)) {
                 best = code;

@@ -1,7 +1,7 @@
 // hongkong families (HONGKONG.md 2.2): the occurrences of 般高, 相逢, 兄弟 and 姊妹 in one reading and
 // the choice of those that count, under 計法1 or 計法2 (see hongkong.hpp).
 //
-// buf: int64 (6, MAX_INST + 1) scratch: buf[0] item, buf[1] set mask (bit i = set i, EYE_BIT = the
+// buf: int64 (6, HK_MAX_INST + 1) scratch: buf[0] item, buf[1] set mask (bit i = set i, EYE_BIT = the
 // eye) of each occurrence; buf[2..5] the search's scratch rows.
 #pragma once
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 namespace tw16 {
 
-// Append an occurrence (at most MAX_INST); returns the new count.
+// Append an occurrence (at most HK_MAX_INST); returns the new count.
 int64_t _add(View<int64_t, 2> buf, int64_t n, int64_t item, int64_t mask);
 
 // Can occurrence j join the depth chosen ones (buf[4, :depth])?

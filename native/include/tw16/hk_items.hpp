@@ -1,7 +1,7 @@
 // hongkong items (HONGKONG.md 3): the items that do not depend on how the hand is read (hand state,
 // flowers, tiles and suits, win events) and the chicken hands (3.9).
-// Their tables (item indices, PATTERN_OPEN / PATTERN_CONC, READING_ITEMS, RANK, EACH, MAX_INST,
-// EYE_BIT, ORPHANS, M147 / M258 / M369, the hand-context slots H_*) come from the Python module
+// Their tables (item indices, PATTERN_OPEN / PATTERN_CONC, HK_READING_ITEMS, RANK, EACH, HK_MAX_INST,
+// EYE_BIT, ORPHANS, the hand-context slots H_*) come from the Python module
 // through constants.hpp (tw16::py::hk_items), generated and checked, never copied by hand.
 #pragma once
 #include <cstdint>

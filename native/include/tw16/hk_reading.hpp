@@ -14,7 +14,7 @@ void _patterns(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<
 // Items of one reading: n sets (melds first) and the eye pair (-1: none); disc_pos the set completed
 // by a winning discard (-1 the eye, -2 none), win_pos the set (or eye, -1) the winning tile
 // completes (-2: no placement); shape 0 for five sets and a pair, else SHAPE_*. hc: the hand
-// context (H_* slots, int64[8]); buf: int64 (6, MAX_INST + 1) scratch.
+// context (H_* slots, int64[8]); buf: int64 (6, HK_MAX_INST + 1) scratch.
 void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> sc, int64_t n, int64_t n_melds,
               int64_t pair, int64_t disc_pos, int64_t win_pos, int64_t win_tile, int64_t shape, int64_t seat_wind,
               int64_t round_wind, View<int8_t, 1> all_counts, View<int64_t, 1> hc, View<int64_t, 2> buf,

@@ -41,7 +41,7 @@ void _encode_ser(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> meld
 
 namespace tw16::oracle_v0 {
 
-// Channels of an oracle_v0 observation: planes_v0's plus N_EXTRA.
+// Channels of an oracle_v0 observation: planes_v0's plus N_ORACLE_EXTRA.
 int64_t n_channels(bool derived);
 
 // The hidden channels of game b for seat me at offset base (= planes_v0 channels): opponents'
@@ -62,7 +62,7 @@ void _encode_ser(View<float, 3> out, View<int8_t, 3> hands, View<int8_t, 4> meld
 namespace tw16::planes_v1 {
 
 // Channels of a planes_v1 observation: planes_v0's (with or without the derived features) plus
-// N_EXTRA (envs/obs/planes_v1.py: the flower-offer and 拉-cut phase planes and the 拉 ledger).
+// N_V1_EXTRA (envs/obs/planes_v1.py: the flower-offer and 拉-cut phase planes and the 拉 ledger).
 int64_t n_channels(bool derived);
 
 // The planes_v1 channels of game b seen by seat me at offset base (= planes_v0 channels): the

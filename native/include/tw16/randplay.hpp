@@ -19,7 +19,7 @@ int64_t random_action(View<bool, 1> mask, View<uint64_t, 1> arng, int64_t b, Vie
 int64_t greedy_action(const State& S, int64_t b, View<uint64_t, 1> arng, View<int64_t, 1> sh, View<int64_t, 1> legal);
 
 // Play episodes episodes of game b (first seeded with seed) with the policy; with check, stop at the
-// first invariant error (out(b, O_ERROR), out(b, O_ERROR_STEP)). out: (B, N_OUT) int64, added to.
+// first invariant error (out(b, OUT_ERROR), out(b, OUT_ERROR_STEP)). out: (B, N_OUT) int64, added to.
 void play_game(const State& S, int64_t b, uint64_t seed, View<uint64_t, 1> arng, int64_t episodes, bool check,
                int64_t policy, Opts opts, Cfg cfg, const Prof& prof, View<int64_t, 2> out, View<int64_t, 1> sh,
                View<int64_t, 1> legal);

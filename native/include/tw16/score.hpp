@@ -3,7 +3,7 @@
 // Shared: `tw16 score` calls it through envs.scoring.api and the engine calls it at the end of every
 // hand. Inputs are plain arrays:
 //     concealed   int8[34]   the winner's concealed tiles INCLUDING the winning tile
-//     meld_type   int8[>=5]  CHI/PON/KONG/ADDKONG/ANKONG (envs.tiles), first n_melds used
+//     meld_type   int8[>=5]  MELD_CHI/MELD_PON/MELD_KONG/MELD_ADDKONG/MELD_ANKONG (envs.tiles), first n_melds used
 //     meld_kind   int8[>=5]  lowest kind of each meld
 //     flowers     bit i set = flower f(i+1) held
 //     win_tile    kind, or -1 (heavenly hand, flower win): then no wait is judged

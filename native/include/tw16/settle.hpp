@@ -29,7 +29,7 @@ namespace tw16 {
 
 // 莊家 1 + 連莊拉莊 2N, N the streak capped by opts[OPT_STREAK_CAP] (< 0: no cap); wraps.
 inline int64_t dealer_tai(int64_t streak, Opts opts) {
-    const int64_t cap = opts[py::rules::OPT_STREAK_CAP];
+    const int64_t cap = opts[py::options::OPT_STREAK_CAP];
     const int64_t n = cap < 0 ? streak : (streak < cap ? streak : cap);
     return static_cast<int64_t>(1u + 2u * static_cast<uint64_t>(n));
 }
@@ -53,16 +53,16 @@ struct Legs {
 // The legs of win w under the rules opts (see above). (Inline, as pay and settle: the engine's hand end
 // and the scoring bench loop call them per win.)
 inline Legs win_legs(const Win& w, Opts opts) {
-    const bool hk = opts[py::rules::OPT_HK] != 0;
-    const bool win_lose = opts[py::rules::OPT_SETTLE_WIN_LOSE] != 0;
+    const bool hk = opts[py::options::OPT_HK] != 0;
+    const bool win_lose = opts[py::options::OPT_SETTLE_WIN_LOSE] != 0;
     const int64_t dt = win_lose ? 0 : dealer_tai(w.streak, opts);
     const int64_t liable = hk ? w.liable : -1;  // 全包 is a hongkong rule
     // Legs from all three: a self-draw, 八仙過海, or 全包 (the liable seat pays the self-draw legs).
     const bool self_legs = w.payer < 0 || liable >= 0;
     // The dealer's leg of a non-dealer self-draw carries the dealer tai except under hongkong rules
     // without dealer_pays_on_self_draw (HONGKONG.md 1, "Dealer tai").
-    const bool dealer_self_leg = !hk || opts[py::rules::OPT_DEALER_PAYS_ON_SELF_DRAW] != 0;
-    const int64_t base = opts[py::rules::OPT_BASE], per_tai = opts[py::rules::OPT_PER_TAI];
+    const bool dealer_self_leg = !hk || opts[py::options::OPT_DEALER_PAYS_ON_SELF_DRAW] != 0;
+    const int64_t base = opts[py::options::OPT_BASE], per_tai = opts[py::options::OPT_PER_TAI];
     Legs l;
     l.n = 0;
     for (int64_t p = 0; p < 4; ++p) {

@@ -13,7 +13,7 @@ namespace tw16 {
 
 // halves half-底 in chips, rounded half up.
 inline int64_t base_chips(Opts opts, int64_t halves) {
-    return floordiv(add_wrap(mul_wrap(opts[py::rules::OPT_BASE], halves), 1), 2);
+    return floordiv(add_wrap(mul_wrap(opts[py::options::OPT_BASE], halves), 1), 2);
 }
 
 // Each other seat pays seat `chips`.

@@ -55,6 +55,34 @@ struct ReadingBuf {
     }
 };
 
+// Can the winning tile sit at place pos of a reading: the pair (pos -1) or a concealed set (pos >=
+// n_melds) holding its kind (a chow: any of its three kinds)?
+inline bool tile_sits(int64_t pos, int64_t pair, View<int8_t, 1> st, View<int8_t, 1> sk, int64_t n_melds,
+                      int64_t win_tile) {
+    if (pos == -1) return pair == win_tile;
+    if (pos < n_melds) return false;
+    const int64_t k = sk[pos];
+    return k == win_tile || (st[pos] == py::tiles::MELD_CHI && k < win_tile && win_tile <= k + 2);
+}
+
+// The loop of both scorers (score.cpp, hongkong.cpp) over the readings of a hand: every decomposition
+// of the concealed tiles, after the melds (rb.st / sk / sc hold the reading), and in each every place
+// pos of the winning tile, in order -2 (no place), -1 (the pair), 0..4 (a set). places(pos, sits)
+// says which places the scorer reads (sits: tile_sits); score(pair, pos) scores that reading.
+template <class Places, class Score>
+void for_each_reading(View<int8_t, 1> concealed, int64_t n_sets, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind,
+                      int64_t n_melds, int64_t win_tile, ReadingBuf& rb, Places places, Score score) {
+    const auto st = rb.st_v(), sk = rb.sk_v();
+    const auto sc = rb.sc_v();
+    const auto dec = rb.dec_v();
+    const int64_t n_dec = readings(concealed, n_sets, meld_type, meld_kind, n_melds, st, sk, sc, dec);
+    for (int64_t d = 0; d < n_dec; ++d) {
+        const int64_t pair = use_decomposition(dec, d, n_melds, n_sets, st, sk, sc);
+        for (int64_t pos = -2; pos < 5; ++pos)
+            if (places(pos, pos >= -1 && tile_sits(pos, pair, st, sk, n_melds, win_tile))) score(pair, pos);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The profile applied: exclusions, reductions, the tie rule
 

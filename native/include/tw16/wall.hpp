@@ -15,8 +15,8 @@ namespace tw16 {
 // "tiles left": the engine, the claims, the observations and Engine.wall_drawable use it. (Inline: on
 // every discard and draw; wraps on garbage, see add_wrap.)
 inline int64_t tiles_left(View<int64_t, 1> g, Opts opts) {
-    int64_t dead = opts[py::rules::OPT_DEAD_WALL];
-    if (opts[py::rules::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[py::state::G_NKONG]);
+    int64_t dead = opts[py::options::OPT_DEAD_WALL];
+    if (opts[py::options::OPT_DEAD_WALL_PER_KONG]) dead = add_wrap(dead, g[py::state::G_NKONG]);
     return sub_wrap(add_wrap(sub_wrap(g[py::state::G_TAIL], g[py::state::G_HEAD]), 1), dead);
 }
 

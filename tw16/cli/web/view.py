@@ -13,7 +13,7 @@ import numpy as np
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.hand.api import waits
-from envs.tiles import ANKONG, FLOWER0, N_ALL_KINDS, Meld, kind_name, kind_zh
+from envs.tiles import FLOWER0, MELD_ANKONG, N_ALL_KINDS, Meld, kind_name, kind_zh
 
 WIND_ZH = "東南西北"
 KEYS = {"win": "w", "pon": "p", "kong": "k", "chi": "c", "pass": "x", "ready": "r"}
@@ -27,7 +27,7 @@ def tile_table() -> list[dict]:
 def _melds(view, seat: int, hide: bool) -> list[dict]:
     out = []
     for mt, mk, frm in (tuple(int(x) for x in m) for m in view.melds[0, seat, : int(view.n_melds[0, seat])]):
-        hidden = hide and mt == ANKONG
+        hidden = hide and mt == MELD_ANKONG
         out.append({"type": mt, "kinds": [] if hidden else list(Meld(mt, mk).kinds), "from": frm, "hidden": hidden})
     return out
 
