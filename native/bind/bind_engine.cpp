@@ -53,10 +53,12 @@ namespace RP = py::randplay;
 
 [[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
-constexpr int N_FIELDS = 19;
-const char* const FIELDS[N_FIELDS] = {"wall",   "hands",   "melds",      "river", "g",        "p",         "scores",
-                                      "rng",    "rewards", "terminated", "mask",  "res_tai",  "res_items", "res_delta",
-                                      "script", "la",      "la_k",       "rec",   "rec_items"};
+constexpr int N_FIELDS = TW16_STATE_N_FIELDS;
+const char* const FIELDS[N_FIELDS] = {
+#define TW16_NAME(name_, type_, rank_, shape_, fill_, writable_) #name_,
+    TW16_STATE_FIELDS(TW16_NAME)
+#undef TW16_NAME
+};
 
 // A writable numpy array (no conversion: a converted copy would drop the engine's writes).
 RwArray rw_array(nb::handle h, const std::string& name) {
@@ -72,6 +74,27 @@ AnyArray ro_array(nb::handle h, const std::string& name) {
     bad(name + ": expected a numpy array");
 }
 
+// Field i of the state tuple: a writable array (a read-only one for the fields the engine only
+// reads: the scripted walls), checked against want; the first sets the batch size B.
+template <class T, int N>
+View<T, N> state_field(nb::handle state, int i, bool writable, std::initializer_list<int64_t> want, int64_t& B) {
+    const std::string nm = std::string("state.") + FIELDS[i];
+    const nb::handle h = state[static_cast<size_t>(i)];
+    View<T, N> v;
+    if (writable) {
+        v = rw<T, N>(rw_array(h, nm), nm.c_str(), want);
+    } else {
+        const View<const T, N> r = ro<T, N>(ro_array(h, nm), nm.c_str(), want);
+        v.data = const_cast<T*>(r.data);
+        for (int d = 0; d < N; ++d) {
+            v.shape[d] = r.shape[d];
+            v.stride[d] = r.stride[d];
+        }
+    }
+    if (B < 0) B = v.shape[0];
+    return v;
+}
+
 }  // namespace
 
 // envs.engine.state.State from the namedtuple (or a tuple / list of its N_FIELDS arrays in order).
@@ -82,40 +105,16 @@ State state_of(nb::handle state) {
     if (n != N_FIELDS)
         bad("state: expected the " + std::to_string(N_FIELDS) + " arrays of envs.engine.state.State, got " +
             std::to_string(n));
-    auto item = [&](int i) { return state[static_cast<size_t>(i)]; };
-    auto nm = [](int i) { return std::string("state.") + FIELDS[i]; };
     State S;
-    // The batch size B comes from wall; every other array must agree.
-    const RwArray wall = rw_array(item(0), nm(0));
-    S.wall = rw<uint8_t, 2>(wall, "state.wall", {-1, St::WALL_SIZE});
-    const int64_t B = S.wall.shape[0];
-#define TW16_RW(i, field, T, N, ...) S.field = rw<T, N>(rw_array(item(i), nm(i)), ("state." #field), {B, __VA_ARGS__})
-    TW16_RW(1, hands, int8_t, 3, 4, T::N_KINDS);
-    TW16_RW(2, melds, int8_t, 4, 4, St::MAX_MELDS, 3);
-    TW16_RW(3, river, int8_t, 3, St::MAX_RIVER, 4);
-    TW16_RW(4, g, int64_t, 2, St::NG);
-    TW16_RW(5, p, int64_t, 3, 4, St::NP);
-    TW16_RW(6, scores, int64_t, 2, 4);
-    S.rng = rw<uint64_t, 1>(rw_array(item(7), nm(7)), "state.rng", {B});
-    TW16_RW(8, rewards, float, 2, 4);
-    S.terminated = rw<bool, 1>(rw_array(item(9), nm(9)), "state.terminated", {B});
-    TW16_RW(10, mask, bool, 2, A::N_ACTIONS);
-    TW16_RW(11, res_tai, int32_t, 2, 4);
-    TW16_RW(12, res_items, int16_t, 3, 4, P::N_ITEMS);
-    TW16_RW(13, res_delta, int64_t, 2, 4);
-    TW16_RW(15, la, double, 3, 4, 4);
-    TW16_RW(16, la_k, int32_t, 3, 4, 4);
-    TW16_RW(17, rec, int64_t, 3, St::HAND_LOG, St::NREC);
-    TW16_RW(18, rec_items, int32_t, 3, St::HAND_LOG, St::REC_MAX_ITEMS);
-#undef TW16_RW
-    // The scripted walls are only read: a read-only (or broadcast) array is accepted as it is.
-    const View<const uint8_t, 3> script =
-        ro<uint8_t, 3>(ro_array(item(14), nm(14)), "state.script", {B, -1, St::WALL_SIZE});
-    S.script.data = const_cast<uint8_t*>(script.data);
-    for (int d = 0; d < 3; ++d) {
-        S.script.shape[d] = script.shape[d];
-        S.script.stride[d] = script.stride[d];
-    }
+    // Field i in order (envs.engine.state.FIELDS); the batch size B comes from the first (wall), and
+    // every other array must agree; K (scripted walls per game) is any.
+    int i = 0;
+    int64_t B = -1;
+    constexpr int64_t K = -1;
+#define TW16_PARSE(name_, type_, rank_, shape_, fill_, writable_) \
+    S.name_ = state_field<type_, rank_>(state, i++, writable_, {TW16_UNPAREN shape_}, B);
+    TW16_STATE_FIELDS(TW16_PARSE)
+#undef TW16_PARSE
     return S;
 }
 

@@ -90,26 +90,13 @@ View<T, N> field(nb::handle S, const char* name, std::initializer_list<int64_t> 
 
 State state_of(nb::handle S) {
     State s;
-    s.wall = field<uint8_t, 2>(S, "wall", {-1, WALL_SIZE});
-    const int64_t B = s.wall.shape[0];
-    s.hands = field<int8_t, 3>(S, "hands", {B, 4, 34});
-    s.melds = field<int8_t, 4>(S, "melds", {B, 4, MAX_MELDS, 3});
-    s.river = field<int8_t, 3>(S, "river", {B, MAX_RIVER, 4});
-    s.g = field<int64_t, 2>(S, "g", {B, NG});
-    s.p = field<int64_t, 3>(S, "p", {B, 4, NP});
-    s.scores = field<int64_t, 2>(S, "scores", {B, 4});
-    s.rng = field<uint64_t, 1>(S, "rng", {B});
-    s.rewards = field<float, 2>(S, "rewards", {B, 4});
-    s.terminated = field<bool, 1>(S, "terminated", {B});
-    s.mask = field<bool, 2>(S, "mask", {B, N_ACTIONS});
-    s.res_tai = field<int32_t, 2>(S, "res_tai", {B, 4});
-    s.res_items = field<int16_t, 3>(S, "res_items", {B, 4, N_ITEMS});
-    s.res_delta = field<int64_t, 2>(S, "res_delta", {B, 4});
-    s.script = field<uint8_t, 3>(S, "script", {B, -1, WALL_SIZE}, false);
-    s.la = field<double, 3>(S, "la", {B, 4, 4});
-    s.la_k = field<int32_t, 3>(S, "la_k", {B, 4, 4});
-    s.rec = field<int64_t, 3>(S, "rec", {B, St::HAND_LOG, St::NREC});
-    s.rec_items = field<int32_t, 3>(S, "rec_items", {B, St::HAND_LOG, St::REC_MAX_ITEMS});
+    int64_t B = -1;  // (from the first field, wall: every other array must agree)
+    constexpr int64_t K = -1;
+#define TW16_FIELD(name_, type_, rank_, shape_, fill_, writable_)               \
+    s.name_ = field<type_, rank_>(S, #name_, {TW16_UNPAREN shape_}, writable_); \
+    if (B < 0) B = s.name_.shape[0];
+    TW16_STATE_FIELDS(TW16_FIELD)
+#undef TW16_FIELD
     return s;
 }
 
