@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "common.hpp"
-#include "engine_args.hpp"
 #include "hold.hpp"
 #include "state_checks.hpp"
 #include "tw16/constants.hpp"
@@ -51,113 +51,7 @@ namespace A = py::actions;
 namespace M = py::mask;
 namespace RP = py::randplay;
 
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
-
-constexpr int N_FIELDS = TW16_STATE_N_FIELDS;
-const char* const FIELDS[N_FIELDS] = {
-#define TW16_NAME(name_, type_, rank_, shape_, fill_, writable_) #name_,
-    TW16_STATE_FIELDS(TW16_NAME)
-#undef TW16_NAME
-};
-
-// A writable numpy array (no conversion: a converted copy would drop the engine's writes).
-RwArray rw_array(nb::handle h, const std::string& name) {
-    RwArray a;
-    if (nb::try_cast<RwArray>(h, a, false)) return a;
-    AnyArray r;
-    if (nb::try_cast<AnyArray>(h, r, false)) bad(name + ": the array is read-only (the engine writes it)");
-    bad(name + ": expected a numpy array");
-}
-AnyArray ro_array(nb::handle h, const std::string& name) {
-    AnyArray r;
-    if (nb::try_cast<AnyArray>(h, r, false)) return r;
-    bad(name + ": expected a numpy array");
-}
-
-// Field i of the state tuple: a writable array (a read-only one for the fields the engine only
-// reads: the scripted walls), checked against want; the first sets the batch size B.
-template <class T, int N>
-View<T, N> state_field(nb::handle state, int i, bool writable, std::initializer_list<int64_t> want, int64_t& B) {
-    const std::string nm = std::string("state.") + FIELDS[i];
-    const nb::handle h = state[static_cast<size_t>(i)];
-    View<T, N> v;
-    if (writable) {
-        v = rw<T, N>(rw_array(h, nm), nm.c_str(), want);
-    } else {
-        const View<const T, N> r = ro<T, N>(ro_array(h, nm), nm.c_str(), want);
-        v.data = const_cast<T*>(r.data);
-        for (int d = 0; d < N; ++d) {
-            v.shape[d] = r.shape[d];
-            v.stride[d] = r.stride[d];
-        }
-    }
-    if (B < 0) B = v.shape[0];
-    return v;
-}
-
 }  // namespace
-
-// envs.engine.state.State from the namedtuple (or a tuple / list of its N_FIELDS arrays in order).
-State state_of(nb::handle state) {
-    if (!nb::isinstance<nb::tuple>(state) && !nb::isinstance<nb::list>(state))
-        bad("state: expected envs.engine.state.State (or a tuple of its " + std::to_string(N_FIELDS) + " arrays)");
-    const size_t n = nb::len(state);
-    if (n != N_FIELDS)
-        bad("state: expected the " + std::to_string(N_FIELDS) + " arrays of envs.engine.state.State, got " +
-            std::to_string(n));
-    State S;
-    // Field i in order (envs.engine.state.FIELDS); the batch size B comes from the first (wall), and
-    // every other array must agree; K (scripted walls per game) is any.
-    int i = 0;
-    int64_t B = -1;
-    constexpr int64_t K = -1;
-#define TW16_PARSE(name_, type_, rank_, shape_, fill_, writable_) \
-    S.name_ = state_field<type_, rank_>(state, i++, writable_, {TW16_UNPAREN shape_}, B);
-    TW16_STATE_FIELDS(TW16_PARSE)
-#undef TW16_PARSE
-    return S;
-}
-
-template <class T>
-View<T, 1> mutable_1d(View<const T, 1> v) {
-    View<T, 1> r;
-    r.data = const_cast<T*>(v.data);
-    r.shape[0] = v.shape[0];
-    r.stride[0] = v.stride[0];
-    return r;
-}
-
-// Rules.as_array() (N_OPTS,) int64 and engine_config (N_CFG,) int64: only read. The options whose
-// range keeps native code in bounds are checked.
-Opts opts_of(const AnyArray& a) {
-    const Opts opts = mutable_1d(ro<int64_t, 1>(a, "opts", {R::N_OPTS}));
-    if (opts[R::OPT_DEAD_WALL] < 0 || opts[R::OPT_DEAD_WALL] > St::WALL_SIZE)
-        bad("opts: OPT_DEAD_WALL = " + std::to_string(opts[R::OPT_DEAD_WALL]) + ", expected 0..144");
-    if (opts[R::OPT_PER_TAI] == 0) bad("opts: OPT_PER_TAI is 0 (rewards are chips / per_tai)");
-    return opts;
-}
-Cfg cfg_of(const AnyArray& a) { return mutable_1d(ro<int64_t, 1>(a, "cfg", {M::N_CFG})); }
-
-// The compiled profile (Profile.compiled()): a tuple (p_tai int32 (4, N_ITEMS), p_repl int8
-// (N_ITEMS, N_ITEMS), p_opts int64 (N_POPTS,)); row 3 of p_tai (the items in table order, -1 after
-// the last) is used as an index by the scorer, so it is range-checked.
-Prof prof_of(nb::handle prof) {
-    if (!nb::isinstance<nb::tuple>(prof) && !nb::isinstance<nb::list>(prof))
-        bad("prof: expected the tuple (p_tai, p_repl, p_opts) of Profile.compiled()");
-    if (nb::len(prof) != 3)
-        bad("prof: expected 3 arrays (p_tai, p_repl, p_opts), got " + std::to_string(nb::len(prof)));
-    Prof p;
-    p.p_tai = view_of<int32_t, 2>(ro_array(prof[0], "prof.p_tai"), "prof.p_tai", {4, P::N_ITEMS});
-    p.p_repl = view_of<int8_t, 2>(ro_array(prof[1], "prof.p_repl"), "prof.p_repl", {P::N_ITEMS, P::N_ITEMS});
-    p.p_opts = view_of<int64_t, 1>(ro_array(prof[2], "prof.p_opts"), "prof.p_opts", {P::N_POPTS});
-    for (int64_t r = 0; r < P::N_ITEMS; ++r) {
-        const int64_t i = p.p_tai(3, r);
-        if (i < -1 || i >= P::N_ITEMS)
-            bad("prof.p_tai: row 3 (item order) holds " + std::to_string(i) + " at " + std::to_string(r) +
-                ", expected -1..N_ITEMS-1");
-    }
-    return p;
-}
 
 template <class T>
 View<const T, 1> batch_vec(const AnyArray& a, const char* name, int64_t B) {
@@ -275,7 +169,7 @@ void bind_engine(nb::module_& m) {
         [](nb::handle state, const AnyArray& seeds, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            const Opts opts = opts_of(opts_a, "opts", true);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
             const auto sd = batch_vec<uint64_t>(seeds, "seeds", S.batch());
@@ -291,7 +185,7 @@ void bind_engine(nb::module_& m) {
            const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            const Opts opts = opts_of(opts_a, "opts", true);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
             const auto sd = batch_vec<uint64_t>(seeds, "seeds", S.batch());
@@ -307,7 +201,7 @@ void bind_engine(nb::module_& m) {
            nb::handle prof_h) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            const Opts opts = opts_of(opts_a, "opts", true);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
             const auto ac = batch_vec<int64_t>(actions, "actions", S.batch());
@@ -322,7 +216,7 @@ void bind_engine(nb::module_& m) {
            const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            const Opts opts = opts_of(opts_a, "opts", true);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
             const auto ac = batch_vec<int64_t>(actions, "actions", S.batch());
@@ -337,7 +231,7 @@ void bind_engine(nb::module_& m) {
            int64_t policy, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            const Opts opts = opts_of(opts_a, "opts", true);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
             const int64_t B = S.batch();
@@ -367,7 +261,7 @@ void bind_engine(nb::module_& m) {
         [](nb::handle state, int64_t b, const AnyArray& opts_a) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            const Opts opts = opts_of(opts_a, "opts", true);
             if (b < 0 || b >= S.batch())
                 bad("b: game " + std::to_string(b) + " is not in 0.." + std::to_string(S.batch() - 1));
             check_game_bounds(S, b);

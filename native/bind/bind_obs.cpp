@@ -6,7 +6,7 @@
 // encodes without the GIL, big batches over threads.
 #include <string>
 
-#include "common.hpp"
+#include "args.hpp"
 #include "hold.hpp"
 #include "tw16/gym.hpp"
 #include "tw16/obs.hpp"
@@ -16,8 +16,6 @@ namespace {
 namespace pv = py::planes_v0;
 namespace po = py::oracle_v0;
 namespace ps = py::state;
-
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
 // The state arrays the encoders read, checked: dtypes, ranks, shapes, one batch size.
 struct Arrays {
@@ -52,9 +50,7 @@ Arrays check_arrays(const AnyArray& hands, const AnyArray& melds, const AnyArray
     a.g = view_of<int64_t, 2>(g, "g", {a.B, ps::NG});
     a.p = view_of<int64_t, 3>(p, "p", {a.B, 4, ps::NP});
     a.scores = view_of<int64_t, 2>(scores, "scores", {a.B, 4});
-    a.opts = view_of<int64_t, 1>(opts, "opts", {py::rules::N_OPTS});
-    // Numba raises ZeroDivisionError on the score scale of a zero per_tai
-    if (a.opts[py::rules::OPT_PER_TAI] == 0) bad("opts: per_tai (OPT_PER_TAI) must not be 0");
+    a.opts = opts_of(opts, "opts", true);  // (the score scale divides by OPT_PER_TAI: not 0)
     return a;
 }
 

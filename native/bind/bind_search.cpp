@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "common.hpp"
-#include "engine_args.hpp"
 #include "hold.hpp"
 #include "state_checks.hpp"
 #include "tw16/constants.hpp"
@@ -24,8 +24,6 @@ namespace St = py::state;
 namespace A = py::actions;
 namespace RP = py::randplay;
 using state_checks::str;
-
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
 void check_index(int64_t v, int64_t n, const char* what) {
     if (v < 0 || v >= n) bad(std::string(what) + " = " + str(v) + " is not in 0.." + str(n - 1));
@@ -55,8 +53,8 @@ void bind_search(nb::module_& m) {
     m.def(
         "copy_game",
         [](nb::handle src, int64_t b, nb::handle dst, int64_t c) {
-            const State S = state_of(src);
-            const State D = state_of(dst);
+            const State S = state_of(src, "src");
+            const State D = state_of(dst, "dst");
             const Hold hold(S, D);  // (hold.hpp: both at once, until the call returns)
             check_index(b, S.batch(), "b");
             check_index(c, D.batch(), "c");
@@ -74,7 +72,7 @@ void bind_search(nb::module_& m) {
            nb::handle prof_h) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            const Opts opts = opts_of(opts_a, "opts", true);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
             check_index(seat, 4, "seat");
@@ -92,7 +90,7 @@ void bind_search(nb::module_& m) {
            const RwArray& values_a, const nb::object& candidates_o) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            const Opts opts = opts_of(opts_a, "opts", true);
             const Cfg cfg = cfg_of(cfg_a);
             const Prof prof = prof_of(prof_h);
             const auto games = ro<int64_t, 1>(games_a, "games", {-1});
