@@ -357,7 +357,7 @@ def _check_state_parts(eng, b, rng):
         S.g[b, st.G_PHASE] = st.PH_TURN
         S.terminated[b] = False
         core.mask_rows(S.mask, S.g, S.p, S.hands, S.melds, S.terminated, e.opts, e.cfg, e.prof[2])
-        err = core.check_game(S, b, e.opts)
+        err = core.check_game(S, b, e.native)
         assert err == 0, (what, ERROR_NAMES[err])
     _count(f"state parts: {what}")
 

@@ -58,7 +58,7 @@ from envs import _core
 from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.claims import tiles_left
-from envs.engine.mask import engine_config
+from envs.engine.mask import engine_config, native_rules
 from envs.engine.record import HandLog, HandRecord, read_record
 from envs.engine.rng import game_seeds, redeal_seed
 from envs.engine.step import reset_batch, reset_some, step_batch, step_some
@@ -143,6 +143,7 @@ class Engine:
         self.opts = self.rules.as_array()
         self.cfg = engine_config(self.rules)
         self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
+        self.native = native_rules(self.rules)  # the same, compiled once: what the engine's calls take
         self.s = st.alloc(self.batch_size)
         self._views: dict[str, np.ndarray] = {}  # _live_view's cache
         self.truncated = np.zeros(self.batch_size, np.bool_)
@@ -177,7 +178,7 @@ class Engine:
             s = self.s._replace(script=np.zeros((B, 0, 144), np.uint8))
         self.s = s
         self.truncated[:] = False
-        reset_batch(self.s, sd, self.opts, self.cfg, self.prof)
+        reset_batch(self.s, sd, self.native)
         if self._log is not None:
             self._log.restart()
             self._log.collect(self.s)  # (a hand can end in its deal)
@@ -195,7 +196,7 @@ class Engine:
             raise ValueError(
                 f"illegal action {A.action_name(a[b])!r} in game {b} for seat {self.current_player[b]}; legal: {legal}"
             )
-        step_batch(self.s, a, self.opts, self.cfg, self.prof)
+        step_batch(self.s, a, self.native)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
         if self._log is not None:
@@ -204,7 +205,7 @@ class Engine:
             # A finished game is dealt again from a seed derived from its previous one: deterministic.
             for b in np.flatnonzero(self._terminated):
                 self._seeds[b] = np.uint64(redeal_seed(self._seeds[b]))
-            reset_some(self.s, self._seeds, self._terminated, self.opts, self.cfg, self.prof)
+            reset_some(self.s, self._seeds, self._terminated, self.native)
             if self._log is not None:
                 self._log.restart(self._terminated)
                 self._log.collect(self.s)
@@ -248,7 +249,7 @@ class Engine:
     def reset_some(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Deal new games in rows ``which`` (bool (B,)) from ``seeds`` (uint64 (B,)); hand records
         of those games start again at hand 0."""
-        reset_some(self.s, seeds, which, self.opts, self.cfg, self.prof)
+        reset_some(self.s, seeds, which, self.native)
         if self._log is not None:
             self._log.restart(which)
             self._log.collect(self.s)
@@ -258,7 +259,7 @@ class Engine:
         """Step the games in ``active`` (bool (B,)) with ``actions`` (int64 (B,), legal: the caller
         checks them against ``legal_action_mask``; the core refuses an illegal one). The others are
         untouched; results in ``step_rewards`` / ``step_terminated``."""
-        step_some(self.s, actions, active, self.opts, self.cfg, self.prof)
+        step_some(self.s, actions, active, self.native)
         if self._log is not None:
             self._log.collect(self.s)
 
@@ -386,7 +387,7 @@ class Engine:
         seed = as_int(seed, "seed")
         if not 0 <= seed < 1 << 64:
             raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
-        _core.resample_hidden(self.s, b, seat, seed, self.opts, self.cfg, self.prof)
+        _core.resample_hidden(self.s, b, seat, seed, self.native)
 
     def _game_index(self, b, name: str) -> int:
         b = as_int(b, name)

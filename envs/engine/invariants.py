@@ -1,6 +1,6 @@
 """Invariants of one game, checked after every step of random play (in the native core, so it can
-run inside the random-play loop: native/src/invariants.cpp). ``check_game(S, b, opts)`` returns 0 or
-the first failing ``E_*`` code; ``check(engine)`` lists the failing games of an ``Engine``."""
+run inside the random-play loop: native/src/invariants.cpp). ``check_game(S, b, rules)`` (rules:
+``Engine.native``) returns 0 or the first failing ``E_*`` code; ``check(engine)`` lists the failing games of an ``Engine``."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def check(engine) -> list[tuple[int, str]]:
     """Python entry: ``[(game, error name), ...]`` for every game of an ``Engine`` that fails."""
     bad = []
     for b in range(engine.batch_size):
-        e = check_game(engine.s, b, engine.opts)
+        e = check_game(engine.s, b, engine.native)
         if e:
             bad.append((b, ERROR_NAMES[e]))
     return bad

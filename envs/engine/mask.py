@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs._core import Rules as NativeRules
 from envs._core import (
     can_declare_ready,
     held_all,
@@ -36,6 +37,7 @@ from envs.rules import Rules, is_hongkong
 __all__ = [
     "can_declare_ready",
     "engine_config",
+    "native_rules",
     "held_all",
     "is_concealed",
     "is_ready_hand",
@@ -69,3 +71,16 @@ def engine_config(rules: Rules) -> np.ndarray:
     cfg[CFG_HEAVENLY_ROW] = "heavenly_ready" in keys
     cfg[CFG_EARTHLY_ROW] = "earthly_ready" in keys
     return cfg
+
+
+def native_rules(rules: Rules) -> NativeRules:
+    """The rules compiled once for the core (``envs._core.Rules``: the options, engine_config and the
+    compiled profile, copied and checked when built; native/include/tw16/rules.hpp): every engine
+    call takes it with the state. Built once per rules object and kept on it (Rules drops it when
+    pickled: the native object stays in its process)."""
+    native = rules.__dict__.get("_native")
+    if native is None:
+        p_tai, p_repl, p_opts = rules.profile_data.compiled()
+        native = NativeRules(rules.as_array(), engine_config(rules), p_tai, p_repl, p_opts)
+        object.__setattr__(rules, "_native", native)
+    return native

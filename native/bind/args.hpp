@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "tw16/rules.hpp"
 #include "tw16/state.hpp"
 
 namespace tw16::bind {
@@ -39,6 +40,10 @@ View<int64_t, 1> popts_of(const AnyArray& a, const char* name = "p_opts");
 // order, -1 after the last) the scorer uses as indices: range-checked; p_repl int8 (N_ITEMS, N_ITEMS).
 Prof prof_of(nb::handle prof, const char* arg = "prof");
 Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts);
+
+// An engine call's rules (envs._core.Rules, checked when built) where chips are divided by
+// OPT_PER_TAI: not 0 (ValueError otherwise); bind_rules.cpp.
+void check_divides(const Rules& R);
 
 // What check_game reads as an index is in range (ValueError otherwise); bind_engine.cpp.
 void check_game_bounds(const State& S, int64_t b);

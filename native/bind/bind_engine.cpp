@@ -166,74 +166,76 @@ void bind_engine(nb::module_& m) {
     m.attr("PARALLEL_MIN_BATCH") = PARALLEL_MIN_BATCH;
     m.def(
         "reset_batch",
-        [](nb::handle state, const AnyArray& seeds, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& seeds, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a, "opts", true);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto sd = batch_vec<uint64_t>(seeds, "seeds", S.batch());
             check_script(S, opts);
             nb::gil_scoped_release nogil;
             reset_batch(S, sd, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("seeds"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("state"), nb::arg("seeds"), nb::arg("rules"),
         "Deal every game of the batch from seeds (uint64 (B,)); envs.engine.step.reset_batch.");
     m.def(
         "reset_some",
-        [](nb::handle state, const AnyArray& seeds, const AnyArray& which, const AnyArray& opts_a,
-           const AnyArray& cfg_a, nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& seeds, const AnyArray& which, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a, "opts", true);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto sd = batch_vec<uint64_t>(seeds, "seeds", S.batch());
             const auto wh = batch_vec<bool>(which, "which", S.batch());
             nb::gil_scoped_release nogil;
             reset_some(S, sd, wh, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("seeds"), nb::arg("which"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("state"), nb::arg("seeds"), nb::arg("which"), nb::arg("rules"),
         "Auto-reset: deal again the games in which (bool (B,)); scripted walls are not reused.");
     m.def(
         "step_batch",
-        [](nb::handle state, const AnyArray& actions, const AnyArray& opts_a, const AnyArray& cfg_a,
-           nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& actions, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a, "opts", true);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto ac = batch_vec<int64_t>(actions, "actions", S.batch());
             run_steps(S, ac, nullptr, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("actions"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("state"), nb::arg("actions"), nb::arg("rules"),
         "Apply one action (int64 (B,), legal under the current mask) per game; a finished game is not changed "
         "(zero rewards).");
     m.def(
         "step_some",
-        [](nb::handle state, const AnyArray& actions, const AnyArray& active, const AnyArray& opts_a,
-           const AnyArray& cfg_a, nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& actions, const AnyArray& active, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a, "opts", true);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto ac = batch_vec<int64_t>(actions, "actions", S.batch());
             const auto act = batch_vec<bool>(active, "active", S.batch());
             run_steps(S, ac, &act, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("actions"), nb::arg("active"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("state"), nb::arg("actions"), nb::arg("active"), nb::arg("rules"),
         "step_batch for the games in active (bool (B,)) only; the others are not touched.");
     m.def(
         "random_play",
         [](nb::handle state, const AnyArray& seeds, const AnyArray& agent_seeds, int64_t episodes, bool check,
-           int64_t policy, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
+           int64_t policy, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a, "opts", true);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const int64_t B = S.batch();
             const auto sd = batch_vec<uint64_t>(seeds, "seeds", B);
             const auto ag = batch_vec<uint64_t>(agent_seeds, "agent_seeds", B);
@@ -252,22 +254,23 @@ void bind_engine(nb::module_& m) {
             return nb::ndarray<nb::numpy, int64_t, nb::ndim<2>>(buf, 2, shape, owner);
         },
         nb::arg("state"), nb::arg("seeds"), nb::arg("agent_seeds"), nb::arg("episodes"), nb::arg("check"),
-        nb::arg("policy"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("policy"), nb::arg("rules"),
         "Random (policy 0) or greedy (1) legal play of every game: envs.engine.randplay's play_batch. Game b is "
         "dealt from seeds[b], the agent draws from agent_seeds[b] (not changed). Returns the (B, N_OUT) int64 "
         "table (O_EPISODES, O_HANDS, O_DECISIONS, O_WINS, O_ERROR, O_ERROR_STEP, O_HASH).");
     m.def(
         "check_game",
-        [](nb::handle state, int64_t b, const AnyArray& opts_a) {
+        [](nb::handle state, int64_t b, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a, "opts", true);
+            check_divides(rules);
+            const Opts opts = rules.options();
             if (b < 0 || b >= S.batch())
                 bad("b: game " + std::to_string(b) + " is not in 0.." + std::to_string(S.batch() - 1));
             check_game_bounds(S, b);
             return check_game(S, b, opts);
         },
-        nb::arg("state"), nb::arg("b"), nb::arg("opts"),
+        nb::arg("state"), nb::arg("b"), nb::arg("rules"),
         "The invariant checker of envs.engine.invariants: 0 or the first failing E_* code of game b.");
     // Engine.locked(): the hold of the native calls (hold.hpp) around a compound operation in Python.
     nb::class_<StateHold>(m, "StateHold",

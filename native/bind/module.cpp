@@ -13,6 +13,7 @@ std::string shape_str(const int64_t* shape, size_t ndim) {
     for (size_t i = 0; i < ndim; ++i) s += std::to_string(shape[i]) + (ndim == 1 || i + 1 < ndim ? "," : "");
     return s + ")";
 }
+void bind_rules(nb::module_& m);
 void bind_hand(nb::module_& m);
 void bind_scoring(nb::module_& m);
 void bind_hongkong(nb::module_& m);
@@ -36,6 +37,7 @@ NB_MODULE(_core, m) {
         },
         nb::arg("n"), "Threads for big batches (0: one per core, at most MAX_THREADS). Results never depend on it.");
     m.def("num_threads", &tw16::num_threads);
+    tw16::bind::bind_rules(m);
     tw16::bind::bind_hand(m);
     tw16::bind::bind_scoring(m);
     tw16::bind::bind_hongkong(m);

@@ -12,6 +12,7 @@
 
 #include "fixtures.inc"
 #include "tw16/constants.hpp"
+#include "tw16/rules.hpp"
 #include "tw16/state.hpp"
 #include "tw16/view.hpp"
 
@@ -46,15 +47,10 @@ struct Reader {
     int64_t below(int64_t m) { return m > 0 ? static_cast<int64_t>(u16() % static_cast<uint64_t>(m)) : 0; }
 };
 
-// One rule set: opts, cfg and the compiled profile, copied so that a harness may garble them.
-struct Rules {
-    std::array<int64_t, py::rules::N_OPTS> opts{};
-    std::array<int64_t, py::mask::N_CFG> cfg{};
-    std::array<int32_t, 4 * P::N_ITEMS> p_tai{};
-    std::array<int8_t, P::N_ITEMS * P::N_ITEMS> p_repl{};
-    std::array<int64_t, P::N_POPTS> p_opts{};
-    Prof prof;
-    explicit Rules(int config) {
+// One rule set of fixtures.inc: the core's Rules (tw16/rules.hpp: options, engine settings and the
+// compiled profile in arrays of its own, so that a harness may garble them).
+struct FixtureRules : tw16::Rules {
+    explicit FixtureRules(int config) {
         const ConfigData& c = CONFIGS[config % N_CONFIGS];
         const ProfileData& pd = PROFILES[c.profile];
         std::memcpy(opts.data(), c.opts, sizeof c.opts);
@@ -62,16 +58,8 @@ struct Rules {
         std::memcpy(p_tai.data(), pd.p_tai, sizeof pd.p_tai);
         std::memcpy(p_repl.data(), pd.p_repl, sizeof pd.p_repl);
         std::memcpy(p_opts.data(), pd.p_opts, sizeof pd.p_opts);
-        prof.p_tai = View<int32_t, 2>::contiguous(p_tai.data(), {4, P::N_ITEMS});
-        prof.p_repl = View<int8_t, 2>::contiguous(p_repl.data(), {P::N_ITEMS, P::N_ITEMS});
-        prof.p_opts = View<int64_t, 1>::contiguous(p_opts.data(), {P::N_POPTS});
     }
-    Rules(const Rules&) = delete;
-    Opts o() { return Opts::contiguous(opts.data(), {py::rules::N_OPTS}); }
-    Cfg c() { return Cfg::contiguous(cfg.data(), {py::mask::N_CFG}); }
-    int64_t shapes() const { return p_opts[P::PO_SHAPES]; }
 };
-
 // The product of a shape's dims (the size of a buffer for one array of the state).
 constexpr int64_t size_of(std::initializer_list<int64_t> shape) {
     int64_t n = 1;
