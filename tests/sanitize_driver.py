@@ -227,22 +227,16 @@ def phase_play(core, scale, summary):
             flags = flags_all[t % 3]
             C = pv.n_channels(bool(flags & pv.F_DERIVED))
             obs = np.zeros((B, C, 34), np.float32)
-            core.planes_v0_encode(
-                obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes
-            )
+            core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.native, flags)
             orc = np.zeros((B, C + ov.N_EXTRA, 34), np.float32)
             core.oracle_v0_encode(
-                orc, S.hands, S.melds, S.river, S.wall, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes, C
+                orc, S.hands, S.melds, S.river, S.wall, S.g, S.p, S.scores, seats, ctx.native, flags, C
             )
             one = np.zeros((C, 34), np.float32)
-            core.encode_one(
-                one, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]), ctx.opts, flags, ctx.shapes
-            )
+            core.encode_one(one, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]), ctx.native, flags)
             rows = np.arange(B, dtype=np.int64)[::-1].copy()
             enc = np.zeros((B + 1, C, 34), np.float32)
-            core.encode_rows(
-                enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes
-            )
+            core.encode_rows(enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.native, flags)
             v1 = np.zeros((B, C + p1.N_EXTRA, 34), np.float32)
             core.planes_v1_encode(
                 v1,
@@ -256,9 +250,8 @@ def phase_play(core, scale, summary):
                 S.scores,
                 S.la,
                 S.la_k,
-                ctx.opts,
+                ctx.native,
                 flags,
-                ctx.shapes,
             )
             if live.any():
                 f = decode(obs[live])
@@ -674,7 +667,7 @@ def valid_calls(core, ctx, S):
     legs = np.zeros((4, 4), np.int64)
     legs[2, 0] = 8
     obs = np.zeros((B, pv.n_channels(False), 34), np.float32)
-    core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, 0, ctx.shapes)
+    core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.native, 0)
     from agents import efficiency
     from agents.features import decode
     from agents.greedy import DEFENCE_DEFAULTS
@@ -849,9 +842,8 @@ def valid_calls(core, ctx, S):
             S.p,
             S.scores,
             seats,
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
         ],
         "oracle_v0_encode": [
             np.zeros((B, C + ov.N_EXTRA, 34), np.float32),
@@ -863,9 +855,8 @@ def valid_calls(core, ctx, S):
             S.p,
             S.scores,
             seats,
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
             C,
         ],
         "encode_one": [
@@ -878,9 +869,8 @@ def valid_calls(core, ctx, S):
             S.scores,
             0,
             int(seats[0]),
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
         ],
         "encode_rows": [
             np.zeros((B, C, 34), np.float32),
@@ -892,9 +882,8 @@ def valid_calls(core, ctx, S):
             S.g,
             S.p,
             S.scores,
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
         ],
         "planes_v1_encode": [
             np.zeros((B, C + p1.N_EXTRA, 34), np.float32),
@@ -908,9 +897,8 @@ def valid_calls(core, ctx, S):
             S.scores,
             S.la,
             S.la_k,
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
         ],
         # agents
         "efficiency_kernel": [

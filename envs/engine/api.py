@@ -143,7 +143,6 @@ class Engine:
         self.opts = self.rules.as_array()
         self.cfg = engine_config(self.rules)
         self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
-        self.native = native_rules(self.rules)  # the same, compiled once: what the engine's calls take
         self.s = st.alloc(self.batch_size)
         self._views: dict[str, np.ndarray] = {}  # _live_view's cache
         self.truncated = np.zeros(self.batch_size, np.bool_)
@@ -159,6 +158,11 @@ class Engine:
         return _hold_of(self)
 
     # -- the API ------------------------------------------------------------------------------
+    @property
+    def native(self):
+        """The rules compiled once (``envs.engine.mask.native_rules``): what the core's calls take."""
+        return native_rules(self.rules)
+
     @_locked
     def reset(self, seeds=0, walls=None) -> None:
         """Start every game. ``seeds``: int array (B,) or one int. ``walls``: optional scripted walls

@@ -20,6 +20,9 @@ The functions run in the native core (native/src/mask.cpp), on one game's rows (
 
 from __future__ import annotations
 
+import atexit
+import weakref
+
 import numpy as np
 
 from envs._core import Rules as NativeRules
@@ -83,4 +86,17 @@ def native_rules(rules: Rules) -> NativeRules:
         p_tai, p_repl, p_opts = rules.profile_data.compiled()
         native = NativeRules(rules.as_array(), engine_config(rules), p_tai, p_repl, p_opts)
         object.__setattr__(rules, "_native", native)
+        _WITH_NATIVE[id(rules)] = rules
     return native
+
+
+# The rules objects that hold a native one: at exit they let it go, so that no native object is
+# left for the interpreter's last teardown (nanobind reports those as leaks), whatever still holds
+# the rules then (a cache, a test framework's records).
+_WITH_NATIVE: weakref.WeakValueDictionary[int, Rules] = weakref.WeakValueDictionary()
+
+
+@atexit.register
+def _drop_natives() -> None:
+    for rules in list(_WITH_NATIVE.values()):
+        rules.__dict__.pop("_native", None)
