@@ -23,7 +23,6 @@ class Driver:
         self.engine = Engine(rules, batch_size=batch_size)
         self.B = batch_size
         self.seeds = np.zeros(batch_size, np.uint64)
-        self.shapes = pv.engine_shapes(self.engine)
         self.rewards = np.zeros((batch_size, 4), np.float32)
 
     @property
@@ -58,9 +57,7 @@ class Driver:
 
     def encode(self, out, rows, seats, flags) -> None:
         s = self.engine.s
-        encode_rows(
-            out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.opts, flags, self.shapes
-        )
+        encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.native, flags)
 
     @property
     def current(self) -> np.ndarray:
@@ -84,9 +81,8 @@ class DriverV1(Driver):
             s.scores,
             s.la,
             s.la_k,
-            self.engine.opts,
+            self.engine.native,
             flags,
-            self.shapes,
         )
 
 

@@ -164,6 +164,11 @@ class Rules:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
 
+    def __getstate__(self):
+        # (without the native rules envs.engine.mask.native_rules keeps on it: a native object
+        # stays in the process that built it)
+        return {k: v for k, v in self.__dict__.items() if k != "_native"}
+
     # -- compiled views -----------------------------------------------------------------------
     @property
     def profile_data(self):

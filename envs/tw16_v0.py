@@ -224,8 +224,7 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._obs = self.encoder.alloc(4)
         self._seats = np.arange(4, dtype=np.int64)
-        self._shapes = pv.engine_shapes(self.engine)
-        self._opts, self._flags = self.engine.opts, self.encoder.flags
+        self._rules, self._flags = self.engine.native, self.encoder.flags
         self._valid = [False] * 4
         self.action_layout_version = ACTION_LAYOUT_VERSION
 
@@ -313,9 +312,7 @@ class raw_env(AECEnv):
     def _encode(self, i):
         if not self._valid[i]:
             s = self.engine.s  # the state arrays are updated in place, never replaced
-            encode_one(
-                self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._opts, self._flags, self._shapes
-            )
+            encode_one(self._obs[i], s.hands, s.melds, s.river, s.g, s.p, s.scores, 0, i, self._rules, self._flags)
             self._valid[i] = True
         return self._obs[i]
 

@@ -112,9 +112,8 @@ class raw_env(tw16_v0.raw_env):
                 s.scores,
                 s.la,
                 s.la_k,
-                self._opts,
+                self._rules,
                 self._flags,
-                self._shapes,
             )
             self._valid[i] = True
         return self._obs[i]

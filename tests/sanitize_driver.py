@@ -121,6 +121,7 @@ class Ctx:
 
     def __init__(self, profile, options):
         from envs.engine.api import engine_config
+        from envs.engine.mask import native_rules
         from envs.rules import Rules
         from envs.scoring.profile import PO_SHAPES
 
@@ -130,13 +131,14 @@ class Ctx:
         self.cfg = engine_config(self.rules)
         self.prof = tuple(np.ascontiguousarray(a) for a in self.rules.profile_data.compiled())
         self.shapes = int(self.prof[2][PO_SHAPES])
+        self.native = native_rules(self.rules)  # (envs._core.Rules: what the engine's calls take)
 
 
 def new_state(core, ctx, B, seed):
     from envs.engine import state as st
 
     S = st.alloc(B)
-    core.reset_batch(S, np.arange(seed, seed + B, dtype=np.uint64), ctx.opts, ctx.cfg, ctx.prof)
+    core.reset_batch(S, np.arange(seed, seed + B, dtype=np.uint64), ctx.native)
     return S
 
 
@@ -200,7 +202,7 @@ def phase_play(core, scale, summary):
             B = 3
             S = st.alloc(B)
             seeds = np.arange(100 * i, 100 * i + B, dtype=np.uint64)
-            out = core.random_play(S, seeds, seeds + 7, scale, True, policy, ctx.opts, ctx.cfg, ctx.prof)
+            out = core.random_play(S, seeds, seeds + 7, scale, True, policy, ctx.native)
             err = out[:, rp.OUT_ERROR]
             assert not err.any(), (
                 f"{ctx.name}: invariant error {err.max()} at step {out[err.argmax(), rp.OUT_ERROR_STEP]}"
@@ -215,7 +217,7 @@ def phase_play(core, scale, summary):
         defence = np.array(list(DEFENCE_DEFAULTS.values()), np.float64)
         for t in range(60 * scale):
             for b in range(B):
-                e = core._testing.check_game(S, b, ctx.opts)
+                e = core._testing.check_game(S, b, ctx.native)
                 assert e == 0, f"{ctx.name}: check_game {e} in game {b} at step {t}"
             mask = np.zeros_like(S.mask)
             hands = S.hands.copy()
@@ -226,22 +228,16 @@ def phase_play(core, scale, summary):
             flags = flags_all[t % 3]
             C = pv.n_channels(bool(flags & pv.F_DERIVED))
             obs = np.zeros((B, C, 34), np.float32)
-            core.planes_v0_encode(
-                obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes
-            )
+            core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.native, flags)
             orc = np.zeros((B, C + ov.N_ORACLE_EXTRA, 34), np.float32)
             core.oracle_v0_encode(
-                orc, S.hands, S.melds, S.river, S.wall, S.g, S.p, S.scores, seats, ctx.opts, flags, ctx.shapes, C
+                orc, S.hands, S.melds, S.river, S.wall, S.g, S.p, S.scores, seats, ctx.native, flags, C
             )
             one = np.zeros((C, 34), np.float32)
-            core.encode_one(
-                one, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]), ctx.opts, flags, ctx.shapes
-            )
+            core.encode_one(one, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, int(seats[0]), ctx.native, flags)
             rows = np.arange(B, dtype=np.int64)[::-1].copy()
             enc = np.zeros((B + 1, C, 34), np.float32)
-            core.encode_rows(
-                enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.opts, flags, ctx.shapes
-            )
+            core.encode_rows(enc, rows, seats[rows], S.hands, S.melds, S.river, S.g, S.p, S.scores, ctx.native, flags)
             v1 = np.zeros((B, C + p1.N_V1_EXTRA, 34), np.float32)
             core.planes_v1_encode(
                 v1,
@@ -255,9 +251,8 @@ def phase_play(core, scale, summary):
                 S.scores,
                 S.la,
                 S.la_k,
-                ctx.opts,
+                ctx.native,
                 flags,
-                ctx.shapes,
             )
             if live.any():
                 f = decode(obs[live])
@@ -289,8 +284,8 @@ def phase_play(core, scale, summary):
                 games = np.flatnonzero(live).astype(np.int64)
                 R = _copy_arg(S)
                 for b in games:
-                    core.resample_hidden(R, int(b), int(R.g[b, st.G_CUR]), 7 * t + int(b), ctx.opts, ctx.cfg, ctx.prof)
-                    assert core._testing.check_game(R, int(b), ctx.opts) == 0, (
+                    core.resample_hidden(R, int(b), int(R.g[b, st.G_CUR]), 7 * t + int(b), ctx.native)
+                    assert core._testing.check_game(R, int(b), ctx.native) == 0, (
                         f"{ctx.name}: a resampled state fails the checker"
                     )
                 core.copy_game(S, int(games[0]), R, int(games[0]))
@@ -304,19 +299,17 @@ def phase_play(core, scale, summary):
                         for i, b in enumerate(games):
                             legal = np.flatnonzero(S.mask[b])[::-1][:2]
                             cand[i, : legal.size] = legal
-                    core.search_batch(
-                        R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.opts, ctx.cfg, ctx.prof, sa, sv, cand
-                    )
+                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.native, sa, sv, cand)
                     assert S.mask[games, sa].all(), f"{ctx.name}: search_batch chose an illegal action"
                     if cand is not None:
                         assert (cand == sa[:, None]).any(axis=1).all(), f"{ctx.name}: search_batch left its candidates"
                     n_search += games.size
             acts = pick_actions(rng, S)
             if t % 2:
-                core.step_batch(S, acts, ctx.opts, ctx.cfg, ctx.prof)
+                core.step_batch(S, acts, ctx.native)
             else:
                 active = rng.random(B) < 0.75
-                core.step_some(S, acts, active, ctx.opts, ctx.cfg, ctx.prof)
+                core.step_some(S, acts, active, ctx.native)
             n_steps += 1
             if S.terminated.any():
                 n_hands += int(S.terminated.sum())
@@ -324,9 +317,7 @@ def phase_play(core, scale, summary):
                     S,
                     np.arange(B, dtype=np.uint64) + np.uint64(7 * t),
                     S.terminated.copy(),
-                    ctx.opts,
-                    ctx.cfg,
-                    ctx.prof,
+                    ctx.native,
                 )
     summary["play"] = {
         "configs": len(CONFIGS),
@@ -681,7 +672,7 @@ def valid_calls(core, ctx, S):
     legs = np.zeros((4, 4), np.int64)
     legs[2, 0] = 8
     obs = np.zeros((B, pv.n_channels(False), 34), np.float32)
-    core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.opts, 0, ctx.shapes)
+    core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.native, 0)
     from agents import efficiency, greedy
     from agents.features import decode
     from agents.greedy import DEFENCE_DEFAULTS
@@ -809,17 +800,15 @@ def valid_calls(core, ctx, S):
         "la_pair": [la, la_k, 0, 1, 4, np.zeros(4, np.int64)],
         "la_hand": [la, la_k, legs, 3, 0, np.zeros(4, np.int64)],
         # engine
-        "reset_batch": [S, np.arange(B, dtype=np.uint64), ctx.opts, ctx.cfg, ctx.prof],
+        "reset_batch": [S, np.arange(B, dtype=np.uint64), ctx.native],
         "reset_some": [
             S,
             np.arange(B, dtype=np.uint64),
             np.array([True, False] * (B // 2)),
-            ctx.opts,
-            ctx.cfg,
-            ctx.prof,
+            ctx.native,
         ],
-        "step_batch": [S, pick_actions(rng, S), ctx.opts, ctx.cfg, ctx.prof],
-        "step_some": [S, pick_actions(rng, S), np.ones(B, np.bool_), ctx.opts, ctx.cfg, ctx.prof],
+        "step_batch": [S, pick_actions(rng, S), ctx.native],
+        "step_some": [S, pick_actions(rng, S), np.ones(B, np.bool_), ctx.native],
         # (greedy: with garbage options a whole game may be played, and greedy play ends it sooner)
         "random_play": [
             S,
@@ -828,15 +817,13 @@ def valid_calls(core, ctx, S):
             1,
             True,
             1,
-            ctx.opts,
-            ctx.cfg,
-            ctx.prof,
+            ctx.native,
         ],
-        "check_game": [S, 1, ctx.opts],
+        "check_game": [S, 1, ctx.native],
         "hold_state": [S],
         # search at decision time (game 1 is a live decision)
         "copy_game": [S, 1, _copy_arg(S), 0],
-        "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.opts, ctx.cfg, ctx.prof],
+        "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.native],
         "search_batch": [
             S,
             np.array([1], np.int64),
@@ -845,9 +832,7 @@ def valid_calls(core, ctx, S):
             2,
             2,
             0.5,
-            ctx.opts,
-            ctx.cfg,
-            ctx.prof,
+            ctx.native,
             np.zeros(1, np.int64),
             np.zeros((1, 2)),
             np.array([[np.flatnonzero(S.mask[1])[0], -1]], np.int64),
@@ -862,9 +847,8 @@ def valid_calls(core, ctx, S):
             S.p,
             S.scores,
             seats,
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
         ],
         "oracle_v0_encode": [
             np.zeros((B, C + ov.N_ORACLE_EXTRA, 34), np.float32),
@@ -876,9 +860,8 @@ def valid_calls(core, ctx, S):
             S.p,
             S.scores,
             seats,
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
             C,
         ],
         "encode_one": [
@@ -891,9 +874,8 @@ def valid_calls(core, ctx, S):
             S.scores,
             0,
             int(seats[0]),
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
         ],
         "encode_rows": [
             np.zeros((B, C, 34), np.float32),
@@ -905,9 +887,8 @@ def valid_calls(core, ctx, S):
             S.g,
             S.p,
             S.scores,
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
         ],
         "planes_v1_encode": [
             np.zeros((B, C + p1.N_V1_EXTRA, 34), np.float32),
@@ -921,9 +902,8 @@ def valid_calls(core, ctx, S):
             S.scores,
             S.la,
             S.la_k,
-            ctx.opts,
+            ctx.native,
             flags,
-            ctx.shapes,
         ],
         # agents
         "efficiency_kernel": [
@@ -1048,6 +1028,40 @@ def fuzz_prof(fz, name, args, i, rng):
             run(tuple(p2), f"prof[{j}]: {label}", False)
 
 
+def fuzz_rules(fz, name, args, i, rng, ctx):
+    """Mutations of the native rules at args[i] (envs._core.Rules): anything else is refused; rules
+    built from garbage arrays (those the constructor accepts) are used."""
+    run = _runner(fz, name, args, i)
+    run(None, "rules: None", True)
+    run(ctx.opts, "rules: the options array", True)
+    run(ctx.prof, "rules: the profile tuple", True)
+    base = [ctx.opts, ctx.cfg, *ctx.prof]
+    for j in range(5):
+        for label, v in garbage_arrays(rng, base[j]):
+            arrays = list(base)
+            arrays[j] = v
+            try:
+                rules = fz.core.Rules(*arrays)
+            except (TypeError, ValueError):
+                continue
+            run(rules, f"rules built from array {j}: {label}", False)
+
+
+def fuzz_rules_ctor(fz, ctx, rng):
+    """envs._core.Rules(opts, cfg, p_tai, p_repl, p_opts): every array's structure and values."""
+    base = [ctx.opts, ctx.cfg, *ctx.prof]
+    fz.call("Rules", [_copy_arg(a) for a in base], None, "valid")
+    fz.call("Rules", base[:4], True, "4 arrays")
+    for j in range(5):
+        run = _runner(fz, "Rules", base, j, f"array {j}: ")
+        for label, v, must in structural(base[j], False):
+            if label == "read-only":
+                must = False  # (only read, and copied)
+            run(v, label, must)
+        for label, v in garbage_arrays(rng, base[j]):
+            run(v, label, False)
+
+
 def phase_fuzz(core, scale, summary):
     np.seterr(all="ignore")  # (the garbage values overflow numpy casts on purpose)
     import warnings
@@ -1076,7 +1090,7 @@ def phase_fuzz(core, scale, summary):
         if not n.startswith("__") and callable(getattr(mod, n)) and not isinstance(getattr(mod, n), type)
     }
     # (the second rules set only for the bindings that take rules, a profile or a state)
-    ctx_params = {"opts", "cfg", "prof", "p_opts", "p_tai", "state", "S"}
+    ctx_params = {"opts", "cfg", "prof", "p_opts", "p_tai", "state", "S", "rules"}
     for first, (profile, options) in enumerate(
         (("standard", {}), ("hongkong", {"la_cut_policy": "ask", "dice_payments": True}))
     ):
@@ -1087,10 +1101,11 @@ def phase_fuzz(core, scale, summary):
             live = ~S.terminated
             if not live.all():
                 break
-            core.step_batch(S, pick_actions(rng, S), ctx.opts, ctx.cfg, ctx.prof)
+            core.step_batch(S, pick_actions(rng, S), ctx.native)
         if S.terminated.any():
             S = new_state(core, ctx, 4, 78)
         core.set_num_threads(0)
+        fuzz_rules_ctor(fz, ctx, rng)
         calls, A = valid_calls(core, ctx, S)
         calls = {k: v for k, v in calls.items() if hasattr(core, k) or hasattr(core._testing, k)}
         missing = sorted(names - set(calls))
@@ -1118,6 +1133,8 @@ def phase_fuzz(core, scale, summary):
                     fuzz_state(fz, name, args, i, rng, 40 * scale)
                 elif kind == "object" and isinstance(v, tuple):
                     fuzz_prof(fz, name, args, i, rng)
+                elif kind == "object" and isinstance(v, core.Rules):
+                    fuzz_rules(fz, name, args, i, rng, ctx)
                 elif kind == "int" or (kind == "object" and isinstance(v, int)):
                     for x in INT_LIMITS.get((name, pname), INTS):
                         run(x, f"= {x}", False)

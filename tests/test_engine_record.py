@@ -237,12 +237,12 @@ def test_drivers_that_call_the_core_directly_sync_the_records():
     ended = []
     for _ in range(300):
         active = rng.random(3) < 0.8
-        step_some(eng.s, _greedy(rng, eng.legal_action_mask), active, eng.opts, eng.cfg, eng.prof)
+        step_some(eng.s, _greedy(rng, eng.legal_action_mask), active, eng.native)
         eng.sync_hands()
         done = eng.s.terminated.copy()
         ended += [b for b in np.flatnonzero(done)]
         if done.any():
-            reset_some(eng.s, seeds, done, eng.opts, eng.cfg, eng.prof)
+            reset_some(eng.s, seeds, done, eng.native)
             eng.sync_hands(restarted=done)
     recs = eng.take_hands()
     assert sorted(r.game for r in recs) == sorted(ended) and all(r.hand == 0 for r in recs)

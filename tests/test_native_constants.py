@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -22,6 +24,25 @@ def test_constants_header_is_up_to_date():
     assert gen.OUT.read_text(encoding="utf-8") == gen.render(), (
         "native/include/tw16/constants.hpp is stale: run python tools/gen_constants.py and rebuild"
     )
+
+
+def test_state_fields_header_is_up_to_date():
+    # the state layout's one table (envs.engine.state.FIELDS) as the X-macro the core expands
+    gen = _generator()
+    assert gen.STATE_OUT.read_text(encoding="utf-8") == gen.render_state_fields(), (
+        "native/include/tw16/state_fields.hpp is stale: run python native/tools/gen_constants.py and rebuild"
+    )
+
+
+def test_state_is_built_from_its_table():
+    from envs.engine import state as st
+
+    S = st.alloc(3, 2)
+    assert st.State._fields == tuple(f.name for f in st.FIELDS)
+    for f, a in zip(st.FIELDS, S):
+        assert a.dtype == np.dtype(f.dtype) and a.shape == (3, *(st.dim_value(d, 2) for d in f.dims)), f.name
+        assert np.all(a == f.fill), f.name
+    assert S.hands.shape == (3, 4, 34) and S.mask.shape == (3, 76) and S.script.shape == (3, 2, 144)
 
 
 def test_core_sees_the_same_constants():

@@ -51,7 +51,7 @@ from envs.engine.actions import N_ACTIONS, PASS, WIN, action_name
 from envs.engine.api import Engine
 from envs.engine.randplay import POLICY_GREEDY, POLICY_UNIFORM
 from envs.engine.rng import game_seeds, mix64
-from envs.rules import Rules
+from envs.rules import OPT_PER_TAI, Rules
 
 DIGESTS = Path(__file__).parent / "data" / "engine_digests.json"
 RECORD = os.environ.get("TW16_RECORD") == "1"
@@ -124,7 +124,7 @@ def _rules(cid):
 
 def _args(rules):
     eng = Engine(rules, 1)
-    return eng.opts, eng.cfg, eng.prof
+    return (eng.native,)
 
 
 def _check_code(S, b, opts):
@@ -473,7 +473,7 @@ def test_random_play_keeps_agent_seeds():
     eng = Engine(Rules(), 3)
     agent = game_seeds(1, 3)
     before = agent.copy()
-    _core.random_play(st.alloc(3), game_seeds(0, 3), agent, 1, False, POLICY_UNIFORM, eng.opts, eng.cfg, eng.prof)
+    _core.random_play(st.alloc(3), game_seeds(0, 3), agent, 1, False, POLICY_UNIFORM, eng.native)
     np.testing.assert_array_equal(agent, before)
 
 
@@ -561,7 +561,7 @@ def test_check_game_valid_and_corrupted(cid):
 def live():
     eng = Engine(Rules.make("hongkong", episode="game"), 4)
     S = st.alloc(4)
-    _core.reset_batch(S, game_seeds(0, 4), eng.opts, eng.cfg, eng.prof)
+    _core.reset_batch(S, game_seeds(0, 4), eng.native)
     return eng, S
 
 
@@ -571,7 +571,7 @@ def _legal(S):
 
 def test_bad_arrays(live):
     eng, S = live
-    args = (eng.opts, eng.cfg, eng.prof)
+    args = (eng.native,)
     with pytest.raises(ValueError, match=f"{len(FIELDS)} arrays"):
         _core.step_batch(tuple(S)[:-1], _legal(S), *args)
     with pytest.raises(ValueError, match="state"):
@@ -600,31 +600,44 @@ def test_bad_arrays(live):
         _core.reset_some(S, game_seeds(0, 4), np.ones(3, bool), *args)
     with pytest.raises(ValueError, match="active"):
         _core.step_some(S, _legal(S), np.ones(5, bool), *args)
+
+    # the rules: checked once, when the native rules object is built from the arrays
+    def native(o=eng.opts, c=eng.cfg, p=eng.prof):
+        return _core.Rules(o, c, *p)
+
     with pytest.raises(ValueError, match="opts"):
-        _core.step_batch(S, _legal(S), eng.opts[:5], eng.cfg, eng.prof)
+        native(o=eng.opts[:5])
     with pytest.raises(ValueError, match="cfg"):
-        _core.step_batch(S, _legal(S), eng.opts, np.zeros(len(eng.cfg) + 1, np.int64), eng.prof)
-    with pytest.raises(ValueError, match="prof"):
-        _core.step_batch(S, _legal(S), eng.opts, eng.cfg, eng.prof[:2])
+        native(c=np.zeros(len(eng.cfg) + 1, np.int64))
+    with pytest.raises(ValueError, match="p_repl"):
+        native(p=(eng.prof[0], eng.prof[1][:5], eng.prof[2]))
     bad_tai = eng.prof[0].copy()
     bad_tai[3, 0] = 999
     with pytest.raises(ValueError, match="row 3"):
-        _core.step_batch(S, _legal(S), eng.opts, eng.cfg, (bad_tai, eng.prof[1], eng.prof[2]))
+        native(p=(bad_tai, eng.prof[1], eng.prof[2]))
     o = eng.opts.copy()
     o[1] = -1  # OPT_DEAD_WALL
     with pytest.raises(ValueError, match="OPT_DEAD_WALL"):
-        _core.step_batch(S, _legal(S), o, eng.cfg, eng.prof)
+        native(o=o)
+    o = eng.opts.copy()
+    o[OPT_PER_TAI] = 0  # (a rules object holds it; the engine divides by it)
+    with pytest.raises(ValueError, match="OPT_PER_TAI"):
+        _core.step_batch(S, _legal(S), native(o=o))
+    with pytest.raises(TypeError):  # the bare arrays are not the rules
+        _core.step_batch(S, _legal(S), eng.opts, eng.cfg, eng.prof)
+    with pytest.raises(TypeError):
+        _core.step_batch(S, _legal(S), eng.opts)
     with pytest.raises(ValueError, match="episodes"):
         _core.random_play(S, game_seeds(0, 4), game_seeds(1, 4), -1, False, 0, *args)
     with pytest.raises(ValueError, match="policy"):
         _core.random_play(S, game_seeds(0, 4), game_seeds(1, 4), 1, False, 7, *args)
     with pytest.raises(ValueError, match="b: game 4"):
-        _testing.check_game(S, 4, eng.opts)
+        _testing.check_game(S, 4, eng.native)
 
 
 def test_bad_actions_change_nothing(live):
     eng, S = live
-    args = (eng.opts, eng.cfg, eng.prof)
+    args = (eng.native,)
     before = [a.copy() for a in S]
     a = _legal(S)
     a[2] = N_ACTIONS
@@ -653,7 +666,7 @@ def test_bad_state_content(live):
     """A state whose values would take the engine out of bounds is refused: that game is left as it
     was (the others of the batch are stepped) and the call raises ValueError naming it."""
     eng, S = live
-    args = (eng.opts, eng.cfg, eng.prof)
+    args = (eng.native,)
     turn = int(np.flatnonzero(S.g[:, st.G_PHASE] == st.PH_TURN)[0])
     other = (int(S.g[turn, st.G_CUR]) + 1) % 4
     cases = [
@@ -705,7 +718,7 @@ def test_terminated_games_step_as_noop(live):
     S.mask[0] = True
     S.rewards[0] = 1.0
     g0 = S.g[0].copy()
-    _core.step_batch(S, _legal(S), eng.opts, eng.cfg, eng.prof)
+    _core.step_batch(S, _legal(S), eng.native)
     np.testing.assert_array_equal(S.g[0], g0)
     assert (S.rewards[0] == 0).all()
 
@@ -717,7 +730,7 @@ def test_fuzzed_states_never_crash():
     for cid in ("hongkong-game-offer-dice", "standard-all-on", "strict16"):
         eng = Engine(_rules(cid), 6)
         S = st.alloc(6)
-        _core.reset_batch(S, game_seeds(5, 6), eng.opts, eng.cfg, eng.prof)
+        _core.reset_batch(S, game_seeds(5, 6), eng.native)
         refused = stepped = 0
         for t in range(60 * SCALE):
             T = st.State(*(a.copy() for a in S))
@@ -739,18 +752,18 @@ def test_fuzzed_states_never_crash():
                     arr[idx] = np.array([u], dtype=f"uint{bits}").view(arr.dtype)[0]
             b = int(rng.integers(6))
             try:
-                _testing.check_game(T, b, eng.opts)
+                _testing.check_game(T, b, eng.native)
             except ValueError:
                 pass
             try:
-                _core.step_batch(T, T.mask.argmax(1).astype(np.int64), eng.opts, eng.cfg, eng.prof)
+                _core.step_batch(T, T.mask.argmax(1).astype(np.int64), eng.native)
                 stepped += 1
             except ValueError:
                 refused += 1
             a = choose(rng, S)
-            _core.step_batch(S, a, eng.opts, eng.cfg, eng.prof)
+            _core.step_batch(S, a, eng.native)
             if S.terminated.any():
-                _core.reset_some(S, game_seeds(100 + t, 6), S.terminated.copy(), eng.opts, eng.cfg, eng.prof)
+                _core.reset_some(S, game_seeds(100 + t, 6), S.terminated.copy(), eng.native)
         assert refused > 0 and stepped > 0
 
 
@@ -782,7 +795,7 @@ def test_tiles_that_do_not_add_up_never_crash():
         B = 32
         eng = Engine(_rules(cid), B)
         S = st.alloc(B)
-        _core.reset_batch(S, game_seeds(8, B), eng.opts, eng.cfg, eng.prof)
+        _core.reset_batch(S, game_seeds(8, B), eng.native)
         n = 144 if eng.opts[0] else 136
         for b in range(B):
             head, tail = S.g[b, st.G_HEAD], S.g[b, st.G_TAIL]
@@ -791,7 +804,7 @@ def test_tiles_that_do_not_add_up_never_crash():
         for _t in range(300 * SCALE):
             a = choose(rng, S, greedy=0.0, take_win=1.0)
             try:
-                _core.step_some(S, a, alive, eng.opts, eng.cfg, eng.prof)
+                _core.step_some(S, a, alive, eng.native)
             except ValueError as e:
                 msg = str(e)
                 assert msg.startswith("state: game ") or "illegal" in msg, msg
@@ -804,16 +817,14 @@ def test_tiles_that_do_not_add_up_never_crash():
     # A win on a hand that, with its melds, holds six of a kind: counted as a scorer refusal.
     eng = Engine(_rules("hongkong"), 1)
     S = st.alloc(1)
-    _core.reset_batch(S, game_seeds(1, 1), eng.opts, eng.cfg, eng.prof)
+    _core.reset_batch(S, game_seeds(1, 1), eng.native)
     while S.g[0, st.G_PHASE] != st.PH_TURN:
-        _core.step_batch(
-            S, np.array([PASS if S.mask[0, PASS] else int(S.mask[0].argmax())]), eng.opts, eng.cfg, eng.prof
-        )
+        _core.step_batch(S, np.array([PASS if S.mask[0, PASS] else int(S.mask[0].argmax())]), eng.native)
     seat = int(S.g[0, st.G_CUR])
     S.hands[0, seat] = 0
     S.hands[0, seat, :5] = [3, 3, 3, 3, 2]  # 111 222 333 444 55m
     S.melds[0, seat, 0] = (1, 0, (seat + 2) % 4)  # and a pon of 1m
     S.p[0, seat, st.P_NMELDS] = 1
     S.mask[0, WIN] = True
-    _core.step_batch(S, np.array([WIN]), eng.opts, eng.cfg, eng.prof)
+    _core.step_batch(S, np.array([WIN]), eng.native)
     assert S.g[0, st.G_SCORE_ERR] == 1 and S.res_tai[0, seat] == 0

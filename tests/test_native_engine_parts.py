@@ -358,7 +358,7 @@ def _check_state_parts(eng, b, rng):
         S.g[b, st.G_PHASE] = st.PH_TURN
         S.terminated[b] = False
         core.mask_rows(S.mask, S.g, S.p, S.hands, S.melds, S.terminated, e.opts, e.cfg, e.prof[2])
-        err = _testing.check_game(S, b, e.opts)
+        err = _testing.check_game(S, b, e.native)
         assert err == 0, (what, ERROR_NAMES[err])
     _count(f"state parts: {what}")
 
@@ -654,7 +654,7 @@ def test_bad_input_is_refused():
         _testing.fill_wall(S._replace(rng=S.rng.astype(np.int64)), 0, o)
     with pytest.raises(ValueError, match="S.hands: expected axis 1 of size 4"):
         _testing.deal(S._replace(hands=S.hands[:, :3]), 0, o, eng.prof)
-    with pytest.raises(TypeError, match="prof"):
+    with pytest.raises(ValueError, match="prof"):  # (as the engine's calls: one parser, native/bind/args.cpp)
         _testing.deal(S, 0, o, eng.prof[:2])
     S2 = _copy(S)
     S2.g[0, st.G_DEALER] = -1

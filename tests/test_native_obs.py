@@ -59,9 +59,7 @@ DEFENCES = {
 def _planes(eng, seats, flags):
     s = eng.s
     out = np.full((eng.batch_size, pv.n_channels(bool(flags & pv.F_DERIVED)), 34), np.nan, np.float32)
-    _core.planes_v0_encode(
-        out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, eng.opts, flags, pv.engine_shapes(eng)
-    )
+    _core.planes_v0_encode(out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, eng.native, flags)
     return out
 
 
@@ -69,24 +67,20 @@ def _oracle(eng, seats, flags):
     s = eng.s
     base = pv.n_channels(bool(flags & pv.F_DERIVED))
     out = np.full((eng.batch_size, base + ov.N_ORACLE_EXTRA, 34), np.nan, np.float32)
-    _core.oracle_v0_encode(
-        out, s.hands, s.melds, s.river, s.wall, s.g, s.p, s.scores, seats, eng.opts, flags, pv.engine_shapes(eng), base
-    )
+    _core.oracle_v0_encode(out, s.hands, s.melds, s.river, s.wall, s.g, s.p, s.scores, seats, eng.native, flags, base)
     return out
 
 
 def _encode_one(eng, b, me, flags):
     s = eng.s
     o = np.full((pv.n_channels(bool(flags & pv.F_DERIVED)), 34), np.nan, np.float32)
-    _core.encode_one(o, s.hands, s.melds, s.river, s.g, s.p, s.scores, b, me, eng.opts, flags, pv.engine_shapes(eng))
+    _core.encode_one(o, s.hands, s.melds, s.river, s.g, s.p, s.scores, b, me, eng.native, flags)
     return o
 
 
 def _encode_rows(eng, out, rows, seats, flags):
     s = eng.s
-    _core.encode_rows(
-        out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, eng.opts, flags, pv.engine_shapes(eng)
-    )
+    _core.encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, eng.native, flags)
 
 
 def _efficiency(f):
@@ -418,8 +412,8 @@ def small():
 def _planes_call(eng, a, out=None, seats=None, opts=None, flags=0):
     out = np.zeros((3, pv.N_CHANNELS, 34), np.float32) if out is None else out
     seats = np.zeros(3, np.int64) if seats is None else seats
-    opts = eng.opts if opts is None else opts
-    _core.planes_v0_encode(out, a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], seats, opts, flags, 0)
+    rules = eng.native if opts is None else _core.Rules(opts, eng.cfg, *eng.prof)
+    _core.planes_v0_encode(out, a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], seats, rules, flags)
 
 
 def test_bad_arrays_raise(small):
@@ -485,8 +479,7 @@ def test_bad_state_values_raise(small):
             a["p"],
             a["scores"],
             np.zeros(3, np.int64),
-            eng.opts,
-            0,
+            eng.native,
             0,
             base,
         )
@@ -501,16 +494,15 @@ def test_bad_state_values_raise(small):
             a["p"],
             a["scores"],
             np.zeros(3, np.int64),
-            eng.opts,
-            0,
+            eng.native,
             0,
             base + 1,
         )
     o = np.zeros((pv.N_CHANNELS, 34), np.float32)
     with pytest.raises(ValueError, match="b: game 3"):
-        _core.encode_one(o, a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], 3, 0, eng.opts, 0, 0)
+        _core.encode_one(o, a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], 3, 0, eng.native, 0)
     with pytest.raises(ValueError, match="me: seat 5"):
-        _core.encode_one(o, a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], 0, 5, eng.opts, 0, 0)
+        _core.encode_one(o, a["hands"], a["melds"], a["river"], a["g"], a["p"], a["scores"], 0, 5, eng.native, 0)
     out = np.zeros((2, pv.N_CHANNELS, 34), np.float32)
     with pytest.raises(ValueError, match="rows: game 3"):
         _core.encode_rows(
@@ -523,8 +515,7 @@ def test_bad_state_values_raise(small):
             a["g"],
             a["p"],
             a["scores"],
-            eng.opts,
-            0,
+            eng.native,
             0,
         )
     with pytest.raises(ValueError, match="out: 2 rows for 3 games"):
@@ -538,8 +529,7 @@ def test_bad_state_values_raise(small):
             a["g"],
             a["p"],
             a["scores"],
-            eng.opts,
-            0,
+            eng.native,
             0,
         )
 

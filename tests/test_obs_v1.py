@@ -170,7 +170,7 @@ def test_bad_input_raises():
 
     def call(la=s.la, la_k=s.la_k, rows=rows, seats=seats, out=out, flags=0):
         _core.planes_v1_encode(
-            out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, la, la_k, eng.opts, flags, 0
+            out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, la, la_k, eng.native, flags
         )
 
     call()

@@ -63,7 +63,7 @@ def random_steps(eng, rng, n, game=None):
 def check_resampled(before, after, seat):
     """What the seat sees did not change, and the state is legal."""
     s0, s1 = before.s, after.s
-    assert _testing.check_game(s1, 0, after.opts) == 0
+    assert _testing.check_game(s1, 0, after.native) == 0
     assert obs_of(before, seat) == obs_of(after, seat)
     np.testing.assert_array_equal(s0.mask, s1.mask)
     np.testing.assert_array_equal(s0.hands[0, seat], s1.hands[0, seat])
@@ -102,7 +102,7 @@ def test_resampled_mid_game_states_are_legal(profile, options):
                     if after.terminated[0]:
                         break
                     random_steps(after, rng, 1)
-                    assert _testing.check_game(after.s, 0, after.opts) == 0
+                    assert _testing.check_game(after.s, 0, after.native) == 0
     assert n >= 1000 and changed > 0.9 * n, (n, changed)
 
 
@@ -111,7 +111,7 @@ def _continue_checked(eng, rng, steps=200):
         if eng.terminated[0]:
             return
         random_steps(eng, rng, 1)
-        assert _testing.check_game(eng.s, 0, eng.opts) == 0
+        assert _testing.check_game(eng.s, 0, eng.native) == 0
 
 
 def test_resample_while_a_kong_is_robbed():
@@ -207,7 +207,7 @@ def small_case() -> Engine:
     ]
     g[[st.G_NKONG, st.G_TILE, st.G_LAST_DRAWN, st.G_AFTER_CLAIM, st.G_DRAWSRC]] = [0, -1, 20, 0, st.SRC_FRONT]
     _core.mask_rows(s.mask, s.g, s.p, s.hands, s.melds, s.terminated, eng.opts, eng.cfg, eng.prof[2])
-    assert _testing.check_game(s, 0, eng.opts) == 0
+    assert _testing.check_game(s, 0, eng.native) == 0
     return eng
 
 
@@ -244,7 +244,7 @@ def test_resample_is_uniform_over_the_consistent_deals():
     for i in range(n):
         eng.set_game(0, ref, 0)
         eng.resample_hidden(0, 0, i)
-        assert _testing.check_game(eng.s, 0, eng.opts) == 0
+        assert _testing.check_game(eng.s, 0, eng.native) == 0
         seen[outcome(eng)] += 1
     assert set(seen) <= set(deals), set(seen) - set(deals)  # never a flower in a hand, never a lost tile
     stat = sum((seen[k] - n * c / total) ** 2 / (n * c / total) for k, c in deals.items())
@@ -312,7 +312,7 @@ def test_bad_arguments_are_refused():
         done.resample_hidden(0, seat, 0)
     S = eng.s
     with pytest.raises(ValueError):
-        _core.resample_hidden(S._replace(hands=S.hands[:, :3]), 0, seat, 0, eng.opts, eng.cfg, eng.prof)
+        _core.resample_hidden(S._replace(hands=S.hands[:, :3]), 0, seat, 0, eng.native)
     with pytest.raises(ValueError, match="scripted walls"):
         _core.copy_game(S, 0, st.alloc(1, 2), 0)
     with pytest.raises(ValueError, match="c = 1"):
@@ -322,11 +322,9 @@ def test_bad_arguments_are_refused():
     for kw, msg in (({"k": 0}, "k = 0"), ({"n": 77}, "n = 77"), ({"policy": 4}, "policy")):
         args = {"k": 2, "n": 3, "policy": 1, **kw}
         with pytest.raises(ValueError, match=msg):
-            _core.search_batch(
-                S, games, seeds, args["k"], args["n"], args["policy"], 0.0, eng.opts, eng.cfg, eng.prof, out, vals
-            )
+            _core.search_batch(S, games, seeds, args["k"], args["n"], args["policy"], 0.0, eng.native, out, vals)
     with pytest.raises(ValueError, match="twice"):
-        _core.search_batch(S, np.array([1, 1]), seeds, 2, 3, 1, 0.0, eng.opts, eng.cfg, eng.prof, out, vals)
+        _core.search_batch(S, np.array([1, 1]), seeds, 2, 3, 1, 0.0, eng.native, out, vals)
 
 
 # -- the search agent ------------------------------------------------------------------------------
@@ -371,7 +369,7 @@ def test_search_agent_is_deterministic_and_thread_independent():
     for threads in (1, 2):
         _core.set_num_threads(threads)
         out, vals = np.zeros(games.size, np.int64), np.zeros((games.size, 3))
-        _core.search_batch(eng.s, games, seeds, 2, 3, 0, 0.0, eng.opts, eng.cfg, eng.prof, out, vals)
+        _core.search_batch(eng.s, games, seeds, 2, 3, 0, 0.0, eng.native, out, vals)
         res.append((out, vals))
     _core.set_num_threads(0)
     np.testing.assert_array_equal(res[0][0], res[1][0])
@@ -426,9 +424,7 @@ def test_search_batch_refuses_bad_candidates():
     seeds = np.zeros(2, np.uint64)
 
     def run(c):
-        _core.search_batch(
-            eng.s, games, seeds, 2, 2, 2, 0.0, eng.opts, eng.cfg, eng.prof, out, vals, np.array(c, np.int64)
-        )
+        _core.search_batch(eng.s, games, seeds, 2, 2, 2, 0.0, eng.native, out, vals, np.array(c, np.int64))
 
     a0, a1 = int(legal[0][0]), int(legal[1][0])
     run([[a0, -1], [a1, -1]])
@@ -446,6 +442,4 @@ def test_search_batch_refuses_bad_candidates():
     with pytest.raises(ValueError, match="candidates"):
         run([[a0], [a1]])  # the wrong shape
     with pytest.raises(TypeError, match="candidates: expected a numpy array"):
-        _core.search_batch(
-            eng.s, games, seeds, 2, 2, 2, 0.0, eng.opts, eng.cfg, eng.prof, out, vals, [[a0, -1], [a1, -1]]
-        )
+        _core.search_batch(eng.s, games, seeds, 2, 2, 2, 0.0, eng.native, out, vals, [[a0, -1], [a1, -1]])

@@ -53,9 +53,7 @@ def test_a_held_engine_makes_other_threads_wait():
             1,
             0,
             0.0,
-            eng.opts,
-            eng.cfg,
-            eng.prof,
+            eng.native,
             np.zeros(1, np.int64),
             np.zeros((1, 1)),
         )
@@ -111,7 +109,7 @@ def test_every_binding_on_state_memory_waits_for_the_hold():
         for _ in range(25):
             if not (~S.terminated).all():
                 break
-            _core.step_batch(S, sd.pick_actions(rng, S), ctx.opts, ctx.cfg, ctx.prof)
+            _core.step_batch(S, sd.pick_actions(rng, S), ctx.native)
         if S.terminated.any():
             S = sd.new_state(_core, ctx, 4, 78)
         return S, sd.valid_calls(_core, ctx, S)[0]

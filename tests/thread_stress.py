@@ -112,7 +112,7 @@ def _one_op(op, eng, rng, agent, encs):
     elif op == "check":
         from envs._core._testing import check_game
 
-        check_game(eng.s, int(rng.integers(B)), eng.opts)
+        check_game(eng.s, int(rng.integers(B)), eng.native)
 
 
 def _threads(n, target):

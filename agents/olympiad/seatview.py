@@ -15,7 +15,7 @@ from agents.olympiad.codec import WINDS, ProtocolError, ids, kind_of_id, seat_to
 from envs._core import claim_options, mask_rows
 from envs.engine import state as st
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PON, SELF_KONG, WIN
-from envs.engine.mask import engine_config
+from envs.engine.mask import engine_config, native_rules
 from envs.tiles import MELD_ADDKONG, MELD_ANKONG, MELD_CHI, MELD_KONG, MELD_PON
 
 DEALT = 16  # tiles dealt to each seat (the dealer's 17th is its first draw)
@@ -49,6 +49,11 @@ class SeatView:
         self.epoch = 0
 
     # -- engine-state helpers -----------------------------------------------------------------------
+    @property
+    def native(self):
+        """The rules compiled once (the encoders take them, as from an Engine)."""
+        return native_rules(self.rules)
+
     @property
     def g(self) -> np.ndarray:
         return self.s.g[0]

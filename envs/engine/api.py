@@ -58,7 +58,7 @@ from envs import _core
 from envs._core import reset_batch, reset_some, step_batch, step_some, tiles_left
 from envs.engine import actions as A
 from envs.engine import state as st
-from envs.engine.mask import engine_config
+from envs.engine.mask import engine_config, native_rules
 from envs.engine.record import HandLog, HandRecord, read_record
 from envs.engine.rng import game_seeds, redeal_seed
 from envs.rules import Rules
@@ -157,6 +157,11 @@ class Engine:
         return _hold_of(self)
 
     # -- the API ------------------------------------------------------------------------------
+    @property
+    def native(self):
+        """The rules compiled once (``envs.engine.mask.native_rules``): what the core's calls take."""
+        return native_rules(self.rules)
+
     @_locked
     def reset(self, seeds=0, walls=None) -> None:
         """Start every game. ``seeds``: int array (B,) or one int. ``walls``: optional scripted walls
@@ -176,7 +181,7 @@ class Engine:
             s = self.s._replace(script=np.zeros((B, 0, 144), np.uint8))
         self.s = s
         self.truncated[:] = False
-        reset_batch(self.s, sd, self.opts, self.cfg, self.prof)
+        reset_batch(self.s, sd, self.native)
         if self._log is not None:
             self._log.restart()
             self._log.collect(self.s)  # (a hand can end in its deal)
@@ -189,7 +194,7 @@ class Engine:
         out of 0..75 or illegal (ValueError naming it, the game and the legal ones) is refused by the
         core, the one place the actions are checked, before any game changes."""
         a = engine_actions(actions, self.batch_size, A.N_ACTIONS)  # integers of shape (B,), or raise
-        step_batch(self.s, a, self.opts, self.cfg, self.prof)
+        step_batch(self.s, a, self.native)
         self._rewards = self.s.rewards.copy()
         self._terminated = self.s.terminated.copy()
         if self._log is not None:
@@ -198,7 +203,7 @@ class Engine:
             # A finished game is dealt again from a seed derived from its previous one: deterministic.
             for b in np.flatnonzero(self._terminated):
                 self._seeds[b] = np.uint64(redeal_seed(self._seeds[b]))
-            reset_some(self.s, self._seeds, self._terminated, self.opts, self.cfg, self.prof)
+            reset_some(self.s, self._seeds, self._terminated, self.native)
             if self._log is not None:
                 self._log.restart(self._terminated)
                 self._log.collect(self.s)
@@ -242,7 +247,7 @@ class Engine:
     def reset_some(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Deal new games in rows ``which`` (bool (B,)) from ``seeds`` (uint64 (B,)); hand records
         of those games start again at hand 0."""
-        reset_some(self.s, seeds, which, self.opts, self.cfg, self.prof)
+        reset_some(self.s, seeds, which, self.native)
         if self._log is not None:
             self._log.restart(which)
             self._log.collect(self.s)
@@ -252,7 +257,7 @@ class Engine:
         """Step the games in ``active`` (bool (B,)) with ``actions`` (int64 (B,), legal under
         ``legal_action_mask``: the core refuses an illegal one, as ``step`` does). The others are
         untouched; results in ``step_rewards`` / ``step_terminated``."""
-        step_some(self.s, actions, active, self.opts, self.cfg, self.prof)
+        step_some(self.s, actions, active, self.native)
         if self._log is not None:
             self._log.collect(self.s)
 
@@ -380,7 +385,7 @@ class Engine:
         seed = as_int(seed, "seed")
         if not 0 <= seed < 1 << 64:
             raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
-        _core.resample_hidden(self.s, b, seat, seed, self.opts, self.cfg, self.prof)
+        _core.resample_hidden(self.s, b, seat, seed, self.native)
 
     def _game_index(self, b, name: str) -> int:
         b = as_int(b, name)

@@ -1,6 +1,6 @@
 """Invariants of one game, checked after every step of random play (in the native core, so it can
 run inside the random-play loop: native/src/invariants.cpp). ``envs._core._testing.check_game(S, b,
-opts)`` returns 0 or the first failing ``E_*`` code; this module holds the codes and their names."""
+rules)`` (rules: ``Engine.native``) returns 0 or the first failing ``E_*`` code; this module holds the codes and their names."""
 
 from __future__ import annotations
 

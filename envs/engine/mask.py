@@ -21,11 +21,14 @@ the per-seat helpers, which only the tests call, in ``envs._core._testing``), on
 
 from __future__ import annotations
 
+import atexit
+import weakref
+
 import numpy as np
 
 from envs.rules import Rules, is_hongkong
 
-__all__ = ["engine_config"]
+__all__ = ["engine_config", "native_rules"]
 
 # The engine settings derived from the profile (cfg, int64 (N_CFG,)): engine_config builds them.
 # cfg[CFG_READY_MODE]: which ready declarations the profile scores.
@@ -52,3 +55,31 @@ def engine_config(rules: Rules) -> np.ndarray:
     cfg[CFG_HEAVENLY_ROW] = "heavenly_ready" in keys
     cfg[CFG_EARTHLY_ROW] = "earthly_ready" in keys
     return cfg
+
+
+def native_rules(rules: Rules):
+    """The rules compiled once for the core (``envs._core.Rules``: the options, engine_config and the
+    compiled profile, copied and checked when built; native/include/tw16/rules.hpp): every engine
+    call takes it with the state. Built once per rules object and kept on it (Rules drops it when
+    pickled: the native object stays in its process)."""
+    native = rules.__dict__.get("_native")
+    if native is None:
+        p_tai, p_repl, p_opts = rules.profile_data.compiled()
+        from envs._core import Rules as NativeRules  # (deferred: gen_constants reads this module before a build)
+
+        native = NativeRules(rules.as_array(), engine_config(rules), p_tai, p_repl, p_opts)
+        object.__setattr__(rules, "_native", native)
+        _WITH_NATIVE[id(rules)] = rules
+    return native
+
+
+# The rules objects that hold a native one: at exit they let it go, so that no native object is
+# left for the interpreter's last teardown (nanobind reports those as leaks), whatever still holds
+# the rules then (a cache, a test framework's records).
+_WITH_NATIVE: weakref.WeakValueDictionary[int, Rules] = weakref.WeakValueDictionary()
+
+
+@atexit.register
+def _drop_natives() -> None:
+    for rules in list(_WITH_NATIVE.values()):
+        rules.__dict__.pop("_native", None)

@@ -38,4 +38,4 @@ def random_play(
     n = int(idx.max()) + 1
     seeds = game_seeds(seed, n)[idx]
     agent = game_seeds(seed ^ 0xA6E27, n)[idx]
-    return _core.random_play(engine.s, seeds, agent, episodes, check, policy, engine.opts, engine.cfg, engine.prof)
+    return _core.random_play(engine.s, seeds, agent, episodes, check, policy, engine.native)

@@ -41,10 +41,14 @@ rec_items   (B, HAND_LOG,       their nonzero scoring items, packed (seat * N_IT
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import NamedTuple
 
 import numpy as np
 
-from envs.scoring.codes import N_ITEMS
+from envs import tiles as _tiles
+from envs.engine import actions as _actions
+from envs.scoring import codes as _codes
+from envs.scoring.codes import N_ITEMS  # noqa: F401 (read into constants.hpp's py::state)
 
 MAX_MELDS = 5
 MAX_RIVER = 144
@@ -169,40 +173,69 @@ REC_DELTA = 18  # 18..21: chips per seat: res_delta when it ended (the 拉 payme
 REC_FLOWERS = 22  # exposed flower bits of seat s in bits 8s..8s+7
 NREC = 23
 
-State = namedtuple(
-    "State",
-    "wall hands melds river g p scores rng rewards terminated mask res_tai res_items res_delta script la la_k"
-    " rec rec_items",
+
+class Field(NamedTuple):
+    """One array of the state: its name, numpy dtype, the dims after the batch axis and alloc's fill.
+
+    A dim is a number or the name of a constant (of this module, or of the module ``DIM_HOME`` names);
+    ``K`` is the number of scripted walls per game. ``writable``: the engine writes it (script is only
+    read, and may be a read-only or broadcast array).
+    """
+
+    name: str
+    dtype: str
+    dims: tuple
+    fill: int = 0
+    writable: bool = True
+
+
+# The state layout, defined once (the table above says what each array means). The native core's
+# State struct, its argument parser, copy_game, the threads' hold and the fuzz harness expand the
+# X-macro TW16_STATE_FIELDS that native/tools/gen_constants.py generates from this table
+# (native/include/tw16/state_fields.hpp); State and alloc() below are built from it too.
+FIELDS = (
+    Field("wall", "uint8", ("WALL_SIZE",)),
+    Field("hands", "int8", (4, "N_KINDS")),
+    Field("melds", "int8", (4, "MAX_MELDS", 3)),
+    Field("river", "int8", ("MAX_RIVER", 4), fill=-1),
+    # int64 scalars: the native core reads g and p as int64 rows
+    Field("g", "int64", ("NG",)),
+    Field("p", "int64", (4, "NP")),
+    Field("scores", "int64", (4,)),
+    Field("rng", "uint64", ()),
+    Field("rewards", "float32", (4,)),
+    Field("terminated", "bool", ()),
+    Field("mask", "bool", ("N_ACTIONS",), fill=1),
+    Field("res_tai", "int32", (4,), fill=-1),
+    Field("res_items", "int16", (4, "N_ITEMS")),  # (int16: half the state; tai per item < 2**15)
+    Field("res_delta", "int64", (4,)),
+    Field("script", "uint8", ("K", "WALL_SIZE"), writable=False),
+    Field("la", "float64", (4, 4)),
+    Field("la_k", "int32", (4, 4)),
+    Field("rec", "int64", ("HAND_LOG", "NREC")),
+    Field("rec_items", "int32", ("HAND_LOG", "REC_MAX_ITEMS")),
 )
+# The module of each dim named in FIELDS that this module does not define.
+DIM_HOME = {"N_KINDS": _tiles, "N_ACTIONS": _actions, "N_ITEMS": _codes}
+
+State = namedtuple("State", [f.name for f in FIELDS])
 # The arrays the recorded engine digests cover (tests/data/engine_digests.json predates rec).
 RECORDED_FIELDS = State._fields[:17]
+
+
+def dim_value(d, n_script: int = 0) -> int:
+    """A dim of FIELDS as a number (``K``: n_script)."""
+    if isinstance(d, int):
+        return d
+    if d == "K":
+        return int(n_script)
+    return int(getattr(DIM_HOME.get(d), d) if d in DIM_HOME else globals()[d])
 
 
 def alloc(batch_size: int, n_script: int = 0) -> State:
     """Zeroed state for ``batch_size`` games (call the engine's reset before use)."""
     B = int(batch_size)
-    return State(
-        wall=np.zeros((B, WALL_SIZE), np.uint8),
-        hands=np.zeros((B, 4, 34), np.int8),
-        melds=np.zeros((B, 4, MAX_MELDS, 3), np.int8),
-        river=np.full((B, MAX_RIVER, 4), -1, np.int8),
-        # int64 scalars: the native core reads g and p as int64 rows (native/include/tw16/state.hpp).
-        g=np.zeros((B, NG), np.int64),
-        p=np.zeros((B, 4, NP), np.int64),
-        scores=np.zeros((B, 4), np.int64),
-        rng=np.zeros(B, np.uint64),
-        rewards=np.zeros((B, 4), np.float32),
-        terminated=np.zeros(B, np.bool_),
-        mask=np.ones((B, 76), np.bool_),
-        res_tai=np.full((B, 4), -1, np.int32),
-        res_items=np.zeros((B, 4, N_ITEMS), np.int16),  # (int16: half the state; tai per item < 2**15)
-        res_delta=np.zeros((B, 4), np.int64),
-        script=np.zeros((B, n_script, WALL_SIZE), np.uint8),
-        la=np.zeros((B, 4, 4), np.float64),
-        la_k=np.zeros((B, 4, 4), np.int32),
-        rec=np.zeros((B, HAND_LOG, NREC), np.int64),
-        rec_items=np.zeros((B, HAND_LOG, REC_MAX_ITEMS), np.int32),
-    )
+    return State(*(np.full((B, *(dim_value(d, n_script) for d in f.dims)), f.fill, f.dtype) for f in FIELDS))
 
 
 def state_bytes_per_game(s: State) -> int:

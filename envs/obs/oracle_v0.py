@@ -110,9 +110,8 @@ class OracleV0(pv.PlanesV0):
             s.p,
             s.scores,
             seats,
-            engine.opts,
+            engine.native,
             self.flags,
-            pv.engine_shapes(engine),
             self.n_planes,
         )
         return out

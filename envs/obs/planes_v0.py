@@ -267,9 +267,7 @@ class PlanesV0:
             out = self.alloc(B)
         elif out.shape != (B,) + self.shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be C-contiguous float32 {(B,) + self.shape}, got {out.dtype} {out.shape}")
-        planes_v0_encode(
-            out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, engine.opts, self.flags, engine_shapes(engine)
-        )
+        planes_v0_encode(out, s.hands, s.melds, s.river, s.g, s.p, s.scores, seats, engine.native, self.flags)
         return out
 
     def encode_rows(self, engine, out, rows, seats) -> np.ndarray:
@@ -286,9 +284,8 @@ class PlanesV0:
             s.g,
             s.p,
             s.scores,
-            engine.opts,
+            engine.native,
             self.flags,
-            engine_shapes(engine),
         )
         return out
 

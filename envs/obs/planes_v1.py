@@ -149,8 +149,7 @@ class PlanesV1(pv.PlanesV0):
             s.scores,
             s.la,
             s.la_k,
-            engine.opts,
+            engine.native,
             self.flags,
-            pv.engine_shapes(engine),
         )
         return out

@@ -8,14 +8,12 @@
 #include <cstdint>
 #include <string>
 
-#include "common.hpp"
+#include "args.hpp"
 #include "tw16/agents.hpp"
 
 namespace tw16::bind {
 namespace {
 namespace pa = py::actions;
-
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
 template <class T, int N>
 void check_range(View<T, N> v, const char* name, int64_t lo, int64_t hi) {

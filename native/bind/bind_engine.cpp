@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "common.hpp"
-#include "engine_args.hpp"
 #include "hold.hpp"
 #include "state_checks.hpp"
 #include "tw16/constants.hpp"
@@ -50,115 +50,7 @@ namespace A = py::actions;
 namespace M = py::mask;
 namespace RP = py::randplay;
 
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
-
-constexpr int N_FIELDS = 19;
-const char* const FIELDS[N_FIELDS] = {"wall",   "hands",   "melds",      "river", "g",        "p",         "scores",
-                                      "rng",    "rewards", "terminated", "mask",  "res_tai",  "res_items", "res_delta",
-                                      "script", "la",      "la_k",       "rec",   "rec_items"};
-
-// A writable numpy array (no conversion: a converted copy would drop the engine's writes).
-RwArray rw_array(nb::handle h, const std::string& name) {
-    RwArray a;
-    if (nb::try_cast<RwArray>(h, a, false)) return a;
-    AnyArray r;
-    if (nb::try_cast<AnyArray>(h, r, false)) bad(name + ": the array is read-only (the engine writes it)");
-    bad(name + ": expected a numpy array");
-}
-AnyArray ro_array(nb::handle h, const std::string& name) {
-    AnyArray r;
-    if (nb::try_cast<AnyArray>(h, r, false)) return r;
-    bad(name + ": expected a numpy array");
-}
-
 }  // namespace
-
-// envs.engine.state.State from the namedtuple (or a tuple / list of its N_FIELDS arrays in order).
-State state_of(nb::handle state) {
-    if (!nb::isinstance<nb::tuple>(state) && !nb::isinstance<nb::list>(state))
-        bad("state: expected envs.engine.state.State (or a tuple of its " + std::to_string(N_FIELDS) + " arrays)");
-    const size_t n = nb::len(state);
-    if (n != N_FIELDS)
-        bad("state: expected the " + std::to_string(N_FIELDS) + " arrays of envs.engine.state.State, got " +
-            std::to_string(n));
-    auto item = [&](int i) { return state[static_cast<size_t>(i)]; };
-    auto nm = [](int i) { return std::string("state.") + FIELDS[i]; };
-    State S;
-    // The batch size B comes from wall; every other array must agree.
-    const RwArray wall = rw_array(item(0), nm(0));
-    S.wall = rw<uint8_t, 2>(wall, "state.wall", {-1, St::WALL_SIZE});
-    const int64_t B = S.wall.shape[0];
-#define TW16_RW(i, field, T, N, ...) S.field = rw<T, N>(rw_array(item(i), nm(i)), ("state." #field), {B, __VA_ARGS__})
-    TW16_RW(1, hands, int8_t, 3, 4, T::N_KINDS);
-    TW16_RW(2, melds, int8_t, 4, 4, St::MAX_MELDS, 3);
-    TW16_RW(3, river, int8_t, 3, St::MAX_RIVER, 4);
-    TW16_RW(4, g, int64_t, 2, St::NG);
-    TW16_RW(5, p, int64_t, 3, 4, St::NP);
-    TW16_RW(6, scores, int64_t, 2, 4);
-    S.rng = rw<uint64_t, 1>(rw_array(item(7), nm(7)), "state.rng", {B});
-    TW16_RW(8, rewards, float, 2, 4);
-    S.terminated = rw<bool, 1>(rw_array(item(9), nm(9)), "state.terminated", {B});
-    TW16_RW(10, mask, bool, 2, A::N_ACTIONS);
-    TW16_RW(11, res_tai, int32_t, 2, 4);
-    TW16_RW(12, res_items, int16_t, 3, 4, py::codes::N_ITEMS);
-    TW16_RW(13, res_delta, int64_t, 2, 4);
-    TW16_RW(15, la, double, 3, 4, 4);
-    TW16_RW(16, la_k, int32_t, 3, 4, 4);
-    TW16_RW(17, rec, int64_t, 3, St::HAND_LOG, St::NREC);
-    TW16_RW(18, rec_items, int32_t, 3, St::HAND_LOG, St::REC_MAX_ITEMS);
-#undef TW16_RW
-    // The scripted walls are only read: a read-only (or broadcast) array is accepted as it is.
-    const View<const uint8_t, 3> script =
-        ro<uint8_t, 3>(ro_array(item(14), nm(14)), "state.script", {B, -1, St::WALL_SIZE});
-    S.script.data = const_cast<uint8_t*>(script.data);
-    for (int d = 0; d < 3; ++d) {
-        S.script.shape[d] = script.shape[d];
-        S.script.stride[d] = script.stride[d];
-    }
-    return S;
-}
-
-template <class T>
-View<T, 1> mutable_1d(View<const T, 1> v) {
-    View<T, 1> r;
-    r.data = const_cast<T*>(v.data);
-    r.shape[0] = v.shape[0];
-    r.stride[0] = v.stride[0];
-    return r;
-}
-
-// Rules.as_array() (N_OPTS,) int64 and engine_config (N_CFG,) int64: only read. The options whose
-// range keeps native code in bounds are checked.
-Opts opts_of(const AnyArray& a) {
-    const Opts opts = mutable_1d(ro<int64_t, 1>(a, "opts", {R::N_OPTS}));
-    if (opts[R::OPT_DEAD_WALL] < 0 || opts[R::OPT_DEAD_WALL] > St::WALL_SIZE)
-        bad("opts: OPT_DEAD_WALL = " + std::to_string(opts[R::OPT_DEAD_WALL]) + ", expected 0..144");
-    if (opts[R::OPT_PER_TAI] == 0) bad("opts: OPT_PER_TAI is 0 (rewards are chips / per_tai)");
-    return opts;
-}
-Cfg cfg_of(const AnyArray& a) { return mutable_1d(ro<int64_t, 1>(a, "cfg", {M::N_CFG})); }
-
-// The compiled profile (Profile.compiled()): a tuple (p_tai int32 (4, N_ITEMS), p_repl int8
-// (N_ITEMS, N_ITEMS), p_opts int64 (N_POPTS,)); row 3 of p_tai (the items in table order, -1 after
-// the last) is used as an index by the scorer, so it is range-checked.
-Prof prof_of(nb::handle prof) {
-    if (!nb::isinstance<nb::tuple>(prof) && !nb::isinstance<nb::list>(prof))
-        bad("prof: expected the tuple (p_tai, p_repl, p_opts) of Profile.compiled()");
-    if (nb::len(prof) != 3)
-        bad("prof: expected 3 arrays (p_tai, p_repl, p_opts), got " + std::to_string(nb::len(prof)));
-    Prof p;
-    p.p_tai = view_of<int32_t, 2>(ro_array(prof[0], "prof.p_tai"), "prof.p_tai", {4, py::codes::N_ITEMS});
-    p.p_repl =
-        view_of<int8_t, 2>(ro_array(prof[1], "prof.p_repl"), "prof.p_repl", {py::codes::N_ITEMS, py::codes::N_ITEMS});
-    p.p_opts = view_of<int64_t, 1>(ro_array(prof[2], "prof.p_opts"), "prof.p_opts", {P::N_POPTS});
-    for (int64_t r = 0; r < py::codes::N_ITEMS; ++r) {
-        const int64_t i = p.p_tai(3, r);
-        if (i < -1 || i >= py::codes::N_ITEMS)
-            bad("prof.p_tai: row 3 (item order) holds " + std::to_string(i) + " at " + std::to_string(r) +
-                ", expected -1..N_ITEMS-1");
-    }
-    return p;
-}
 
 template <class T>
 View<const T, 1> batch_vec(const AnyArray& a, const char* name, int64_t B) {
@@ -303,74 +195,76 @@ void bind_engine(nb::module_& m, nb::module_& t) {
     m.attr("PARALLEL_MIN_BATCH") = PARALLEL_MIN_BATCH;
     m.def(
         "reset_batch",
-        [](nb::handle state, const AnyArray& seeds, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& seeds, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto sd = batch_vec<uint64_t>(seeds, "seeds", S.batch());
             check_script(S, opts);
             nb::gil_scoped_release nogil;
             reset_batch(S, sd, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("seeds"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("state"), nb::arg("seeds"), nb::arg("rules"),
         "Deal every game of the batch from seeds (uint64 (B,)); envs.engine.step.reset_batch.");
     m.def(
         "reset_some",
-        [](nb::handle state, const AnyArray& seeds, const AnyArray& which, const AnyArray& opts_a,
-           const AnyArray& cfg_a, nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& seeds, const AnyArray& which, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto sd = batch_vec<uint64_t>(seeds, "seeds", S.batch());
             const auto wh = batch_vec<bool>(which, "which", S.batch());
             nb::gil_scoped_release nogil;
             reset_some(S, sd, wh, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("seeds"), nb::arg("which"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("state"), nb::arg("seeds"), nb::arg("which"), nb::arg("rules"),
         "Auto-reset: deal again the games in which (bool (B,)); scripted walls are not reused.");
     m.def(
         "step_batch",
-        [](nb::handle state, const AnyArray& actions, const AnyArray& opts_a, const AnyArray& cfg_a,
-           nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& actions, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto ac = batch_vec<int64_t>(actions, "actions", S.batch());
             run_steps(S, ac, nullptr, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("actions"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("state"), nb::arg("actions"), nb::arg("rules"),
         "Apply one action (int64 (B,), legal under the current mask) per game; a finished game is not changed "
         "(zero rewards).");
     m.def(
         "step_some",
-        [](nb::handle state, const AnyArray& actions, const AnyArray& active, const AnyArray& opts_a,
-           const AnyArray& cfg_a, nb::handle prof_h) {
+        [](nb::handle state, const AnyArray& actions, const AnyArray& active, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto ac = batch_vec<int64_t>(actions, "actions", S.batch());
             const auto act = batch_vec<bool>(active, "active", S.batch());
             run_steps(S, ac, &act, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("actions"), nb::arg("active"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("state"), nb::arg("actions"), nb::arg("active"), nb::arg("rules"),
         "step_batch for the games in active (bool (B,)) only; the others are not touched.");
     m.def(
         "random_play",
         [](nb::handle state, const AnyArray& seeds, const AnyArray& agent_seeds, int64_t episodes, bool check,
-           int64_t policy, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h) {
+           int64_t policy, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const int64_t B = S.batch();
             const auto sd = batch_vec<uint64_t>(seeds, "seeds", B);
             const auto ag = batch_vec<uint64_t>(agent_seeds, "agent_seeds", B);
@@ -389,22 +283,23 @@ void bind_engine(nb::module_& m, nb::module_& t) {
             return nb::ndarray<nb::numpy, int64_t, nb::ndim<2>>(buf, 2, shape, owner);
         },
         nb::arg("state"), nb::arg("seeds"), nb::arg("agent_seeds"), nb::arg("episodes"), nb::arg("check"),
-        nb::arg("policy"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"),
+        nb::arg("policy"), nb::arg("rules"),
         "Random (policy 0) or greedy (1) legal play of every game: envs.engine.randplay's play_batch. Game b is "
         "dealt from seeds[b], the agent draws from agent_seeds[b] (not changed). Returns the (B, N_OUT) int64 "
         "table (OUT_EPISODES, OUT_HANDS, OUT_DECISIONS, OUT_WINS, OUT_ERROR, OUT_ERROR_STEP, OUT_HASH).");
     t.def(
         "check_game",
-        [](nb::handle state, int64_t b, const AnyArray& opts_a) {
+        [](nb::handle state, int64_t b, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
+            check_divides(rules);
+            const Opts opts = rules.options();
             if (b < 0 || b >= S.batch())
                 bad("b: game " + std::to_string(b) + " is not in 0.." + std::to_string(S.batch() - 1));
             check_game_bounds(S, b);
             return check_game(S, b, opts);
         },
-        nb::arg("state"), nb::arg("b"), nb::arg("opts"),
+        nb::arg("state"), nb::arg("b"), nb::arg("rules"),
         "The invariant checker of envs.engine.invariants: 0 or the first failing E_* code of game b.");
     // Engine.locked(): the hold of the native calls (hold.hpp) around a compound operation in Python.
     nb::class_<StateHold>(m, "StateHold",

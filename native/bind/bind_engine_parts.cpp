@@ -10,7 +10,7 @@
 #include <string>
 #include <type_traits>
 
-#include "common.hpp"
+#include "args.hpp"
 #include "hold.hpp"
 #include "tw16/claims.hpp"
 #include "tw16/handend.hpp"
@@ -30,21 +30,11 @@ namespace R = py::options;
 
 constexpr int64_t NG = St::NG;
 constexpr int64_t NP = St::NP;
-constexpr int64_t N_OPTS = R::N_OPTS;
-constexpr int64_t N_CFG = py::mask::N_CFG;
-constexpr int64_t N_POPTS = py::profile::N_POPTS;
 constexpr int64_t N_ITEMS = py::codes::N_ITEMS;
 constexpr int64_t N_ACTIONS = py::actions::N_ACTIONS;
 constexpr int64_t MAX_MELDS = St::MAX_MELDS;
 constexpr int64_t MAX_RIVER = St::MAX_RIVER;
 constexpr int64_t WALL_SIZE = St::WALL_SIZE;
-
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
-
-void check_range(int64_t v, int64_t lo, int64_t hi, const std::string& name) {
-    if (v < lo || v > hi)
-        bad(name + ": expected " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + std::to_string(v));
-}
 
 // A read-only input as a (non-const) view: only for arguments the native function does not write.
 template <class T, int N>
@@ -70,66 +60,6 @@ struct Hand34 {
         check_counts(v, name);
     }
 };
-
-// The state namedtuple envs.engine.state.State: every field checked (dtype, rank, the batch axis
-// and fixed axes); script (B, K, 144) may be read-only.
-template <class T, int N>
-View<T, N> field(nb::handle S, const char* name, std::initializer_list<int64_t> want, bool writable = true) {
-    const std::string full = std::string("S.") + name;
-    if (!nb::hasattr(S, name)) throw nb::type_error((full + ": missing (expected envs.engine.state.State)").c_str());
-    nb::object o = nb::getattr(S, name);
-    if (writable) {
-        RwArray a;
-        if (!nb::try_cast(o, a, false)) throw nb::type_error((full + ": expected a writable numpy array").c_str());
-        return view_of<T, N>(a, full.c_str(), want);
-    }
-    AnyArray a;
-    if (!nb::try_cast(o, a, false)) throw nb::type_error((full + ": expected a numpy array").c_str());
-    return view_of<T, N>(a, full.c_str(), want);
-}
-
-State state_of(nb::handle S) {
-    State s;
-    s.wall = field<uint8_t, 2>(S, "wall", {-1, WALL_SIZE});
-    const int64_t B = s.wall.shape[0];
-    s.hands = field<int8_t, 3>(S, "hands", {B, 4, 34});
-    s.melds = field<int8_t, 4>(S, "melds", {B, 4, MAX_MELDS, 3});
-    s.river = field<int8_t, 3>(S, "river", {B, MAX_RIVER, 4});
-    s.g = field<int64_t, 2>(S, "g", {B, NG});
-    s.p = field<int64_t, 3>(S, "p", {B, 4, NP});
-    s.scores = field<int64_t, 2>(S, "scores", {B, 4});
-    s.rng = field<uint64_t, 1>(S, "rng", {B});
-    s.rewards = field<float, 2>(S, "rewards", {B, 4});
-    s.terminated = field<bool, 1>(S, "terminated", {B});
-    s.mask = field<bool, 2>(S, "mask", {B, N_ACTIONS});
-    s.res_tai = field<int32_t, 2>(S, "res_tai", {B, 4});
-    s.res_items = field<int16_t, 3>(S, "res_items", {B, 4, N_ITEMS});
-    s.res_delta = field<int64_t, 2>(S, "res_delta", {B, 4});
-    s.script = field<uint8_t, 3>(S, "script", {B, -1, WALL_SIZE}, false);
-    s.la = field<double, 3>(S, "la", {B, 4, 4});
-    s.la_k = field<int32_t, 3>(S, "la_k", {B, 4, 4});
-    s.rec = field<int64_t, 3>(S, "rec", {B, St::HAND_LOG, St::NREC});
-    s.rec_items = field<int32_t, 3>(S, "rec_items", {B, St::HAND_LOG, St::REC_MAX_ITEMS});
-    return s;
-}
-
-// The compiled profile tuple (p_tai, p_repl, p_opts).
-Prof prof_of(nb::handle prof) {
-    if (!nb::isinstance<nb::sequence>(prof) || nb::len(prof) != 3)
-        throw nb::type_error("prof: expected the compiled profile (p_tai, p_repl, p_opts)");
-    Prof p;
-    AnyArray a;
-    if (!nb::try_cast(prof[0], a, false)) throw nb::type_error("prof[0] (p_tai): expected a numpy array");
-    p.p_tai = view_of<int32_t, 2>(a, "prof[0] (p_tai)", {4, N_ITEMS});
-    if (!nb::try_cast(prof[1], a, false)) throw nb::type_error("prof[1] (p_repl): expected a numpy array");
-    p.p_repl = view_of<int8_t, 2>(a, "prof[1] (p_repl)", {N_ITEMS, N_ITEMS});
-    if (!nb::try_cast(prof[2], a, false)) throw nb::type_error("prof[2] (p_opts): expected a numpy array");
-    p.p_opts = view_of<int64_t, 1>(a, "prof[2] (p_opts)", {N_POPTS});
-    return p;
-}
-
-Opts opts_of(const AnyArray& a) { return in<int64_t, 1>(a, "opts", {N_OPTS}); }
-View<int64_t, 1> popts_of(const AnyArray& a) { return in<int64_t, 1>(a, "p_opts", {N_POPTS}); }
 
 void check_batch_index(int64_t b, int64_t B) { check_range(b, 0, B - 1, "b"); }
 
@@ -171,7 +101,7 @@ void b_mask_rows(const RwArray& mask_a, const AnyArray& g_a, const AnyArray& p_a
     auto melds = in<int8_t, 4>(melds_a, "melds", {B, 4, MAX_MELDS, 3});
     auto term = in<bool, 1>(term_a, "terminated", {B});
     Opts opts = opts_of(opts_a);
-    Cfg cfg = in<int64_t, 1>(cfg_a, "cfg", {N_CFG});
+    Cfg cfg = cfg_of(cfg_a);
     auto p_opts = popts_of(popts_a);
     for (int64_t b = 0; b < B; ++b)
         if (!term[b]) check_mask_game(b, g[b], p[b], hands[b], melds[b]);
@@ -215,8 +145,7 @@ bool b_can_declare_ready(const AnyArray& g_a, const AnyArray& ps_a, const AnyArr
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
     check_range(ps[St::P_NMELDS], 0, MAX_MELDS, "ps[P_NMELDS]");
-    return can_declare_ready(g, ps, h.v, ms, opts_of(opts_a), in<int64_t, 1>(cfg_a, "cfg", {N_CFG}), popts_of(popts_a),
-                             claimed);
+    return can_declare_ready(g, ps, h.v, ms, opts_of(opts_a), cfg_of(cfg_a), popts_of(popts_a), claimed);
 }
 
 bool b_turn_win_ok(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const AnyArray& opts_a,
@@ -316,7 +245,7 @@ void check_script_wall(const State& s, int64_t b) {
 }
 
 void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
-    State s = state_of(S_o);
+    State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
     check_batch_index(b, s.batch());
     check_script_index(s, b);
@@ -327,7 +256,7 @@ void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
 // found after the draw is scored from the seats' melds and the river.
 bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_t src, const AnyArray& opts_a,
                  nb::handle prof_o) {
-    State s = state_of(S_o);
+    State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
     Prof prof = prof_of(prof_o);
     Opts opts = opts_of(opts_a);
@@ -335,7 +264,7 @@ bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_
     check_range(seat, 0, 3, "seat");
     check_range(s.g(b, St::G_HEAD), 0, WALL_SIZE, "S.g[b, G_HEAD]");
     check_range(s.g(b, St::G_TAIL), -1, WALL_SIZE - 1, "S.g[b, G_TAIL]");
-    check_range(opts[R::OPT_DEAD_WALL], 0, WALL_SIZE, "opts[OPT_DEAD_WALL]");
+    // (opts_of checks OPT_DEAD_WALL: 0..144)
     if (opts[R::OPT_DEAD_WALL_PER_KONG]) check_range(s.g(b, St::G_NKONG), 0, WALL_SIZE, "S.g[b, G_NKONG]");
     for (int64_t i = 0; i < WALL_SIZE; ++i)
         if (s.wall(b, i) >= WALL_SIZE)
@@ -348,7 +277,7 @@ bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_
 }
 
 bool b_deal(nb::handle S_o, int64_t b, const AnyArray& opts_a, nb::handle prof_o) {
-    State s = state_of(S_o);
+    State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
     Prof prof = prof_of(prof_o);
     Opts opts = opts_of(opts_a);
@@ -360,12 +289,10 @@ bool b_deal(nb::handle S_o, int64_t b, const AnyArray& opts_a, nb::handle prof_o
 }
 
 // ------------------------------------------------------------------------------------ side
-// base_chips' product must not overflow (the rules keep OPT_BASE small).
-void check_base(Opts opts) { check_range(opts[R::OPT_BASE], 0, int64_t{1} << 40, "opts[OPT_BASE]"); }
+// (base_chips' product must not overflow: opts_of checks OPT_BASE)
 
 int64_t b_base_chips(const AnyArray& opts_a, int64_t halves) {
     Opts opts = opts_of(opts_a);
-    check_base(opts);
     check_range(halves, -(int64_t{1} << 20), int64_t{1} << 20, "halves");
     return base_chips(opts, halves);
 }
@@ -380,26 +307,23 @@ void b_flower_side(const RwArray& p_a, int64_t seat, const AnyArray& opts_a) {
     auto p = rw<int64_t, 2>(p_a, "p", {4, NP});
     check_range(seat, 0, 3, "seat");
     Opts opts = opts_of(opts_a);
-    check_base(opts);
     flower_side(p, seat, opts);
 }
 
 void b_roll_dice(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
-    State s = state_of(S_o);
+    State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
-    check_base(opts);
     check_range(s.g(b, St::G_DEALER), 0, 3, "S.g[b, G_DEALER]");
     roll_dice(s, b, opts);
 }
 
 void b_chase_side(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
-    State s = state_of(S_o);
+    State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
     Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
-    check_base(opts);
     // (the payer is a river seat equal to (seat - j) % 4, so always 0..3)
     check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
     chase_side(s, b, opts);
@@ -456,7 +380,7 @@ int64_t b_la_hand(const RwArray& la_a, const RwArray& lak_a, const AnyArray& leg
 
 // ----------------------------------------------------------------------------------- handend
 int64_t b_hk_flags(nb::handle S_o, int64_t b, int64_t w, int64_t win_by) {
-    State s = state_of(S_o);
+    State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
     check_batch_index(b, s.batch());
     check_range(w, 0, 3, "w");

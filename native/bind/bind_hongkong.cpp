@@ -5,7 +5,7 @@
 // range-checked here: bad input raises ValueError / TypeError naming the argument.
 #include <string>
 
-#include "common.hpp"
+#include "args.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/hongkong.hpp"
 #include "tw16/settle.hpp"
@@ -18,37 +18,11 @@ namespace C = py::codes;
 namespace P = py::profile;
 namespace R = py::options;
 
-void check_range(const char* name, int64_t x, int64_t lo, int64_t hi) {
-    if (x < lo || x > hi)
-        throw nb::value_error((std::string(name) + ": expected a value in " + std::to_string(lo) + ".." +
-                               std::to_string(hi) + ", got " + std::to_string(x))
-                                  .c_str());
-}
-
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
-
-// The compiled profile (Profile.compiled()): p_tai int32 (4, N_ITEMS) whose row 3 (the profile's
-// items in table order, -1 after the last) indexes items; p_repl int8 (N_ITEMS, N_ITEMS); p_opts
-// int64 (N_POPTS,).
-Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts) {
-    Prof prof;
-    prof.p_tai = view_of<int32_t, 2>(p_tai, "p_tai", {4, C::N_ITEMS});
-    prof.p_repl = view_of<int8_t, 2>(p_repl, "p_repl", {C::N_ITEMS, C::N_ITEMS});
-    prof.p_opts = view_of<int64_t, 1>(p_opts, "p_opts", {P::N_POPTS});
-    for (int64_t r = 0; r < C::N_ITEMS; ++r) {
-        const int64_t i = prof.p_tai(3, r);
-        if (i < -1 || i >= C::N_ITEMS)
-            bad("p_tai: row 3 (item order) holds " + std::to_string(i) + " at " + std::to_string(r) +
-                ", expected -1..N_ITEMS-1");
-    }
-    return prof;
-}
-
 // The hand of score_hand: concealed counts 0..4 (with the winning tile), n_melds valid melds
 // (type MELD_CHI..MELD_ANKONG, a chow's lowest kind a suited 1-7), and at most 4 tiles of a kind in all.
 void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
                 int64_t win_tile, int64_t win_by) {
-    check_range("n_melds", n_melds, 0, 5);
+    check_range(n_melds, 0, 5, "n_melds");
     if (meld_type.size() < n_melds) bad("meld_type: shorter than n_melds = " + std::to_string(n_melds));
     if (meld_kind.size() < n_melds) bad("meld_kind: shorter than n_melds = " + std::to_string(n_melds));
     int64_t total[T::N_KINDS] = {};
@@ -78,8 +52,8 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
         if (total[k] > 4)
             bad("concealed, meld_kind: " + std::to_string(total[k]) + " tiles of kind " + std::to_string(k) +
                 " in the hand, expected at most 4");
-    check_range("win_tile", win_tile, -1, T::N_KINDS - 1);
-    check_range("win_by", win_by, C::WIN_DISCARD, C::WIN_FLOWERS);
+    check_range(win_tile, -1, T::N_KINDS - 1, "win_tile");
+    check_range(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, "win_by");
     if (win_tile >= 0 && win_by != C::WIN_FLOWERS && concealed[win_tile] < 1)
         bad("win_tile: concealed holds no tile of kind " + std::to_string(win_tile) +
             " (it must include the winning tile)");
@@ -87,12 +61,12 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
 
 // The seats of one win; opts int64 (N_OPTS,).
 Opts check_legs(int64_t win_by, int64_t winner, int64_t payer, int64_t liable, int64_t dealer, const AnyArray& opts) {
-    check_range("win_by", win_by, C::WIN_DISCARD, C::WIN_FLOWERS);
-    check_range("winner", winner, 0, 3);
-    check_range("payer", payer, -1, 3);
-    check_range("liable", liable, -1, 3);
-    check_range("dealer", dealer, 0, 3);
-    return view_of<int64_t, 1>(opts, "opts", {R::N_OPTS});
+    check_range(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, "win_by");
+    check_range(winner, 0, 3, "winner");
+    check_range(payer, -1, 3, "payer");
+    check_range(liable, -1, 3, "liable");
+    check_range(dealer, 0, 3, "dealer");
+    return opts_of(opts);
 }
 }  // namespace
 
@@ -106,9 +80,9 @@ void bind_hongkong(nb::module_& m, nb::module_& t) {
             const auto mt = view_of<int8_t, 1>(meld_type, "meld_type");
             const auto mk = view_of<int8_t, 1>(meld_kind, "meld_kind");
             check_hand(c, mt, mk, n_melds, win_tile, win_by);
-            check_range("flowers", flowers, 0, 255);
-            check_range("seat_wind", seat_wind, 0, 3);
-            check_range("round_wind", round_wind, 0, 3);
+            check_range(flowers, 0, 255, "flowers");
+            check_range(seat_wind, 0, 3, "seat_wind");
+            check_range(round_wind, 0, 3, "round_wind");
             const Prof prof = prof_of(p_tai, p_repl, p_opts);
             const auto out = rw<int32_t, 1>(out_items, "out_items", {C::N_ITEMS});
             nb::gil_scoped_release release;

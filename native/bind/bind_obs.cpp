@@ -6,7 +6,7 @@
 // encodes without the GIL, big batches over threads.
 #include <string>
 
-#include "common.hpp"
+#include "args.hpp"
 #include "hold.hpp"
 #include "tw16/gym.hpp"
 #include "tw16/obs.hpp"
@@ -16,8 +16,6 @@ namespace {
 namespace pv = py::planes_v0;
 namespace po = py::oracle_v0;
 namespace ps = py::state;
-
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
 // The state arrays the encoders read, checked: dtypes, ranks, shapes, one batch size.
 struct Arrays {
@@ -43,7 +41,7 @@ struct ArraysHold : Hold {
 };
 
 Arrays check_arrays(const AnyArray& hands, const AnyArray& melds, const AnyArray& river, const AnyArray& g,
-                    const AnyArray& p, const AnyArray& scores, const AnyArray& opts) {
+                    const AnyArray& p, const AnyArray& scores, const Rules& rules) {
     Arrays a;
     a.hands = view_of<int8_t, 3>(hands, "hands", {-1, 4, 34});
     a.B = a.hands.shape[0];
@@ -52,9 +50,8 @@ Arrays check_arrays(const AnyArray& hands, const AnyArray& melds, const AnyArray
     a.g = view_of<int64_t, 2>(g, "g", {a.B, ps::NG});
     a.p = view_of<int64_t, 3>(p, "p", {a.B, 4, ps::NP});
     a.scores = view_of<int64_t, 2>(scores, "scores", {a.B, 4});
-    a.opts = view_of<int64_t, 1>(opts, "opts", {py::options::N_OPTS});
-    // the score scale divides by per_tai: a zero is refused here, before any encoding
-    if (a.opts[py::options::OPT_PER_TAI] == 0) bad("opts: per_tai (OPT_PER_TAI) must not be 0");
+    check_divides(rules);  // (the score scale divides by OPT_PER_TAI: not 0)
+    a.opts = rules.options();
     return a;
 }
 
@@ -115,21 +112,21 @@ View<float, 3> check_out(const RwArray& out, int64_t n, int64_t channels) {
 
 void planes_v0_encode(const RwArray& out, const AnyArray& hands, const AnyArray& melds, const AnyArray& river,
                       const AnyArray& g, const AnyArray& p, const AnyArray& scores, const AnyArray& seats,
-                      const AnyArray& opts, int64_t flags, int64_t shapes) {
-    Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
+                      const Rules& rules, int64_t flags) {
+    Arrays a = check_arrays(hands, melds, river, g, p, scores, rules);
     const ArraysHold hold(a);
     View<float, 3> o = check_out(out, a.B, planes_v0::n_channels(flags & pv::F_DERIVED));
     View<int64_t, 1> se = check_seats(seats, a.B);
     nb::gil_scoped_release nogil;
     for (int64_t b = 0; b < a.B; ++b)
         if (se[b] >= 0) check_game(a, b, se[b]);
-    planes_v0::_encode_par(o, a.hands, a.melds, a.river, a.g, a.p, a.scores, se, a.opts, flags, shapes);
+    planes_v0::_encode_par(o, a.hands, a.melds, a.river, a.g, a.p, a.scores, se, a.opts, flags, rules.shapes());
 }
 
 void oracle_v0_encode(const RwArray& out, const AnyArray& hands, const AnyArray& melds, const AnyArray& river,
                       const AnyArray& wall, const AnyArray& g, const AnyArray& p, const AnyArray& scores,
-                      const AnyArray& seats, const AnyArray& opts, int64_t flags, int64_t shapes, int64_t base) {
-    Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
+                      const AnyArray& seats, const Rules& rules, int64_t flags, int64_t base) {
+    Arrays a = check_arrays(hands, melds, river, g, p, scores, rules);
     View<uint8_t, 2> w = view_of<uint8_t, 2>(wall, "wall", {a.B, ps::WALL_SIZE});
     const ArraysHold hold(a, w);
     const int64_t planes = planes_v0::n_channels(flags & pv::F_DERIVED);
@@ -141,25 +138,26 @@ void oracle_v0_encode(const RwArray& out, const AnyArray& hands, const AnyArray&
     nb::gil_scoped_release nogil;
     for (int64_t b = 0; b < a.B; ++b)
         if (se[b] >= 0) check_game(a, b, se[b]), check_wall(a, w, b);
-    oracle_v0::_encode_par(o, a.hands, a.melds, a.river, w, a.g, a.p, a.scores, se, a.opts, flags, shapes, base);
+    oracle_v0::_encode_par(o, a.hands, a.melds, a.river, w, a.g, a.p, a.scores, se, a.opts, flags, rules.shapes(),
+                           base);
 }
 
 void encode_one(const RwArray& o, const AnyArray& hands, const AnyArray& melds, const AnyArray& river,
-                const AnyArray& g, const AnyArray& p, const AnyArray& scores, int64_t b, int64_t me,
-                const AnyArray& opts, int64_t flags, int64_t shapes) {
-    Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
+                const AnyArray& g, const AnyArray& p, const AnyArray& scores, int64_t b, int64_t me, const Rules& rules,
+                int64_t flags) {
+    Arrays a = check_arrays(hands, melds, river, g, p, scores, rules);
     View<float, 2> ov = view_of<float, 2>(o, "o", {planes_v0::n_channels(flags & pv::F_DERIVED), 34});
     const ArraysHold hold(a);
     if (b < 0 || b >= a.B) bad("b: game " + std::to_string(b) + " outside 0.." + std::to_string(a.B - 1));
     check_seat(me, "me");
     if (me >= 0) check_game(a, b, me);
-    planes_v0::encode_one(ov, a.hands, a.melds, a.river, a.g, a.p, a.scores, b, me, a.opts, flags, shapes);
+    planes_v0::encode_one(ov, a.hands, a.melds, a.river, a.g, a.p, a.scores, b, me, a.opts, flags, rules.shapes());
 }
 
 void encode_rows(const RwArray& out, const AnyArray& rows, const AnyArray& seats, const AnyArray& hands,
                  const AnyArray& melds, const AnyArray& river, const AnyArray& g, const AnyArray& p,
-                 const AnyArray& scores, const AnyArray& opts, int64_t flags, int64_t shapes) {
-    Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
+                 const AnyArray& scores, const Rules& rules, int64_t flags) {
+    Arrays a = check_arrays(hands, melds, river, g, p, scores, rules);
     View<int64_t, 1> rv = view_of<int64_t, 1>(rows, "rows", {-1});
     const int64_t n = rv.shape[0];
     const ArraysHold hold(a);
@@ -173,7 +171,7 @@ void encode_rows(const RwArray& out, const AnyArray& rows, const AnyArray& seats
             bad("rows: game " + std::to_string(rv[i]) + " outside 0.." + std::to_string(a.B - 1));
         if (se[i] >= 0) check_game(a, rv[i], se[i]);
     }
-    gym_env::encode_rows_par(o, rv, se, a.hands, a.melds, a.river, a.g, a.p, a.scores, a.opts, flags, shapes);
+    gym_env::encode_rows_par(o, rv, se, a.hands, a.melds, a.river, a.g, a.p, a.scores, a.opts, flags, rules.shapes());
 }
 
 // rows (n,) of games in range, seats (n,) in -1..3, each encoded game's indices checked.
@@ -190,9 +188,9 @@ View<int64_t, 1> check_rows(const Arrays& a, const AnyArray& rows, View<int64_t,
 
 void planes_v1_encode(const RwArray& out, const AnyArray& rows, const AnyArray& seats, const AnyArray& hands,
                       const AnyArray& melds, const AnyArray& river, const AnyArray& g, const AnyArray& p,
-                      const AnyArray& scores, const AnyArray& la, const AnyArray& la_k, const AnyArray& opts,
-                      int64_t flags, int64_t shapes) {
-    Arrays a = check_arrays(hands, melds, river, g, p, scores, opts);
+                      const AnyArray& scores, const AnyArray& la, const AnyArray& la_k, const Rules& rules,
+                      int64_t flags) {
+    Arrays a = check_arrays(hands, melds, river, g, p, scores, rules);
     View<double, 3> lv = view_of<double, 3>(la, "la", {a.B, 4, 4});
     View<int32_t, 3> kv = view_of<int32_t, 3>(la_k, "la_k", {a.B, 4, 4});
     const ArraysHold hold(a, lv, kv);
@@ -202,28 +200,29 @@ void planes_v1_encode(const RwArray& out, const AnyArray& rows, const AnyArray& 
     View<float, 3> o = view_of<float, 3>(out, "out", {-1, planes_v1::n_channels(flags & pv::F_DERIVED), 34});
     if (o.shape[0] < n) bad("out: " + std::to_string(o.shape[0]) + " rows for " + std::to_string(n) + " games");
     nb::gil_scoped_release nogil;
-    planes_v1::encode_rows(o, rv, se, a.hands, a.melds, a.river, a.g, a.p, a.scores, lv, kv, a.opts, flags, shapes);
+    planes_v1::encode_rows(o, rv, se, a.hands, a.melds, a.river, a.g, a.p, a.scores, lv, kv, a.opts, flags,
+                           rules.shapes());
 }
 }  // namespace
 
 void bind_obs(nb::module_& m) {
     using namespace nb::literals;
     m.def("planes_v0_encode", &planes_v0_encode, "out"_a, "hands"_a, "melds"_a, "river"_a, "g"_a, "p"_a, "scores"_a,
-          "seats"_a, "opts"_a, "flags"_a, "shapes"_a,
+          "seats"_a, "rules"_a, "flags"_a,
           "planes_v0 of every game b seen by seats[b] (-1: zeros) into out (B, C, 34) float32 "
           "(envs.obs.planes_v0._encode_par / _encode_ser). flags: F_DERIVED | F_REVEAL_ANKONG.");
     m.def("oracle_v0_encode", &oracle_v0_encode, "out"_a, "hands"_a, "melds"_a, "river"_a, "wall"_a, "g"_a, "p"_a,
-          "scores"_a, "seats"_a, "opts"_a, "flags"_a, "shapes"_a, "base"_a,
+          "scores"_a, "seats"_a, "rules"_a, "flags"_a, "base"_a,
           "oracle_v0 (planes_v0 + the hidden channels at offset base) into out (B, base + N_ORACLE_EXTRA, 34) "
           "(envs.obs.oracle_v0._encode_par / _encode_ser).");
     m.def("encode_one", &encode_one, "o"_a, "hands"_a, "melds"_a, "river"_a, "g"_a, "p"_a, "scores"_a, "b"_a, "me"_a,
-          "opts"_a, "flags"_a, "shapes"_a,
+          "rules"_a, "flags"_a,
           "planes_v0 of game b seen by seat me into o (C, 34), zeroed first (envs.obs.planes_v0.encode_one).");
     m.def("encode_rows", &encode_rows, "out"_a, "rows"_a, "seats"_a, "hands"_a, "melds"_a, "river"_a, "g"_a, "p"_a,
-          "scores"_a, "opts"_a, "flags"_a, "shapes"_a,
+          "scores"_a, "rules"_a, "flags"_a,
           "out[i] = planes_v0 of game rows[i] seen by seats[i] (envs.gym_env.encode_rows_par / _ser).");
     m.def("planes_v1_encode", &planes_v1_encode, "out"_a, "rows"_a, "seats"_a, "hands"_a, "melds"_a, "river"_a, "g"_a,
-          "p"_a, "scores"_a, "la"_a, "la_k"_a, "opts"_a, "flags"_a, "shapes"_a,
+          "p"_a, "scores"_a, "la"_a, "la_k"_a, "rules"_a, "flags"_a,
           "out[i] = planes_v1 of game rows[i] seen by seats[i] (-1: zeros); out may hold more rows "
           "(envs.obs.planes_v1). flags: F_DERIVED | F_REVEAL_ANKONG.");
 }

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "common.hpp"
+#include "args.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/meld.hpp"
 #include "tw16/parallel.hpp"
@@ -25,38 +25,15 @@ using py::tiles::MELD_CHI;
 using py::tiles::N_KINDS;
 using py::tiles::WIND0;
 
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
-
 // The name of row i of a batch argument, for messages: "win_by[3]".
 std::string at(const char* name, int64_t i, bool batch) {
     return batch ? std::string(name) + "[" + std::to_string(i) + "]" : std::string(name);
 }
 
 // x in lo..hi, else a ValueError naming the argument (row i of a batch when `batch`).
-void check_range(int64_t x, int64_t lo, int64_t hi, const char* name, int64_t i, bool batch, const char* what = "") {
-    if (x < lo || x > hi)
-        bad(at(name, i, batch) + ": expected " + std::to_string(lo) + ".." + std::to_string(hi) + what + ", got " +
-            std::to_string(x));
+void check_row(int64_t x, int64_t lo, int64_t hi, const char* name, int64_t i, bool batch, const char* what = "") {
+    if (x < lo || x > hi) check_range(x, lo, hi, at(name, i, batch), what);
 }
-
-// The compiled profile: shapes, dtypes, and the item indices of p_tai's order row (row 3: items
-// in table order, -1 ends the list), which the core uses as indices.
-Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts) {
-    Prof p;
-    p.p_tai = view_of<int32_t, 2>(p_tai, "p_tai", {4, C::N_ITEMS});
-    p.p_repl = view_of<int8_t, 2>(p_repl, "p_repl", {C::N_ITEMS, C::N_ITEMS});
-    p.p_opts = view_of<int64_t, 1>(p_opts, "p_opts", {py::profile::N_POPTS});
-    for (int64_t r = 0; r < C::N_ITEMS; ++r) {
-        const int64_t i = p.p_tai(3, r);
-        if (i < -1 || i >= C::N_ITEMS)
-            bad("p_tai: row 3 (the items in table order) holds " + std::to_string(i) + " at " + std::to_string(r) +
-                ", expected an item index 0.." + std::to_string(C::N_ITEMS - 1) + " or -1");
-        if (i < 0) break;
-    }
-    return p;
-}
-
-Opts opts_of(const AnyArray& opts) { return view_of<int64_t, 1>(opts, "opts", {py::options::N_OPTS}); }
 
 // One hand's arguments of score_hand (row i of a batch when `batch`).
 void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind, int64_t n_melds,
@@ -66,7 +43,7 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
         if (concealed[k] < 0 || concealed[k] > 4)
             bad(at("concealed", i, batch) + ": count of kind " + std::to_string(k) + " is " +
                 std::to_string(concealed[k]) + ", expected 0..4");
-    check_range(n_melds, 0, 5, "n_melds", i, batch);
+    check_row(n_melds, 0, 5, "n_melds", i, batch);
     if (n_melds > meld_type.shape[0] || n_melds > meld_kind.shape[0])
         bad(at("n_melds", i, batch) + ": " + std::to_string(n_melds) + " melds but meld_type/meld_kind hold " +
             std::to_string(std::min(meld_type.shape[0], meld_kind.shape[0])));
@@ -90,12 +67,12 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
         if (total[k] > 4)
             bad(at("concealed", i, batch) + ", meld_kind: " + std::to_string(total[k]) + " tiles of kind " +
                 std::to_string(k) + " in the hand and its melds, expected at most 4");
-    check_range(flowers, 0, (int64_t{1} << py::tiles::N_FLOWER_KINDS) - 1, "flowers", i, batch,
-                " (a bit mask of the 8 flowers)");
-    check_range(win_tile, -1, N_KINDS - 1, "win_tile", i, batch, " (a tile kind, or -1)");
-    check_range(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, "win_by", i, batch, " (WIN_*)");
-    check_range(seat_wind, 0, 3, "seat_wind", i, batch);
-    check_range(round_wind, 0, 3, "round_wind", i, batch);
+    check_row(flowers, 0, (int64_t{1} << py::tiles::N_FLOWER_KINDS) - 1, "flowers", i, batch,
+              " (a bit mask of the 8 flowers)");
+    check_row(win_tile, -1, N_KINDS - 1, "win_tile", i, batch, " (a tile kind, or -1)");
+    check_row(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, "win_by", i, batch, " (WIN_*)");
+    check_row(seat_wind, 0, 3, "seat_wind", i, batch);
+    check_row(round_wind, 0, 3, "round_wind", i, batch);
     // The concealed tiles include the winning tile: the wait is judged on them less that tile.
     if (win_tile >= 0 && win_by != C::WIN_FLOWERS && concealed[win_tile] == 0)
         bad(at("win_tile", i, batch) + ": kind " + std::to_string(win_tile) +
@@ -103,10 +80,10 @@ void check_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8_
 }
 
 void check_settle(int64_t win_by, int64_t winner, int64_t payer, int64_t dealer, int64_t i, bool batch) {
-    check_range(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, "win_by", i, batch, " (WIN_*)");
-    check_range(winner, 0, 3, "winner", i, batch);
-    check_range(payer, -1, 3, "payer", i, batch, " (-1: all three pay)");
-    check_range(dealer, 0, 3, "dealer", i, batch);
+    check_row(win_by, C::WIN_DISCARD, C::WIN_FLOWERS, "win_by", i, batch, " (WIN_*)");
+    check_row(winner, 0, 3, "winner", i, batch);
+    check_row(payer, -1, 3, "payer", i, batch, " (-1: all three pay)");
+    check_row(dealer, 0, 3, "dealer", i, batch);
 }
 
 int64_t score_hand_b(const AnyArray& concealed_a, const AnyArray& meld_type_a, const AnyArray& meld_kind_a,
@@ -127,7 +104,7 @@ int64_t settle_b(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer
                  const AnyArray& opts, const RwArray& out_deltas, int64_t liable,
                  const std::optional<RwArray>& out_dealer_tai) {
     check_settle(win_by, winner, payer, dealer, 0, false);
-    check_range(liable, -1, 3, "liable", 0, false, " (-1: none)");
+    check_row(liable, -1, 3, "liable", 0, false, " (-1: none)");
     const Opts o = opts_of(opts);
     const auto deltas = rw<int64_t, 1>(out_deltas, "out_deltas", {4});
     if (!out_dealer_tai) return settle(Win{hand_tai, win_by, winner, payer, liable, dealer, streak}, o, deltas);
@@ -137,8 +114,8 @@ int64_t settle_b(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer
 
 bool winning_shape_b(const AnyArray& counts_a, int64_t n_sets, const AnyArray& p_opts) {
     const auto counts = view_of<int8_t, 1>(counts_a, "counts", {N_KINDS});
-    check_range(n_sets, 0, 5, "n_sets", 0, false);
-    return winning_shape(counts, n_sets, view_of<int64_t, 1>(p_opts, "p_opts", {py::profile::N_POPTS}));
+    check_row(n_sets, 0, 5, "n_sets", 0, false);
+    return winning_shape(counts, n_sets, popts_of(p_opts));
 }
 
 void score_batch_b(const AnyArray& concealed, const AnyArray& meld_type, const AnyArray& meld_kind,
@@ -183,7 +160,7 @@ void settle_batch_b(const AnyArray& hand_tai_a, const AnyArray& win_by_a, const 
     const auto out_deltas = rw<int64_t, 2>(out_deltas_a, "out_deltas", {n, 4});
     for (int64_t i = 0; i < n; ++i) {
         check_settle(win_by[i], winner[i], payer[i], dealer[i], i, true);
-        check_range(liable[i], -1, 3, "liable", i, true, " (-1: none)");
+        check_row(liable[i], -1, 3, "liable", i, true, " (-1: none)");
     }
     nb::gil_scoped_release release;
     settle_batch(hand_tai, win_by, winner, payer, liable, dealer, streak, o, out_deltas);

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "common.hpp"
-#include "engine_args.hpp"
 #include "hold.hpp"
 #include "state_checks.hpp"
 #include "tw16/constants.hpp"
@@ -24,8 +24,6 @@ namespace St = py::state;
 namespace A = py::actions;
 namespace RP = py::randplay;
 using state_checks::str;
-
-[[noreturn]] void bad(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
 void check_index(int64_t v, int64_t n, const char* what) {
     if (v < 0 || v >= n) bad(std::string(what) + " = " + str(v) + " is not in 0.." + str(n - 1));
@@ -55,8 +53,8 @@ void bind_search(nb::module_& m) {
     m.def(
         "copy_game",
         [](nb::handle src, int64_t b, nb::handle dst, int64_t c) {
-            const State S = state_of(src);
-            const State D = state_of(dst);
+            const State S = state_of(src, "src");
+            const State D = state_of(dst, "dst");
             const Hold hold(S, D);  // (hold.hpp: both at once, until the call returns)
             check_index(b, S.batch(), "b");
             check_index(c, D.batch(), "c");
@@ -70,31 +68,31 @@ void bind_search(nb::module_& m) {
         "same state).");
     m.def(
         "resample_hidden",
-        [](nb::handle state, int64_t b, int64_t seat, uint64_t seed, const AnyArray& opts_a, const AnyArray& cfg_a,
-           nb::handle prof_h) {
+        [](nb::handle state, int64_t b, int64_t seat, uint64_t seed, const Rules& rules) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             check_index(seat, 4, "seat");
             check_decision(S, b, seat, opts, "b");
             resample_hidden(S, b, seat, seed, opts, cfg, prof);
         },
-        nb::arg("state"), nb::arg("b"), nb::arg("seat"), nb::arg("seed"), nb::arg("opts"), nb::arg("cfg"),
-        nb::arg("prof"),
+        nb::arg("state"), nb::arg("b"), nb::arg("seat"), nb::arg("seed"), nb::arg("rules"),
         "Deal again, in place and uniformly, what seat (the seat to decide in game b) cannot see: the opponents' "
         "concealed tiles and the wall (tw16/resample.hpp). Deterministic given seed.");
     m.def(
         "search_batch",
         [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
-           double z, const AnyArray& opts_a, const AnyArray& cfg_a, nb::handle prof_h, const RwArray& out_a,
-           const RwArray& values_a, const nb::object& candidates_o) {
+           double z, const Rules& rules, const RwArray& out_a, const RwArray& values_a,
+           const nb::object& candidates_o) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
-            const Opts opts = opts_of(opts_a);
-            const Cfg cfg = cfg_of(cfg_a);
-            const Prof prof = prof_of(prof_h);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            const Cfg cfg = rules.config();
+            const Prof& prof = rules.prof;
             const auto games = ro<int64_t, 1>(games_a, "games", {-1});
             const int64_t G = games.shape[0];
             const auto seeds = ro<uint64_t, 1>(seeds_a, "seeds", {G});
@@ -164,8 +162,7 @@ void bind_search(nb::module_& m) {
                 if (refused[i]) bad("state: game " + str(games[i]) + ": a rollout reached a state the step refuses");
         },
         nb::arg("state"), nb::arg("games"), nb::arg("seeds"), nb::arg("k"), nb::arg("n"), nb::arg("policy"),
-        nb::arg("z"), nb::arg("opts"), nb::arg("cfg"), nb::arg("prof"), nb::arg("out"), nb::arg("values"),
-        nb::arg("candidates") = nb::none(),
+        nb::arg("z"), nb::arg("rules"), nb::arg("out"), nb::arg("values"), nb::arg("candidates") = nb::none(),
         "The search agent's decision for each game in games (int64 (G,), distinct, each a live decision): "
         "out[i] the action, values[i, j] the mean chips of its j-th candidate over k determinizations "
         "(NaN past the candidates; another candidate than the first (Greedy's) is played only when it beats it by "

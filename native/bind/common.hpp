@@ -46,14 +46,22 @@ const char* dtype_name() {
 
 std::string shape_str(const int64_t* shape, size_t ndim);
 
+// An argument's name in messages: "arg", or "arg.field" for a field of a tuple argument (the string
+// is only built for a message, never on the way in).
+struct Name {
+    const char* arg;
+    const char* field = nullptr;
+    Name(const char* a, const char* f = nullptr) : arg(a), field(f) {}
+    std::string str() const { return field ? std::string(arg) + "." + field : std::string(arg); }
+};
+
 // Check dtype, rank and (where given, -1 = any) the shape; return the view.
 template <class T, int N, class A>
-View<T, N> view_of(const A& a, const char* name, std::initializer_list<int64_t> want = {}) {
+View<T, N> view_of(const A& a, Name name, std::initializer_list<int64_t> want = {}) {
     using U = std::remove_const_t<T>;
-    if (a.dtype() != nb::dtype<U>())
-        throw nb::type_error((std::string(name) + ": expected dtype " + dtype_name<U>()).c_str());
+    if (a.dtype() != nb::dtype<U>()) throw nb::type_error((name.str() + ": expected dtype " + dtype_name<U>()).c_str());
     if (a.ndim() != static_cast<size_t>(N))
-        throw nb::value_error((std::string(name) + ": expected " + std::to_string(N) + " dimensions, got shape " +
+        throw nb::value_error((name.str() + ": expected " + std::to_string(N) + " dimensions, got shape " +
                                shape_str(a.shape_ptr(), a.ndim()))
                                   .c_str());
     View<T, N> v;
@@ -61,7 +69,7 @@ View<T, N> view_of(const A& a, const char* name, std::initializer_list<int64_t> 
     int d = 0;
     for (int64_t w : want) {
         if (d < N && w >= 0 && static_cast<int64_t>(a.shape(d)) != w)
-            throw nb::value_error((std::string(name) + ": expected axis " + std::to_string(d) + " of size " +
+            throw nb::value_error((name.str() + ": expected axis " + std::to_string(d) + " of size " +
                                    std::to_string(w) + ", got shape " + shape_str(a.shape_ptr(), a.ndim()))
                                       .c_str());
         ++d;
@@ -75,12 +83,12 @@ View<T, N> view_of(const A& a, const char* name, std::initializer_list<int64_t> 
 
 // Writable view (state arrays, outputs).
 template <class T, int N>
-View<T, N> rw(const RwArray& a, const char* name, std::initializer_list<int64_t> want = {}) {
+View<T, N> rw(const RwArray& a, Name name, std::initializer_list<int64_t> want = {}) {
     return view_of<T, N>(a, name, want);
 }
 // Read-only view (walls, seeds, tables): read-only numpy arrays are accepted as they are.
 template <class T, int N>
-View<const T, N> ro(const AnyArray& a, const char* name, std::initializer_list<int64_t> want = {}) {
+View<const T, N> ro(const AnyArray& a, Name name, std::initializer_list<int64_t> want = {}) {
     return view_of<const T, N>(a, name, want);
 }
 

@@ -71,9 +71,10 @@ bool free_for(const Registry& r, const std::vector<Hold::Span>& spans, std::thre
 }  // namespace
 
 void Hold::add(const State& S) {
-    add(S.wall), add(S.hands), add(S.melds), add(S.river), add(S.g), add(S.p), add(S.scores), add(S.rng);
-    add(S.rewards), add(S.terminated), add(S.mask), add(S.res_tai), add(S.res_items), add(S.res_delta);
-    add(S.la), add(S.la_k), add(S.rec), add(S.rec_items);
+#define TW16_HOLD(name_, type_, rank_, shape_, fill_, writable_) \
+    if (writable_) add(S.name_);
+    TW16_STATE_FIELDS(TW16_HOLD)
+#undef TW16_HOLD
 }
 
 uint64_t hold_spans(const std::vector<Hold::Span>& spans) {

@@ -57,7 +57,8 @@ class Hold {
         const auto base = reinterpret_cast<uintptr_t>(a.data());
         spans_.push_back({base + lo, base + hi + item});
     }
-    // Every array of the state but the scripted walls (only read, and shareable between engines).
+    // Every array of the state the engine writes: all but the scripted walls (only read, and shareable
+    // between engines).
     void add(const State& S);
     void acquire();
     void release();

@@ -14,6 +14,7 @@ std::string shape_str(const int64_t* shape, size_t ndim) {
     for (size_t i = 0; i < ndim; ++i) s += std::to_string(shape[i]) + (ndim == 1 || i + 1 < ndim ? "," : "");
     return s + ")";
 }
+void bind_rules(nb::module_& m);
 void bind_hand(nb::module_& m, nb::module_& t);
 void bind_scoring(nb::module_& m, nb::module_& t);
 void bind_hongkong(nb::module_& m, nb::module_& t);
@@ -41,6 +42,7 @@ NB_MODULE(_core, m) {
     // scorer and legs alone, the batch scorers) lives apart from the game API, importable by its dotted name.
     nb::module_ t = m.def_submodule("_testing", "tw16 native core: the functions only the tests call");
     nb::module_::import_("sys").attr("modules")[nb::str(t.attr("__name__"))] = t;
+    tw16::bind::bind_rules(m);
     tw16::bind::bind_hand(m, t);
     tw16::bind::bind_scoring(m, t);
     tw16::bind::bind_hongkong(m, t);

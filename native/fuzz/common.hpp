@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 #include "fixtures.inc"
 #include "tw16/constants.hpp"
+#include "tw16/rules.hpp"
 #include "tw16/state.hpp"
 #include "tw16/view.hpp"
 
@@ -45,15 +47,10 @@ struct Reader {
     int64_t below(int64_t m) { return m > 0 ? static_cast<int64_t>(u16() % static_cast<uint64_t>(m)) : 0; }
 };
 
-// One rule set: opts, cfg and the compiled profile, copied so that a harness may garble them.
-struct Rules {
-    std::array<int64_t, py::options::N_OPTS> opts{};
-    std::array<int64_t, py::mask::N_CFG> cfg{};
-    std::array<int32_t, 4 * py::codes::N_ITEMS> p_tai{};
-    std::array<int8_t, py::codes::N_ITEMS * py::codes::N_ITEMS> p_repl{};
-    std::array<int64_t, P::N_POPTS> p_opts{};
-    Prof prof;
-    explicit Rules(int config) {
+// One rule set of fixtures.inc: the core's Rules (tw16/rules.hpp: options, engine settings and the
+// compiled profile in arrays of its own, so that a harness may garble them).
+struct FixtureRules : tw16::Rules {
+    explicit FixtureRules(int config) {
         const ConfigData& c = CONFIGS[config % N_CONFIGS];
         const ProfileData& pd = PROFILES[c.profile];
         std::memcpy(opts.data(), c.opts, sizeof c.opts);
@@ -61,64 +58,26 @@ struct Rules {
         std::memcpy(p_tai.data(), pd.p_tai, sizeof pd.p_tai);
         std::memcpy(p_repl.data(), pd.p_repl, sizeof pd.p_repl);
         std::memcpy(p_opts.data(), pd.p_opts, sizeof pd.p_opts);
-        prof.p_tai = View<int32_t, 2>::contiguous(p_tai.data(), {4, py::codes::N_ITEMS});
-        prof.p_repl = View<int8_t, 2>::contiguous(p_repl.data(), {py::codes::N_ITEMS, py::codes::N_ITEMS});
-        prof.p_opts = View<int64_t, 1>::contiguous(p_opts.data(), {P::N_POPTS});
     }
-    Rules(const Rules&) = delete;
-    Opts o() { return Opts::contiguous(opts.data(), {py::options::N_OPTS}); }
-    Cfg c() { return Cfg::contiguous(cfg.data(), {py::mask::N_CFG}); }
-    int64_t shapes() const { return p_opts[P::PO_SHAPES]; }
 };
+// The product of a shape's dims (the size of a buffer for one array of the state).
+constexpr int64_t size_of(std::initializer_list<int64_t> shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+}
 
-// envs.engine.state.alloc(1, n_script): one game's state arrays (every field of State), zeroed as alloc does.
+// envs.engine.state.alloc(1, n_script): one game's arrays (envs.engine.state.FIELDS, through the
+// generated X-macro), filled as alloc fills them; the buffers hold MAX_SCRIPT scripted walls.
 struct Game {
     static constexpr int64_t MAX_SCRIPT = 4;
-    std::array<uint8_t, St::WALL_SIZE> wall{};
-    std::array<int8_t, 4 * 34> hands{};
-    std::array<int8_t, 4 * St::MAX_MELDS * 3> melds{};
-    std::array<int8_t, St::MAX_RIVER * 4> river{};
-    std::array<int64_t, St::NG> g{};
-    std::array<int64_t, 4 * St::NP> p{};
-    std::array<int64_t, 4> scores{};
-    std::array<uint64_t, 1> rng{};
-    std::array<float, 4> rewards{};
-    std::array<bool, 1> terminated{};
-    std::array<bool, py::actions::N_ACTIONS> mask{};
-    std::array<int32_t, 4> res_tai{};
-    std::array<int16_t, 4 * py::codes::N_ITEMS> res_items{};
-    std::array<int64_t, 4> res_delta{};
-    std::array<uint8_t, MAX_SCRIPT * St::WALL_SIZE> script{};
-    std::array<double, 16> la{};
-    std::array<int32_t, 16> la_k{};
-    std::array<int64_t, St::HAND_LOG * St::NREC> rec{};
-    std::array<int32_t, St::HAND_LOG * St::REC_MAX_ITEMS> rec_items{};
+    static constexpr int64_t B = 1, K = MAX_SCRIPT;  // (the buffers' shape: the X-macro's B and K)
+#define TW16_BUFFER(name_, type_, rank_, shape_, fill_, writable_) \
+    std::array<type_, size_of({TW16_UNPAREN shape_})> name_{};
+    TW16_STATE_FIELDS(TW16_BUFFER)
+#undef TW16_BUFFER
     State S;
-    explicit Game(int64_t n_script = 0) {
-        river.fill(-1);
-        mask.fill(true);
-        res_tai.fill(-1);
-        S.wall = View<uint8_t, 2>::contiguous(wall.data(), {1, St::WALL_SIZE});
-        S.hands = View<int8_t, 3>::contiguous(hands.data(), {1, 4, 34});
-        S.melds = View<int8_t, 4>::contiguous(melds.data(), {1, 4, St::MAX_MELDS, 3});
-        S.river = View<int8_t, 3>::contiguous(river.data(), {1, St::MAX_RIVER, 4});
-        S.g = View<int64_t, 2>::contiguous(g.data(), {1, St::NG});
-        S.p = View<int64_t, 3>::contiguous(p.data(), {1, 4, St::NP});
-        S.scores = View<int64_t, 2>::contiguous(scores.data(), {1, 4});
-        S.rng = View<uint64_t, 1>::contiguous(rng.data(), {1});
-        S.rewards = View<float, 2>::contiguous(rewards.data(), {1, 4});
-        S.terminated = View<bool, 1>::contiguous(terminated.data(), {1});
-        S.mask = View<bool, 2>::contiguous(mask.data(), {1, py::actions::N_ACTIONS});
-        S.res_tai = View<int32_t, 2>::contiguous(res_tai.data(), {1, 4});
-        S.res_items = View<int16_t, 3>::contiguous(res_items.data(), {1, 4, py::codes::N_ITEMS});
-        S.res_delta = View<int64_t, 2>::contiguous(res_delta.data(), {1, 4});
-        S.script = View<uint8_t, 3>::contiguous(script.data(),
-                                                {1, n_script < MAX_SCRIPT ? n_script : MAX_SCRIPT, St::WALL_SIZE});
-        S.la = View<double, 3>::contiguous(la.data(), {1, 4, 4});
-        S.la_k = View<int32_t, 3>::contiguous(la_k.data(), {1, 4, 4});
-        S.rec = View<int64_t, 3>::contiguous(rec.data(), {1, St::HAND_LOG, St::NREC});
-        S.rec_items = View<int32_t, 3>::contiguous(rec_items.data(), {1, St::HAND_LOG, St::REC_MAX_ITEMS});
-    }
+    explicit Game(int64_t n_script = 0);
     Game(const Game&) = delete;
     // The i-th legal action (i modulo their number), -1 when none.
     int64_t legal(int64_t i) const {
@@ -131,6 +90,18 @@ struct Game {
         return -1;
     }
 };
+
+// Fill G's buffers as alloc does and view them, with K scripted walls (K <= MAX_SCRIPT).
+inline void view_buffers(Game& G, int64_t K) {
+    constexpr int64_t B = 1;
+#define TW16_VIEW(name_, type_, rank_, shape_, fill_, writable_) \
+    G.name_.fill(static_cast<type_>(fill_));                     \
+    G.S.name_ = View<type_, rank_>::contiguous(G.name_.data(), {TW16_UNPAREN shape_});
+    TW16_STATE_FIELDS(TW16_VIEW)
+#undef TW16_VIEW
+}
+
+inline Game::Game(int64_t n_script) { view_buffers(*this, n_script < MAX_SCRIPT ? n_script : MAX_SCRIPT); }
 
 // Scripted walls as the bindings accept them (check_script): the first n ids a permutation of
 // 0..n-1 (n = 144, or 136 with flowers off), drawn from the bytes; the rest anything.

@@ -83,17 +83,17 @@ constexpr int64_t EXTREMES[] = {INT64_MIN,
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Reader r(data, size);
-    Rules R(r.u8());
+    FixtureRules R(r.u8());
     Game G;
     std::array<uint64_t, 1> seed{r.u64()};
     std::array<int64_t, 1> action{};
     const auto sv = View<const uint64_t, 1>::contiguous(seed.data(), {1});
     const auto av = View<const int64_t, 1>::contiguous(action.data(), {1});
-    reset_batch(G.S, sv, R.o(), R.c(), R.prof);
+    reset_batch(G.S, sv, R.options(), R.config(), R.prof);
     const int64_t before = r.u8();
     for (int64_t i = 0; i < before && !G.terminated[0]; ++i) {
         action[0] = G.legal(r.u8());
-        step_batch(G.S, av, R.o(), R.c(), R.prof);
+        step_batch(G.S, av, R.options(), R.config(), R.prof);
     }
     const int64_t edits = 1 + r.u8() % 4;
     for (int64_t e = 0; e < edits; ++e) {
@@ -158,9 +158,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (G.terminated[0]) break;  // (a finished game's step is a no-op)
         action[0] = G.legal(r.u8());
         if (action[0] < 0) break;
-        if (!bind::game_ok<false>(G.S, 0, action[0], R.o(), nullptr)) break;  // the binding raises
+        if (!bind::game_ok<false>(G.S, 0, action[0], R.options(), nullptr)) break;  // the binding raises
         stats.accepted += step == 0;
-        step_batch(G.S, av, R.o(), R.c(), R.prof);
+        step_batch(G.S, av, R.options(), R.config(), R.prof);
         ++stats.steps;
     }
     return 0;

@@ -32,28 +32,28 @@ namespace {
 constexpr int64_t MAX_STEPS = 2000;
 
 // planes_v0 (flags 0..3) and oracle_v0's channels for seat me (-1: none).
-void encoders(Game& G, Rules& R, int64_t me, int64_t flags) {
+void encoders(Game& G, FixtureRules& R, int64_t me, int64_t flags) {
     const State& S = G.S;
     static std::vector<float> buf(static_cast<size_t>((pv::N_CHANNELS_DERIVED + py::oracle_v0::N_ORACLE_EXTRA) * 34));
     const int64_t C = planes_v0::n_channels(flags & pv::F_DERIVED);
     const auto o = View<float, 2>::contiguous(buf.data(), {C + py::oracle_v0::N_ORACLE_EXTRA, 34});
-    planes_v0::encode_one(o, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, me, R.o(), flags, R.shapes());
+    planes_v0::encode_one(o, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, me, R.options(), flags, R.shapes());
     if (me >= 0) oracle_v0::_oracle_one(o, C, S.hands, S.melds, S.wall, S.g, S.p, 0, me);
 }
 
-void check_state(Game& G, Rules& R, int64_t step) {
+void check_state(Game& G, FixtureRules& R, int64_t step) {
     const State& S = G.S;
-    const int64_t e = check_game(S, 0, R.o());
+    const int64_t e = check_game(S, 0, R.options());
     if (e != 0) fail("game: check_game reports an invariant error (code, step)", e, step);
     if (S.terminated[0]) return;
     std::array<bool, py::actions::N_ACTIONS> m{};
     mask_rows(View<bool, 1>::contiguous(m.data(), {py::actions::N_ACTIONS}), S.g[0], S.p[0], S.hands[0], S.melds[0],
-              false, R.o(), R.c(), R.prof.p_opts);
+              false, R.options(), R.config(), R.prof.p_opts);
     for (int64_t a = 0; a < py::actions::N_ACTIONS; ++a)
         if (m[a] != S.mask(0, a)) fail("game: the stored mask is not mask_rows of the state (action, step)", a, step);
     std::string why;
     for (int64_t a = 0; a < py::actions::N_ACTIONS; ++a)
-        if (S.mask(0, a) && !bind::game_ok<true>(S, 0, a, R.o(), &why)) {
+        if (S.mask(0, a) && !bind::game_ok<true>(S, 0, a, R.options(), &why)) {
             std::fprintf(stderr, "game_ok refused an engine state with a legal action: %s\n", why.c_str());
             fail("game: the bindings' state check refuses a legal action on a state the engine made (action, step)", a,
                  step);
@@ -65,7 +65,7 @@ void check_state(Game& G, Rules& R, int64_t step) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Reader r(data, size);
     const int config = r.u8();
-    Rules R(config);
+    FixtureRules R(config);
     const int64_t n_script = r.u8() % 4;
     Game G(n_script);
     fill_script(G, r, R.opts[py::options::OPT_FLOWERS] != 0);
@@ -73,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::array<int64_t, 1> action{};
     const auto sv = View<const uint64_t, 1>::contiguous(seed.data(), {1});
     const auto av = View<const int64_t, 1>::contiguous(action.data(), {1});
-    reset_batch(G.S, sv, R.o(), R.c(), R.prof);
+    reset_batch(G.S, sv, R.options(), R.config(), R.prof);
     check_state(G, R, 0);
     const uint8_t enc = r.u8();  // which seats and flags the encoders see
     int64_t hands_at_end = -1;   // G_HANDS when the input ran out: then only that hand is finished
@@ -84,11 +84,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         if (G.terminated[0]) {
             seed[0] = r.u64();
-            reset_batch(G.S, sv, R.o(), R.c(), R.prof);
+            reset_batch(G.S, sv, R.options(), R.config(), R.prof);
         } else {
             action[0] = G.legal(r.u8());
             if (action[0] < 0) fail("game: a live game without a legal action (step)", step);
-            step_batch(G.S, av, R.o(), R.c(), R.prof);
+            step_batch(G.S, av, R.options(), R.config(), R.prof);
         }
         check_state(G, R, step);
         if (step % 8 == enc % 8 || G.terminated[0]) {

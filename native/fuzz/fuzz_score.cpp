@@ -23,7 +23,7 @@ namespace C = py::codes;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Reader r(data, size);
-    Rules R(r.u8());
+    FixtureRules R(r.u8());
     const uint8_t mode = r.u8();
     std::array<int8_t, 5> mt{}, mk{};
     std::array<int8_t, 34> conc{};
@@ -121,12 +121,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::array<int64_t, 4> d{}, dt{};
     const int64_t ht = (mode & 32) ? static_cast<int64_t>(r.u64()) : tai;
     const Win w{ht, win_by, winner, payer, liable, dealer, streak};
-    win_legs(w, R.o());
+    win_legs(w, R.options());
     auto dtv = View<int64_t, 1>::contiguous(dt.data(), {4});
-    settle(w, R.o(), View<int64_t, 1>::contiguous(d.data(), {4}), &dtv);
+    settle(w, R.options(), View<int64_t, 1>::contiguous(d.data(), {4}), &dtv);
     uint64_t sum = 0;
     for (int64_t x : d) sum += static_cast<uint64_t>(x);
     if (sum != 0) fail("settle: the deltas do not sum to zero", ht, static_cast<int64_t>(sum));
-    dealer_tai(streak, R.o());
+    dealer_tai(streak, R.options());
     return 0;
 }

@@ -40,6 +40,13 @@ void copy_row(const View<T, N>& src, int64_t b, const View<T, N>& dst, int64_t c
     }
 }
 
+template <class T, int N>
+bool same_row_shape(const View<T, N>& a, const View<T, N>& b) {
+    for (int d = 1; d < N; ++d)
+        if (a.shape[d] != b.shape[d]) return false;
+    return true;
+}
+
 // A one-slot random stream on the stack (rng.hpp draws from a View).
 struct Stream {
     uint64_t s;
@@ -67,25 +74,12 @@ int64_t claim_bits(const State& S, int64_t b, int64_t s, int64_t ph, Opts opts, 
 }  // namespace
 
 void copy_game(const State& src, int64_t b, const State& dst, int64_t c) {
-    copy_row(src.wall, b, dst.wall, c);
-    copy_row(src.hands, b, dst.hands, c);
-    copy_row(src.melds, b, dst.melds, c);
-    copy_row(src.river, b, dst.river, c);
-    copy_row(src.g, b, dst.g, c);
-    copy_row(src.p, b, dst.p, c);
-    copy_row(src.scores, b, dst.scores, c);
-    copy_row(src.rng, b, dst.rng, c);
-    copy_row(src.rewards, b, dst.rewards, c);
-    copy_row(src.terminated, b, dst.terminated, c);
-    copy_row(src.mask, b, dst.mask, c);
-    copy_row(src.res_tai, b, dst.res_tai, c);
-    copy_row(src.res_items, b, dst.res_items, c);
-    copy_row(src.res_delta, b, dst.res_delta, c);
-    if (dst.script.shape[1] == src.script.shape[1] && src.script.shape[1] > 0) copy_row(src.script, b, dst.script, c);
-    copy_row(src.la, b, dst.la, c);
-    copy_row(src.la_k, b, dst.la_k, c);
-    copy_row(src.rec, b, dst.rec, c);
-    copy_row(src.rec_items, b, dst.rec_items, c);
+    // Every array's row; the scripted walls (the one array whose shape past the batch axis may differ
+    // between states) only when both hold as many.
+#define TW16_COPY(name_, type_, rank_, shape_, fill_, writable_) \
+    if (same_row_shape(src.name_, dst.name_)) copy_row(src.name_, b, dst.name_, c);
+    TW16_STATE_FIELDS(TW16_COPY)
+#undef TW16_COPY
 }
 
 void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opts opts, Cfg cfg, const Prof& prof) {

@@ -5,31 +5,17 @@
 #include <cstdint>
 
 #include "tw16/constants.hpp"
+#include "tw16/state_fields.hpp"
 #include "tw16/view.hpp"
 
 namespace tw16 {
 
-// envs.engine.state.State, field for field (same order, same dtypes).
+// envs.engine.state.State, field for field (same order, same dtypes): one View per entry of
+// envs.engine.state.FIELDS, through the generated X-macro (state_fields.hpp).
 struct State {
-    View<uint8_t, 2> wall;       // (B, 144)
-    View<int8_t, 3> hands;       // (B, 4, 34)
-    View<int8_t, 4> melds;       // (B, 4, 5, 3)
-    View<int8_t, 3> river;       // (B, 144, 4)
-    View<int64_t, 2> g;          // (B, NG)
-    View<int64_t, 3> p;          // (B, 4, NP)
-    View<int64_t, 2> scores;     // (B, 4)
-    View<uint64_t, 1> rng;       // (B,)
-    View<float, 2> rewards;      // (B, 4)
-    View<bool, 1> terminated;    // (B,)
-    View<bool, 2> mask;          // (B, 76)
-    View<int32_t, 2> res_tai;    // (B, 4)
-    View<int16_t, 3> res_items;  // (B, 4, N_ITEMS)
-    View<int64_t, 2> res_delta;  // (B, 4)
-    View<uint8_t, 3> script;     // (B, K, 144), read only
-    View<double, 3> la;          // (B, 4, 4)
-    View<int32_t, 3> la_k;       // (B, 4, 4)
-    View<int64_t, 3> rec;        // (B, HAND_LOG, NREC): finished-hand records (REC_*)
-    View<int32_t, 3> rec_items;  // (B, HAND_LOG, REC_MAX_ITEMS): their items, packed
+#define TW16_MEMBER(name_, type_, rank_, shape_, fill_, writable_) View<type_, rank_> name_;
+    TW16_STATE_FIELDS(TW16_MEMBER)
+#undef TW16_MEMBER
     int64_t batch() const { return wall.shape[0]; }
 };
 
