@@ -14,7 +14,7 @@ def check(engine) -> list[tuple[int, str]]:
     """``[(game, error name), ...]`` for every game of an ``Engine`` that fails."""
     bad = []
     for b in range(engine.batch_size):
-        e = check_game(engine.s, b, engine.opts)
+        e = check_game(engine.s, b, engine.native)
         if e:
             bad.append((b, ERROR_NAMES[e]))
     return bad

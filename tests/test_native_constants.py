@@ -30,7 +30,7 @@ def test_state_fields_header_is_up_to_date():
     # the state layout's one table (envs.engine.state.FIELDS) as the X-macro the core expands
     gen = _generator()
     assert gen.STATE_OUT.read_text(encoding="utf-8") == gen.render_state_fields(), (
-        "native/include/tw16/state_fields.hpp is stale: run python native/tools/gen_constants.py and rebuild"
+        "native/include/tw16/state_fields.hpp is stale: run python tools/gen_constants.py and rebuild"
     )
 
 

@@ -191,7 +191,7 @@ class Field(NamedTuple):
 
 # The state layout, defined once (the table above says what each array means). The native core's
 # State struct, its argument parser, copy_game, the threads' hold and the fuzz harness expand the
-# X-macro TW16_STATE_FIELDS that native/tools/gen_constants.py generates from this table
+# X-macro TW16_STATE_FIELDS that tools/gen_constants.py generates from this table
 # (native/include/tw16/state_fields.hpp); State and alloc() below are built from it too.
 FIELDS = (
     Field("wall", "uint8", ("WALL_SIZE",)),
