@@ -527,7 +527,10 @@ class Referee:
         if not grown.size:
             return
         c = int(grown[0])
-        mtype, lo = int(e.melds[b, c, e.n_melds[b, c] - 1, 0]), int(e.melds[b, c, e.n_melds[b, c] - 1, 1])
+        mtype, lo = (
+            int(e.melds[b, c, e.n_melds[b, c] - 1, st.MC_TYPE]),
+            int(e.melds[b, c, e.n_melds[b, c] - 1, st.MC_KIND]),
+        )
         if mtype == MELD_CHI:
             kinds = [k for k in (lo, lo + 1, lo + 2) if k != t]
             mine = [self._take(b, c, k, x) for k, x in zip(kinds, sorted(own, key=kind_of_id) if own else (None, None))]

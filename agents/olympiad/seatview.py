@@ -209,7 +209,7 @@ class SeatView:
         kinds = [kind_of_id(x) for x in mine]
         self.pending = None
         self._remove(c, mine, kinds)
-        self.s.river[0, self.g[st.G_NRIVER] - 1, 2] = c
+        self.s.river[0, self.g[st.G_NRIVER] - 1, st.RV_CLAIMED_BY] = c
         lo = min(kinds + [t])
         self._meld(c, MELD_CHI if cmd == "/eat" else MELD_PON, lo, d)
         self._begin_turn(c, -1)
@@ -227,7 +227,7 @@ class SeatView:
             mine = [x for x in tiles if kind_of_id(x) == t][:3]
             self.pending = None
             self._remove(c, mine if c == self.me else [], [t] * 3)
-            self.s.river[0, self.g[st.G_NRIVER] - 1, 2] = c
+            self.s.river[0, self.g[st.G_NRIVER] - 1, st.RV_CLAIMED_BY] = c
             self._meld(c, MELD_KONG, t, d)
             src = st.SRC_EXPOSED_KONG
         else:
@@ -244,11 +244,15 @@ class SeatView:
                 (tid,) = ids(toks[3:], 1, "/gong 1")
                 k = kind_of_id(tid)
                 m = self.s.melds[0, c]
-                row = [i for i in range(int(self.s.p[0, c, st.P_NMELDS])) if m[i, 0] == MELD_PON and m[i, 1] == k]
+                row = [
+                    i
+                    for i in range(int(self.s.p[0, c, st.P_NMELDS]))
+                    if m[i, st.MC_TYPE] == MELD_PON and m[i, st.MC_KIND] == k
+                ]
                 if not row:
                     raise ProtocolError(f"/gong {c + 1} 1 {tid}: seat {c + 1} has no pong of that kind")
                 self._remove(c, [tid], [k])
-                m[row[0], 0] = MELD_ADDKONG
+                m[row[0], st.MC_TYPE] = MELD_ADDKONG
             src = st.SRC_KONG
         self.g[st.G_NKONG] += 1
         if c == self.me:

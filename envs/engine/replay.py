@@ -36,6 +36,7 @@ from envs.engine.actions import (
 )
 from envs.engine.api import Engine
 from envs.engine.record import HandRecord
+from envs.engine.state import MC_KIND, MC_TYPE
 from envs.rules import Rules
 from envs.tiles import FLOWER0, FLOWER_ID0, MELD_NAMES, Meld, format_counts, format_tiles, kind_name
 
@@ -94,8 +95,10 @@ def _event(eng: Engine, i: int, seat: int, a: int, before: _Snap, ended: list[Ha
         for p in range(4):
             for j in range(int(eng.n_melds[0, p])):
                 m = eng.melds[0, p, j]
-                if j >= before.nm[p] or m[0] != before.melds[p, j, 0]:
-                    ev["meld"] = f"{SEATS[p]} {MELD_NAMES[m[0]]} {format_tiles(Meld(int(m[0]), int(m[1])).kinds)}"
+                if j >= before.nm[p] or m[MC_TYPE] != before.melds[p, j, MC_TYPE]:
+                    ev["meld"] = (
+                        f"{SEATS[p]} {MELD_NAMES[m[MC_TYPE]]} {format_tiles(Meld(int(m[MC_TYPE]), int(m[MC_KIND])).kinds)}"
+                    )
     elif not eng.terminated[0]:
         ev["deal"] = _deal_info(eng, hands_done + len(ended))
     return ev

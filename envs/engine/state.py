@@ -145,6 +145,14 @@ C_PON = 16
 C_KONG = 32
 C_READY = 64  # PH_READY0: may declare 天聽
 
+# Columns of river[b, i, RV_*] and melds[b, seat, j, MC_*].
+RV_KIND = 0  # the discarded kind
+RV_SEAT = 1  # the discarder
+RV_CLAIMED_BY = 2  # the seat that claimed it, -1 when none
+RV_BITS = 3  # RV_TSUMOGIRI | RV_WON_ON
+MC_TYPE = 0  # CHI..ANKONG (envs.tiles)
+MC_KIND = 1  # the lowest kind
+MC_FROM = 2  # the discarder for a claimed meld, the owner otherwise
 RV_TSUMOGIRI = 1  # the discard was the tile just drawn
 RV_WON_ON = 2  # a seat won on it (on a discard, or on the robbed tile of an added kong / ankong)
 

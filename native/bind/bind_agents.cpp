@@ -13,7 +13,7 @@
 
 namespace tw16::bind {
 namespace {
-namespace pa = py::actions;
+namespace A = py::actions;
 
 template <class T, int N>
 void check_range(View<T, N> v, const char* name, int64_t lo, int64_t hi) {
@@ -49,7 +49,7 @@ void efficiency_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyA
     check_range(h, "hand", 0, 4);
     check_range(nm, "n_melds", 0, py::state::MAX_MELDS);
     check_range(ct, "claim_tile", -1, 33);
-    efficiency::_kernel(h, nm, un, ct, o);
+    efficiency::planes_kernel(h, nm, un, ct, o);
 }
 
 void act_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& unseen, const AnyArray& opp_melds,
@@ -66,7 +66,7 @@ void act_kernel(const AnyArray& hand, const AnyArray& n_melds, const AnyArray& u
     View<int8_t, 3> op = view_of<int8_t, 3>(opp_passed, "opp_passed", {B, 3, 34});
     View<int64_t, 1> tl = view_of<int64_t, 1>(tiles_left, "tiles_left", {B});
     View<int64_t, 1> ct = view_of<int64_t, 1>(claim_tile, "claim_tile", {B});
-    View<bool, 2> m = view_of<bool, 2>(mask, "mask", {B, pa::N_ACTIONS});
+    View<bool, 2> m = view_of<bool, 2>(mask, "mask", {B, A::N_ACTIONS});
     const greedy::Defence df{view_of<double, 1>(defence, "defence", {8}),
                              view_of<double, 2>(win_logit, "win_logit", {5, 3}),
                              view_of<double, 2>(ready_p, "ready_p", {5, 4})};
@@ -103,7 +103,7 @@ int64_t tile_danger(int64_t d, const AnyArray& passed_by_threat, const AnyArray&
     if (d < 0 || d > 33) bad("d = " + std::to_string(d) + " is not a tile kind (0..33)");
     std::array<int8_t, 34> p = load_row(passed_by_threat, "passed_by_threat"),
                            c = load_row(disc_by_threat, "disc_by_threat"), u = load_row(unseen, "unseen");
-    return greedy::_tile_danger(d, row_view(p), row_view(c), row_view(u));
+    return greedy::hidden_wait_ways(d, row_view(p), row_view(c), row_view(u));
 }
 }  // namespace
 

@@ -78,12 +78,14 @@ void check_game_bounds(const State& S, int64_t b) {
         const int64_t nm = S.p(b, s, St::P_NMELDS);
         if (nm < 0 || nm > St::MAX_MELDS) bad(w + "p[" + str(s) + ", P_NMELDS] = " + in(nm, 0, St::MAX_MELDS));
         for (int64_t i = 0; i < nm; ++i)
-            if (S.melds(b, s, i, 1) < 0 || S.melds(b, s, i, 1) >= T::N_KINDS)
-                bad(w + "melds[" + str(s) + ", " + str(i) + "]: kind " + in(S.melds(b, s, i, 1), 0, T::N_KINDS - 1));
+            if (S.melds(b, s, i, St::MC_KIND) < 0 || S.melds(b, s, i, St::MC_KIND) >= T::N_KINDS)
+                bad(w + "melds[" + str(s) + ", " + str(i) + "]: kind " +
+                    in(S.melds(b, s, i, St::MC_KIND), 0, T::N_KINDS - 1));
     }
     for (int64_t i = 0; i < g[St::G_NRIVER]; ++i)
-        if (S.river(b, i, 2) < 0 && (S.river(b, i, 0) < 0 || S.river(b, i, 0) >= T::N_KINDS))
-            bad(w + "river[" + str(i) + "]: kind " + in(S.river(b, i, 0), 0, T::N_KINDS - 1));
+        if (S.river(b, i, St::RV_CLAIMED_BY) < 0 &&
+            (S.river(b, i, St::RV_KIND) < 0 || S.river(b, i, St::RV_KIND) >= T::N_KINDS))
+            bad(w + "river[" + str(i) + "]: kind " + in(S.river(b, i, St::RV_KIND), 0, T::N_KINDS - 1));
 }
 
 namespace {

@@ -83,7 +83,7 @@ void check_mask_game(int64_t b, View<int64_t, 1> g, View<int64_t, 2> p, View<int
     check_game_hands(hands, p, w);
     const int64_t seat = g[St::G_CUR];
     for (int64_t i = 0; i < p(seat, St::P_NMELDS); ++i)
-        check_range(melds(seat, i, 1), 0, 33, w + "melds[G_CUR, " + std::to_string(i) + ", 1]");
+        check_range(melds(seat, i, St::MC_KIND), 0, 33, w + "melds[G_CUR, " + std::to_string(i) + ", 1]");
     check_range(g[St::G_LAST_DRAWN], INT64_MIN, 33, w + "g[G_LAST_DRAWN]");
     check_range(g[St::G_SWAP1], INT64_MIN, 33, w + "g[G_SWAP1]");
     check_range(g[St::G_SWAP2], INT64_MIN, 33, w + "g[G_SWAP2]");

@@ -24,7 +24,7 @@ namespace tw16::bind {
 
 namespace {
 
-namespace A = py::analysis;
+namespace An = py::analysis;
 constexpr int64_t NK = py::tiles::N_KINDS;
 using Counts = std::array<int8_t, 34>;
 static_assert(py::tiles::N_KINDS == 34, "Counts holds the 34 kinds");
@@ -106,9 +106,9 @@ Counts load_held(const AnyArray& a, const char* name = "held") {
 V1<const int8_t> cv(const Counts& c) { return V1<const int8_t>::contiguous(c.data(), {NK}); }
 
 int64_t check_n_sets(int64_t n_sets, const char* name = "n_sets") {
-    if (n_sets < 0 || n_sets > A::MAX_SETS)
+    if (n_sets < 0 || n_sets > An::MAX_SETS)
         throw nb::value_error(
-            (S(name) + " = " + std::to_string(n_sets) + " is outside 0.." + std::to_string(A::MAX_SETS)).c_str());
+            (S(name) + " = " + std::to_string(n_sets) + " is outside 0.." + std::to_string(An::MAX_SETS)).c_str());
     return n_sets;
 }
 
@@ -246,7 +246,7 @@ const char* const FN_NAMES[F_COUNT] = {"codes",
                                        "is_win",
                                        "win_shanten",
                                        "win_wait_mask"};
-constexpr int64_t EVAL_W = A::MAX_DECOMPOSITIONS * A::DEC_WIDTH;  // out columns of eval_batch (>= 34)
+constexpr int64_t EVAL_W = An::MAX_DECOMPOSITIONS * An::DEC_WIDTH;  // out columns of eval_batch (>= 34)
 
 // One function on one row; out (EVAL_W int64, pre-filled by the caller) receives what it writes.
 template <class C, class H>
@@ -255,7 +255,7 @@ int64_t eval_one(int64_t fn, V1<C> c, int64_t n_sets, V1<H> held, int64_t shapes
     const auto out3 = V1<int64_t>::contiguous(o, {3});
     switch (fn) {
         case F_CODES: {
-            const HandCodes h = _codes(c);
+            const HandCodes h = group_codes(c);
             for (int i = 0; i < 4; ++i) {
                 o[i] = h.c[i];
                 o[4 + i] = h.n[i];
@@ -263,12 +263,12 @@ int64_t eval_one(int64_t fn, V1<C> c, int64_t n_sets, V1<H> held, int64_t shapes
             return h.c[0];
         }
         case F_COMBINE4: {  // the rows of the hand's four codes (valid counts only)
-            const HandCodes h = _codes(c);
+            const HandCodes h = group_codes(c);
             if (h.c[0] < 0) return -1;
             const HandTables& T = hand_tables();
             const int64_t nc = py::tables::N_COLS;
-            return _combine4(T.suit_dist + h.c[0] * nc, T.suit_dist + h.c[1] * nc, T.suit_dist + h.c[2] * nc,
-                             T.honour_dist + h.c[3] * nc, n_sets);
+            return combine_rows(T.suit_dist + h.c[0] * nc, T.suit_dist + h.c[1] * nc, T.suit_dist + h.c[2] * nc,
+                                T.honour_dist + h.c[3] * nc, n_sets);
         }
         case F_IS_COMPLETE:
             return is_complete(c, n_sets);
@@ -286,7 +286,7 @@ int64_t eval_one(int64_t fn, V1<C> c, int64_t n_sets, V1<H> held, int64_t shapes
             return 0;
         }
         case F_DECOMPOSITIONS:
-            return decompositions(c, n_sets, V2<int64_t>::contiguous(o, {A::MAX_DECOMPOSITIONS, A::DEC_WIDTH}));
+            return decompositions(c, n_sets, V2<int64_t>::contiguous(o, {An::MAX_DECOMPOSITIONS, An::DEC_WIDTH}));
         case F_IS_EIGHT_PAIRS:
             return is_eight_pairs(c);
         case F_EIGHT_PAIRS_SHANTEN:
@@ -419,7 +419,7 @@ void bind_hand(nb::module_& m, nb::module_& t) {
     t.def(
         "codes",
         [](const AnyArray& counts) {
-            const HandCodes h = _codes(cv(load_counts(counts)));
+            const HandCodes h = group_codes(cv(load_counts(counts)));
             return nb::make_tuple(nb::make_tuple(h.c[0], h.c[1], h.c[2], h.c[3]),
                                   nb::make_tuple(h.n[0], h.n[1], h.n[2], h.n[3]));
         },
@@ -436,17 +436,17 @@ void bind_hand(nb::module_& m, nb::module_& t) {
                 check_len(v.shape[0], py::tables::N_COLS, names[i], false);
                 for (int j = 0; j < 12; ++j) rows[i][j] = v[j];
             }
-            return _combine4(rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data(), n);
+            return combine_rows(rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data(), n);
         },
         nb::arg("r0"), nb::arg("r1"), nb::arg("r2"), nb::arg("r3"), nb::arg("n"));
     t.def(
         "is_orphan",
         [](int64_t k) {
             if (k < 0 || k >= NK) throw nb::value_error(("k = " + std::to_string(k) + " is outside 0..33").c_str());
-            return _is_orphan(k);
+            return is_orphan_kind(k);
         },
         nb::arg("k"));
-    t.def("thirteen_code_ok", &_thirteen_code_ok, nb::arg("code"), nb::arg("shapes"));
+    t.def("thirteen_code_ok", &thirteen_code_ok, nb::arg("code"), nb::arg("shapes"));
     t.def(
         "extra_cost",
         [](const AnyArray& c, const AnyArray& need, const AnyArray& ks, int64_t n) {
@@ -476,7 +476,7 @@ void bind_hand(nb::module_& m, nb::module_& t) {
                         ("ks[" + std::to_string(i) + "] = " + std::to_string(kv[i]) + " is outside 0..33").c_str());
                 kk[i] = kv[i];
             }
-            return _extra_cost(cc.data(), nn.data(), kk.data(), n);
+            return orphan_cost_change(cc.data(), nn.data(), kk.data(), n);
         },
         nb::arg("c"), nb::arg("need"), nb::arg("ks"), nb::arg("n"));
 
@@ -740,7 +740,7 @@ void bind_hand(nb::module_& m, nb::module_& t) {
             const auto v = bench_hands(out, "out");
             check_n_sets(n_sets);
             nb::gil_scoped_release nogil;
-            _random_complete(v, n_sets, seed);
+            random_complete_hands(v, n_sets, seed);
         },
         nb::arg("out"), nb::arg("n_sets"), nb::arg("seed"));
     m.def(
@@ -760,7 +760,7 @@ void bind_hand(nb::module_& m, nb::module_& t) {
                         ("hands[" + std::to_string(r) + "]: no tile can move to another kind").c_str());
             }
             nb::gil_scoped_release nogil;
-            _perturb(v, seed, frac);
+            perturb_hands(v, seed, frac);
         },
         nb::arg("hands"), nb::arg("seed"), nb::arg("frac"));
     m.def(
@@ -773,7 +773,7 @@ void bind_hand(nb::module_& m, nb::module_& t) {
                 if (!any) throw nb::value_error(("hands[" + std::to_string(r) + "]: no tile to drop").c_str());
             }
             nb::gil_scoped_release nogil;
-            _drop_one(v, seed);
+            drop_one_tile(v, seed);
         },
         nb::arg("hands"), nb::arg("seed"));
     m.def(
@@ -783,15 +783,15 @@ void bind_hand(nb::module_& m, nb::module_& t) {
             if (n_tiles < 0 || n_tiles > 136)
                 throw nb::value_error(("n_tiles = " + std::to_string(n_tiles) + " is outside 0..136").c_str());
             nb::gil_scoped_release nogil;
-            _random_wall_hands(v, n_tiles, seed);
+            random_wall_hands(v, n_tiles, seed);
         },
         nb::arg("out"), nb::arg("n_tiles"), nb::arg("seed"));
     using Loop = int64_t (*)(View<int8_t, 2>, int64_t);
-    const std::pair<const char*, Loop> loops[] = {{"loop_complete", &_loop_complete},
-                                                  {"loop_shanten", &_loop_shanten},
-                                                  {"loop_waits", &_loop_waits},
-                                                  {"loop_decompositions", &_loop_decompositions},
-                                                  {"loop_discard_shanten", &_loop_discard_shanten}};
+    const std::pair<const char*, Loop> loops[] = {{"loop_complete", &sum_is_complete},
+                                                  {"loop_shanten", &sum_shanten},
+                                                  {"loop_waits", &sum_waits},
+                                                  {"loop_decompositions", &sum_decompositions},
+                                                  {"loop_discard_shanten", &sum_discard_shanten}};
     for (const auto& [name, fn] : loops) {
         m.def(
             name,

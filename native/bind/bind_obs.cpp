@@ -13,9 +13,9 @@
 
 namespace tw16::bind {
 namespace {
-namespace pv = py::planes_v0;
-namespace po = py::oracle_v0;
-namespace ps = py::state;
+namespace P0 = py::planes_v0;
+namespace O0 = py::oracle_v0;
+namespace St = py::state;
 
 // The state arrays the encoders read, checked: dtypes, ranks, shapes, one batch size.
 struct Arrays {
@@ -45,10 +45,10 @@ Arrays check_arrays(const AnyArray& hands, const AnyArray& melds, const AnyArray
     Arrays a;
     a.hands = view_of<int8_t, 3>(hands, "hands", {-1, 4, 34});
     a.B = a.hands.shape[0];
-    a.melds = view_of<int8_t, 4>(melds, "melds", {a.B, 4, ps::MAX_MELDS, 3});
-    a.river = view_of<int8_t, 3>(river, "river", {a.B, ps::MAX_RIVER, 4});
-    a.g = view_of<int64_t, 2>(g, "g", {a.B, ps::NG});
-    a.p = view_of<int64_t, 3>(p, "p", {a.B, 4, ps::NP});
+    a.melds = view_of<int8_t, 4>(melds, "melds", {a.B, 4, St::MAX_MELDS, 3});
+    a.river = view_of<int8_t, 3>(river, "river", {a.B, St::MAX_RIVER, 4});
+    a.g = view_of<int64_t, 2>(g, "g", {a.B, St::NG});
+    a.p = view_of<int64_t, 3>(p, "p", {a.B, 4, St::NP});
     a.scores = view_of<int64_t, 2>(scores, "scores", {a.B, 4});
     check_divides(rules);  // (the score scale divides by OPT_PER_TAI: not 0)
     a.opts = rules.options();
@@ -65,31 +65,31 @@ void check_game(const Arrays& a, int64_t b, int64_t me) {
             if (a.hands(b, s, k) < 0 || a.hands(b, s, k) > 4)
                 bad(at("hands", b) + ": a count outside 0..4 (" + std::to_string(a.hands(b, s, k)) + ")");
     for (int64_t s = 0; s < 4; ++s) {
-        const int64_t nm = a.p(b, s, ps::P_NMELDS);
-        if (nm < 0 || nm > ps::MAX_MELDS) bad(at("p", b) + ": P_NMELDS " + std::to_string(nm) + " outside 0..5");
+        const int64_t nm = a.p(b, s, St::P_NMELDS);
+        if (nm < 0 || nm > St::MAX_MELDS) bad(at("p", b) + ": P_NMELDS " + std::to_string(nm) + " outside 0..5");
         for (int64_t i = 0; i < nm; ++i) {
-            const int64_t mt = a.melds(b, s, i, 0), mk = a.melds(b, s, i, 1);
+            const int64_t mt = a.melds(b, s, i, St::MC_TYPE), mk = a.melds(b, s, i, St::MC_KIND);
             const int64_t hi = mt == py::tiles::MELD_CHI ? 31 : 33;  // a chow spans mk .. mk + 2
             if (mt < py::tiles::MELD_CHI || mt > py::tiles::MELD_ANKONG || mk < 0 || mk > hi)
                 bad(at("melds", b) + ": meld (" + std::to_string(mt) + ", " + std::to_string(mk) + ") is not a meld");
         }
     }
-    const int64_t n = a.g(b, ps::G_NRIVER);
-    if (n < 0 || n > ps::MAX_RIVER) bad(at("g", b) + ": G_NRIVER " + std::to_string(n) + " outside 0..144");
+    const int64_t n = a.g(b, St::G_NRIVER);
+    if (n < 0 || n > St::MAX_RIVER) bad(at("g", b) + ": G_NRIVER " + std::to_string(n) + " outside 0..144");
     for (int64_t i = 0; i < n; ++i)
-        if (a.river(b, i, 0) < 0 || a.river(b, i, 0) > 33)
+        if (a.river(b, i, St::RV_KIND) < 0 || a.river(b, i, St::RV_KIND) > 33)
             bad(at("river", b) + ": discard " + std::to_string(i) + " is not a tile kind");
-    const int64_t phase = a.g(b, ps::G_PHASE);
+    const int64_t phase = a.g(b, St::G_PHASE);
     if (phase < 0) bad(at("g", b) + ": negative G_PHASE");
-    if (phase == ps::PH_TURN && a.g(b, ps::G_TURN) == me && a.g(b, ps::G_LAST_DRAWN) > 33)
-        bad(at("g", b) + ": G_LAST_DRAWN " + std::to_string(a.g(b, ps::G_LAST_DRAWN)) + " is not a tile kind");
-    if ((phase == ps::PH_CLAIM || phase == ps::PH_ROB) && a.g(b, ps::G_TILE) > 33)
-        bad(at("g", b) + ": G_TILE " + std::to_string(a.g(b, ps::G_TILE)) + " is not a tile kind");
+    if (phase == St::PH_TURN && a.g(b, St::G_TURN) == me && a.g(b, St::G_LAST_DRAWN) > 33)
+        bad(at("g", b) + ": G_LAST_DRAWN " + std::to_string(a.g(b, St::G_LAST_DRAWN)) + " is not a tile kind");
+    if ((phase == St::PH_CLAIM || phase == St::PH_ROB) && a.g(b, St::G_TILE) > 33)
+        bad(at("g", b) + ": G_TILE " + std::to_string(a.g(b, St::G_TILE)) + " is not a tile kind");
 }
 
 // The wall indices oracle_v0 follows: head .. tail inside the wall whenever head <= tail.
 void check_wall(const Arrays& a, View<uint8_t, 2> wall, int64_t b) {
-    const int64_t head = a.g(b, ps::G_HEAD), tail = a.g(b, ps::G_TAIL);
+    const int64_t head = a.g(b, St::G_HEAD), tail = a.g(b, St::G_TAIL);
     if (head <= tail && (head < 0 || tail >= wall.shape[1]))
         bad(at("g", b) + ": wall indices G_HEAD " + std::to_string(head) + " .. G_TAIL " + std::to_string(tail) +
             " outside the wall");
@@ -115,38 +115,38 @@ void planes_v0_encode(const RwArray& out, const AnyArray& hands, const AnyArray&
                       const Rules& rules, int64_t flags) {
     Arrays a = check_arrays(hands, melds, river, g, p, scores, rules);
     const ArraysHold hold(a);
-    View<float, 3> o = check_out(out, a.B, planes_v0::n_channels(flags & pv::F_DERIVED));
+    View<float, 3> o = check_out(out, a.B, planes_v0::n_channels(flags & P0::F_DERIVED));
     View<int64_t, 1> se = check_seats(seats, a.B);
     nb::gil_scoped_release nogil;
     for (int64_t b = 0; b < a.B; ++b)
         if (se[b] >= 0) check_game(a, b, se[b]);
-    planes_v0::_encode_par(o, a.hands, a.melds, a.river, a.g, a.p, a.scores, se, a.opts, flags, rules.shapes());
+    planes_v0::encode_parallel(o, a.hands, a.melds, a.river, a.g, a.p, a.scores, se, a.opts, flags, rules.shapes());
 }
 
 void oracle_v0_encode(const RwArray& out, const AnyArray& hands, const AnyArray& melds, const AnyArray& river,
                       const AnyArray& wall, const AnyArray& g, const AnyArray& p, const AnyArray& scores,
                       const AnyArray& seats, const Rules& rules, int64_t flags, int64_t base) {
     Arrays a = check_arrays(hands, melds, river, g, p, scores, rules);
-    View<uint8_t, 2> w = view_of<uint8_t, 2>(wall, "wall", {a.B, ps::WALL_SIZE});
+    View<uint8_t, 2> w = view_of<uint8_t, 2>(wall, "wall", {a.B, St::WALL_SIZE});
     const ArraysHold hold(a, w);
-    const int64_t planes = planes_v0::n_channels(flags & pv::F_DERIVED);
+    const int64_t planes = planes_v0::n_channels(flags & P0::F_DERIVED);
     if (base != planes)
         bad("base: the planes_v0 channels (" + std::to_string(planes) + " for these flags), got " +
             std::to_string(base));
-    View<float, 3> o = check_out(out, a.B, planes + po::N_ORACLE_EXTRA);
+    View<float, 3> o = check_out(out, a.B, planes + O0::N_ORACLE_EXTRA);
     View<int64_t, 1> se = check_seats(seats, a.B);
     nb::gil_scoped_release nogil;
     for (int64_t b = 0; b < a.B; ++b)
         if (se[b] >= 0) check_game(a, b, se[b]), check_wall(a, w, b);
-    oracle_v0::_encode_par(o, a.hands, a.melds, a.river, w, a.g, a.p, a.scores, se, a.opts, flags, rules.shapes(),
-                           base);
+    oracle_v0::encode_parallel(o, a.hands, a.melds, a.river, w, a.g, a.p, a.scores, se, a.opts, flags, rules.shapes(),
+                               base);
 }
 
 void encode_one(const RwArray& o, const AnyArray& hands, const AnyArray& melds, const AnyArray& river,
                 const AnyArray& g, const AnyArray& p, const AnyArray& scores, int64_t b, int64_t me, const Rules& rules,
                 int64_t flags) {
     Arrays a = check_arrays(hands, melds, river, g, p, scores, rules);
-    View<float, 2> ov = view_of<float, 2>(o, "o", {planes_v0::n_channels(flags & pv::F_DERIVED), 34});
+    View<float, 2> ov = view_of<float, 2>(o, "o", {planes_v0::n_channels(flags & P0::F_DERIVED), 34});
     const ArraysHold hold(a);
     if (b < 0 || b >= a.B) bad("b: game " + std::to_string(b) + " outside 0.." + std::to_string(a.B - 1));
     check_seat(me, "me");
@@ -163,7 +163,7 @@ void encode_rows(const RwArray& out, const AnyArray& rows, const AnyArray& seats
     const ArraysHold hold(a);
     View<int64_t, 1> se = check_seats(seats, n);
     // out may hold more rows than are encoded (gym_env passes a prefix of a preallocated buffer)
-    View<float, 3> o = view_of<float, 3>(out, "out", {-1, planes_v0::n_channels(flags & pv::F_DERIVED), 34});
+    View<float, 3> o = view_of<float, 3>(out, "out", {-1, planes_v0::n_channels(flags & P0::F_DERIVED), 34});
     if (o.shape[0] < n) bad("out: " + std::to_string(o.shape[0]) + " rows for " + std::to_string(n) + " games");
     nb::gil_scoped_release nogil;
     for (int64_t i = 0; i < n; ++i) {
@@ -197,7 +197,7 @@ void planes_v1_encode(const RwArray& out, const AnyArray& rows, const AnyArray& 
     View<int64_t, 1> se;
     View<int64_t, 1> rv = check_rows(a, rows, &se, seats);
     const int64_t n = rv.shape[0];
-    View<float, 3> o = view_of<float, 3>(out, "out", {-1, planes_v1::n_channels(flags & pv::F_DERIVED), 34});
+    View<float, 3> o = view_of<float, 3>(out, "out", {-1, planes_v1::n_channels(flags & P0::F_DERIVED), 34});
     if (o.shape[0] < n) bad("out: " + std::to_string(o.shape[0]) + " rows for " + std::to_string(n) + " games");
     nb::gil_scoped_release nogil;
     planes_v1::encode_rows(o, rv, se, a.hands, a.melds, a.river, a.g, a.p, a.scores, lv, kv, a.opts, flags,

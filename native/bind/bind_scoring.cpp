@@ -181,7 +181,7 @@ int64_t score_all_b(const AnyArray& conc_a, const AnyArray& mt_a, const AnyArray
     for (int64_t i = 0; i < n; ++i)  // ctx columns: win_tile, win_by, seat, round, flowers
         check_hand(conc[i], mt[i], mk[i], nm[i], ctx(i, 4), ctx(i, 0), ctx(i, 1), ctx(i, 2), ctx(i, 3), i, true);
     nb::gil_scoped_release release;
-    return _score_all(conc, mt, mk, nm, ctx, prof, o, reps);
+    return bench_score_all(conc, mt, mk, nm, ctx, prof, o, reps);
 }
 }  // namespace
 

@@ -151,7 +151,7 @@ inline bool game_ok(const State& S, int64_t b, int64_t a, Opts opts, std::string
         if (p[s][St::P_READY] & ~READY_BITS)
             TW16_FAIL("p[" + str(s) + ", P_READY] = " + str(p[s][St::P_READY]) + ": not ready flags");
         for (int64_t i = 0; i < nm; ++i) {
-            const int64_t mt = ms[s][i][0], mk = ms[s][i][1], fr = ms[s][i][2];
+            const int64_t mt = ms[s][i][St::MC_TYPE], mk = ms[s][i][St::MC_KIND], fr = ms[s][i][St::MC_FROM];
             const bool chi_ok = mt != T::MELD_CHI || (mk < T::WIND0 && mk % 9 <= 6);
             if (mt < T::MELD_CHI || mt > T::MELD_ANKONG || mk < 0 || mk >= T::N_KINDS || fr < 0 || fr > 3 || !chi_ok)
                 TW16_FAIL(
@@ -199,7 +199,7 @@ inline bool game_ok(const State& S, int64_t b, int64_t a, Opts opts, std::string
             const int64_t k = a - A::SELF_KONG;
             bool pon = false;
             for (int64_t i = 0; i < p[cur][St::P_NMELDS]; ++i)
-                pon |= ms[cur][i][0] == T::MELD_PON && ms[cur][i][1] == k;
+                pon |= ms[cur][i][St::MC_TYPE] == T::MELD_PON && ms[cur][i][St::MC_KIND] == k;
             ok = (hs[k] == 4 && p[cur][St::P_NMELDS] < St::MAX_MELDS) || (pon && hs[k] >= 1);
         }
         if (!ok) TW16_FAIL("action " + str(a) + " cannot be taken on a turn with this hand");

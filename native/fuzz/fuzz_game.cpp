@@ -25,7 +25,7 @@
 
 using namespace tw16;
 using namespace tw16::fuzz;
-namespace pv = py::planes_v0;
+namespace P0 = py::planes_v0;
 
 namespace {
 
@@ -34,11 +34,11 @@ constexpr int64_t MAX_STEPS = 2000;
 // planes_v0 (flags 0..3) and oracle_v0's channels for seat me (-1: none).
 void encoders(Game& G, FixtureRules& R, int64_t me, int64_t flags) {
     const State& S = G.S;
-    static std::vector<float> buf(static_cast<size_t>((pv::N_CHANNELS_DERIVED + py::oracle_v0::N_ORACLE_EXTRA) * 34));
-    const int64_t C = planes_v0::n_channels(flags & pv::F_DERIVED);
+    static std::vector<float> buf(static_cast<size_t>((P0::N_CHANNELS_DERIVED + py::oracle_v0::N_ORACLE_EXTRA) * 34));
+    const int64_t C = planes_v0::n_channels(flags & P0::F_DERIVED);
     const auto o = View<float, 2>::contiguous(buf.data(), {C + py::oracle_v0::N_ORACLE_EXTRA, 34});
     planes_v0::encode_one(o, S.hands, S.melds, S.river, S.g, S.p, S.scores, 0, me, R.options(), flags, R.shapes());
-    if (me >= 0) oracle_v0::_oracle_one(o, C, S.hands, S.melds, S.wall, S.g, S.p, 0, me);
+    if (me >= 0) oracle_v0::oracle_planes(o, C, S.hands, S.melds, S.wall, S.g, S.p, 0, me);
 }
 
 void check_state(Game& G, FixtureRules& R, int64_t step) {

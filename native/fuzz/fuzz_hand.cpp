@@ -16,7 +16,7 @@
 
 using namespace tw16;
 using namespace tw16::fuzz;
-namespace A = py::analysis;
+namespace An = py::analysis;
 
 namespace {
 
@@ -24,7 +24,7 @@ template <class C>
 struct Results {
     int64_t v[24] = {};
     std::array<int64_t, 34> ds{}, bd{}, wm{}, ep{}, sw{}, ww{};
-    std::array<int64_t, A::MAX_DECOMPOSITIONS * A::DEC_WIDTH> dec{};
+    std::array<int64_t, An::MAX_DECOMPOSITIONS * An::DEC_WIDTH> dec{};
 };
 
 template <class C>
@@ -44,7 +44,8 @@ Results<C> run_all(const std::array<C, 34>& cb, const std::array<C, 34>& hb, int
     const auto wa = wait_array(c, n, h);
     for (int k = 0; k < 34; ++k) r.v[i] += wa[k] << (k % 8);
     ++i;
-    r.v[i++] = decompositions(c, n, View<int64_t, 2>::contiguous(r.dec.data(), {A::MAX_DECOMPOSITIONS, A::DEC_WIDTH}));
+    r.v[i++] =
+        decompositions(c, n, View<int64_t, 2>::contiguous(r.dec.data(), {An::MAX_DECOMPOSITIONS, An::DEC_WIDTH}));
     r.v[i++] = is_eight_pairs(c);
     r.v[i++] = eight_pairs_shanten(c);
     r.v[i++] = eight_pairs_wait_mask(c, h, v34(r.ep));
@@ -84,7 +85,7 @@ void structured(Reader& r, int64_t n, std::array<int8_t, 34>& c) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Reader r(data, size);
     const uint8_t mode = r.u8();
-    const int64_t n = r.u8() % (A::MAX_SETS + 1);
+    const int64_t n = r.u8() % (An::MAX_SETS + 1);
     const int64_t shapes = r.u8();
     std::array<int8_t, 34> c{}, h{};
     const int kind = mode % 4;
@@ -127,7 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (is_complete(cv, n) != (shanten(cv, n) == -1)) fail("hand: is_complete != (shanten == -1)", n, tiles);
         for (int64_t k = 0; k < 34; ++k) {
             if (c[k] == 0) {
-                if (r8.ds[k] != A::NOT_HELD) fail("hand: discard_shanten of a kind not held", k, r8.ds[k]);
+                if (r8.ds[k] != An::NOT_HELD) fail("hand: discard_shanten of a kind not held", k, r8.ds[k]);
                 continue;
             }
             std::array<int8_t, 34> d = c;

@@ -58,7 +58,7 @@ int64_t best_after_discard(View<int8_t, 1> hand, int64_t n_sets) {
     return best;
 }
 
-void _own_turn(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen) {
+void own_turn_planes(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen) {
     std::array<int64_t, 34> s_after, uk;
     s_after.fill(FAR);
     uk.fill(0);
@@ -98,22 +98,22 @@ void _own_turn(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, View<int8
     }
 }
 
-double _gain(int64_t now, int64_t after) {
+double claim_gain(int64_t now, int64_t after) {
     return after < FAR ? std::max(-1.0, std::min(1.0, static_cast<double>(now - after) / 2.0)) : 0.0;
 }
 
-void _claims(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<int8_t, 1> unseen) {
+void claim_planes(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<int8_t, 1> unseen) {
     const int64_t now = shanten(hand, n_sets);
     fill_row(o, E_UKEIRE_NOW, now >= 0 ? std::min<int64_t>(ukeire(hand, n_sets, now, unseen), 64) / 64.0 : 0.0);
     if (n_sets == 0) return;
     if (hand[t] >= 2) {
         hand[t] -= 2;
-        fill_row(o, E_PON, _gain(now, best_after_discard(hand, n_sets - 1)));
+        fill_row(o, E_PON, claim_gain(now, best_after_discard(hand, n_sets - 1)));
         hand[t] += 2;
     }
     if (hand[t] >= 3) {
         hand[t] -= 3;
-        fill_row(o, E_KONG, _gain(now, shanten(hand, n_sets - 1)));
+        fill_row(o, E_KONG, claim_gain(now, shanten(hand, n_sets - 1)));
         hand[t] += 3;
     }
     if (t >= 27) return;
@@ -126,23 +126,23 @@ void _claims(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, int64_t t, 
         if (hand[a] == 0 || hand[b] == 0) continue;
         hand[a] -= 1;
         hand[b] -= 1;
-        fill_row(o, E_CHI + pos, _gain(now, best_after_discard(hand, n_sets - 1)));
+        fill_row(o, E_CHI + pos, claim_gain(now, best_after_discard(hand, n_sets - 1)));
         hand[a] += 1;
         hand[b] += 1;
     }
 }
 
-void _kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> unseen, View<int64_t, 1> claim_tile,
-             View<float, 3> out) {
+void planes_kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> unseen, View<int64_t, 1> claim_tile,
+                   View<float, 3> out) {
     parallel_for(hand.shape[0], [&](int64_t b) {
         HandCopy h(hand[b]);
         const int64_t n_sets = 5 - n_melds[b];
         int64_t sum = 0;
         for (int64_t k = 0; k < 34; ++k) sum += h.v[k];
         if (claim_tile[b] >= 0)
-            _claims(out[b], h.v, n_sets, claim_tile[b], unseen[b]);
+            claim_planes(out[b], h.v, n_sets, claim_tile[b], unseen[b]);
         else if (pymod(sum, 3) == 2)
-            _own_turn(out[b], h.v, n_sets, unseen[b]);
+            own_turn_planes(out[b], h.v, n_sets, unseen[b]);
     });
 }
 
@@ -161,7 +161,7 @@ void chow_others(int64_t t, int64_t pos, int64_t& a, int64_t& b) {
 }
 }  // namespace
 
-int64_t _neighbours(View<int8_t, 1> hand, int64_t d) {
+int64_t connectedness(View<int8_t, 1> hand, int64_t d) {
     int64_t v = 2 * (hand[d] - 1);
     if (d < 27) {
         const int64_t r = pymod(d, 9);
@@ -171,7 +171,7 @@ int64_t _neighbours(View<int8_t, 1> hand, int64_t d) {
     return v;
 }
 
-int64_t _u(View<int8_t, 1> unseen, int64_t d, int64_t off) {
+int64_t unseen_off(View<int8_t, 1> unseen, int64_t d, int64_t off) {
     if (d >= 27) return 0;
     const int64_t r = pymod(d, 9) + off;
     return (0 <= r && r < 9) ? unseen[d + off] : 0;
@@ -179,17 +179,18 @@ int64_t _u(View<int8_t, 1> unseen, int64_t d, int64_t off) {
 
 // No furiten in this game, so a tile the threat discarded itself (現物) only halves the danger; a
 // tile it let pass since its hand last changed is 0 (it always wins when it can).
-int64_t _tile_danger(int64_t d, View<int8_t, 1> passed_by_threat, View<int8_t, 1> disc_by_threat,
-                     View<int8_t, 1> unseen) {
+int64_t hidden_wait_ways(int64_t d, View<int8_t, 1> passed_by_threat, View<int8_t, 1> disc_by_threat,
+                         View<int8_t, 1> unseen) {
     if (passed_by_threat[d] > 0) return 0;
     const int64_t u = unseen[d];
     int64_t v = u * (u - 1) + u + 1;  // pair + single (+1: nothing is certain)
-    v += 4 * (_u(unseen, d, -2) * _u(unseen, d, -1) + _u(unseen, d, 1) * _u(unseen, d, 2));  // two-sided, edge
-    v += 2 * _u(unseen, d, -1) * _u(unseen, d, 1);                                           // closed
+    v += 4 * (unseen_off(unseen, d, -2) * unseen_off(unseen, d, -1) +
+              unseen_off(unseen, d, 1) * unseen_off(unseen, d, 2));  // two-sided, edge
+    v += 2 * unseen_off(unseen, d, -1) * unseen_off(unseen, d, 1);   // closed
     return disc_by_threat[d] > 0 ? floordiv(v, 2) : v;
 }
 
-int64_t _claim(View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<bool, 1> mask) {
+int64_t greedy_claim(View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<bool, 1> mask) {
     const int64_t cur = shanten(hand, n_sets);
     int64_t best_a = py::actions::PASS, best_s = cur;
     if (mask[py::actions::PON]) {
@@ -221,20 +222,20 @@ int64_t _claim(View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<bool, 1> ma
     return best_a;
 }
 
-DiscardKey _discard_key(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, int64_t d) {
+DiscardKey discard_key(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, int64_t d) {
     hand[d] -= 1;
     const int64_t s = shanten(hand, n_sets);
     const int64_t u = s >= 0 ? ukeire(hand, n_sets, s, unseen) : 0;
     hand[d] += 1;
-    return {s, u, {s, -u, _neighbours(hand, d)}};
+    return {s, u, {s, -u, connectedness(hand, d)}};
 }
 
-int64_t _discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask) {
+int64_t greedy_discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask) {
     int64_t best_a = -1;
     std::array<int64_t, 3> best_key{BIG, BIG, BIG};
     for (int64_t d = 0; d < 34; ++d) {
         if (!mask[py::actions::DISCARD + d]) continue;
-        const DiscardKey k = _discard_key(hand, n_sets, unseen, d);
+        const DiscardKey k = discard_key(hand, n_sets, unseen, d);
         if (k.key < best_key) {  // lexicographic, as Python compares tuples
             best_key = k.key;
             best_a = py::actions::DISCARD + d;
@@ -243,16 +244,16 @@ int64_t _discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, V
     return best_a;
 }
 
-double _win_chance(int64_t s, int64_t u, int64_t tiles_left, View<double, 2> win_logit) {
+double win_chance(int64_t s, int64_t u, int64_t tiles_left, View<double, 2> win_logit) {
     const int64_t k = std::min<int64_t>(s, 4);
     const double x = win_logit(k, 0) + win_logit(k, 1) * std::log1p(static_cast<double>(u)) +
                      win_logit(k, 2) * static_cast<double>(tiles_left) / 64.0;
     return 1.0 / (1.0 + std::exp(-x));
 }
 
-int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
-                View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed, int64_t tiles_left,
-                const Defence& defence) {
+int64_t defensive_discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
+                          View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed,
+                          int64_t tiles_left, const Defence& defence) {
     const View<double, 1> prm = defence.params;
     const double risk = prm[0], g_win = prm[1], l_deal = prm[2], margin = prm[3];
     const double tie_eps = prm[4], slope = prm[5], cap = prm[6], s_floor = prm[7];
@@ -266,20 +267,20 @@ int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, Vi
     std::array<double, 34> w_of{}, p_of{};
     for (int64_t d = 0; d < 34; ++d) {
         if (!mask[py::actions::DISCARD + d]) continue;
-        const DiscardKey k = _discard_key(hand, n_sets, unseen, d);
+        const DiscardKey k = discard_key(hand, n_sets, unseen, d);
         if (k.key < best_key) {
             best_key = k.key;
             best_g = d;
         }
         double safe = 1.0;
         for (int64_t o = 0; o < 3; ++o) {
-            const int64_t dg = _tile_danger(d, opp_passed[o], opp_disc[o], unseen);
+            const int64_t dg = hidden_wait_ways(d, opp_passed[o], opp_disc[o], unseen);
             const double hit = dg <= 4 ? 0.0 : std::min(static_cast<double>(dg) * slope, cap);  // P(wins on d | ready)
             safe *= 1.0 - ready[o] * hit;
         }
         s_of[d] = k.s;
         u_of[d] = k.u;
-        w_of[d] = k.s >= 0 ? _win_chance(k.s, k.u, tiles_left, defence.win_logit) : 0.0;
+        w_of[d] = k.s >= 0 ? win_chance(k.s, k.u, tiles_left, defence.win_logit) : 0.0;
         p_of[d] = std::min(1.0, risk * (1.0 - safe));
     }
     if (best_g < 0) return -1;
@@ -301,9 +302,9 @@ int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, Vi
     return py::actions::DISCARD + best_d;
 }
 
-int64_t _turn(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
-              View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed, int64_t tiles_left,
-              const Defence& defence) {
+int64_t greedy_turn(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
+                    View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed,
+                    int64_t tiles_left, const Defence& defence) {
     int64_t sum = 0;
     for (int64_t k = 0; k < 34; ++k) sum += hand[k];
     const int64_t s0 = pymod(sum, 3) == 2 ? best_after_discard(hand, n_sets) : shanten(hand, n_sets);
@@ -321,9 +322,9 @@ int64_t _turn(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View
         }
         if (s <= s0) return py::actions::SELF_KONG + k;
     }
-    const int64_t a = defence.params[0] > 0
-                          ? _defend(hand, n_sets, unseen, mask, opp_melds, opp_disc, opp_passed, tiles_left, defence)
-                          : _discard(hand, n_sets, unseen, mask);
+    const int64_t a = defence.params[0] > 0 ? defensive_discard(hand, n_sets, unseen, mask, opp_melds, opp_disc,
+                                                                opp_passed, tiles_left, defence)
+                                            : greedy_discard(hand, n_sets, unseen, mask);
     if (a >= 0) return a;
     for (int64_t x = 0; x < py::actions::N_ACTIONS; ++x)  // nothing efficient is legal (e.g. a ready-pending phase)
         if (mask[x]) return x;
@@ -349,10 +350,11 @@ void act_kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> 
         bool any_discard = false;  // m[DISCARD:CHI].any()
         for (int64_t x = py::actions::DISCARD; x < py::actions::CHI; ++x) any_discard = any_discard || m[x];
         if (claim_tile[b] >= 0 && (m[py::actions::PASS] && !any_discard)) {
-            out[b] = _claim(h.v, n_sets, claim_tile[b], m);
+            out[b] = greedy_claim(h.v, n_sets, claim_tile[b], m);
             return;
         }
-        out[b] = _turn(h.v, n_sets, unseen[b], m, opp_melds[b], opp_disc[b], opp_passed[b], tiles_left[b], defence);
+        out[b] =
+            greedy_turn(h.v, n_sets, unseen[b], m, opp_melds[b], opp_disc[b], opp_passed[b], tiles_left[b], defence);
     });
 }
 

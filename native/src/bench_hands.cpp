@@ -11,7 +11,7 @@
 namespace tw16 {
 
 namespace {
-namespace A = py::analysis;
+namespace An = py::analysis;
 constexpr int64_t NK = py::tiles::N_KINDS;
 constexpr int MT_N = 624, MT_M = 397;
 constexpr uint32_t MT_MATRIX_A = 0x9908b0dfU, MT_UPPER_MASK = 0x80000000U, MT_LOWER_MASK = 0x7fffffffU;
@@ -87,7 +87,7 @@ int64_t BenchStream::randint(int64_t n) {
 }
 }  // namespace
 
-void _random_complete(View<int8_t, 2> out, int64_t n_sets, int64_t seed) {
+void random_complete_hands(View<int8_t, 2> out, int64_t n_sets, int64_t seed) {
     // Fill each row with a random complete hand: a pair and n_sets random sets (retry on a fifth copy).
     BenchStream rng;
     rng.seed(seed);
@@ -116,7 +116,7 @@ void _random_complete(View<int8_t, 2> out, int64_t n_sets, int64_t seed) {
     }
 }
 
-void _perturb(View<int8_t, 2> hands, int64_t seed, double frac) {
+void perturb_hands(View<int8_t, 2> hands, int64_t seed, double frac) {
     // Replace one random tile by another kind (counts stay <= 4) in a fraction frac of the rows.
     BenchStream rng;
     rng.seed(seed);
@@ -134,7 +134,7 @@ void _perturb(View<int8_t, 2> hands, int64_t seed, double frac) {
     }
 }
 
-void _drop_one(View<int8_t, 2> hands, int64_t seed) {
+void drop_one_tile(View<int8_t, 2> hands, int64_t seed) {
     // Remove one random tile from each row (a complete hand becomes a ready one).
     BenchStream rng;
     rng.seed(seed);
@@ -149,7 +149,7 @@ void _drop_one(View<int8_t, 2> hands, int64_t seed) {
     }
 }
 
-void _random_wall_hands(View<int8_t, 2> out, int64_t n_tiles, int64_t seed) {
+void random_wall_hands(View<int8_t, 2> out, int64_t n_tiles, int64_t seed) {
     // Rows of n_tiles tiles dealt from a shuffled 136-tile wall (the wall stays shuffled between rows).
     BenchStream rng;
     rng.seed(seed);
@@ -167,19 +167,19 @@ void _random_wall_hands(View<int8_t, 2> out, int64_t n_tiles, int64_t seed) {
     }
 }
 
-int64_t _loop_complete(View<int8_t, 2> hands, int64_t n_sets) {
+int64_t sum_is_complete(View<int8_t, 2> hands, int64_t n_sets) {
     int64_t n = 0;
     for (int64_t r = 0; r < hands.shape[0]; ++r) n += is_complete(hands[r], n_sets);
     return n;
 }
 
-int64_t _loop_shanten(View<int8_t, 2> hands, int64_t n_sets) {
+int64_t sum_shanten(View<int8_t, 2> hands, int64_t n_sets) {
     int64_t s = 0;
     for (int64_t r = 0; r < hands.shape[0]; ++r) s += shanten(hands[r], n_sets);
     return s;
 }
 
-int64_t _loop_waits(View<int8_t, 2> hands, int64_t n_sets) {
+int64_t sum_waits(View<int8_t, 2> hands, int64_t n_sets) {
     bool buf[NK] = {};
     const auto out = View<bool, 1>::contiguous(buf, {NK});
     int64_t s = 0;
@@ -187,15 +187,15 @@ int64_t _loop_waits(View<int8_t, 2> hands, int64_t n_sets) {
     return s;
 }
 
-int64_t _loop_decompositions(View<int8_t, 2> hands, int64_t n_sets) {
-    int64_t buf[A::MAX_DECOMPOSITIONS * A::DEC_WIDTH] = {};
-    const auto out = View<int64_t, 2>::contiguous(buf, {A::MAX_DECOMPOSITIONS, A::DEC_WIDTH});
+int64_t sum_decompositions(View<int8_t, 2> hands, int64_t n_sets) {
+    int64_t buf[An::MAX_DECOMPOSITIONS * An::DEC_WIDTH] = {};
+    const auto out = View<int64_t, 2>::contiguous(buf, {An::MAX_DECOMPOSITIONS, An::DEC_WIDTH});
     int64_t s = 0;
     for (int64_t r = 0; r < hands.shape[0]; ++r) s += decompositions(hands[r], n_sets, out);
     return s;
 }
 
-int64_t _loop_discard_shanten(View<int8_t, 2> hands, int64_t n_sets) {
+int64_t sum_discard_shanten(View<int8_t, 2> hands, int64_t n_sets) {
     int64_t buf[NK] = {};
     const auto out = View<int64_t, 1>::contiguous(buf, {NK});
     int64_t s = 0;

@@ -28,8 +28,8 @@ void clear_reading_items(View<int32_t, 1> v) {
 // ---------------------------------------------------------------------------------------------
 // Items that do not depend on the reading
 
-int64_t _nine_gates(View<int8_t, 1> concealed, int64_t win_tile, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind,
-                    int64_t n_melds) {
+int64_t nine_gates_purity(View<int8_t, 1> concealed, int64_t win_tile, View<int8_t, 1> meld_type,
+                          View<int8_t, 1> meld_kind, int64_t n_melds) {
     if (n_melds > 1) return 0;
     int64_t best = 0;
     int64_t before[N_KINDS];
@@ -126,18 +126,18 @@ void hand_extras(View<int32_t, 1> v, View<int8_t, 1> concealed, View<int8_t, 1> 
     v[E::FIVE_GATES] = n_suit_buf[0] > 0 && n_suit_buf[1] > 0 && n_suit_buf[2] > 0 && n_wind > 0 && n_drag > 0;
     v[E::ALL_TERM] = n_term == n_tiles;
     v[E::MIXED_TERM] = n_term + n_hon == n_tiles && n_term > 0 && n_hon > 0;
-    const int64_t ng = _nine_gates(concealed, win_tile, meld_type, meld_kind, n_melds);
+    const int64_t ng = nine_gates_purity(concealed, win_tile, meld_type, meld_kind, n_melds);
     v[E::PURE_9G] = ng == 1;
     v[E::MIXED_9G] = ng == 2;
     if (p_opts[py::profile::PO_EXTRAS] & py::profile::EX_MCR) {
         const auto n_suit = View<int64_t, 1>::contiguous(n_suit_buf, {3});
-        _mcr_tile_items(v, all_counts, meld_type, n_melds, n_tiles, n_hon, n_term, n_suit, n_kongs, n_ankongs);
+        mcr_tile_items(v, all_counts, meld_type, n_melds, n_tiles, n_hon, n_term, n_suit, n_kongs, n_ankongs);
     }
 }
 
-void _mcr_tile_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1> meld_type, int64_t n_melds,
-                     int64_t n_tiles, int64_t n_hon, int64_t n_term, View<int64_t, 1> n_suit, int64_t n_kongs,
-                     int64_t n_ankongs) {
+void mcr_tile_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1> meld_type, int64_t n_melds,
+                    int64_t n_tiles, int64_t n_hon, int64_t n_term, View<int64_t, 1> n_suit, int64_t n_kongs,
+                    int64_t n_ankongs) {
     int64_t lo = 9, hi = -1;
     for (int64_t k = 0; k < WIND0; ++k) {
         if (all_counts[k] > 0) {
@@ -166,7 +166,7 @@ void _mcr_tile_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t
 // ---------------------------------------------------------------------------------------------
 // Families: instances and the best assignment
 
-int64_t _add(View<int64_t, 2> inst, int64_t n, int64_t fam, int64_t item, int64_t mask) {
+int64_t add_instance(View<int64_t, 2> inst, int64_t n, int64_t fam, int64_t item, int64_t mask) {
     if (n < E::EX_MAX_INST) {
         inst(n, 0) = fam;
         inst(n, 1) = item;
@@ -175,7 +175,7 @@ int64_t _add(View<int64_t, 2> inst, int64_t n, int64_t fam, int64_t item, int64_
     return n + 1;
 }
 
-void _assign(View<int32_t, 1> v, View<int64_t, 2> inst, int64_t n, View<int32_t, 2> p_tai) {
+void assign_families(View<int32_t, 1> v, View<int64_t, 2> inst, int64_t n, View<int32_t, 2> p_tai) {
     for (int64_t f = 0; f < E::N_FAM; ++f) {
         int64_t best = 0, bi = -1, bj = -1;
         for (int64_t i = 0; i < n; ++i) {
@@ -202,7 +202,7 @@ void _assign(View<int32_t, 1> v, View<int64_t, 2> inst, int64_t n, View<int32_t,
     }
 }
 
-bool _pairing_ok(View<int64_t, 1> a, int64_t kind_pred) {
+bool splits_into_pairs(View<int64_t, 1> a, int64_t kind_pred) {
     for (int p = 0; p < 3; ++p) {
         int64_t x0, x1, y0, y1;
         if (p == 0) {
@@ -224,7 +224,7 @@ bool _pairing_ok(View<int64_t, 1> a, int64_t kind_pred) {
     return false;
 }
 
-bool _distinct_suits3(View<int64_t, 1> a) {
+bool three_distinct_suits(View<int64_t, 1> a) {
     return suit(a[0]) != suit(a[1]) && suit(a[0]) != suit(a[2]) && suit(a[1]) != suit(a[2]);
 }
 
@@ -264,7 +264,7 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
             for (int64_t i = 1; i < m; ++i) ident = ident && a[i] == a[0];
             if (ident) {
                 const int64_t it = m == 2 ? E::IDENT : (m == 3 ? E::TRIPLE_ID : (m == 4 ? E::FOUR_ID : -1));
-                if (it >= 0) n = _add(inst, n, E::F_SAME_CHOW, it, sub);
+                if (it >= 0) n = add_instance(inst, n, E::F_SAME_CHOW, it, sub);
             }
         }
         if (m >= 3 && same_suit) {
@@ -273,22 +273,22 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
             for (int64_t i = 2; i < m; ++i) step = step && a[i] - a[i - 1] == d;
             if (step) {
                 if (m == 5) {
-                    n = _add(inst, n, E::F_STEP, E::STEP5, sub);
+                    n = add_instance(inst, n, E::F_STEP, E::STEP5, sub);
                 } else if (m == 4) {
-                    if (conc) n = _add(inst, n, E::F_STEP, E::STEP4C, sub);
-                    n = _add(inst, n, E::F_STEP, E::STEP4, sub);
+                    if (conc) n = add_instance(inst, n, E::F_STEP, E::STEP4C, sub);
+                    n = add_instance(inst, n, E::F_STEP, E::STEP4, sub);
                 } else {
-                    if (conc) n = _add(inst, n, E::F_STEP, E::STEP3C, sub);
-                    n = _add(inst, n, E::F_STEP, E::STEP3, sub);
+                    if (conc) n = add_instance(inst, n, E::F_STEP, E::STEP3C, sub);
+                    n = add_instance(inst, n, E::F_STEP, E::STEP3, sub);
                 }
             }
         }
         if (m == 2 && num(a[0]) == num(a[1]) && suit(a[0]) != suit(a[1]))
-            n = _add(inst, n, E::F_SAME_NUM_CHOW, E::SUIT2_CHOWS, sub);
+            n = add_instance(inst, n, E::F_SAME_NUM_CHOW, E::SUIT2_CHOWS, sub);
         if (m == 3) {
-            if (_distinct_suits3(a)) {
-                const auto [x0, x1, x2] = _nums_sorted3(a);
-                if (x0 == x1 && x1 == x2) n = _add(inst, n, E::F_SAME_NUM_CHOW, E::SUIT3_CHOWS, sub);
+            if (three_distinct_suits(a)) {
+                const auto [x0, x1, x2] = sorted_numbers3(a);
+                if (x0 == x1 && x1 == x2) n = add_instance(inst, n, E::F_SAME_NUM_CHOW, E::SUIT3_CHOWS, sub);
                 if (x1 == x0 + 1 && x2 == x1 + 1) {
                     v[E::MIXED_STEP] = 1;
                     if (conc) v[E::MIXED_STEP_C] = 1;
@@ -299,8 +299,8 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
             }
         }
         if (m == 4) {
-            if (_pairing_ok(a, 0)) n = _add(inst, n, E::F_SAME_CHOW, E::DOUBLE_ID, sub);
-            if (_pairing_ok(a, 1)) n = _add(inst, n, E::F_SAME_NUM_CHOW, E::DOUBLE_SUIT2_CHOWS, sub);
+            if (splits_into_pairs(a, 0)) n = add_instance(inst, n, E::F_SAME_CHOW, E::DOUBLE_ID, sub);
+            if (splits_into_pairs(a, 1)) n = add_instance(inst, n, E::F_SAME_NUM_CHOW, E::DOUBLE_SUIT2_CHOWS, sub);
         }
         sub = (sub - 1) & chow_mask;
     }
@@ -317,26 +317,26 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
             for (int64_t i = 1; i < m; ++i) shifted = shifted && a[i] - a[i - 1] == 1;
             if (shifted) {
                 const int64_t it = m == 2 ? E::SHIFT2 : (m == 3 ? E::SHIFT3 : (m == 4 ? E::SHIFT4 : E::SHIFT5));
-                n = _add(inst, n, E::F_SHIFTED, it, sub);
+                n = add_instance(inst, n, E::F_SHIFTED, it, sub);
             }
         }
         if (m == 2 && num(a[0]) == num(a[1]) && suit(a[0]) != suit(a[1]))
-            n = _add(inst, n, E::F_SAME_PUNG, E::SUIT2_PUNGS, sub);
-        if (m == 3 && _distinct_suits3(a)) {
-            const auto [x0, x1, x2] = _nums_sorted3(a);
-            if (x0 == x1 && x1 == x2) n = _add(inst, n, E::F_SAME_PUNG, E::SUIT3_PUNGS, sub);
+            n = add_instance(inst, n, E::F_SAME_PUNG, E::SUIT2_PUNGS, sub);
+        if (m == 3 && three_distinct_suits(a)) {
+            const auto [x0, x1, x2] = sorted_numbers3(a);
+            if (x0 == x1 && x1 == x2) n = add_instance(inst, n, E::F_SAME_PUNG, E::SUIT3_PUNGS, sub);
             if (x1 == x0 + 1 && x2 == x1 + 1) {
                 v[E::MIXED_SHIFT] = 1;
                 if (conc) v[E::MIXED_SHIFT_C] = 1;
             }
         }
         if (m == 4) {
-            if (_pairing_ok(a, 2)) n = _add(inst, n, E::F_SHIFTED, E::DOUBLE_SHIFT2, sub);
-            if (_pairing_ok(a, 1)) n = _add(inst, n, E::F_SAME_PUNG, E::DOUBLE_SUIT2_PUNGS, sub);
+            if (splits_into_pairs(a, 2)) n = add_instance(inst, n, E::F_SHIFTED, E::DOUBLE_SHIFT2, sub);
+            if (splits_into_pairs(a, 1)) n = add_instance(inst, n, E::F_SAME_PUNG, E::DOUBLE_SUIT2_PUNGS, sub);
         }
         sub = (sub - 1) & pon_mask;
     }
-    _assign(v, inst, std::min<int64_t>(n, E::EX_MAX_INST), p_tai);
+    assign_families(v, inst, std::min<int64_t>(n, E::EX_MAX_INST), p_tai);
 
     // 全帶么九 / 混全帶么九: every group (the five sets and the eye) holds a 1, 9 or honour
     bool all_out = true, all_term = true;
@@ -347,13 +347,13 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
             all_out = all_out && t;
             all_term = all_term && t;
         } else {
-            all_out = all_out && (k >= WIND0 || _is_term(k));
-            all_term = all_term && _is_term(k);
+            all_out = all_out && (k >= WIND0 || is_terminal(k));
+            all_term = all_term && is_terminal(k);
         }
     }
-    all_out = all_out && (pair >= WIND0 || _is_term(pair));
-    all_term = all_term && _is_term(pair);
-    _outside(v, all_out, all_term, all_counts);
+    all_out = all_out && (pair >= WIND0 || is_terminal(pair));
+    all_term = all_term && is_terminal(pair);
+    outside_items(v, all_out, all_term, all_counts);
 
     // 四歸: a kind whose four tiles lie in two, three or four groups (never in a kong)
     for (int64_t k = 0; k < WIND0; ++k) {
@@ -380,10 +380,10 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
     }
 
     if (p_opts[py::profile::PO_EXTRAS] & py::profile::EX_MCR)
-        _mcr_reading(v, set_type, set_kind, set_conc, pair, win_pos, seat_wind, round_wind);
+        mcr_reading_items(v, set_type, set_kind, set_conc, pair, win_pos, seat_wind, round_wind);
 }
 
-void _outside(View<int32_t, 1> v, bool all_out, bool all_term, View<int8_t, 1> all_counts) {
+void outside_items(View<int32_t, 1> v, bool all_out, bool all_term, View<int8_t, 1> all_counts) {
     int64_t n_hon = 0, n_suited = 0;
     for (int64_t k = 0; k < N_KINDS; ++k) {
         if (k < WIND0)
@@ -395,8 +395,8 @@ void _outside(View<int32_t, 1> v, bool all_out, bool all_term, View<int8_t, 1> a
     v[E::OUT_MIXED] = all_out && n_hon > 0 && n_suited > 0;
 }
 
-void _mcr_reading(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> set_kind, View<bool, 1> set_conc,
-                  int64_t pair, int64_t win_pos, int64_t seat_wind, int64_t round_wind) {
+void mcr_reading_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> set_kind, View<bool, 1> set_conc,
+                       int64_t pair, int64_t win_pos, int64_t seat_wind, int64_t round_wind) {
     int64_t n123[3] = {0, 0, 0};  // chows 123 / 789 per suit
     int64_t n789[3] = {0, 0, 0};
     int64_t chow_starts[3] = {0, 0, 0};                    // bit mask of chow start numbers per suit
@@ -425,7 +425,7 @@ void _mcr_reading(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> 
         } else {
             even = even && pymod(num(k), 2) == 1;
             fives = fives && num(k) == 4;
-            term_pungs += _is_term(k);
+            term_pungs += is_terminal(k);
         }
     }
     v[E::ALL_EVEN_PUNGS] = even;
@@ -475,18 +475,18 @@ void special_extras(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed
     bool all_out = true, all_term = true;
     for (int64_t k = 0; k < N_KINDS; ++k) {
         if (concealed[k] > 0) {
-            all_out = all_out && (k >= WIND0 || _is_term(k));
-            all_term = all_term && _is_term(k);
+            all_out = all_out && (k >= WIND0 || is_terminal(k));
+            all_term = all_term && is_terminal(k);
         }
     }
     const bool thirteen = shape == py::analysis::SHAPE_THIRTEEN_PURE || shape == py::analysis::SHAPE_THIRTEEN_MIXED;
     if (thirteen) {
         const int64_t sk = parts[2];
-        const bool held = parts[1] != MELD_CHI ? (sk >= WIND0 || _is_term(sk)) : (num(sk) == 0 || num(sk) == 6);
+        const bool held = parts[1] != MELD_CHI ? (sk >= WIND0 || is_terminal(sk)) : (num(sk) == 0 || num(sk) == 6);
         all_out = held;
         all_term = false;
     }
-    _outside(v, all_out, all_term, all_counts);
+    outside_items(v, all_out, all_term, all_counts);
     // 四歸二: two pairs of eight_pairs, or the 十三么's lone orphan and its pon
     for (int64_t k = 0; k < N_KINDS; ++k)
         if (concealed[k] == 4) v[E::IN2] += 1;
@@ -511,7 +511,7 @@ void special_extras(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed
             pk = parts[2];
         }
         if (pk >= 0 &&
-            (_is_term(pk) || (WIND0 <= pk && pk < DRAGON0 && pk != WIND0 + seat_wind && pk != WIND0 + round_wind)))
+            (is_terminal(pk) || (WIND0 <= pk && pk < DRAGON0 && pk != WIND0 + seat_wind && pk != WIND0 + round_wind)))
             v[E::TERM_PUNG] = 1;
     }
 }

@@ -13,7 +13,7 @@
 
 namespace tw16 {
 
-namespace tbl = py::tables;
+namespace Tb = py::tables;
 
 // envs/hand/tables.py: MAGIC and FILE_SHA256 (strings, so not in constants.hpp; the test checks them).
 const char* const HAND_TABLES_MAGIC = "TW16HANDTABLES01";
@@ -53,7 +53,7 @@ std::pair<std::vector<uint8_t>, std::vector<uint8_t>> gen_group(int64_t nk, bool
         }
         mask[code] = static_cast<uint16_t>(m & 0xFFF);
     }
-    const int64_t nc = tbl::N_COLS;
+    const int64_t nc = Tb::N_COLS;
     std::vector<uint8_t> dist(static_cast<size_t>(size * nc));
     std::vector<uint8_t> flags(static_cast<size_t>(size), 0);
     // dist[code, j]: 0 if contained, else 1 + the best over adding one tile (larger codes first)
@@ -69,7 +69,7 @@ std::pair<std::vector<uint8_t>, std::vector<uint8_t>> gen_group(int64_t nk, bool
             if ((m >> j) & 1) {
                 dist[code * nc + j] = 0;
             } else {
-                int64_t best = tbl::DIST_IMPOSSIBLE;
+                int64_t best = Tb::DIST_IMPOSSIBLE;
                 for (int64_t i = 0; i < nk; ++i) {
                     if (d[i] < 4) {
                         const int64_t v = dist[(code + pw[i]) * nc + j];
@@ -81,7 +81,7 @@ std::pair<std::vector<uint8_t>, std::vector<uint8_t>> gen_group(int64_t nk, bool
         }
         const int64_t r = tot % 3;
         if (tot <= 17 && r != 1)
-            if ((m >> (2 * (tot / 3) + (r == 2 ? 1 : 0))) & 1) flags[code] = static_cast<uint8_t>(tbl::EXACT);
+            if ((m >> (2 * (tot / 3) + (r == 2 ? 1 : 0))) & 1) flags[code] = static_cast<uint8_t>(Tb::EXACT);
     }
     return {std::move(dist), std::move(flags)};
 }
@@ -198,12 +198,12 @@ std::string digest_of(const Built& b) {
 
 Built* build() {
     auto b = std::make_unique<Built>();
-    std::tie(b->sd, b->sf) = gen_group(tbl::SUIT_KINDS, true);
-    std::tie(b->hd, b->hf) = gen_group(tbl::HONOUR_KINDS, false);
+    std::tie(b->sd, b->sf) = gen_group(Tb::SUIT_KINDS, true);
+    std::tie(b->hd, b->hf) = gen_group(Tb::HONOUR_KINDS, false);
     const size_t size = std::strlen(HAND_TABLES_MAGIC) + b->sd.size() + b->sf.size() + b->hd.size() + b->hf.size();
-    if (static_cast<int64_t>(size) != tbl::FILE_SIZE)
+    if (static_cast<int64_t>(size) != Tb::FILE_SIZE)
         throw TableError("hand tables: built " + std::to_string(size) + " bytes, expected FILE_SIZE " +
-                         std::to_string(tbl::FILE_SIZE));
+                         std::to_string(Tb::FILE_SIZE));
     b->digest = digest_of(*b);
     if (b->digest != HAND_TABLES_SHA256)
         throw TableError("hand tables fail their checksum: built tables have sha256 " + b->digest + ", expected " +
@@ -249,16 +249,16 @@ std::string sha256_hex(const uint8_t* data, size_t n) {
 }
 
 View<const uint8_t, 2> suit_dist() {
-    return View<const uint8_t, 2>::contiguous(hand_tables().suit_dist, {tbl::N_SUIT_CODES, tbl::N_COLS});
+    return View<const uint8_t, 2>::contiguous(hand_tables().suit_dist, {Tb::N_SUIT_CODES, Tb::N_COLS});
 }
 View<const uint8_t, 1> suit_flags() {
-    return View<const uint8_t, 1>::contiguous(hand_tables().suit_flags, {tbl::N_SUIT_CODES});
+    return View<const uint8_t, 1>::contiguous(hand_tables().suit_flags, {Tb::N_SUIT_CODES});
 }
 View<const uint8_t, 2> honour_dist() {
-    return View<const uint8_t, 2>::contiguous(hand_tables().honour_dist, {tbl::N_HONOUR_CODES, tbl::N_COLS});
+    return View<const uint8_t, 2>::contiguous(hand_tables().honour_dist, {Tb::N_HONOUR_CODES, Tb::N_COLS});
 }
 View<const uint8_t, 1> honour_flags() {
-    return View<const uint8_t, 1>::contiguous(hand_tables().honour_flags, {tbl::N_HONOUR_CODES});
+    return View<const uint8_t, 1>::contiguous(hand_tables().honour_flags, {Tb::N_HONOUR_CODES});
 }
 
 }  // namespace tw16

@@ -47,7 +47,7 @@ int64_t popcount8(int64_t x) {
     return n;
 }
 
-void _clear_result(const State& S, int64_t b) {
+void clear_result(const State& S, int64_t b) {
     for (int s = 0; s < 4; ++s) {
         S.res_tai(b, s) = -1;
         S.res_delta(b, s) = 0;
@@ -55,7 +55,7 @@ void _clear_result(const State& S, int64_t b) {
     }
 }
 
-void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts) {
+void apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts) {
     const int64_t per_tai = opts[R::OPT_PER_TAI];
     for (int s = 0; s < 4; ++s) {
         // (int64 sums wrap, see add_wrap: scores, side payments and rule options are the caller's values)
@@ -116,12 +116,12 @@ void pay_hand(const State& S, int64_t b, View<int64_t, 2> legs, bool drawn, Opts
         deltas[s] = add_wrap(deltas[s], S.p(b, s, St::P_SIDE));
         S.p(b, s, St::P_SIDE) = 0;
     }
-    _apply_deltas(S, b, deltas, opts);
+    apply_deltas(S, b, deltas, opts);
 }
 
 void finish_drawn(const State& S, int64_t b, Opts opts) {
     auto g = S.g[b];
-    _clear_result(S, b);
+    clear_result(S, b);
     std::array<int64_t, 16> l{};
     pay_hand(S, b, view44(l), true, opts);
     g[St::G_RESULT] = St::RES_DRAWN;
@@ -210,7 +210,7 @@ int64_t hk_flags(const State& S, int64_t b, int64_t w, int64_t win_by) {
     }
     // The robbed tile counts as a discard: it already lies in the river (step.cpp's resolve_rob).
     int64_t floor = 0;
-    for (int64_t i = 0; i < g[St::G_NRIVER]; ++i) floor += S.river(b, i, 2) < 0;
+    for (int64_t i = 0; i < g[St::G_NRIVER]; ++i) floor += S.river(b, i, St::RV_CLAIMED_BY) < 0;
     // counts are stored + 1 (0: not given)
     fl |= (std::min<int64_t>(g[St::G_NRIVER], C::COUNT_MASK - 1) + 1) << C::DISCARDS_SHIFT;
     fl |= (std::min<int64_t>(floor, C::COUNT_MASK - 1) + 1) << C::FLOOR_SHIFT;
@@ -220,7 +220,7 @@ int64_t hk_flags(const State& S, int64_t b, int64_t w, int64_t win_by) {
 void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int64_t payer, int64_t tile, Opts opts,
                 const Prof& prof) {
     auto g = S.g[b];
-    _clear_result(S, b);
+    clear_result(S, b);
     const int64_t dealer = g[St::G_DEALER];
     const int64_t streak = g[St::G_STREAK];
     const int64_t rw = pymod(floordiv(g[St::G_ROT], 4), 4);
@@ -243,8 +243,8 @@ void finish_win(const State& S, int64_t b, int64_t winners, int64_t win_by, int6
         for (int k = 0; k < 34; ++k) conc[k] = S.hands(b, w, k);
         const int64_t nm = S.p(b, w, St::P_NMELDS);
         for (int64_t i = 0; i < nm; ++i) {
-            mt[i] = S.melds(b, w, i, 0);
-            mk[i] = S.melds(b, w, i, 1);
+            mt[i] = S.melds(b, w, i, St::MC_TYPE);
+            mk[i] = S.melds(b, w, i, St::MC_KIND);
         }
         const auto [flags, no_tile] = win_flags(S, b, w, win_by, opts);
         int64_t win_tile = -1;

@@ -11,7 +11,7 @@ namespace {
 namespace H = py::hk_items;
 }  // namespace
 
-int64_t _add(View<int64_t, 2> buf, int64_t n, int64_t item, int64_t mask) {
+int64_t add_occurrence(View<int64_t, 2> buf, int64_t n, int64_t item, int64_t mask) {
     if (n < H::HK_MAX_INST) {
         buf(0, n) = item;
         buf(1, n) = mask;
@@ -22,7 +22,7 @@ int64_t _add(View<int64_t, 2> buf, int64_t n, int64_t item, int64_t mask) {
 
 // 計法1: an item not marked "each" counts once, and chosen occurrences are set-disjoint; 計法2:
 // occurrences of one item may share sets, different items may not.
-bool _fits(View<int64_t, 2> buf, int64_t j, int64_t depth, int64_t mode) {
+bool occurrence_fits(View<int64_t, 2> buf, int64_t j, int64_t depth, int64_t mode) {
     const int64_t item = buf(0, j);
     const int64_t mask = buf(1, j);
     for (int64_t d = 0; d < depth; ++d) {
@@ -34,7 +34,7 @@ bool _fits(View<int64_t, 2> buf, int64_t j, int64_t depth, int64_t mode) {
     return true;
 }
 
-void _choose(View<int32_t, 1> v, View<int64_t, 2> buf, int64_t n, View<int32_t, 2> p_tai, int64_t mode) {
+void choose_occurrences(View<int32_t, 1> v, View<int64_t, 2> buf, int64_t n, View<int32_t, 2> p_tai, int64_t mode) {
     for (int64_t i = 0; i < n; ++i) {  // which occurrences can count (buf[2] = 1)
         const int64_t item = buf(0, i);
         buf(2, i) = p_tai(0, item) > 0;
@@ -66,7 +66,7 @@ void _choose(View<int32_t, 1> v, View<int64_t, 2> buf, int64_t n, View<int32_t, 
         int64_t ext = -1;
         if (cur + buf(3, nxt) > best) {
             for (int64_t j = nxt; j < m; ++j) {
-                if (_fits(buf, j, depth, mode)) {
+                if (occurrence_fits(buf, j, depth, mode)) {
                     ext = j;
                     break;
                 }
@@ -107,12 +107,12 @@ int64_t gather_impl(View<K, 1> kinds, int64_t mask, View<int64_t, 1> a) {
 }
 }  // namespace
 
-int64_t _gather(View<int8_t, 1> kinds, int64_t mask, View<int64_t, 1> a) { return gather_impl(kinds, mask, a); }
-int64_t _gather(View<int64_t, 1> kinds, int64_t mask, View<int64_t, 1> a) { return gather_impl(kinds, mask, a); }
+int64_t gather_kinds(View<int8_t, 1> kinds, int64_t mask, View<int64_t, 1> a) { return gather_impl(kinds, mask, a); }
+int64_t gather_kinds(View<int64_t, 1> kinds, int64_t mask, View<int64_t, 1> a) { return gather_impl(kinds, mask, a); }
 
-void _families(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> pv_pon,
-               View<int64_t, 1> pv_kind, View<bool, 1> cv_chow, View<int64_t, 1> cv_kind, int64_t n, int64_t pair,
-               View<int64_t, 2> buf, View<int64_t, 1> a, View<int32_t, 2> p_tai, int64_t mode) {
+void family_items(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> pv_pon,
+                  View<int64_t, 1> pv_kind, View<bool, 1> cv_chow, View<int64_t, 1> cv_kind, int64_t n, int64_t pair,
+                  View<int64_t, 2> buf, View<int64_t, 1> a, View<int32_t, 2> p_tai, int64_t mode) {
     int64_t cmask = 0;
     int64_t amask = 0;  // chows of the reading
     int64_t bmask = 0;  // suited pons of the reading
@@ -130,47 +130,47 @@ void _families(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<
     // 般高: identical chows
     int64_t k = 0;
     for (int64_t sub = cmask; sub; sub = (sub - 1) & cmask) {
-        const int64_t m = _gather(cv_kind, sub, a);
+        const int64_t m = gather_kinds(cv_kind, sub, a);
         if (2 <= m && m <= 4 && a[0] == a[m - 1])
-            k = _add(buf, k, m == 2 ? H::DOUBLE : (m == 3 ? H::TRIPLE : H::QUAD), sub);
-        if (m == 4 && a[0] == a[1] && a[2] == a[3] && a[1] != a[2]) k = _add(buf, k, H::TWO_DOUBLE, sub);
+            k = add_occurrence(buf, k, m == 2 ? H::DOUBLE : (m == 3 ? H::TRIPLE : H::QUAD), sub);
+        if (m == 4 && a[0] == a[1] && a[2] == a[3] && a[1] != a[2]) k = add_occurrence(buf, k, H::TWO_DOUBLE, sub);
     }
-    _choose(v, buf, k, p_tai, mode);
+    choose_occurrences(v, buf, k, p_tai, mode);
     // 相逢: chows of the same numbers in different suits
     k = 0;
     for (int64_t sub = amask; sub; sub = (sub - 1) & amask) {
-        const int64_t m = _gather(sk, sub, a);
-        if (m == 2 && a[0] % 9 == a[1] % 9 && a[0] / 9 != a[1] / 9) k = _add(buf, k, H::SUIT2, sub);
+        const int64_t m = gather_kinds(sk, sub, a);
+        if (m == 2 && a[0] % 9 == a[1] % 9 && a[0] / 9 != a[1] / 9) k = add_occurrence(buf, k, H::SUIT2, sub);
         if (m == 3 && a[0] % 9 == a[1] % 9 && a[1] % 9 == a[2] % 9 && a[0] / 9 != a[1] / 9 && a[1] / 9 != a[2] / 9)
-            k = _add(buf, k, H::SUIT3, sub);
+            k = add_occurrence(buf, k, H::SUIT3, sub);
     }
-    _choose(v, buf, k, p_tai, mode);
+    choose_occurrences(v, buf, k, p_tai, mode);
     // 兄弟: pons of the same number in different suits (with the eye of it in the third suit)
     k = 0;
     for (int64_t sub = bmask; sub; sub = (sub - 1) & bmask) {
-        const int64_t m = _gather(sk, sub, a);
+        const int64_t m = gather_kinds(sk, sub, a);
         if (m == 2 && a[0] % 9 == a[1] % 9 && a[0] / 9 != a[1] / 9) {
-            k = _add(buf, k, H::BRO2, sub);
+            k = add_occurrence(buf, k, H::BRO2, sub);
             if (suited_pair && pair % 9 == a[0] % 9 && pair / 9 != a[0] / 9 && pair / 9 != a[1] / 9)
-                k = _add(buf, k, H::BRO3S, sub | H::EYE_BIT);
+                k = add_occurrence(buf, k, H::BRO3S, sub | H::EYE_BIT);
         }
         if (m == 3 && a[0] % 9 == a[1] % 9 && a[1] % 9 == a[2] % 9 && a[0] / 9 != a[1] / 9 && a[1] / 9 != a[2] / 9)
-            k = _add(buf, k, H::BRO3, sub);
+            k = add_occurrence(buf, k, H::BRO3, sub);
     }
-    _choose(v, buf, k, p_tai, mode);
+    choose_occurrences(v, buf, k, p_tai, mode);
     // 姊妹: pons of consecutive numbers in one suit (with the eye next to them)
     k = 0;
     for (int64_t sub = smask; sub; sub = (sub - 1) & smask) {
-        const int64_t m = _gather(pv_kind, sub, a);
+        const int64_t m = gather_kinds(pv_kind, sub, a);
         bool run = m >= 2 && a[0] / 9 == a[m - 1] / 9;
         for (int64_t i = 1; i < m; ++i) run = run && a[i] == a[i - 1] + 1;
         if (run) {
-            k = _add(buf, k, m == 2 ? H::SIS2 : (m == 3 ? H::SIS3 : (m == 4 ? H::SIS4 : H::SIS5)), sub);
+            k = add_occurrence(buf, k, m == 2 ? H::SIS2 : (m == 3 ? H::SIS3 : (m == 4 ? H::SIS4 : H::SIS5)), sub);
             if (m <= 4 && suited_pair && pair / 9 == a[0] / 9 && (pair == a[0] - 1 || pair == a[m - 1] + 1))
-                k = _add(buf, k, m == 2 ? H::SIS3S : (m == 3 ? H::SIS4S : H::SIS5S), sub | H::EYE_BIT);
+                k = add_occurrence(buf, k, m == 2 ? H::SIS3S : (m == 3 ? H::SIS4S : H::SIS5S), sub | H::EYE_BIT);
         }
     }
-    _choose(v, buf, k, p_tai, mode);
+    choose_occurrences(v, buf, k, p_tai, mode);
 }
 
 }  // namespace tw16

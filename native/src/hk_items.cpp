@@ -12,7 +12,7 @@ namespace H = py::hk_items;
 namespace C = py::codes;
 }  // namespace
 
-void _flowers(View<int32_t, 1> v, int64_t flowers, int64_t seat_wind, int64_t win_by) {
+void hk_flower_items(View<int32_t, 1> v, int64_t flowers, int64_t seat_wind, int64_t win_by) {
     const int64_t own = (int64_t{1} << seat_wind) | (int64_t{1} << (seat_wind + 4));
     int64_t in_sets = 0;
     int64_t n_sets = 0;
@@ -33,8 +33,8 @@ void _flowers(View<int32_t, 1> v, int64_t flowers, int64_t seat_wind, int64_t wi
     v[H::SEVEN_ROB_ONE] = win_by == C::WIN_FLOWERS && nf == 7;
 }
 
-void _hand_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1> meld_type, int64_t n_melds,
-                 int64_t flowers, int64_t win_by, int64_t seat_wind, int64_t flags, int64_t n_waits) {
+void hk_hand_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1> meld_type, int64_t n_melds,
+                   int64_t flowers, int64_t win_by, int64_t seat_wind, int64_t flags, int64_t n_waits) {
     const bool is_self = win_by == C::WIN_SELF_DRAW || win_by == C::WIN_FLOWERS;
     const bool is_discard = win_by == C::WIN_DISCARD || win_by == C::WIN_ROB_KONG;
     // a flower win counts as self-drawn for the replacement flags (CASES.md; its hand, when complete)
@@ -112,8 +112,8 @@ void _hand_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1>
     v[H::HEAVENLY] = (flags & C::F_HEAVENLY) != 0;
 }
 
-int64_t _chicken(View<int32_t, 1> v, View<int32_t, 1> out_items, View<bool, 1> kept, int64_t total,
-                 View<int32_t, 2> p_tai) {
+int64_t chicken_rule(View<int32_t, 1> v, View<int32_t, 1> out_items, View<bool, 1> kept, int64_t total,
+                     View<int32_t, 2> p_tai) {
     int64_t n_kept = 0;
     bool flower = false, self_draw = false, other = false;
     for (int64_t r = 0; r < C::N_ITEMS; ++r) {

@@ -11,14 +11,14 @@ namespace tw16 {
 
 namespace {
 namespace H = py::hk_items;
-namespace A = py::analysis;
+namespace An = py::analysis;
 namespace P = py::profile;
 
 bool is_term_num(int64_t k) { return pymod(k, 9) == 0 || pymod(k, 9) == 8; }
 }  // namespace
 
-void _patterns(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n,
-               int64_t mode) {
+void pattern_items(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n,
+                   int64_t mode) {
     // open / concealed occurrences: mixed shifted, pure shifted, mixed, pure straight
     int64_t occ[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int64_t i = 0; i < n; ++i) {
@@ -74,10 +74,10 @@ void _patterns(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<
     v[H::OLD_YOUNG] = static_cast<int32_t>(total);
 }
 
-void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> sc, int64_t n, int64_t n_melds,
-              int64_t pair, int64_t disc_pos, int64_t win_pos, int64_t win_tile, int64_t shape, int64_t seat_wind,
-              int64_t round_wind, View<int8_t, 1> all_counts, View<int64_t, 1> hc, View<int64_t, 2> buf,
-              View<int32_t, 2> p_tai, View<int64_t, 1> p_opts) {
+void hk_reading_items(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> sc, int64_t n,
+                      int64_t n_melds, int64_t pair, int64_t disc_pos, int64_t win_pos, int64_t win_tile, int64_t shape,
+                      int64_t seat_wind, int64_t round_wind, View<int8_t, 1> all_counts, View<int64_t, 1> hc,
+                      View<int64_t, 2> buf, View<int32_t, 2> p_tai, View<int64_t, 1> p_opts) {
     for (int64_t it : H::HK_READING_ITEMS) v[it] = 0;
     const int64_t mode = p_opts[P::PO_COUNT_METHOD];
     bool conc_a[5] = {false, false, false, false, false};
@@ -126,7 +126,7 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
         cv_kind[i] = sk[i];
     }
     if (p_opts[P::PO_DUAL_READING] != 0 && shape == 0)
-        _dual(st, sk, conc, n, n_melds, pv_pon, pv_kind, pv_conc, cv_chow, cv_kind);
+        dual_reading(st, sk, conc, n, n_melds, pv_pon, pv_kind, pv_conc, cv_chow, cv_kind);
     int64_t c = 0, ank = 0;
     for (int64_t i = 0; i < n; ++i) {
         if (pv_pon[i] && pv_conc[i]) {
@@ -141,9 +141,9 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     v[H::CONC_ALL] = c == 5 && ank == 0;
     int64_t a_a[5] = {};
     const auto a = View<int64_t, 1>::contiguous(a_a, {5});
-    _families(v, st, sk, pv_pon, pv_kind, cv_chow, cv_kind, n, pair, buf, a, p_tai, mode);
+    family_items(v, st, sk, pv_pon, pv_kind, cv_chow, cv_kind, n, pair, buf, a, p_tai, mode);
     if (shape != 0) return;
-    _patterns(v, st, sk, conc, n, mode);
+    pattern_items(v, st, sk, conc, n, mode);
     v[H::ALL_PUNGS] = pons == 5;
     v[H::ALL_CHOWS] = chis == 5;
     v[H::BIG_ALL_CHOWS] = chis == 5 && hc[H::H_NOHON] != 0 && hc[H::H_NOFL] != 0;
@@ -205,8 +205,9 @@ void _reading(View<int32_t, 1> v, View<int8_t, 1> st, View<int8_t, 1> sk, View<b
     v[H::OUT_PURE] = term;
 }
 
-void _dual(View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n, int64_t n_melds, View<bool, 1> pv_pon,
-           View<int64_t, 1> pv_kind, View<bool, 1> pv_conc, View<bool, 1> cv_chow, View<int64_t, 1> cv_kind) {
+void dual_reading(View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n, int64_t n_melds,
+                  View<bool, 1> pv_pon, View<int64_t, 1> pv_kind, View<bool, 1> pv_conc, View<bool, 1> cv_chow,
+                  View<int64_t, 1> cv_kind) {
     for (int64_t i = n_melds; i < n; ++i) {
         if (!conc[i] || sk[i] >= py::tiles::WIND0) continue;
         const int64_t k = sk[i];
@@ -246,16 +247,16 @@ void _dual(View<int8_t, 1> st, View<int8_t, 1> sk, View<bool, 1> conc, int64_t n
     }
 }
 
-void _special(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed, View<int8_t, 1> all_counts,
-              View<int64_t, 1> parts, View<int64_t, 1> suits, View<int64_t, 1> hc) {
-    if (shape == A::SHAPE_EIGHT_PAIRS) {
+void special_items(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed, View<int8_t, 1> all_counts,
+                   View<int64_t, 1> parts, View<int64_t, 1> suits, View<int64_t, 1> hc) {
+    if (shape == An::SHAPE_EIGHT_PAIRS) {
         v[H::EIGHT_PAIRS] = 1;
         v[H::EIGHT_PAIRS_8] = static_cast<int32_t>(hc[H::H_EP8]);
-    } else if (shape == A::SHAPE_SIXTEEN_UNRELATED) {
+    } else if (shape == An::SHAPE_SIXTEEN_UNRELATED) {
         v[H::SIXTEEN] = 1;
         const int64_t a = suits[0], b = suits[1], c = suits[2];
-        const auto one_of = [](int64_t s) { return s == A::M147 || s == A::M258 || s == A::M369; };
-        v[H::UNREL_DRAGON] = (a | b | c) == (A::M147 | A::M258 | A::M369) && one_of(a) && one_of(b);
+        const auto one_of = [](int64_t s) { return s == An::M147 || s == An::M258 || s == An::M369; };
+        v[H::UNREL_DRAGON] = (a | b | c) == (An::M147 | An::M258 | An::M369) && one_of(a) && one_of(b);
         v[H::UNREL_SAME] = a == b && b == c;
     } else {
         v[H::THIRTEEN] = 1;
@@ -270,7 +271,7 @@ void _special(View<int32_t, 1> v, int64_t shape, View<int8_t, 1> concealed, View
             term = term && t;
         }
     }
-    if (shape & A::SHAPE_THIRTEEN) {
+    if (shape & An::SHAPE_THIRTEEN) {
         const int64_t sk = parts[2];
         out = parts[1] != py::tiles::MELD_CHI ? (sk >= py::tiles::WIND0 || pymod(sk, 9) == 0 || pymod(sk, 9) == 8)
                                               : (pymod(sk, 9) == 0 || pymod(sk, 9) == 6);

@@ -16,7 +16,7 @@ namespace tw16 {
 namespace {
 namespace H = py::hk_items;
 namespace C = py::codes;
-namespace A = py::analysis;
+namespace An = py::analysis;
 namespace P = py::profile;
 namespace T = py::tiles;
 
@@ -84,7 +84,7 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
     const auto tmp = View<int32_t, 1>::contiguous(s.tmp, {NI});
     const auto tmp_kept = View<bool, 1>::contiguous(s.tmp_kept, {NI});
     const auto best_kept = View<bool, 1>::contiguous(s.best_kept, {NI});
-    _flowers(v, flowers, seat_wind, win_by);
+    hk_flower_items(v, flowers, seat_wind, win_by);
     if (!has_hand) return apply_profile(v, p_tai, p_repl, out_items, best_kept);  // a flower win: its flower items only
 
     const auto all_counts = View<int8_t, 1>::contiguous(s.all_counts, {NK});
@@ -98,7 +98,7 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
     if (judged)
         judge_waits(concealed, all_counts, win_tile, n_sets, n_melds, shapes, hc,
                     View<bool, 1>::contiguous(s.waits, {NK}), View<int8_t, 1>::contiguous(s.before, {NK}));
-    _hand_items(v, all_counts, meld_type, n_melds, flowers, win_by, seat_wind, flags, hc[H::H_NW]);
+    hk_hand_items(v, all_counts, meld_type, n_melds, flowers, win_by, seat_wind, flags, hc[H::H_NW]);
 
     const bool is_discard = win_by == C::WIN_DISCARD || win_by == C::WIN_ROB_KONG;
     const auto buf = View<int64_t, 2>::contiguous(&s.buf[0][0], {6, H::HK_MAX_INST + 1});
@@ -109,13 +109,13 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
     // Where the winning tile sits (identical tiles are interchangeable: every place is a reading); a
     // win without a judged tile is read once per decomposition (at -2).
     const auto places = [&](int64_t pos, bool sits) { return pos == -2 ? !judged : judged && sits; };
-    for_each_reading(concealed, n_sets, meld_type, meld_kind, n_melds, win_tile, rb, places,
-                     [&](int64_t pair, int64_t pos) {
-                         const int64_t disc_pos = is_discard ? pos : -2;
-                         _reading(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind, round_wind,
-                                  all_counts, hc, buf, p_tai, p_opts);
-                         best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
-                     });
+    for_each_reading(
+        concealed, n_sets, meld_type, meld_kind, n_melds, win_tile, rb, places, [&](int64_t pair, int64_t pos) {
+            const int64_t disc_pos = is_discard ? pos : -2;
+            hk_reading_items(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind, round_wind,
+                             all_counts, hc, buf, p_tai, p_opts);
+            best_total = consider_reading(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+        });
 
     const int64_t shape = n_melds == 0 ? special_shape(concealed, shapes) : 0;
     if (shape != 0) {
@@ -124,7 +124,7 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
         int64_t n_sp = 0;
         int64_t pair = -1;
         int64_t disc_pos = -2;
-        if (shape == A::SHAPE_EIGHT_PAIRS) {  // its triplet is a pon for the pon items (2.6)
+        if (shape == An::SHAPE_EIGHT_PAIRS) {  // its triplet is a pon for the pon items (2.6)
             for (int64_t k = 0; k < NK; ++k) {
                 if (concealed[k] == 3) {
                     st[0] = static_cast<int8_t>(T::MELD_PON);
@@ -133,7 +133,7 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
                     if (is_discard && k == win_tile) disc_pos = 0;
                 }
             }
-        } else if (shape & A::SHAPE_THIRTEEN) {
+        } else if (shape & An::SHAPE_THIRTEEN) {
             thirteen_orphans_parts(concealed, parts);
             pair = parts[0];
             st[0] = static_cast<int8_t>(parts[1]);
@@ -145,13 +145,13 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
                 if (concealed[k] == 2) pair = k;
         }
         sc[0] = true;
-        _reading(v, st, sk, sc, n_sp, 0, pair, disc_pos, -2, win_tile, shape, seat_wind, round_wind, all_counts, hc,
-                 buf, p_tai, p_opts);
-        _special(v, shape, concealed, all_counts, parts, suits, hc);
-        best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+        hk_reading_items(v, st, sk, sc, n_sp, 0, pair, disc_pos, -2, win_tile, shape, seat_wind, round_wind, all_counts,
+                         hc, buf, p_tai, p_opts);
+        special_items(v, shape, concealed, all_counts, parts, suits, hc);
+        best_total = consider_reading(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
     }
     if (best_total < 0) return -1;
-    return _chicken(v, out_items, best_kept, best_total, p_tai);
+    return chicken_rule(v, out_items, best_kept, best_total, p_tai);
 }
 
 }  // namespace tw16

@@ -12,7 +12,7 @@ namespace tw16 {
 
 namespace {
 namespace St = py::state;
-namespace E = py::invariants;
+namespace Inv = py::invariants;
 namespace T = py::tiles;
 
 // After a hand won on a discard or a robbed kong, the seat that paid holds 16 - 3m tiles: the
@@ -38,17 +38,17 @@ int64_t check_game(const State& S, int64_t b, Opts opts) {
         rs += static_cast<double>(S.rewards(b, s));
         ss = add_wrap(ss, S.scores(b, s));  // (numpy's sum wraps)
     }
-    if (std::fabs(rs) > 1e-3 || ss != 0) return E::E_ZERO_SUM;
-    if (g[St::G_SCORE_ERR] != 0) return E::E_SCORER;
+    if (std::fabs(rs) > 1e-3 || ss != 0) return Inv::E_ZERO_SUM;
+    if (g[St::G_SCORE_ERR] != 0) return Inv::E_SCORER;
     if (S.terminated[b]) {
         for (int64_t a = 0; a < S.mask.shape[1]; ++a)
-            if (!S.mask(b, a)) return E::E_DONE_MASK;
-        return payer_hand_ok(S, b) ? E::E_OK : E::E_HAND_SIZE;
+            if (!S.mask(b, a)) return Inv::E_DONE_MASK;
+        return payer_hand_ok(S, b) ? Inv::E_OK : Inv::E_HAND_SIZE;
     }
     // Every tile accounted for.
     const int64_t n = g[St::G_WALL_N];
     if (g[St::G_HEAD] < 0 || g[St::G_TAIL] >= n || g[St::G_TAIL] < g[St::G_HEAD] - 1 || drawable(S, b, opts) < 0)
-        return E::E_WALL;
+        return Inv::E_WALL;
     std::array<int32_t, 42> cnt{};
     for (int64_t i = g[St::G_HEAD]; i < g[St::G_TAIL] + 1; ++i) {
         const int64_t t = S.wall(b, i);
@@ -57,54 +57,54 @@ int64_t check_game(const State& S, int64_t b, Opts opts) {
     for (int64_t s = 0; s < 4; ++s) {
         for (int k = 0; k < 34; ++k) {
             const int64_t c = S.hands(b, s, k);
-            if (c < 0 || c > 4) return E::E_COUNTS;
+            if (c < 0 || c > 4) return Inv::E_COUNTS;
             cnt[k] += static_cast<int32_t>(c);
         }
         const int64_t fl = S.p(b, s, St::P_FLOWERS) | S.p(b, s, St::P_HELD_FLOWERS);
         for (int f = 0; f < 8; ++f) cnt[34 + f] += static_cast<int32_t>((fl >> f) & 1);
         for (int64_t i = 0; i < S.p(b, s, St::P_NMELDS); ++i) {
-            add_meld_tiles(cnt, S.melds(b, s, i, 0), S.melds(b, s, i, 1));
+            add_meld_tiles(cnt, S.melds(b, s, i, St::MC_TYPE), S.melds(b, s, i, St::MC_KIND));
         }
     }
     for (int64_t i = 0; i < g[St::G_NRIVER]; ++i)
-        if (S.river(b, i, 2) < 0) cnt[S.river(b, i, 0)] += 1;
+        if (S.river(b, i, St::RV_CLAIMED_BY) < 0) cnt[S.river(b, i, St::RV_KIND)] += 1;
     for (int k = 0; k < 34; ++k)
-        if (cnt[k] != 4) return E::E_TILES;
+        if (cnt[k] != 4) return Inv::E_TILES;
     for (int f = 0; f < 8; ++f)
-        if (cnt[34 + f] != (n == 144 ? 1 : 0)) return E::E_TILES;
+        if (cnt[34 + f] != (n == 144 ? 1 : 0)) return Inv::E_TILES;
     // Hand sizes: 16 - 3m, plus one for the seat on turn (or the konger while robbing, or the dealer
     // before its first action).
     const int64_t ph = g[St::G_PHASE];
     const int64_t cur = g[St::G_CUR];
-    if (cur < 0 || cur > 3) return E::E_SEAT;
+    if (cur < 0 || cur > 3) return Inv::E_SEAT;
     int64_t plus = -1;
     if (ph == St::PH_TURN) {
         plus = g[St::G_TURN];
-        if (cur != plus) return E::E_SEAT;
+        if (cur != plus) return Inv::E_SEAT;
     } else if (ph == St::PH_ROB) {
         plus = g[St::G_TURN];
     } else if (ph == St::PH_READY0) {
         plus = g[St::G_DEALER];
     } else if (ph == St::PH_FLOWER) {
-        if (cur != g[St::G_OFFER]) return E::E_SEAT;
+        if (cur != g[St::G_OFFER]) return Inv::E_SEAT;
         plus = g[St::G_OFFER_DRAWN] ? -1 : g[St::G_TURN];
     } else if (ph == St::PH_LA_CUT) {                            // between hands: the last hand's tiles lie as it ended
         const int64_t low = g[St::G_LA_ASK] & -g[St::G_LA_ASK];  // the debtor of the lowest pending debt answers
-        if (low == 0 || ((low >> (4 * cur)) & 15) == 0) return E::E_SEAT;
-        return payer_hand_ok(S, b) ? E::E_OK : E::E_HAND_SIZE;
+        if (low == 0 || ((low >> (4 * cur)) & 15) == 0) return Inv::E_SEAT;
+        return payer_hand_ok(S, b) ? Inv::E_OK : Inv::E_HAND_SIZE;
     } else if (ph != St::PH_CLAIM) {
-        return E::E_SEAT;
+        return Inv::E_SEAT;
     }
     for (int64_t s = 0; s < 4; ++s) {
         int64_t tot = 0;
         for (int k = 0; k < 34; ++k) tot += S.hands(b, s, k);
         const int64_t want = 16 - 3 * S.p(b, s, St::P_NMELDS) + (s == plus ? 1 : 0);
-        if (tot != want) return E::E_HAND_SIZE;
+        if (tot != want) return Inv::E_HAND_SIZE;
     }
     bool anyl = false;
     for (int64_t a = 0; a < S.mask.shape[1]; ++a) anyl = anyl || S.mask(b, a);
-    if (!anyl) return E::E_NO_ACTION;
-    return E::E_OK;
+    if (!anyl) return Inv::E_NO_ACTION;
+    return Inv::E_OK;
 }
 
 }  // namespace tw16

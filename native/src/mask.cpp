@@ -12,15 +12,15 @@ namespace tw16 {
 namespace {
 namespace St = py::state;
 namespace R = py::options;
-namespace Ac = py::actions;
+namespace A = py::actions;
 namespace M = py::mask;
 }  // namespace
 
 int64_t held_all(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, int64_t k) {
     int64_t n = h[k];
     for (int64_t i = 0; i < nm; ++i) {
-        const int64_t t = ms(i, 0);
-        const int64_t mk = ms(i, 1);
+        const int64_t t = ms(i, St::MC_TYPE);
+        const int64_t mk = ms(i, St::MC_KIND);
         if (t == py::tiles::MELD_CHI) {  // a chow mk, mk+1, mk+2
             if (mk <= k && k <= mk + 2) n += 1;
         } else if (mk == k) {
@@ -49,7 +49,7 @@ bool ready_after_discard(View<int8_t, 1> h, View<int8_t, 2> ms, int64_t nm, int6
 
 bool is_concealed(View<int8_t, 2> ms, int64_t nm) {
     for (int64_t i = 0; i < nm; ++i)
-        if (ms(i, 0) != py::tiles::MELD_ANKONG) return false;
+        if (ms(i, St::MC_TYPE) != py::tiles::MELD_ANKONG) return false;
     return true;
 }
 
@@ -57,7 +57,7 @@ bool any_claimed(View<int64_t, 2> p, View<int8_t, 3> melds) {
     for (int64_t s = 0; s < 4; ++s) {
         const int64_t nm = p(s, St::P_NMELDS);
         for (int64_t i = 0; i < nm && i < St::MAX_MELDS; ++i)
-            if (melds(s, i, 0) != py::tiles::MELD_ANKONG) return true;
+            if (melds(s, i, St::MC_TYPE) != py::tiles::MELD_ANKONG) return true;
     }
     return false;
 }
@@ -126,46 +126,46 @@ void mask_rows(View<bool, 1> m, View<int64_t, 1> g, View<int64_t, 2> p, View<int
     if (ph == St::PH_TURN) {
         if (g[St::G_READY_PENDING]) {  // the declared READY: only discards that keep the hand ready
             for (int64_t k = 0; k < 34; ++k)
-                if (h[k] > 0 && ready_after_discard(h, ms, ps[St::P_NMELDS], k, p_opts)) m[Ac::DISCARD + k] = true;
+                if (h[k] > 0 && ready_after_discard(h, ms, ps[St::P_NMELDS], k, p_opts)) m[A::DISCARD + k] = true;
             return;
         }
         const bool swap_ban = g[St::G_AFTER_CLAIM] && !opts[R::OPT_SWAP_CALL];
         const int64_t drawn = g[St::G_LAST_DRAWN];
         if (opts[R::OPT_HK] && (ps[St::P_READY] & py::codes::F_DECLARED_READY) && drawn >= 0) {
-            m[Ac::DISCARD + drawn] = true;  // hongkong 報聽: the drawn tile goes, unless it wins or konged
+            m[A::DISCARD + drawn] = true;  // hongkong 報聽: the drawn tile goes, unless it wins or konged
         } else {
-            for (int64_t k = 0; k < 34; ++k) m[Ac::DISCARD + k] = h[k] > 0;  // a held kind may be discarded
+            for (int64_t k = 0; k < 34; ++k) m[A::DISCARD + k] = h[k] > 0;  // a held kind may be discarded
             if (swap_ban) {  // 食替: not the claimed kind, nor the other end of the two used
                 for (int64_t k : {g[St::G_SWAP1], g[St::G_SWAP2]})
-                    if (k >= 0) m[Ac::DISCARD + k] = false;
+                    if (k >= 0) m[A::DISCARD + k] = false;
             }
         }
-        if (turn_win_ok(g, ps, h, opts, p_opts)) m[Ac::WIN] = true;
+        if (turn_win_ok(g, ps, h, opts, p_opts)) m[A::WIN] = true;
         if (!(g[St::G_AFTER_CLAIM] && opts[R::OPT_NO_KONG_AFTER_CLAIM]) && kong_allowed(g, opts)) {
             for (int64_t k = 0; k < 34; ++k)
-                if (h[k] == 4) m[Ac::SELF_KONG + k] = true;
+                if (h[k] == 4) m[A::SELF_KONG + k] = true;
             for (int64_t i = 0; i < ps[St::P_NMELDS]; ++i) {
-                if (ms(i, 0) == py::tiles::MELD_PON) {
-                    const int64_t k = ms(i, 1);
-                    if (h[k] > 0) m[Ac::SELF_KONG + k] = true;
+                if (ms(i, St::MC_TYPE) == py::tiles::MELD_PON) {
+                    const int64_t k = ms(i, St::MC_KIND);
+                    if (h[k] > 0) m[A::SELF_KONG + k] = true;
                 }
             }
         }
         if (opts[R::OPT_DECLARE_READY] && can_declare_ready(g, ps, h, ms, opts, cfg, p_opts, any_claimed(p, melds)))
-            m[Ac::READY] = true;
+            m[A::READY] = true;
     } else if (ph == St::PH_CLAIM || ph == St::PH_ROB || ph == St::PH_READY0) {
         const int64_t bits = ps[St::P_CLAIM];
-        m[Ac::PASS] = true;
-        if (bits & St::C_WIN) m[Ac::WIN] = true;
-        if (bits & St::C_CHI_LOW) m[Ac::CHI] = true;
-        if (bits & St::C_CHI_MID) m[Ac::CHI + 1] = true;
-        if (bits & St::C_CHI_HIGH) m[Ac::CHI + 2] = true;
-        if (bits & St::C_PON) m[Ac::PON] = true;
-        if (bits & St::C_KONG) m[Ac::KONG] = true;
-        if (bits & St::C_READY) m[Ac::READY] = true;
+        m[A::PASS] = true;
+        if (bits & St::C_WIN) m[A::WIN] = true;
+        if (bits & St::C_CHI_LOW) m[A::CHI] = true;
+        if (bits & St::C_CHI_MID) m[A::CHI + 1] = true;
+        if (bits & St::C_CHI_HIGH) m[A::CHI + 2] = true;
+        if (bits & St::C_PON) m[A::PON] = true;
+        if (bits & St::C_KONG) m[A::KONG] = true;
+        if (bits & St::C_READY) m[A::READY] = true;
     } else if (ph == St::PH_FLOWER || ph == St::PH_LA_CUT) {
-        m[Ac::WIN] = true;   // take the flower win / cut the 拉 debt (pay it in full now)
-        m[Ac::PASS] = true;  // pass the flower win for this hand / keep the debt
+        m[A::WIN] = true;   // take the flower win / cut the 拉 debt (pay it in full now)
+        m[A::PASS] = true;  // pass the flower win for this hand / keep the debt
     } else {
         fill(m, true);  // not a decision (should not happen for a live game)
     }

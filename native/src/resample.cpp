@@ -210,7 +210,7 @@ void unseen_of(const State& S, int64_t b, int64_t seat, View<int8_t, 1> u) {
     for (int64_t k = 0; k < T::N_KINDS; ++k) seen[k] = S.hands(b, seat, k);
     for (int64_t s = 0; s < 4; ++s)
         for (int64_t i = 0; i < S.p(b, s, St::P_NMELDS); ++i) {
-            const int64_t mt = S.melds(b, s, i, 0), mk = S.melds(b, s, i, 1);
+            const int64_t mt = S.melds(b, s, i, St::MC_TYPE), mk = S.melds(b, s, i, St::MC_KIND);
             if (mt == T::MELD_ANKONG && s != seat) continue;  // face down
             if (mt == T::MELD_CHI) {
                 for (int64_t j = 0; j < 3; ++j) seen[mk + j] += 1;
@@ -219,7 +219,7 @@ void unseen_of(const State& S, int64_t b, int64_t seat, View<int8_t, 1> u) {
             }
         }
     for (int64_t i = 0; i < S.g(b, St::G_NRIVER); ++i)
-        if (S.river(b, i, 2) < 0) seen[S.river(b, i, 0)] += 1;
+        if (S.river(b, i, St::RV_CLAIMED_BY) < 0) seen[S.river(b, i, St::RV_KIND)] += 1;
     for (int64_t k = 0; k < T::N_KINDS; ++k) u[k] = static_cast<int8_t>(std::max<int64_t>(0, 4 - seen[k]));
 }
 
@@ -237,7 +237,7 @@ int64_t efficient_action(const State& R, Stream& arng, View<int64_t, 1> sh, View
     const auto hand = View<int8_t, 1>::contiguous(hb.data(), {T::N_KINDS});
     const int64_t n_sets = 5 - R.p(0, seat, St::P_NMELDS);
     if (ph == St::PH_CLAIM && R.g(0, St::G_TILE) >= 0 && n_sets > 0)
-        return greedy::_claim(hand, n_sets, R.g(0, St::G_TILE), m);
+        return greedy::greedy_claim(hand, n_sets, R.g(0, St::G_TILE), m);
     if (ph == St::PH_TURN) {
         discard_shanten(hand, n_sets, sh);
         int64_t best = int64_t{1} << 30, n = 0;
@@ -306,12 +306,12 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
         int64_t nd = 0;
         for (int64_t d = 0; d < T::N_KINDS; ++d)
             if (m[A::DISCARD + d] && hand[d] > 0) {
-                const auto k = greedy::_discard_key(hand, n_sets, unseen, d).key;
+                const auto k = greedy::discard_key(hand, n_sets, unseen, d).key;
                 keys[nd++] = {k[0], k[1], k[2], d};
             }
         std::sort(keys.begin(), keys.begin() + nd);
         // Greedy's own choice first (a self kong that keeps the shanten, else its discard): with no
-        // defence (risk 0) _turn reads nothing of the opponents.
+        // defence (risk 0) greedy_turn reads nothing of the opponents.
         std::array<int64_t, 3> om{};
         std::array<int8_t, 3 * T::N_KINDS> od{}, opass{};
         std::array<double, 8> params{};
@@ -319,14 +319,14 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
         const greedy::Defence greedy_only{View<double, 1>::contiguous(params.data(), {8}),
                                           View<double, 2>::contiguous(tables.data(), {5, 3}),
                                           View<double, 2>::contiguous(tables.data(), {5, 4})};
-        put(greedy::_turn(hand, n_sets, unseen, m, View<int64_t, 1>::contiguous(om.data(), {3}),
-                          View<int8_t, 2>::contiguous(od.data(), {3, T::N_KINDS}),
-                          View<int8_t, 2>::contiguous(opass.data(), {3, T::N_KINDS}), 0, greedy_only));
+        put(greedy::greedy_turn(hand, n_sets, unseen, m, View<int64_t, 1>::contiguous(om.data(), {3}),
+                                View<int8_t, 2>::contiguous(od.data(), {3, T::N_KINDS}),
+                                View<int8_t, 2>::contiguous(opass.data(), {3, T::N_KINDS}), 0, greedy_only));
         if (nd > 0) put(A::DISCARD + keys[0][3]);
         for (int64_t k = 0; k < T::N_KINDS; ++k) put(A::SELF_KONG + k);
         for (int64_t i = 1; i < nd; ++i) put(A::DISCARD + keys[i][3]);
     } else if (ph == St::PH_CLAIM && S.g(b, St::G_TILE) >= 0 && n_sets > 0) {
-        put(greedy::_claim(hand, n_sets, S.g(b, St::G_TILE), m));
+        put(greedy::greedy_claim(hand, n_sets, S.g(b, St::G_TILE), m));
     }
     for (int64_t a = 0; a < A::N_ACTIONS; ++a) put(a);
     const int64_t k = std::min(n, max_n);

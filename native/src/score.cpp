@@ -12,7 +12,7 @@ namespace tw16 {
 
 namespace {
 namespace C = py::codes;
-namespace A = py::analysis;
+namespace An = py::analysis;
 using py::profile::PO_CONCEALED_ANY_WIN;
 using py::profile::PO_EXTRAS;
 using py::profile::PO_HONGKONG;
@@ -35,7 +35,7 @@ bool winning_shape(View<int8_t, 1> counts, int64_t n_sets, View<int64_t, 1> p_op
 // ---------------------------------------------------------------------------------------------
 // Items that do not depend on how the hand is read
 
-void _flower_items(View<int32_t, 1> v, int64_t flowers, int64_t seat_wind, int64_t win_by, View<int8_t, 2> p_repl) {
+void flower_items(View<int32_t, 1> v, int64_t flowers, int64_t seat_wind, int64_t win_by, View<int8_t, 2> p_repl) {
     const int64_t own = (int64_t{1} << seat_wind) | (int64_t{1} << (seat_wind + 4));
     int64_t n_sets = 0;
     int64_t own_in_sets = 0;
@@ -59,7 +59,7 @@ void _flower_items(View<int32_t, 1> v, int64_t flowers, int64_t seat_wind, int64
     }
 }
 
-void _suit_items(View<int32_t, 1> v, View<int8_t, 1> all_counts) {
+void suit_items(View<int32_t, 1> v, View<int8_t, 1> all_counts) {
     int64_t suits = 0, honours = 0;
     for (int64_t s = 0; s < 3; ++s) {
         for (int64_t k = 9 * s; k < 9 * s + 9; ++k) {
@@ -75,9 +75,9 @@ void _suit_items(View<int32_t, 1> v, View<int8_t, 1> all_counts) {
     v[C::I_ALL_HONOURS] = suits == 0;
 }
 
-void _base_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, int64_t n_open, bool any_open, int64_t flowers,
-                 int64_t win_by, int64_t seat_wind, int64_t flags, bool single, View<int64_t, 1> p_opts,
-                 View<int8_t, 2> p_repl) {
+void base_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, int64_t n_open, bool any_open, int64_t flowers,
+                int64_t win_by, int64_t seat_wind, int64_t flags, bool single, View<int64_t, 1> p_opts,
+                View<int8_t, 2> p_repl) {
     const bool is_self = win_by == C::WIN_SELF_DRAW || win_by == C::WIN_FLOWERS;
     const bool is_discard = win_by == C::WIN_DISCARD || win_by == C::WIN_ROB_KONG;
     const bool closed = !any_open;
@@ -86,7 +86,7 @@ void _base_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, int64_t n_open,
     v[C::I_CONCEALED_SELF_DRAW] = closed && is_self;
     v[C::I_NO_HELP] = closed && is_self;
     v[C::I_SINGLE_WAIT] = single;
-    _flower_items(v, flowers, seat_wind, win_by, p_repl);
+    flower_items(v, flowers, seat_wind, win_by, p_repl);
     // (a flower win's complete hand counts as self-drawn for the replacement flags: CASES.md)
     v[C::I_KONG_REPLACEMENT_WIN] = is_self && (flags & (C::F_KONG_REPLACEMENT | C::F_FLOWER_REPLACEMENT)) != 0;
     v[C::I_LAST_TILE_DRAW] = is_self && (flags & C::F_LAST_TILE) != 0;
@@ -96,7 +96,7 @@ void _base_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, int64_t n_open,
     const bool beggar = n_open == 5 && single;
     v[C::I_HALF_BEGGAR] = beggar && is_self;
     v[C::I_FULL_BEGGAR] = beggar && is_discard;
-    _suit_items(v, all_counts);
+    suit_items(v, all_counts);
     v[C::I_HEAVENLY_WIN] = (flags & C::F_HEAVENLY) != 0;
     v[C::I_EARTHLY_WIN] = (flags & C::F_EARTHLY) != 0;
     v[C::I_HUMAN_WIN] = (flags & C::F_HUMAN) != 0;
@@ -109,9 +109,9 @@ void _base_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, int64_t n_open,
 // ---------------------------------------------------------------------------------------------
 // Items of one reading
 
-void _set_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> set_kind, View<bool, 1> set_conc,
-                int64_t n, int64_t pair, int64_t win_pos, int64_t win_tile, int64_t seat_wind, int64_t round_wind,
-                bool two_sided_ok) {
+void set_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> set_kind, View<bool, 1> set_conc,
+               int64_t n, int64_t pair, int64_t win_pos, int64_t win_tile, int64_t seat_wind, int64_t round_wind,
+               bool two_sided_ok) {
     int64_t winds = 0, dragons = 0, pons = 0, chis = 0, conc_pons = 0;
     v[C::I_SEAT_WIND] = 0;
     v[C::I_ROUND_WIND] = 0;
@@ -179,7 +179,7 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
     const auto tmp_kept = View<bool, 1>::contiguous(tmp_kept_buf, {N_ITEMS});
     const auto best_kept = View<bool, 1>::contiguous(best_kept_buf, {N_ITEMS});
     if (!has_hand) {  // flower win without a hand: flower items only
-        _flower_items(v, flowers, seat_wind, win_by, p_repl);
+        flower_items(v, flowers, seat_wind, win_by, p_repl);
         return apply_profile(v, p_tai, p_repl, out_items, best_kept);
     }
 
@@ -193,7 +193,7 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
                                                  View<int8_t, 1>::contiguous(before_buf, {N_KINDS}));
         single = n_waits == 1;
     }
-    _base_items(v, all_counts, n_open, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl);
+    base_items(v, all_counts, n_open, any_open, flowers, win_by, seat_wind, flags, single, p_opts, p_repl);
     const bool extras = p_opts[PO_EXTRAS] != 0;
     if (extras) {
         // 天胡 has no winning tile, even where a case names one (the engine gives none): 九蓮寶燈 then
@@ -216,12 +216,12 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
     const auto places = [&](int64_t pos, bool sits) { return pos == -1 ? !is_discard || sits : is_discard && sits; };
     for_each_reading(
         concealed, n_sets, meld_type, meld_kind, n_melds, win_tile, rb, places, [&](int64_t pair, int64_t pos) {
-            _set_items(v, set_type, set_kind, set_conc, 5, pair, pos, win_tile, seat_wind, round_wind, two_sided_ok);
+            set_items(v, set_type, set_kind, set_conc, 5, pair, pos, win_tile, seat_wind, round_wind, two_sided_ok);
             v[C::I_EIGHT_PAIRS] = 0;
             if (extras)
                 reading_extras(v, set_type, set_kind, set_conc, pair, pos, seat_wind, round_wind, all_counts, p_tai,
                                p_opts);
-            best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+            best_total = consider_reading(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
         });
 
     const int64_t shape = (shapes != 0 && n_melds == 0) ? special_shape(concealed, shapes) : 0;
@@ -232,14 +232,14 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
         const auto parts = View<int64_t, 1>::contiguous(parts_buf, {3});
         const auto suits = View<int64_t, 1>::contiguous(suits_buf, {3});
         int64_t n_sp = 1;
-        if (shape == A::SHAPE_EIGHT_PAIRS) {
+        if (shape == An::SHAPE_EIGHT_PAIRS) {
             for (int64_t k = 0; k < N_KINDS; ++k) {
                 if (concealed[k] == 3) {
                     set_type[0] = 1;
                     set_kind[0] = static_cast<int8_t>(k);
                 }
             }
-        } else if (shape & A::SHAPE_THIRTEEN) {
+        } else if (shape & An::SHAPE_THIRTEEN) {
             thirteen_orphans_parts(concealed, parts);
             set_type[0] = static_cast<int8_t>(parts[1]);
             set_kind[0] = static_cast<int8_t>(parts[2]);
@@ -247,11 +247,11 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
             sixteen_unrelated_suits(concealed, shapes, suits);
             n_sp = 0;
         }
-        _set_items(v, set_type, set_kind, set_conc, n_sp, -1, -1, win_tile, seat_wind, round_wind, false);
+        set_items(v, set_type, set_kind, set_conc, n_sp, -1, -1, win_tile, seat_wind, round_wind, false);
         v[C::I_ALL_PUNGS] = 0;
-        v[C::I_EIGHT_PAIRS] = shape == A::SHAPE_EIGHT_PAIRS;
+        v[C::I_EIGHT_PAIRS] = shape == An::SHAPE_EIGHT_PAIRS;
         if (extras) special_extras(v, shape, concealed, parts, suits, all_counts, seat_wind, round_wind, p_opts);
-        best_total = _consider(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+        best_total = consider_reading(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
     }
     return best_total;
 }
@@ -267,8 +267,8 @@ void score_batch(const HandBatch& h, const Prof& prof, View<int64_t, 1> out_tai,
     });
 }
 
-int64_t _score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk, View<int64_t, 1> nm,
-                   View<int64_t, 2> ctx, const Prof& prof, Opts opts, int64_t reps) {
+int64_t bench_score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk, View<int64_t, 1> nm,
+                        View<int64_t, 2> ctx, const Prof& prof, Opts opts, int64_t reps) {
     int32_t out_buf[N_ITEMS] = {};
     int64_t deltas_buf[4] = {0, 0, 0, 0};
     const auto out = View<int32_t, 1>::contiguous(out_buf, {N_ITEMS});

@@ -56,11 +56,13 @@ void chase_side(const State& S, int64_t b, Opts opts) {
     const int64_t i = S.g(b, St::G_NRIVER) - 1;
     if (i < 3) return;
     const View<int8_t, 2> r = S.river[b];  // (144, 4): kind, seat, claimed by (-1: none), flags
-    const int64_t k = r(i, 0);
+    const int64_t k = r(i, St::RV_KIND);
     for (int64_t j = 1; j < 4; ++j) {
-        if (r(i - j, 0) != k || r(i - j, 2) >= 0 || r(i - j, 1) != pymod(r(i, 1) - j, 4)) return;
+        if (r(i - j, St::RV_KIND) != k || r(i - j, St::RV_CLAIMED_BY) >= 0 ||
+            r(i - j, St::RV_SEAT) != pymod(r(i, St::RV_SEAT) - j, 4))
+            return;
     }
-    const int64_t first = r(i - 3, 1);
+    const int64_t first = r(i - 3, St::RV_SEAT);
     all_pay(S.p[b], first, -base_chips(opts, k >= 27 ? 2 : 4));
 }
 

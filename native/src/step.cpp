@@ -55,9 +55,9 @@ bool begin_turn(const State& S, int64_t b, int64_t seat, bool draw, Opts opts, c
 
 void add_meld(const State& S, int64_t b, int64_t seat, int64_t mtype, int64_t kind, int64_t frm) {
     const int64_t n = S.p(b, seat, St::P_NMELDS);
-    S.melds(b, seat, n, 0) = static_cast<int8_t>(mtype);
-    S.melds(b, seat, n, 1) = static_cast<int8_t>(kind);
-    S.melds(b, seat, n, 2) = static_cast<int8_t>(frm);
+    S.melds(b, seat, n, St::MC_TYPE) = static_cast<int8_t>(mtype);
+    S.melds(b, seat, n, St::MC_KIND) = static_cast<int8_t>(kind);
+    S.melds(b, seat, n, St::MC_FROM) = static_cast<int8_t>(frm);
     S.p(b, seat, St::P_NMELDS) = n + 1;
     S.g(b, St::G_ANY_MELD) = 1;
     S.p(b, seat, St::P_READY) = 0;  // a declared ready hand that changes loses its flag
@@ -67,10 +67,10 @@ void to_river(const State& S, int64_t b, int64_t seat, int64_t k, int64_t bits) 
     auto g = S.g[b];
     S.hands(b, seat, k) = static_cast<int8_t>(S.hands(b, seat, k) - 1);
     const int64_t i = g[St::G_NRIVER];
-    S.river(b, i, 0) = static_cast<int8_t>(k);
-    S.river(b, i, 1) = static_cast<int8_t>(seat);
-    S.river(b, i, 2) = -1;
-    S.river(b, i, 3) = static_cast<int8_t>(bits);
+    S.river(b, i, St::RV_KIND) = static_cast<int8_t>(k);
+    S.river(b, i, St::RV_SEAT) = static_cast<int8_t>(seat);
+    S.river(b, i, St::RV_CLAIMED_BY) = -1;
+    S.river(b, i, St::RV_BITS) = static_cast<int8_t>(bits);
     g[St::G_NRIVER] = i + 1;
 }
 
@@ -115,7 +115,7 @@ void no_claim(const State& S, int64_t b, Opts opts, const Prof& prof) {
     if (opts[R::OPT_WEST_DRAW] && g[St::G_NRIVER] == 4) {  // 一路歸西: four unclaimed West discards
         bool allw = true;
         for (int64_t i = 0; i < 4; ++i)
-            if (S.river(b, i, 0) != py::step::WEST || S.river(b, i, 2) >= 0) allw = false;
+            if (S.river(b, i, St::RV_KIND) != py::step::WEST || S.river(b, i, St::RV_CLAIMED_BY) >= 0) allw = false;
         if (allw) {
             finish_drawn(S, b, opts);
             return;
@@ -126,8 +126,8 @@ void no_claim(const State& S, int64_t b, Opts opts, const Prof& prof) {
 
 void do_addkong(const State& S, int64_t b, int64_t seat, int64_t k, Opts opts, const Prof& prof) {
     for (int64_t i = 0; i < S.p(b, seat, St::P_NMELDS); ++i)
-        if (S.melds(b, seat, i, 0) == T::MELD_PON && S.melds(b, seat, i, 1) == k)
-            S.melds(b, seat, i, 0) = static_cast<int8_t>(T::MELD_ADDKONG);
+        if (S.melds(b, seat, i, St::MC_TYPE) == T::MELD_PON && S.melds(b, seat, i, St::MC_KIND) == k)
+            S.melds(b, seat, i, St::MC_TYPE) = static_cast<int8_t>(T::MELD_ADDKONG);
     S.hands(b, seat, k) = static_cast<int8_t>(S.hands(b, seat, k) - 1);
     if (!opts[R::OPT_HK]) S.p(b, seat, St::P_READY) = 0;  // (a hongkong declaration is never withdrawn)
     S.g(b, St::G_NKONG) += 1;
@@ -201,7 +201,7 @@ void resolve_claims(const State& S, int64_t b, Opts opts, const Prof& prof) {
     const int64_t last = g[St::G_NRIVER] - 1;
     const int64_t winners = collect_winners(g, p, opts);
     if (winners) {
-        S.river(b, last, 3) = static_cast<int8_t>(S.river(b, last, 3) | St::RV_WON_ON);
+        S.river(b, last, St::RV_BITS) = static_cast<int8_t>(S.river(b, last, St::RV_BITS) | St::RV_WON_ON);
         clear_claims(p);
         finish_win(S, b, winners, C::WIN_DISCARD, d, t, opts, prof);
         return;
@@ -211,7 +211,7 @@ void resolve_claims(const State& S, int64_t b, Opts opts, const Prof& prof) {
         const int64_t ans = p(s, St::P_ANSWER);
         if (ans == A::PON || ans == A::KONG) {
             clear_claims(p);
-            S.river(b, last, 2) = static_cast<int8_t>(s);
+            S.river(b, last, St::RV_CLAIMED_BY) = static_cast<int8_t>(s);
             if (ans == A::PON) {
                 S.hands(b, s, t) = static_cast<int8_t>(S.hands(b, s, t) - 2);
                 add_meld(S, b, s, T::MELD_PON, t, d);
@@ -232,7 +232,7 @@ void resolve_claims(const State& S, int64_t b, Opts opts, const Prof& prof) {
     const int64_t ans = p(s, St::P_ANSWER);
     if (A::CHI <= ans && ans < A::PON) {
         clear_claims(p);
-        S.river(b, last, 2) = static_cast<int8_t>(s);
+        S.river(b, last, St::RV_CLAIMED_BY) = static_cast<int8_t>(s);
         const int64_t lo = t - (ans - A::CHI);
         for (int64_t k = lo; k < lo + 3; ++k)
             if (k != t) S.hands(b, s, k) = static_cast<int8_t>(S.hands(b, s, k) - 1);
@@ -306,7 +306,7 @@ void answer_la_cut(const State& S, int64_t b, int64_t a, Opts opts, Cfg cfg, con
     if (a == A::WIN) {
         std::array<int64_t, 4> paid{};
         la_close(S.la[b], S.la_k[b], floordiv(i, 4), pymod(i, 4), view4(paid));
-        _apply_deltas(S, b, view4(paid), opts);
+        apply_deltas(S, b, view4(paid), opts);
     }
     if (!ask_la_cut(S, b)) start_hand(S, b, opts, cfg, prof);
 }
@@ -372,7 +372,7 @@ void after_hand(const State& S, int64_t b, Opts opts, Cfg cfg, const Prof& prof)
 void end_episode(const State& S, int64_t b, Opts opts) {
     std::array<int64_t, 4> paid{};
     la_close_all(S.la[b], S.la_k[b], view4(paid));
-    _apply_deltas(S, b, view4(paid), opts);
+    apply_deltas(S, b, view4(paid), opts);
     S.g(b, St::G_LA_ASK) = 0;
     S.terminated[b] = true;
     S.g(b, St::G_PHASE) = St::PH_DONE;

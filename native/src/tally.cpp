@@ -101,7 +101,7 @@ int64_t apply_profile(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2
             const int64_t j = held[b];
             if (j == i) continue;
             const int64_t r = p_repl(j, i);
-            // 花槓 replaces only the seat flower of its own set: _flower_items (score.cpp) handles it
+            // 花槓 replaces only the seat flower of its own set: flower_items (score.cpp) handles it
             if (r == 1 && !(j == FLOWER_SET && i == SEAT_FLOWER)) {
                 dropped = true;
                 break;
@@ -120,7 +120,7 @@ int64_t apply_profile(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2
 // Walking the table in order: at the first item held by one list only, the list holding it comes
 // first if the other list still has a later item (it is larger at that position), and otherwise the
 // other list comes first (it ran out).
-bool _comes_first(View<bool, 1> kept_a, View<bool, 1> kept_b, View<int32_t, 2> p_tai) {
+bool comes_first(View<bool, 1> kept_a, View<bool, 1> kept_b, View<int32_t, 2> p_tai) {
     int first_a = -1;  // which list holds the first differing item: 1 a, 0 b
     for (int64_t r = 0; r < N_ITEMS; ++r) {
         const int64_t i = p_tai(3, r);
@@ -134,10 +134,10 @@ bool _comes_first(View<bool, 1> kept_a, View<bool, 1> kept_b, View<int32_t, 2> p
     return first_a == 0;
 }
 
-int64_t _consider(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> tmp,
-                  View<bool, 1> tmp_kept, View<int32_t, 1> best, View<bool, 1> best_kept, int64_t best_total) {
+int64_t consider_reading(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> tmp,
+                         View<bool, 1> tmp_kept, View<int32_t, 1> best, View<bool, 1> best_kept, int64_t best_total) {
     const int64_t total = apply_profile(v, p_tai, p_repl, tmp, tmp_kept);
-    if (total > best_total || (total == best_total && _comes_first(tmp_kept, best_kept, p_tai))) {
+    if (total > best_total || (total == best_total && comes_first(tmp_kept, best_kept, p_tai))) {
         for (int64_t r = 0; r < N_ITEMS; ++r) {  // the profile's items; the others stay 0
             const int64_t i = p_tai(3, r);
             if (i < 0) break;

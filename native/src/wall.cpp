@@ -77,7 +77,7 @@ bool wall_out(const State& S, int64_t b, bool got_flower, Opts opts, const Prof&
     return true;
 }
 
-void _deal_one(const State& S, int64_t b, int64_t seat, int64_t t) {
+void deal_tile(const State& S, int64_t b, int64_t seat, int64_t t) {
     if (t >= FLOWER_ID0)
         S.p(b, seat, St::P_HELD_FLOWERS) |= int64_t{1} << (t - FLOWER_ID0);
     else
@@ -131,12 +131,12 @@ bool deal(const State& S, int64_t b, Opts opts, const Prof& prof) {
     for (int64_t i = 0; i < 4; ++i) {  // 16 each from the front, dealer first
         const int64_t seat = pymod(dealer + i, 4);
         for (int64_t j = 0; j < 16; ++j) {
-            _deal_one(S, b, seat, S.wall(b, g[St::G_HEAD]));
+            deal_tile(S, b, seat, S.wall(b, g[St::G_HEAD]));
             g[St::G_HEAD] += 1;
         }
     }
     const int64_t t17 = S.wall(b, g[St::G_HEAD]);  // the dealer's 17th
-    _deal_one(S, b, dealer, t17);
+    deal_tile(S, b, dealer, t17);
     g[St::G_HEAD] += 1;
     if (t17 < FLOWER_ID0) g[St::G_LAST_DRAWN] = t17 >> 2;
     S.p(b, dealer, St::P_NDRAWS) = 1;
@@ -156,7 +156,7 @@ bool deal(const State& S, int64_t b, Opts opts, const Prof& prof) {
                     if (drawable(S, b, opts) <= 0) return wall_out(S, b, true, opts, prof);
                     const int64_t t = S.wall(b, g[St::G_TAIL]);
                     g[St::G_TAIL] -= 1;
-                    _deal_one(S, b, seat, t);
+                    deal_tile(S, b, seat, t);
                 }
             }
             if (check_flower_win(S, b, opts, prof)) return true;

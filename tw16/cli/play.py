@@ -383,7 +383,7 @@ def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: 
                 meld_text(
                     *(int(x) for x in view.melds[b, seat, i]),
                     seat,
-                    int(view.melds[b, seat, i][0]) == MELD_ANKONG and seat != me and not reveal,
+                    int(view.melds[b, seat, i][st.MC_TYPE]) == MELD_ANKONG and seat != me and not reveal,
                 )
                 for i in range(nm)
             ]
@@ -392,7 +392,7 @@ def draw_table(view, me: int, names, reveal: bool = False, hand_no: int = 1, b: 
         if fl:
             fk = [FLOWER0 + f for f in range(8) if fl >> f & 1]
             lines.append(f"     flowers  {format_tiles(fk)}   {zh_tiles(fk)}")
-        disc = [(int(r[0]), int(r[2]) >= 0) for r in river if int(r[1]) == seat]
+        disc = [(int(r[st.RV_KIND]), int(r[st.RV_CLAIMED_BY]) >= 0) for r in river if int(r[st.RV_SEAT]) == seat]
         if disc:
             lines += _wrap(" ".join(kind_name(k) + ("*" if c else "") for k, c in disc), "     discards ")
             lines += _wrap(" ".join(kind_zh(k) + ("*" if c else "") for k, c in disc), "              ")
@@ -451,7 +451,10 @@ def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str
         if nm:
             lines.append(
                 "   melds    "
-                + " | ".join(meld_text(int(m[0]), int(m[1]), int(m[2]), w, False) for m in before.melds[0, w, :nm])
+                + " | ".join(
+                    meld_text(int(m[st.MC_TYPE]), int(m[st.MC_KIND]), int(m[st.MC_FROM]), w, False)
+                    for m in before.melds[0, w, :nm]
+                )
             )
     fl = rec.flowers[w]
     if fl:
@@ -487,7 +490,7 @@ def _events(before, eng, me: int, names, b: int = 0) -> list[str]:
         return "you" if p == me else f"p{p}"
 
     for i in range(n0, n1):
-        k, seat = int(eng.river[b, i, 0]), int(eng.river[b, i, 1])
+        k, seat = int(eng.river[b, i, st.RV_KIND]), int(eng.river[b, i, st.RV_SEAT])
         out.append(f"{who(seat)} discard{'s' if seat != me else ''} {tile_both(k)}")
     for p in range(4):
         fl0, fl1 = int(before.flowers[b, p]), int(eng.flowers[b, p])
@@ -497,7 +500,7 @@ def _events(before, eng, me: int, names, b: int = 0) -> list[str]:
         m0, m1 = int(before.n_melds[b, p]), int(eng.n_melds[b, p])
         for j in range(m1):
             mt, mk, frm = (int(x) for x in eng.melds[b, p, j])
-            if j >= m0 or mt != int(before.melds[b, p, j, 0]):
+            if j >= m0 or mt != int(before.melds[b, p, j, st.MC_TYPE]):
                 out.append(f"{who(p)}: {meld_text(mt, mk, frm, p, mt == MELD_ANKONG and p != me)}")
         if eng.ready[b, p] and not before.ready[b, p]:
             out.append(f"{who(p)} declare{'s' if p != me else ''} ready (報聽)")

@@ -33,47 +33,47 @@ int64_t ukeire(View<int8_t, 1> hand, int64_t n_sets, int64_t s, View<int8_t, 1> 
 int64_t best_after_discard(View<int8_t, 1> hand, int64_t n_sets);
 
 // Own-turn planes (E_UKEIRE, E_UKEIRE_REL, E_SELF_KONG) of a 3n+2 hand.
-void _own_turn(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen);
+void own_turn_planes(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen);
 
 // (now - after) / 2 clipped to [-1, 1]; 0 when the claim is impossible (after == FAR).
-double _gain(int64_t now, int64_t after);
+double claim_gain(int64_t now, int64_t after);
 
 // Answering a discard of kind t: E_UKEIRE_NOW, E_PON, E_KONG, E_CHI + pos planes.
-void _claims(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<int8_t, 1> unseen);
+void claim_planes(View<float, 2> o, View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<int8_t, 1> unseen);
 
 // The batch: out (B, N_EFFICIENCY, 34) is written where a plane applies, never cleared (the caller
 // passes zeros, as efficiency_planes does). Over threads; results never depend on the thread count.
-void _kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> unseen, View<int64_t, 1> claim_tile,
-             View<float, 3> out);
+void planes_kernel(View<int8_t, 2> hand, View<int64_t, 1> n_melds, View<int8_t, 2> unseen, View<int64_t, 1> claim_tile,
+                   View<float, 3> out);
 
 }  // namespace tw16::efficiency
 
 namespace tw16::greedy {
 
 // How connected tile d is in hand (copies count double): low = a good discard.
-int64_t _neighbours(View<int8_t, 1> hand, int64_t d);
+int64_t connectedness(View<int8_t, 1> hand, int64_t d);
 
 // Unseen copies of the kind off ranks from d in its suit (0 off the suit or for honours).
-int64_t _u(View<int8_t, 1> unseen, int64_t d, int64_t off);
+int64_t unseen_off(View<int8_t, 1> unseen, int64_t d, int64_t off);
 
 // How many ways a hidden hand could wait on d (module docstring of agents/greedy.py).
-int64_t _tile_danger(int64_t d, View<int8_t, 1> passed_by_threat, View<int8_t, 1> disc_by_threat,
-                     View<int8_t, 1> unseen);
+int64_t hidden_wait_ways(int64_t d, View<int8_t, 1> passed_by_threat, View<int8_t, 1> disc_by_threat,
+                         View<int8_t, 1> unseen);
 
 // Pon / kong / chi on tile t only if it lowers the shanten; else PASS. hand is restored.
-int64_t _claim(View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<bool, 1> mask);
+int64_t greedy_claim(View<int8_t, 1> hand, int64_t n_sets, int64_t t, View<bool, 1> mask);
 
-// _discard_key's Python result (s, u, (s, -u, neighbours)).
+// discard_key's Python result (s, u, (s, -u, neighbours)).
 struct DiscardKey {
     int64_t s;
     int64_t u;
     std::array<int64_t, 3> key;
 };
 // Shanten and ukeire after discarding d, and Greedy's sort key. hand is restored.
-DiscardKey _discard_key(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, int64_t d);
+DiscardKey discard_key(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, int64_t d);
 
 // Greedy's discard: (shanten, -ukeire, neighbours, kind) lexicographically; -1 if none is legal.
-int64_t _discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask);
+int64_t greedy_discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask);
 
 // Defensive's run-time inputs, all from agents/greedy.py (the core holds no tuning of its own):
 // params the DEFENCE_DEFAULTS values in order (params[0], the risk, 0: Greedy, the tables unread),
@@ -85,19 +85,19 @@ struct Defence {
 };
 
 // Greedy's chance to win the hand after a discard that leaves shanten s with u ukeire (win_logit).
-double _win_chance(int64_t s, int64_t u, int64_t tiles_left, View<double, 2> win_logit);
+double win_chance(int64_t s, int64_t u, int64_t tiles_left, View<double, 2> win_logit);
 
 // Defensive's discard: Greedy's tile unless another legal discard has a higher expected value by
 // more than the threshold. -1 if no discard is legal.
-int64_t _defend(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
-                View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed, int64_t tiles_left,
-                const Defence& defence);
+int64_t defensive_discard(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
+                          View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed,
+                          int64_t tiles_left, const Defence& defence);
 
 // The own-turn decision: a self kong that keeps the shanten, else the (defended) discard, else the
 // first legal action, else PASS.
-int64_t _turn(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
-              View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed, int64_t tiles_left,
-              const Defence& defence);
+int64_t greedy_turn(View<int8_t, 1> hand, int64_t n_sets, View<int8_t, 1> unseen, View<bool, 1> mask,
+                    View<int64_t, 1> opp_melds, View<int8_t, 2> opp_disc, View<int8_t, 2> opp_passed,
+                    int64_t tiles_left, const Defence& defence);
 
 // The batch decision of Greedy (defence.params[0] == 0) / Defensive into out (B,). opp_ready is unused
 // (as in Python). Over threads; results never depend on the thread count.

@@ -18,8 +18,8 @@ namespace tw16 {
 // standard shape and eight pairs; it skips most calls into the full check (the hot path of every
 // discard). With 十三么 / 十六不搭 shapes enabled it never rejects. Inline: hot, allocation-free.
 inline bool may_win(View<int8_t, 1> h, int64_t t, int64_t shapes) {
-    namespace A = py::analysis;
-    if (shapes & (A::SHAPE_THIRTEEN | A::SHAPE_SIXTEEN_UNRELATED)) return true;
+    namespace An = py::analysis;
+    if (shapes & (An::SHAPE_THIRTEEN | An::SHAPE_SIXTEEN_UNRELATED)) return true;
     if (t >= 0 && h[t] == 0) {  // an isolated tile completes nothing
         if (t >= 27) return false;
         const int64_t r = t % 9;

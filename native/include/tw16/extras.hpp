@@ -27,8 +27,8 @@
 namespace tw16 {
 
 // A terminal (1 or 9 of a suit).
-inline bool _is_term(int64_t k) { return k < py::tiles::WIND0 && (pymod(k, 9) == 0 || pymod(k, 9) == 8); }
-inline bool _is_pon(int64_t t) { return t != py::tiles::MELD_CHI; }
+inline bool is_terminal(int64_t k) { return k < py::tiles::WIND0 && (pymod(k, 9) == 0 || pymod(k, 9) == 8); }
+inline bool is_pon_type(int64_t t) { return t != py::tiles::MELD_CHI; }
 
 // ---------------------------------------------------------------------------------------------
 // Items that do not depend on the reading
@@ -36,26 +36,26 @@ inline bool _is_pon(int64_t t) { return t != py::tiles::MELD_CHI; }
 // 0, 1 (pure: the extra set is of the core's suit) or 2 (mixed): before the winning tile the hand
 // holds 1112345678999 of one suit plus one complete set (in hand, or the one meld), and the winning
 // tile is of that suit. Without a winning tile (heavenly), any tile of the suit may be read as it.
-int64_t _nine_gates(View<int8_t, 1> concealed, int64_t win_tile, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind,
-                    int64_t n_melds);
+int64_t nine_gates_purity(View<int8_t, 1> concealed, int64_t win_tile, View<int8_t, 1> meld_type,
+                          View<int8_t, 1> meld_kind, int64_t n_melds);
 
 // The reading-independent extras items (and MCR tile detectors when the profile has any).
 void hand_extras(View<int32_t, 1> v, View<int8_t, 1> concealed, View<int8_t, 1> all_counts, View<int8_t, 1> meld_type,
                  View<int8_t, 1> meld_kind, int64_t n_melds, int64_t win_tile, int64_t win_by, int64_t flags,
                  View<int32_t, 2> p_tai, View<int64_t, 1> p_opts);
 
-void _mcr_tile_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1> meld_type, int64_t n_melds,
-                     int64_t n_tiles, int64_t n_hon, int64_t n_term, View<int64_t, 1> n_suit, int64_t n_kongs,
-                     int64_t n_ankongs);
+void mcr_tile_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, View<int8_t, 1> meld_type, int64_t n_melds,
+                    int64_t n_tiles, int64_t n_hon, int64_t n_term, View<int64_t, 1> n_suit, int64_t n_kongs,
+                    int64_t n_ankongs);
 
 // ---------------------------------------------------------------------------------------------
 // Families: instances (rows fam, item, set mask of inst, EX_MAX_INST x 3) and the best assignment
 
-int64_t _add(View<int64_t, 2> inst, int64_t n, int64_t fam, int64_t item, int64_t mask);
+int64_t add_instance(View<int64_t, 2> inst, int64_t n, int64_t fam, int64_t item, int64_t mask);
 
 // For each family, the set-disjoint choice of at most two instances of distinct items with the
 // highest total tai; the chosen items get v = 1.
-void _assign(View<int32_t, 1> v, View<int64_t, 2> inst, int64_t n, View<int32_t, 2> p_tai);
+void assign_families(View<int32_t, 1> v, View<int64_t, 2> inst, int64_t n, View<int32_t, 2> p_tai);
 
 // Insertion sort of a[:n] in place (n <= 5: the sets of one hand).
 inline void sort_small(View<int64_t, 1> a, int64_t n) {
@@ -72,9 +72,9 @@ inline void sort_small(View<int64_t, 1> a, int64_t n) {
 
 // Can the four sorted kinds a be split into two pairs that both satisfy kind_pred (0 identical chows
 // of two different chows, 1 same number in two suits, 2 same suit consecutive)?
-bool _pairing_ok(View<int64_t, 1> a, int64_t kind_pred);
+bool splits_into_pairs(View<int64_t, 1> a, int64_t kind_pred);
 
-bool _distinct_suits3(View<int64_t, 1> a);
+bool three_distinct_suits(View<int64_t, 1> a);
 
 // (x, y, z) ascending.
 inline std::array<int64_t, 3> sorted3(int64_t x, int64_t y, int64_t z) {
@@ -85,7 +85,7 @@ inline std::array<int64_t, 3> sorted3(int64_t x, int64_t y, int64_t z) {
 }
 
 // The numbers (0-8) of the three kinds a[:3], ascending.
-inline std::array<int64_t, 3> _nums_sorted3(View<int64_t, 1> a) {
+inline std::array<int64_t, 3> sorted_numbers3(View<int64_t, 1> a) {
     return sorted3(pymod(a[0], 9), pymod(a[1], 9), pymod(a[2], 9));
 }
 
@@ -99,10 +99,10 @@ void reading_extras(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1
                     View<int32_t, 2> p_tai, View<int64_t, 1> p_opts);
 
 // 全帶么九 / 混全帶么九 from the groups' flags and the tile classes.
-void _outside(View<int32_t, 1> v, bool all_out, bool all_term, View<int8_t, 1> all_counts);
+void outside_items(View<int32_t, 1> v, bool all_out, bool all_term, View<int8_t, 1> all_counts);
 
-void _mcr_reading(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> set_kind, View<bool, 1> set_conc,
-                  int64_t pair, int64_t win_pos, int64_t seat_wind, int64_t round_wind);
+void mcr_reading_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> set_kind, View<bool, 1> set_conc,
+                       int64_t pair, int64_t win_pos, int64_t seat_wind, int64_t round_wind);
 
 // ---------------------------------------------------------------------------------------------
 // Special shapes

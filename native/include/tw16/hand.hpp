@@ -36,16 +36,16 @@ inline constexpr int64_t HAND_BIG = 1000;
 // ---------------------------------------------------------------------------------------------
 // Codes
 
-// _codes: ((m, p, s, honour codes), (their tile counts)); c[0] is -1 if a count is not 0..4.
+// group_codes: ((m, p, s, honour codes), (their tile counts)); c[0] is -1 if a count is not 0..4.
 struct HandCodes {
     int64_t c[4];
     int64_t n[4];
 };
 template <class C>
-HandCodes _codes(View<C, 1> counts);
+HandCodes group_codes(View<C, 1> counts);
 
-// _combine4: min over splits of n sets and 1 pair among four table rows (columns 2*m + p).
-inline int64_t _combine4(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, int64_t n);
+// combine_rows: min over splits of n sets and 1 pair among four table rows (columns 2*m + p).
+inline int64_t combine_rows(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, int64_t n);
 
 // ---------------------------------------------------------------------------------------------
 // Completeness, shanten
@@ -107,17 +107,17 @@ int64_t eight_pairs_wait_mask(View<C, 1> counts, View<H, 1> held, View<O, 1> out
 // ---------------------------------------------------------------------------------------------
 // 十三么 (thirteen orphans) and 十六不搭 (sixteen unrelated): 17 tiles, no melds (EXTRAS.md 2.1)
 
-constexpr bool _is_orphan(int64_t k);
+constexpr bool is_orphan_kind(int64_t k);
 // 17 tiles as 十三么: 0 no, 1 pure (the set is a pon of an orphan), 2 mixed (a chow or a pon of a
 // 2-8). Writes out[0] = the eye's kind, out[1] = the set's type (MELD_CHI/MELD_PON), out[2] = its lowest kind.
 template <class C, class O>
 int64_t thirteen_orphans_parts(View<C, 1> counts, View<O, 1> out);
-constexpr bool _thirteen_code_ok(int64_t code, int64_t shapes);
+constexpr bool thirteen_code_ok(int64_t code, int64_t shapes);
 template <class C>
 bool is_thirteen_orphans(View<C, 1> counts, int64_t shapes);
 // Change of sum(max(0, need - c)) over the distinct kinds ks[:n] against a need of 1 per orphan
 // (c, need: 34 int64 scratch counts; ks: n kinds).
-inline int64_t _extra_cost(const int64_t* c, const int64_t* need, const int64_t* ks, int64_t n);
+inline int64_t orphan_cost_change(const int64_t* c, const int64_t* need, const int64_t* ks, int64_t n);
 template <class C>
 int64_t thirteen_orphans_shanten(View<C, 1> counts, int64_t shapes);
 
@@ -154,15 +154,15 @@ int64_t win_wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, int64_
 // ---------------------------------------------------------------------------------------------
 // The benchmarks' hand makers and timing loops over (n, 34) int8 arrays (tw16/bench/hand.py),
 // defined in bench_hands.cpp (which describes the random stream the makers draw from).
-void _random_complete(View<int8_t, 2> out, int64_t n_sets, int64_t seed);
-void _perturb(View<int8_t, 2> hands, int64_t seed, double frac);
-void _drop_one(View<int8_t, 2> hands, int64_t seed);
-void _random_wall_hands(View<int8_t, 2> out, int64_t n_tiles, int64_t seed);
-int64_t _loop_complete(View<int8_t, 2> hands, int64_t n_sets);
-int64_t _loop_shanten(View<int8_t, 2> hands, int64_t n_sets);
-int64_t _loop_waits(View<int8_t, 2> hands, int64_t n_sets);
-int64_t _loop_decompositions(View<int8_t, 2> hands, int64_t n_sets);
-int64_t _loop_discard_shanten(View<int8_t, 2> hands, int64_t n_sets);
+void random_complete_hands(View<int8_t, 2> out, int64_t n_sets, int64_t seed);
+void perturb_hands(View<int8_t, 2> hands, int64_t seed, double frac);
+void drop_one_tile(View<int8_t, 2> hands, int64_t seed);
+void random_wall_hands(View<int8_t, 2> out, int64_t n_tiles, int64_t seed);
+int64_t sum_is_complete(View<int8_t, 2> hands, int64_t n_sets);
+int64_t sum_shanten(View<int8_t, 2> hands, int64_t n_sets);
+int64_t sum_waits(View<int8_t, 2> hands, int64_t n_sets);
+int64_t sum_decompositions(View<int8_t, 2> hands, int64_t n_sets);
+int64_t sum_discard_shanten(View<int8_t, 2> hands, int64_t n_sets);
 
 }  // namespace tw16
 
@@ -172,7 +172,7 @@ int64_t _loop_discard_shanten(View<int8_t, 2> hands, int64_t n_sets);
 namespace tw16 {
 
 namespace hand_detail {
-namespace A = py::analysis;
+namespace An = py::analysis;
 inline constexpr int64_t NK = py::tiles::N_KINDS;
 inline constexpr int64_t W0 = py::tiles::WIND0;
 inline constexpr int64_t NC = py::tables::N_COLS;
@@ -181,7 +181,7 @@ inline constexpr int64_t pow5(int64_t i) { return py::tables::POW5[i]; }
 }  // namespace hand_detail
 
 template <class C>
-HandCodes _codes(View<C, 1> counts) {
+HandCodes group_codes(View<C, 1> counts) {
     // One helper for all four groups (as in analysis.py). The code accumulates in uint64 so that
     // garbage counts wrap (as int64 does, see add_wrap) instead of overflowing (the code is then unused: c[0] = -1).
     HandCodes r;
@@ -204,7 +204,7 @@ HandCodes _codes(View<C, 1> counts) {
     return r;
 }
 
-inline int64_t _combine4(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, int64_t n) {
+inline int64_t combine_rows(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, int64_t n) {
     // Rows r0, r1 (suits m, p) combine into x0 (a sets, no pair) / x1 (a sets + the pair); rows r2, r3
     // (suit s, honours) into y0 / y1 with the other n - a sets; the pair sits on one side.
     int64_t best = HAND_BIG;
@@ -234,11 +234,11 @@ inline int64_t _combine4(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2
 }
 
 namespace hand_detail {
-// _combine4 in two halves, for discard_shanten: _combine4(r0, r1, r2, r3, n) equals
-// _join(half(r0, r1), half(r2, r3)), where half(ra, rb)[a] is the min over splits of a sets between
-// the two rows without (h0) / with (h1) the pair. The same sums and minima as _combine4 (only
+// combine_rows in two halves, for discard_shanten: combine_rows(r0, r1, r2, r3, n) equals
+// join_halves(half(r0, r1), half(r2, r3)), where half(ra, rb)[a] is the min over splits of a sets between
+// the two rows without (h0) / with (h1) the pair. The same sums and minima as combine_rows (only
 // regrouped), so the results are identical; a discard changes one row, so only its half is redone.
-inline void _half(const uint8_t* ra, const uint8_t* rb, int64_t n, int64_t* h0, int64_t* h1) {
+inline void half_rows(const uint8_t* ra, const uint8_t* rb, int64_t n, int64_t* h0, int64_t* h1) {
     for (int64_t a = 0; a <= n; ++a) {
         int64_t x0 = HAND_BIG, x1 = HAND_BIG;
         for (int64_t m0 = 0; m0 <= a; ++m0) {
@@ -254,7 +254,7 @@ inline void _half(const uint8_t* ra, const uint8_t* rb, int64_t n, int64_t* h0, 
         h1[a] = x1;
     }
 }
-inline int64_t _join(const int64_t* x0, const int64_t* x1, const int64_t* y0, const int64_t* y1, int64_t n) {
+inline int64_t join_halves(const int64_t* x0, const int64_t* x1, const int64_t* y0, const int64_t* y1, int64_t n) {
     int64_t best = HAND_BIG;
     for (int64_t a = 0; a <= n; ++a) {
         if (x0[a] + y1[n - a] < best) best = x0[a] + y1[n - a];
@@ -269,7 +269,7 @@ inline int64_t _join(const int64_t* x0, const int64_t* x1, const int64_t* y0, co
 
 template <class C>
 bool is_complete(View<C, 1> counts, int64_t n_sets) {
-    const HandCodes h = _codes(counts);
+    const HandCodes h = group_codes(counts);
     if (h.c[0] < 0 || h.n[0] + h.n[1] + h.n[2] + h.n[3] != 3 * n_sets + 2) return false;
     const HandTables& T = hand_tables();
     if ((T.suit_flags[h.c[0]] & T.suit_flags[h.c[1]] & T.suit_flags[h.c[2]] & T.honour_flags[h.c[3]] & 1) == 0)
@@ -280,48 +280,48 @@ bool is_complete(View<C, 1> counts, int64_t n_sets) {
 template <class C>
 int64_t shanten(View<C, 1> counts, int64_t n_sets) {
     using namespace hand_detail;
-    const HandCodes h = _codes(counts);
-    if (h.c[0] < 0 || n_sets < 0 || n_sets > A::MAX_SETS) return A::INVALID;
+    const HandCodes h = group_codes(counts);
+    if (h.c[0] < 0 || n_sets < 0 || n_sets > An::MAX_SETS) return An::INVALID;
     const HandTables& T = hand_tables();
-    return _combine4(T.suit_dist + h.c[0] * NC, T.suit_dist + h.c[1] * NC, T.suit_dist + h.c[2] * NC,
-                     T.honour_dist + h.c[3] * NC, n_sets) -
+    return combine_rows(T.suit_dist + h.c[0] * NC, T.suit_dist + h.c[1] * NC, T.suit_dist + h.c[2] * NC,
+                        T.honour_dist + h.c[3] * NC, n_sets) -
            1;
 }
 
 template <class C, class O>
 int64_t discard_shanten(View<C, 1> counts, int64_t n_sets, View<O, 1> out) {
     using namespace hand_detail;
-    const HandCodes h = _codes(counts);
-    int64_t best = A::NOT_HELD;
-    for (int64_t k = 0; k < NK; ++k) out[k] = static_cast<O>(A::NOT_HELD);
-    if (h.c[0] < 0 || n_sets < 0 || n_sets > A::MAX_SETS) return best;
+    const HandCodes h = group_codes(counts);
+    int64_t best = An::NOT_HELD;
+    for (int64_t k = 0; k < NK; ++k) out[k] = static_cast<O>(An::NOT_HELD);
+    if (h.c[0] < 0 || n_sets < 0 || n_sets > An::MAX_SETS) return best;
     const HandTables& T = hand_tables();
     const uint8_t* sd = T.suit_dist;
     const uint8_t* r0 = sd + h.c[0] * NC;
     const uint8_t* r1 = sd + h.c[1] * NC;
     const uint8_t* r2 = sd + h.c[2] * NC;
     const uint8_t* r3 = T.honour_dist + h.c[3] * NC;
-    // s = _combine4 of the four rows with k's row one tile lower (by halves: see _half)
-    int64_t x0[A::MAX_SETS + 1], x1[A::MAX_SETS + 1], y0[A::MAX_SETS + 1], y1[A::MAX_SETS + 1];
-    int64_t z0[A::MAX_SETS + 1], z1[A::MAX_SETS + 1];
-    _half(r0, r1, n_sets, x0, x1);
-    _half(r2, r3, n_sets, y0, y1);
+    // s = combine_rows of the four rows with k's row one tile lower (by halves: see half_rows)
+    int64_t x0[An::MAX_SETS + 1], x1[An::MAX_SETS + 1], y0[An::MAX_SETS + 1], y1[An::MAX_SETS + 1];
+    int64_t z0[An::MAX_SETS + 1], z1[An::MAX_SETS + 1];
+    half_rows(r0, r1, n_sets, x0, x1);
+    half_rows(r2, r3, n_sets, y0, y1);
     for (int64_t k = 0; k < NK; ++k) {
         if (counts[k] <= 0) continue;
         const int64_t p = pow5(k < W0 ? k % 9 : k - W0);
         int64_t s;
         if (k < 18) {
             if (k < 9)
-                _half(sd + (h.c[0] - p) * NC, r1, n_sets, z0, z1);
+                half_rows(sd + (h.c[0] - p) * NC, r1, n_sets, z0, z1);
             else
-                _half(r0, sd + (h.c[1] - p) * NC, n_sets, z0, z1);
-            s = _join(z0, z1, y0, y1, n_sets);
+                half_rows(r0, sd + (h.c[1] - p) * NC, n_sets, z0, z1);
+            s = join_halves(z0, z1, y0, y1, n_sets);
         } else {
             if (k < W0)
-                _half(sd + (h.c[2] - p) * NC, r3, n_sets, z0, z1);
+                half_rows(sd + (h.c[2] - p) * NC, r3, n_sets, z0, z1);
             else
-                _half(r2, T.honour_dist + (h.c[3] - p) * NC, n_sets, z0, z1);
-            s = _join(x0, x1, z0, z1, n_sets);
+                half_rows(r2, T.honour_dist + (h.c[3] - p) * NC, n_sets, z0, z1);
+            s = join_halves(x0, x1, z0, z1, n_sets);
         }
         out[k] = static_cast<O>(s - 1);
         if (s - 1 < best) best = s - 1;
@@ -334,7 +334,7 @@ int64_t best_discards(View<C, 1> counts, int64_t n_sets, View<M, 1> mask) {
     using namespace hand_detail;
     std::array<int64_t, NK> sh;
     const int64_t best = discard_shanten(counts, n_sets, View<int64_t, 1>::contiguous(sh.data(), {NK}));
-    for (int64_t k = 0; k < NK; ++k) mask[k] = static_cast<M>(sh[k] == best && best != A::NOT_HELD);
+    for (int64_t k = 0; k < NK; ++k) mask[k] = static_cast<M>(sh[k] == best && best != An::NOT_HELD);
     return best;
 }
 
@@ -345,7 +345,7 @@ template <class C, class H, class O>
 int64_t wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, View<O, 1> out) {
     using namespace hand_detail;
     for (int64_t k = 0; k < NK; ++k) out[k] = static_cast<O>(false);
-    const HandCodes h = _codes(counts);
+    const HandCodes h = group_codes(counts);
     if (h.c[0] < 0 || h.n[0] + h.n[1] + h.n[2] + h.n[3] != 3 * n_sets + 1) return 0;
     const HandTables& T = hand_tables();
     const uint8_t* sflags = T.suit_flags;
@@ -401,7 +401,7 @@ int64_t decompositions(View<C, 1> counts, int64_t n_sets, View<O, 2> out) {
     using namespace hand_detail;
     if (!is_complete(counts, n_sets)) return 0;
     const HandTables& T = hand_tables();
-    const HandCodes h = _codes(counts);
+    const HandCodes h = group_codes(counts);
     // Depth-first over sets placed at the lowest remaining kind (chi before pon), after each pair.
     // A complete hand has at most 68 tiles (every group's flags need <= 17 tiles), so n_sets <= 22:
     // the stacks hold that many (analysis.py sizes them MAX_SETS + 1, enough for n_sets <= 5).
@@ -511,7 +511,7 @@ int64_t eight_pairs_shanten(View<C, 1> counts) {
     int64_t n0 = 0, n1 = 0;  // pair units (two per kind: the 2nd and the 4th copy) costing 0, 1 tiles
     for (int64_t k = 0; k < NK; ++k) {
         const int64_t v = static_cast<int64_t>(counts[k]);
-        if (v < 0 || v > 4) return A::INVALID;
+        if (v < 0 || v > 4) return An::INVALID;
         const int64_t a = std::max<int64_t>(0, 2 - v);
         const int64_t b = std::max<int64_t>(0, 4 - v) - a;
         n0 += (a == 0) + (b == 0);
@@ -570,7 +570,7 @@ int64_t eight_pairs_wait_mask(View<C, 1> counts, View<H, 1> held, View<O, 1> out
 // SHAPE_THIRTEEN_MIXED). 十六不搭: E S W N C F P once each, three tiles in each suit any two of which
 // are at least 3 apart (2 with SHAPE_UNRELATED_GAP2), and one more copy of one of these 16 (the eye).
 
-constexpr bool _is_orphan(int64_t k) { return k >= py::tiles::WIND0 || k % 9 == 0 || k % 9 == 8; }
+constexpr bool is_orphan_kind(int64_t k) { return k >= py::tiles::WIND0 || k % 9 == 0 || k % 9 == 8; }
 
 template <class C, class O>
 int64_t thirteen_orphans_parts(View<C, 1> counts, View<O, 1> out) {
@@ -585,7 +585,7 @@ int64_t thirteen_orphans_parts(View<C, 1> counts, View<O, 1> out) {
     int64_t r[NK];
     for (int64_t k = 0; k < NK; ++k) {
         r[k] = static_cast<int64_t>(counts[k]);
-        if (_is_orphan(k)) {
+        if (is_orphan_kind(k)) {
             if (r[k] == 0) return 0;
             r[k] -= 1;
         }
@@ -593,13 +593,13 @@ int64_t thirteen_orphans_parts(View<C, 1> counts, View<O, 1> out) {
     // r holds 4 tiles: the eye's second tile (an orphan) and one set
     int64_t best = 0;
     for (int64_t y = 0; y < NK; ++y) {
-        if (r[y] == 0 || !_is_orphan(y)) continue;
+        if (r[y] == 0 || !is_orphan_kind(y)) continue;
         r[y] -= 1;
         for (int64_t k = 0; k < NK; ++k) {
             int64_t code = 0;
             int64_t t = py::tiles::MELD_PON;
             if (r[k] == 3) {
-                code = _is_orphan(k) ? 1 : 2;
+                code = is_orphan_kind(k) ? 1 : 2;
             } else if (r[k] == 1 && k < W0 && k % 9 <= 6 && r[k + 1] == 1 && r[k + 2] == 1) {
                 code = 2;
                 t = py::tiles::MELD_CHI;
@@ -616,7 +616,7 @@ int64_t thirteen_orphans_parts(View<C, 1> counts, View<O, 1> out) {
     return best;
 }
 
-constexpr bool _thirteen_code_ok(int64_t code, int64_t shapes) {
+constexpr bool thirteen_code_ok(int64_t code, int64_t shapes) {
     return (code == 1 && (shapes & py::analysis::SHAPE_THIRTEEN_PURE) != 0) ||
            (code == 2 && (shapes & py::analysis::SHAPE_THIRTEEN_MIXED) != 0);
 }
@@ -624,17 +624,17 @@ constexpr bool _thirteen_code_ok(int64_t code, int64_t shapes) {
 template <class C>
 bool is_thirteen_orphans(View<C, 1> counts, int64_t shapes) {
     int64_t parts[3];
-    return _thirteen_code_ok(thirteen_orphans_parts(counts, View<int64_t, 1>::contiguous(parts, {3})), shapes);
+    return thirteen_code_ok(thirteen_orphans_parts(counts, View<int64_t, 1>::contiguous(parts, {3})), shapes);
 }
 
-inline int64_t _extra_cost(const int64_t* c, const int64_t* need, const int64_t* ks, int64_t n) {
+inline int64_t orphan_cost_change(const int64_t* c, const int64_t* need, const int64_t* ks, int64_t n) {
     int64_t s = 0;
     for (int64_t i = 0; i < n; ++i) {
         const int64_t k = ks[i];
         bool dup = false;
         for (int64_t j = 0; j < i; ++j) dup |= ks[j] == k;
         if (dup) continue;
-        const int64_t b = _is_orphan(k) ? 1 : 0;
+        const int64_t b = is_orphan_kind(k) ? 1 : 0;
         s += std::max<int64_t>(0, need[k] - c[k]) - std::max<int64_t>(0, b - c[k]);
     }
     return s;
@@ -648,28 +648,28 @@ int64_t thirteen_orphans_shanten(View<C, 1> counts, int64_t shapes) {
     int64_t base = 0;
     for (int64_t k = 0; k < NK; ++k) {
         const int64_t v = static_cast<int64_t>(counts[k]);
-        if (v < 0 || v > 4) return A::INVALID;
+        if (v < 0 || v > 4) return An::INVALID;
         c[k] = v;
-        if (_is_orphan(k)) {
+        if (is_orphan_kind(k)) {
             need[k] = 1;
             base += v == 0;
         }
     }
-    const bool pure = (shapes & A::SHAPE_THIRTEEN_PURE) != 0;
-    const bool mixed = (shapes & A::SHAPE_THIRTEEN_MIXED) != 0;
+    const bool pure = (shapes & An::SHAPE_THIRTEEN_PURE) != 0;
+    const bool mixed = (shapes & An::SHAPE_THIRTEEN_MIXED) != 0;
     int64_t ks[4];
     int64_t best = HAND_BIG;
     for (int64_t y = 0; y < NK; ++y) {  // the eye
-        if (!_is_orphan(y)) continue;
+        if (!is_orphan_kind(y)) continue;
         need[y] += 1;
         ks[0] = y;
         for (int64_t k = 0; k < NK; ++k) {
-            const bool o = _is_orphan(k);
+            const bool o = is_orphan_kind(k);
             if ((o && pure) || (!o && mixed && k < W0)) {  // a pon of k
                 need[k] += 3;
                 if (need[k] <= 4) {
                     ks[1] = k;
-                    const int64_t cost = base + _extra_cost(c, need, ks, 2);
+                    const int64_t cost = base + orphan_cost_change(c, need, ks, 2);
                     if (cost < best) best = cost;
                 }
                 need[k] -= 3;
@@ -682,7 +682,7 @@ int64_t thirteen_orphans_shanten(View<C, 1> counts, int64_t shapes) {
                     ks[1] = k;
                     ks[2] = k + 1;
                     ks[3] = k + 2;
-                    const int64_t cost = base + _extra_cost(c, need, ks, 4);
+                    const int64_t cost = base + orphan_cost_change(c, need, ks, 4);
                     if (cost < best) best = cost;
                 }
                 need[k] -= 1;
@@ -692,14 +692,14 @@ int64_t thirteen_orphans_shanten(View<C, 1> counts, int64_t shapes) {
         }
         need[y] -= 1;
     }
-    if (best >= HAND_BIG) return A::INVALID;
+    if (best >= HAND_BIG) return An::INVALID;
     return best - 1;
 }
 
 template <class C, class O>
 bool sixteen_unrelated_suits(View<C, 1> counts, int64_t shapes, View<O, 1> out) {
     using namespace hand_detail;
-    const int64_t gap = (shapes & A::SHAPE_UNRELATED_GAP2) ? 2 : 3;
+    const int64_t gap = (shapes & An::SHAPE_UNRELATED_GAP2) ? 2 : 3;
     int64_t total = 0, n2 = 0;
     for (int64_t k = 0; k < NK; ++k) {
         const int64_t v = static_cast<int64_t>(counts[k]);
@@ -735,9 +735,9 @@ bool is_sixteen_unrelated(View<C, 1> counts, int64_t shapes) {
 template <class C>
 int64_t sixteen_unrelated_shanten(View<C, 1> counts, int64_t shapes) {
     using namespace hand_detail;
-    const int64_t gap = (shapes & A::SHAPE_UNRELATED_GAP2) ? 2 : 3;
+    const int64_t gap = (shapes & An::SHAPE_UNRELATED_GAP2) ? 2 : 3;
     for (int64_t k = 0; k < NK; ++k)
-        if (counts[k] < 0 || counts[k] > 4) return A::INVALID;
+        if (counts[k] < 0 || counts[k] > 4) return An::INVALID;
     int64_t total = 0;
     bool eye_free = false;  // some chosen kind is already held twice
     for (int64_t k = W0; k < NK; ++k) {
@@ -766,14 +766,14 @@ int64_t sixteen_unrelated_shanten(View<C, 1> counts, int64_t shapes) {
 template <class C>
 int64_t special_shape(View<C, 1> counts, int64_t shapes) {
     using namespace hand_detail;
-    if ((shapes & A::SHAPE_EIGHT_PAIRS) && is_eight_pairs(counts)) return A::SHAPE_EIGHT_PAIRS;
-    if (shapes & A::SHAPE_THIRTEEN) {
+    if ((shapes & An::SHAPE_EIGHT_PAIRS) && is_eight_pairs(counts)) return An::SHAPE_EIGHT_PAIRS;
+    if (shapes & An::SHAPE_THIRTEEN) {
         int64_t parts[3];
         const int64_t code = thirteen_orphans_parts(counts, View<int64_t, 1>::contiguous(parts, {3}));
-        if (_thirteen_code_ok(code, shapes)) return code == 1 ? A::SHAPE_THIRTEEN_PURE : A::SHAPE_THIRTEEN_MIXED;
+        if (thirteen_code_ok(code, shapes)) return code == 1 ? An::SHAPE_THIRTEEN_PURE : An::SHAPE_THIRTEEN_MIXED;
     }
-    if ((shapes & A::SHAPE_SIXTEEN_UNRELATED) && is_sixteen_unrelated(counts, shapes))
-        return A::SHAPE_SIXTEEN_UNRELATED;
+    if ((shapes & An::SHAPE_SIXTEEN_UNRELATED) && is_sixteen_unrelated(counts, shapes))
+        return An::SHAPE_SIXTEEN_UNRELATED;
     return 0;
 }
 
@@ -790,14 +790,14 @@ int64_t special_wait_mask(View<C, 1> counts, View<H, 1> held, int64_t shapes, Vi
         if (v < 0 || v > 4) return 0;
         c[k] = v;
         total += v;
-        if (v > 0 && _is_orphan(k)) {
+        if (v > 0 && is_orphan_kind(k)) {
             n_orph += 1;
             n_hon += k >= W0;
         }
     }
     if (total != 16) return 0;
-    const bool thirteen = (shapes & A::SHAPE_THIRTEEN) != 0 && n_orph >= 12;
-    const bool sixteen = (shapes & A::SHAPE_SIXTEEN_UNRELATED) != 0 && n_hon >= 6;
+    const bool thirteen = (shapes & An::SHAPE_THIRTEEN) != 0 && n_orph >= 12;
+    const bool sixteen = (shapes & An::SHAPE_SIXTEEN_UNRELATED) != 0 && n_hon >= 6;
     if (!(thirteen || sixteen)) return 0;
     const auto cv = View<int64_t, 1>::contiguous(c, {NK});
     int64_t parts[3], suits[3];
@@ -807,7 +807,7 @@ int64_t special_wait_mask(View<C, 1> counts, View<H, 1> held, int64_t shapes, Vi
     for (int64_t k = 0; k < NK; ++k) {
         if (c[k] >= 4 || held[k] >= 4) continue;
         c[k] += 1;
-        bool ok = thirteen && _thirteen_code_ok(thirteen_orphans_parts(cv, pv), shapes);
+        bool ok = thirteen && thirteen_code_ok(thirteen_orphans_parts(cv, pv), shapes);
         if (!ok && sixteen) ok = sixteen_unrelated_suits(cv, shapes, sv);
         c[k] -= 1;
         if (ok) {
@@ -825,8 +825,8 @@ template <class C>
 bool is_win(View<C, 1> counts, int64_t n_sets, int64_t shapes) {
     using namespace hand_detail;
     if (is_complete(counts, n_sets)) return true;
-    if ((shapes & A::SHAPE_EIGHT_PAIRS) && n_sets == A::MAX_SETS && is_eight_pairs(counts)) return true;
-    if ((shapes & (A::SHAPE_THIRTEEN | A::SHAPE_SIXTEEN_UNRELATED)) && n_sets == A::MAX_SETS)
+    if ((shapes & An::SHAPE_EIGHT_PAIRS) && n_sets == An::MAX_SETS && is_eight_pairs(counts)) return true;
+    if ((shapes & (An::SHAPE_THIRTEEN | An::SHAPE_SIXTEEN_UNRELATED)) && n_sets == An::MAX_SETS)
         return special_shape(counts, shapes) != 0;
     return false;
 }
@@ -835,10 +835,10 @@ template <class C>
 int64_t win_shanten(View<C, 1> counts, int64_t n_sets, int64_t shapes) {
     using namespace hand_detail;
     int64_t s = shanten(counts, n_sets);
-    if ((shapes & A::SHAPE_EIGHT_PAIRS) && n_sets == A::MAX_SETS) s = std::min(s, eight_pairs_shanten(counts));
-    if ((shapes & A::SHAPE_THIRTEEN) && n_sets == A::MAX_SETS)
+    if ((shapes & An::SHAPE_EIGHT_PAIRS) && n_sets == An::MAX_SETS) s = std::min(s, eight_pairs_shanten(counts));
+    if ((shapes & An::SHAPE_THIRTEEN) && n_sets == An::MAX_SETS)
         s = std::min(s, thirteen_orphans_shanten(counts, shapes));
-    if ((shapes & A::SHAPE_SIXTEEN_UNRELATED) && n_sets == A::MAX_SETS)
+    if ((shapes & An::SHAPE_SIXTEEN_UNRELATED) && n_sets == An::MAX_SETS)
         s = std::min(s, sixteen_unrelated_shanten(counts, shapes));
     return s;
 }
@@ -847,13 +847,13 @@ template <class C, class H, class O>
 int64_t win_wait_mask(View<C, 1> counts, int64_t n_sets, View<H, 1> held, int64_t shapes, View<O, 1> out) {
     using namespace hand_detail;
     wait_mask(counts, n_sets, held, out);
-    if ((shapes & A::SHAPE_EIGHT_PAIRS) && n_sets == A::MAX_SETS) {
+    if ((shapes & An::SHAPE_EIGHT_PAIRS) && n_sets == An::MAX_SETS) {
         std::array<bool, NK> extra{};
         eight_pairs_wait_mask(counts, held, View<bool, 1>::contiguous(extra.data(), {NK}));
         for (int64_t k = 0; k < NK; ++k)
             if (extra[k]) out[k] = static_cast<O>(true);
     }
-    if ((shapes & (A::SHAPE_THIRTEEN | A::SHAPE_SIXTEEN_UNRELATED)) && n_sets == A::MAX_SETS) {
+    if ((shapes & (An::SHAPE_THIRTEEN | An::SHAPE_SIXTEEN_UNRELATED)) && n_sets == An::MAX_SETS) {
         std::array<bool, NK> extra{};
         special_wait_mask(counts, held, shapes, View<bool, 1>::contiguous(extra.data(), {NK}));
         for (int64_t k = 0; k < NK; ++k)

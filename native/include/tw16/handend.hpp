@@ -19,10 +19,10 @@ inline int64_t drawable(const State& S, int64_t b, Opts opts) { return tiles_lef
 int64_t popcount8(int64_t x);
 
 // Reset the last hand's result rows (res_tai -1, res_items 0, res_delta 0).
-void _clear_result(const State& S, int64_t b);
+void clear_result(const State& S, int64_t b);
 
 // Add deltas (4, chips) to res_delta and scores, and deltas / per_tai (float32) to rewards.
-void _apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts);
+void apply_deltas(const State& S, int64_t b, View<int64_t, 1> deltas, Opts opts);
 
 // Write the record of the hand that just ended (finish_*): rec row G_HANDS mod HAND_LOG, from g and
 // res_*. tile: the winning tile's kind, -1 when none.

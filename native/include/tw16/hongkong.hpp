@@ -13,7 +13,7 @@
 // Scoring: every decomposition and winning-tile placement is a reading, scored and the best kept
 // (tie rule of RULES.md 3); the special shapes are one more reading each; chicken hands (3.9) are
 // judged on the best reading. Inside a family (codes.HK_FAMILIES) the occurrences are chosen by
-// _choose (hk_families.hpp): 計法1, set-disjoint and items not marked "each" once; 計法2,
+// choose_occurrences (hk_families.hpp): 計法1, set-disjoint and items not marked "each" once; 計法2,
 // occurrences of one item may share sets, and an occurrence lying on the sets of an occurrence of a
 // larger member does not count.
 #pragma once

@@ -38,22 +38,22 @@ bool winning_shape(View<int8_t, 1> counts, int64_t n_sets, View<int64_t, 1> p_op
 // Items that do not depend on how the hand is read
 
 // 花 items: flower sets (花槓), seat flowers, 八仙過海 / 七搶一 on a flower win.
-void _flower_items(View<int32_t, 1> v, int64_t flowers, int64_t seat_wind, int64_t win_by, View<int8_t, 2> p_repl);
+void flower_items(View<int32_t, 1> v, int64_t flowers, int64_t seat_wind, int64_t win_by, View<int8_t, 2> p_repl);
 
 // 混一色 / 清一色 / 字一色.
-void _suit_items(View<int32_t, 1> v, View<int8_t, 1> all_counts);
+void suit_items(View<int32_t, 1> v, View<int8_t, 1> all_counts);
 
-void _base_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, int64_t n_open, bool any_open, int64_t flowers,
-                 int64_t win_by, int64_t seat_wind, int64_t flags, bool single, View<int64_t, 1> p_opts,
-                 View<int8_t, 2> p_repl);
+void base_items(View<int32_t, 1> v, View<int8_t, 1> all_counts, int64_t n_open, bool any_open, int64_t flowers,
+                int64_t win_by, int64_t seat_wind, int64_t flags, bool single, View<int64_t, 1> p_opts,
+                View<int8_t, 2> p_repl);
 
 // ---------------------------------------------------------------------------------------------
 // Items of one reading: sets (melds + concealed sets), the pair, where the winning tile sits.
 // `win_pos` = index of the concealed set holding a winning discard (-1: the pair, or not a discard
 // win).
-void _set_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> set_kind, View<bool, 1> set_conc,
-                int64_t n, int64_t pair, int64_t win_pos, int64_t win_tile, int64_t seat_wind, int64_t round_wind,
-                bool two_sided_ok);
+void set_items(View<int32_t, 1> v, View<int8_t, 1> set_type, View<int8_t, 1> set_kind, View<bool, 1> set_conc,
+               int64_t n, int64_t pair, int64_t win_pos, int64_t win_tile, int64_t seat_wind, int64_t round_wind,
+               bool two_sided_ok);
 
 // ---------------------------------------------------------------------------------------------
 // Hand tai of a win (items into out_items, int32[N_ITEMS]), or -1 if the tiles are not a winning
@@ -83,7 +83,7 @@ void score_batch(const HandBatch& h, const Prof& prof, View<int64_t, 1> out_tai,
 // tw16/bench/scoring.py _score_all: score and settle (settle.hpp, the engine's settlement) every hand
 // `reps` times on one thread (ctx columns: win_tile, win_by, seat, round, flowers); returns the sum of
 // hand tai.
-int64_t _score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk, View<int64_t, 1> nm,
-                   View<int64_t, 2> ctx, const Prof& prof, Opts opts, int64_t reps);
+int64_t bench_score_all(View<int8_t, 2> conc, View<int8_t, 2> mt, View<int8_t, 2> mk, View<int64_t, 1> nm,
+                        View<int64_t, 2> ctx, const Prof& prof, Opts opts, int64_t reps);
 
 }  // namespace tw16

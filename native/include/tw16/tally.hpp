@@ -95,10 +95,10 @@ int64_t apply_profile(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2
 
 // Tie rule (RULES.md 3): does item list `a` come first in table order? Compared position by position
 // by rank; a list that runs out first comes first.
-bool _comes_first(View<bool, 1> kept_a, View<bool, 1> kept_b, View<int32_t, 2> p_tai);
+bool comes_first(View<bool, 1> kept_a, View<bool, 1> kept_b, View<int32_t, 2> p_tai);
 
 // Score reading `v`; if it beats the best so far, copy it over. Returns the new best total.
-int64_t _consider(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> tmp,
-                  View<bool, 1> tmp_kept, View<int32_t, 1> best, View<bool, 1> best_kept, int64_t best_total);
+int64_t consider_reading(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> tmp,
+                         View<bool, 1> tmp_kept, View<int32_t, 1> best, View<bool, 1> best_kept, int64_t best_total);
 
 }  // namespace tw16

@@ -34,7 +34,7 @@ bool draw_tile(const State& S, int64_t b, int64_t seat, bool from_tail, int64_t 
 bool wall_out(const State& S, int64_t b, bool got_flower, Opts opts, const Prof& prof);
 
 // Deal physical tile t (0..143) to seat: a flower is held aside (P_HELD_FLOWERS), else counted.
-void _deal_one(const State& S, int64_t b, int64_t seat, int64_t t);
+void deal_tile(const State& S, int64_t b, int64_t seat, int64_t t);
 
 // Wall, deal (16 each from the front, dealer first, then the dealer's 17th), initial flowers.
 // Returns true if the hand already ended (a flower win, or no tile left for a replacement).
