@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs._core import encode_rows, planes_v1_encode
 from envs.engine.api import Engine
 from envs.engine.rng import redeal_seed
 from envs.obs import planes_v0 as pv
 from envs.obs.planes_v1 import PlanesV1
+from envs.obs.planes_v1 import encode_state_rows as encode_v1_rows
 from envs.rules import Rules
 
 
@@ -56,8 +56,7 @@ class Driver:
         return self.rewards
 
     def encode(self, out, rows, seats, flags) -> None:
-        s = self.engine.s
-        encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, self.engine.native, flags)
+        pv.encode_state_rows(out, rows, seats, self.engine.s, self.engine.native, flags)
 
     @property
     def current(self) -> np.ndarray:
@@ -68,22 +67,7 @@ class DriverV1(Driver):
     """The Driver that encodes planes_v1 (which also reads the 拉 ledger arrays)."""
 
     def encode(self, out, rows, seats, flags) -> None:
-        s = self.engine.s
-        planes_v1_encode(
-            out,
-            rows,
-            seats,
-            s.hands,
-            s.melds,
-            s.river,
-            s.g,
-            s.p,
-            s.scores,
-            s.la,
-            s.la_k,
-            self.engine.native,
-            flags,
-        )
+        encode_v1_rows(out, rows, seats, self.engine.s, self.engine.native, flags)
 
 
 # encoding option -> (driver, encoder class)

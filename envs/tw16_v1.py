@@ -59,8 +59,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs import tw16_v0
-from envs._core import planes_v1_encode
-from envs.obs.planes_v1 import PlanesV1
+from envs.obs.planes_v1 import PlanesV1, encode_state_rows
 
 ENV_VERSION = "tw16_v1"
 
@@ -99,21 +98,7 @@ class raw_env(tw16_v0.raw_env):
 
     def _encode(self, i):
         if not self._valid[i]:
-            s = self.engine.s  # (the encoder's encode_rows, without its per-call look-ups)
-            planes_v1_encode(
-                self._obs_of[i],
-                self._rows,
-                self._seat_of[i],
-                s.hands,
-                s.melds,
-                s.river,
-                s.g,
-                s.p,
-                s.scores,
-                s.la,
-                s.la_k,
-                self._rules,
-                self._flags,
-            )
+            # (the encoder's encode_rows, without its per-call look-ups)
+            encode_state_rows(self._obs_of[i], self._rows, self._seat_of[i], self.engine.s, self._rules, self._flags)
             self._valid[i] = True
         return self._obs[i]

@@ -273,20 +273,7 @@ class PlanesV0:
     def encode_rows(self, engine, out, rows, seats) -> np.ndarray:
         """``out[i]`` = games ``rows[i]`` seen by ``seats[i]`` (int64; ``out`` may hold more rows), as
         ``PlanesV1.encode_rows``: a few games of a large batch without encoding the rest."""
-        s = engine.s
-        encode_rows(
-            out,
-            rows,
-            seats,
-            s.hands,
-            s.melds,
-            s.river,
-            s.g,
-            s.p,
-            s.scores,
-            engine.native,
-            self.flags,
-        )
+        encode_state_rows(out, rows, seats, engine.s, engine.native, self.flags)
         return out
 
 
@@ -299,3 +286,10 @@ def _seats(s, seats, B) -> np.ndarray:
     if a.shape != (B,) or (a < -1).any() or (a > 3).any():
         raise ValueError(f"seats must be an int or a ({B},) array of seats 0..3 (-1: none)")
     return a
+
+
+def encode_state_rows(out, rows, seats, s, rules, flags) -> None:
+    """The core's planes_v0 encoder over the arrays of the state ``s`` it reads: ``out[i]`` = game
+    ``rows[i]`` seen by ``seats[i]`` under ``rules`` (the Engine's ``native``). The one place that
+    unpacks the state for it (the encoder, the drivers)."""
+    encode_rows(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, rules, flags)

@@ -136,20 +136,12 @@ class PlanesV1(pv.PlanesV0):
         return self.encode_rows(engine, out, np.arange(B, dtype=np.int64), pv._seats(engine.s, seats, B))
 
     def encode_rows(self, engine, out, rows, seats) -> np.ndarray:
-        s = engine.s
-        _core.planes_v1_encode(
-            out,
-            rows,
-            seats,
-            s.hands,
-            s.melds,
-            s.river,
-            s.g,
-            s.p,
-            s.scores,
-            s.la,
-            s.la_k,
-            engine.native,
-            self.flags,
-        )
+        encode_state_rows(out, rows, seats, engine.s, engine.native, self.flags)
         return out
+
+
+def encode_state_rows(out, rows, seats, s, rules, flags) -> None:
+    """The core's planes_v1 encoder over the arrays of the state ``s`` it reads (planes_v0's and the
+    拉 ledger): ``out[i]`` = game ``rows[i]`` seen by ``seats[i]`` under ``rules`` (the Engine's
+    ``native``). The one place that unpacks the state for it (the encoder, the drivers, tw16_v1)."""
+    _core.planes_v1_encode(out, rows, seats, s.hands, s.melds, s.river, s.g, s.p, s.scores, s.la, s.la_k, rules, flags)
