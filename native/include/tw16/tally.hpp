@@ -67,11 +67,12 @@ inline bool tile_sits(int64_t pos, int64_t pair, View<int8_t, 1> st, View<int8_t
 
 // The loop of both scorers (score.cpp, hongkong.cpp) over the readings of a hand: every decomposition
 // of the concealed tiles, after the melds (rb.st / sk / sc hold the reading), and in each every place
-// pos of the winning tile, in order -2 (no place), -1 (the pair), 0..4 (a set). places(pos, sits)
-// says which places the scorer reads (sits: tile_sits); score(pair, pos) scores that reading.
+// pos of the winning tile, in order -2 (no place), -1 (the pair), 0..4 (a set). places(pos, pair)
+// says which places the scorer reads (most call tile_sits, and only where the cheaper tests pass: this
+// runs for every place of every decomposition); score(pair, pos) scores that reading.
 template <class Places, class Score>
 void for_each_reading(View<int8_t, 1> concealed, int64_t n_sets, View<int8_t, 1> meld_type, View<int8_t, 1> meld_kind,
-                      int64_t n_melds, int64_t win_tile, ReadingBuf& rb, Places places, Score score) {
+                      int64_t n_melds, ReadingBuf& rb, Places places, Score score) {
     const auto st = rb.st_v(), sk = rb.sk_v();
     const auto sc = rb.sc_v();
     const auto dec = rb.dec_v();
@@ -79,7 +80,7 @@ void for_each_reading(View<int8_t, 1> concealed, int64_t n_sets, View<int8_t, 1>
     for (int64_t d = 0; d < n_dec; ++d) {
         const int64_t pair = use_decomposition(dec, d, n_melds, n_sets, st, sk, sc);
         for (int64_t pos = -2; pos < 5; ++pos)
-            if (places(pos, pos >= -1 && tile_sits(pos, pair, st, sk, n_melds, win_tile))) score(pair, pos);
+            if (places(pos, pair)) score(pair, pos);
     }
 }
 
