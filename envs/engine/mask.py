@@ -2,21 +2,22 @@
 
 The functions run in the native core (native/src/mask.cpp; ``mask_rows`` is bound in ``envs._core``,
 the per-seat helpers, which only the tests call, in ``envs._core._testing``), on one game's rows (``hands = S.hands[b]``,
-``melds = S.melds[b]``, ``g = S.g[b]``, ``p = S.p[b]``) or one seat's (``h``, ``ms``, ``ps``):
+``melds = S.melds[b]``, ``g = S.g[b]``, ``p = S.p[b]``) or one seat's (``h``, ``ms``, ``ps``), under
+``rules``, the rules compiled once (``native_rules(rules)`` below, ``Engine.native``):
 
-    mask_rows(mask, g, p, hands, melds, terminated, opts, cfg, p_opts)   the legal actions of each
-                                 game's seat to decide into mask (B, 76), for a batch of games
+    mask_rows(mask, g, p, hands, melds, terminated, rules)   the legal actions of each game's seat to
+                                 decide into mask (B, 76), for a batch of games
     held_all(h, ms, nm, k)       tiles of kind k a seat holds, in hand and in its nm melds
-    is_ready_hand(h, ms, nm, p_opts)   does the (16 - 3 nm)-tile hand wait on some kind the seat
+    is_ready_hand(h, ms, nm, rules)   does the (16 - 3 nm)-tile hand wait on some kind the seat
                                  does not hold all four of?
-    ready_after_discard(h, ms, nm, d, p_opts)   is_ready_hand after discarding d
+    ready_after_discard(h, ms, nm, d, rules)   is_ready_hand after discarding d
     is_concealed(ms, nm)         only concealed kongs among the melds
-    can_declare_ready(g, ps, h, ms, opts, cfg, p_opts, claimed=False)   READY on the seat's turn:
+    can_declare_ready(g, ps, h, ms, rules, claimed=False)   READY on the seat's turn:
                                  天聽 / 地聽 while a ready window admits it (PLATFORMS.md 3.2; claimed:
                                  some seat has made a chi, pon or exposed kong this hand), 宣告聽牌
                                  (casual, concealed) or 報聽 (hongkong, any hand); never in the turn of
                                  a chi or pon
-    turn_win_ok(g, ps, h, opts, p_opts)   a self-drawn win is legal now
+    turn_win_ok(g, ps, h, rules)   a self-drawn win is legal now
 """
 
 from __future__ import annotations
@@ -59,9 +60,10 @@ def engine_config(rules: Rules) -> np.ndarray:
 
 def native_rules(rules: Rules):
     """The rules compiled once for the core (``envs._core.Rules``: the options, engine_config and the
-    compiled profile, copied and checked when built; native/include/tw16/rules.hpp): every engine
-    call takes it with the state. Built once per rules object and kept on it (Rules drops it when
-    pickled: the native object stays in its process)."""
+    compiled profile, copied and checked when built; native/include/tw16/rules.hpp): every binding
+    that needs the rules takes it (the engine, search, encoders, scoring, settlement, mask and
+    claims). Built once per rules object and kept on it (Rules drops it when pickled: the native
+    object stays in its process), so a call in a loop never builds it again."""
     native = rules.__dict__.get("_native")
     if native is None:
         p_tai, p_repl, p_opts = rules.profile_data.compiled()
