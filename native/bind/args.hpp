@@ -1,7 +1,8 @@
-// The one argument parser of the bindings: the engine's state, the arrays the rules object is built
-// from (options, engine settings, compiled profile) and the range checks, as every binding file uses them (arrays are
-// checked by view_of / rw / ro in common.hpp). Bad input is a ValueError / TypeError whose message
-// names the argument; each check here is the strictest any binding made before there was one parser.
+// The one argument parser of the bindings: the engine's state, the arrays the rules object is
+// built from (options, engine settings, compiled profile) and the range checks, as every binding
+// file uses them (arrays are checked by view_of / rw / ro in common.hpp). Bad input is a ValueError /
+// TypeError whose message names the argument; each check here is the strictest any binding made
+// before there was one parser.
 #pragma once
 #include <cstdint>
 #include <string>
