@@ -23,6 +23,7 @@ the per-seat helpers, which only the tests call, in ``envs._core._testing``), on
 from __future__ import annotations
 
 import atexit
+import functools
 import weakref
 
 import numpy as np
@@ -62,17 +63,32 @@ def native_rules(rules: Rules):
     """The rules compiled once for the core (``envs._core.Rules``: the options, engine_config and the
     compiled profile, copied and checked when built; native/include/tw16/rules.hpp): every binding
     that needs the rules takes it (the engine, search, encoders, scoring, settlement, mask and
-    claims). Built once per rules object and kept on it (Rules drops it when pickled: the native
-    object stays in its process), so a call in a loop never builds it again."""
+    claims). Built once per rules value and kept on the rules object (Rules drops it when pickled: the
+    native object stays in its process), so a call in a loop never builds it again, nor does a new
+    but equal rules object (``tw16 score`` makes one per case). It is never written after it is
+    built, so equal rules may share it."""
     native = rules.__dict__.get("_native")
     if native is None:
-        p_tai, p_repl, p_opts = rules.profile_data.compiled()
-        from envs._core import Rules as NativeRules  # (deferred: gen_constants reads this module before a build)
-
-        native = NativeRules(rules.as_array(), engine_config(rules), p_tai, p_repl, p_opts)
+        try:
+            hash(rules)
+        except TypeError:  # (an option value that cannot be a key: built for this object alone)
+            native = _build_native(rules)
+        else:
+            native = _native_of_value(rules)
         object.__setattr__(rules, "_native", native)
         _WITH_NATIVE[id(rules)] = rules
     return native
+
+
+def _build_native(rules: Rules):
+    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+    from envs._core import Rules as NativeRules  # (deferred: gen_constants reads this module before a build)
+
+    return NativeRules(rules.as_array(), engine_config(rules), p_tai, p_repl, p_opts)
+
+
+# The native rules of the last rules values (as envs.scoring.profile caches the compiled profiles).
+_native_of_value = functools.lru_cache(maxsize=64)(_build_native)
 
 
 # The rules objects that hold a native one: at exit they let it go, so that no native object is
@@ -85,3 +101,4 @@ _WITH_NATIVE: weakref.WeakValueDictionary[int, Rules] = weakref.WeakValueDiction
 def _drop_natives() -> None:
     for rules in list(_WITH_NATIVE.values()):
         rules.__dict__.pop("_native", None)
+    _native_of_value.cache_clear()
