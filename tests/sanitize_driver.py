@@ -117,7 +117,8 @@ CONFIGS = [
 
 
 class Ctx:
-    """One rules set as the engine hands it to the core: opts, cfg, prof, shapes."""
+    """One rules set as the engine hands it to the core (native: envs._core.Rules, what every binding
+    that needs the rules takes), with the arrays it is built from (opts, cfg, prof) and shapes."""
 
     def __init__(self, profile, options):
         from envs.engine.api import engine_config
@@ -221,7 +222,7 @@ def phase_play(core, scale, summary):
                 assert e == 0, f"{ctx.name}: check_game {e} in game {b} at step {t}"
             mask = np.zeros_like(S.mask)
             hands = S.hands.copy()
-            core.mask_rows(mask, S.g, S.p, hands, S.melds, S.terminated, ctx.opts, ctx.cfg, ctx.prof[2])
+            core.mask_rows(mask, S.g, S.p, hands, S.melds, S.terminated, ctx.native)
             live = ~S.terminated
             assert (mask[live] == S.mask[live]).all(), f"{ctx.name}: mask_rows differs from the state's mask"
             seats = np.where(live, S.g[:, st.G_CUR], -1).astype(np.int64)
@@ -398,18 +399,18 @@ def phase_score(core, scale, summary):
         h = random_hands(core, rng, n, ctx)
         out_tai = np.zeros(n, np.int64)
         out_items = np.zeros((n, N_ITEMS), np.int32)
-        core._testing.score_batch(*h.values(), *ctx.prof, out_tai, out_items)
+        core._testing.score_batch(*h.values(), ctx.native, out_tai, out_items)
         n_scored += n
         n_wins += int((out_tai >= 0).sum())
         one = np.zeros(N_ITEMS, np.int32)
         hk = bool(ctx.prof[2][PO_HONGKONG])
         for i in range(0, n, 5):
             args = [h[k][i] for k in h]
-            tai = core.score_hand(*[int(a) if np.ndim(a) == 0 else a for a in args], *ctx.prof, one)
+            tai = core.score_hand(*[int(a) if np.ndim(a) == 0 else a for a in args], ctx.native, one)
             assert tai == out_tai[i], f"{ctx.name}: score_hand {tai} != score_batch {out_tai[i]} (hand {i})"
             if hk:
-                core._testing.hk_score(*[int(a) if np.ndim(a) == 0 else a for a in args], *ctx.prof, one)
-            core._testing.winning_shape(h["concealed"][i], 5 - int(h["n_melds"][i]), ctx.prof[2])
+                core._testing.hk_score(*[int(a) if np.ndim(a) == 0 else a for a in args], ctx.native, one)
+            core._testing.winning_shape(h["concealed"][i], 5 - int(h["n_melds"][i]), ctx.native)
         # settlement of every win (hand tai from the scorer, random seats)
         won = np.flatnonzero(out_tai >= 0)
         k = won.size
@@ -421,18 +422,18 @@ def phase_score(core, scale, summary):
             streak = rng.integers(0, 6, k).astype(np.int64)
             deltas = np.zeros((k, 4), np.int64)
             core._testing.settle_batch(
-                out_tai[won], h["win_by"][won], winner, payer, liable, dealer, streak, ctx.opts, deltas
+                out_tai[won], h["win_by"][won], winner, payer, liable, dealer, streak, ctx.native, deltas
             )
             n_settled += k
             legs_t, legs_p, d4 = np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
             for j in range(min(k, 20)):
                 a = (int(out_tai[won[j]]), int(h["win_by"][won[j]]), int(winner[j]), int(payer[j]))
-                core.settle(*a, int(dealer[j]), int(streak[j]), ctx.opts, d4)
-                core._testing.hk_legs(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.opts, legs_t, legs_p)
-                core._testing.hk_settle(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.opts, d4)
-                core.dealer_tai(int(streak[j]), ctx.opts)
+                core.settle(*a, int(dealer[j]), int(streak[j]), ctx.native, d4)
+                core._testing.hk_legs(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.native, legs_t, legs_p)
+                core._testing.hk_settle(*a, int(liable[j]), int(dealer[j]), int(streak[j]), ctx.native, d4)
+                core.dealer_tai(int(streak[j]), ctx.native)
         ctx_cols = np.stack([h["win_tile"], h["win_by"], h["seat_wind"], h["round_wind"], h["flowers"]], 1)
-        core.score_all(h["concealed"], h["meld_type"], h["meld_kind"], h["n_melds"], ctx_cols, *ctx.prof, ctx.opts, 1)
+        core.score_all(h["concealed"], h["meld_type"], h["meld_kind"], h["n_melds"], ctx_cols, ctx.native, 1)
     # the hand analysis on random counts: every function, strict (0..4) and not (any int8 / int64)
     n_rows = 0
     for strict in (True, False):
@@ -639,7 +640,7 @@ def valid_calls(core, ctx, S):
     g, ps, h = S.g[b], S.p[b, seat], S.hands[b, seat]
     ms = S.melds[b, seat]
     nm = int(S.p[b, seat, st.P_NMELDS])
-    po = ctx.prof[2]
+    R = ctx.native
     tabs = core.hand_tables()
     w = core._testing.HAND_EVAL_WIDTH
     flags = pv.F_DERIVED
@@ -739,12 +740,12 @@ def valid_calls(core, ctx, S):
         "wait_mask_batch": [H, 5, H],
         "win_wait_mask_batch": [H, 5, H, 255],
         # scoring
-        "score_hand": [*hand14, *ctx.prof, np.zeros(N_ITEMS, np.int32)],
-        "hk_score": [*hand14, *ctx.prof, np.zeros(N_ITEMS, np.int32)],
-        "settle": [6, 0, 1, 2, 0, 1, ctx.opts, np.zeros(4, np.int64), -1, np.zeros(4, np.int64)],
-        "dealer_tai": [2, ctx.opts],
-        "winning_shape": [ex["concealed"], 4, po],
-        "score_batch": [*hb, *ctx.prof, np.zeros(n, np.int64), np.zeros((n, N_ITEMS), np.int32)],
+        "score_hand": [*hand14, R, np.zeros(N_ITEMS, np.int32)],
+        "hk_score": [*hand14, R, np.zeros(N_ITEMS, np.int32)],
+        "settle": [6, 0, 1, 2, 0, 1, R, np.zeros(4, np.int64), -1, np.zeros(4, np.int64)],
+        "dealer_tai": [2, R],
+        "winning_shape": [ex["concealed"], 4, R],
+        "score_batch": [*hb, R, np.zeros(n, np.int64), np.zeros((n, N_ITEMS), np.int32)],
         "settle_batch": [
             np.full(n, 6, np.int64),
             np.zeros(n, np.int64),
@@ -753,24 +754,24 @@ def valid_calls(core, ctx, S):
             np.full(n, -1, np.int64),
             np.zeros(n, np.int64),
             np.ones(n, np.int64),
-            ctx.opts,
+            R,
             np.zeros((n, 4), np.int64),
         ],
-        "score_all": [hb[0], hb[1], hb[2], hb[3], ctx5, *ctx.prof, ctx.opts, 1],
-        "hk_legs": [6, 1, 1, -1, -1, 0, 1, ctx.opts, np.zeros(4, np.int64), np.zeros(4, np.int64)],
-        "hk_settle": [6, 0, 1, 2, -1, 0, 1, ctx.opts, np.zeros(4, np.int64)],
+        "score_all": [hb[0], hb[1], hb[2], hb[3], ctx5, R, 1],
+        "hk_legs": [6, 1, 1, -1, -1, 0, 1, R, np.zeros(4, np.int64), np.zeros(4, np.int64)],
+        "hk_settle": [6, 0, 1, 2, -1, 0, 1, R, np.zeros(4, np.int64)],
         # engine parts
-        "mask_rows": [np.zeros_like(S.mask), S.g, S.p, S.hands.copy(), S.melds, S.terminated, ctx.opts, ctx.cfg, po],
+        "mask_rows": [np.zeros_like(S.mask), S.g, S.p, S.hands.copy(), S.melds, S.terminated, R],
         "held_all": [h, ms, nm, 5],
         "is_concealed": [ms, nm],
-        "is_ready_hand": [h, ms, nm, po],
-        "ready_after_discard": [h, ms, nm, int(np.flatnonzero(h)[0]), po],
-        "can_declare_ready": [g, ps, h, ms, ctx.opts, ctx.cfg, po, False],
-        "turn_win_ok": [g, ps, h, ctx.opts, po],
+        "is_ready_hand": [h, ms, nm, R],
+        "ready_after_discard": [h, ms, nm, int(np.flatnonzero(h)[0]), R],
+        "can_declare_ready": [g, ps, h, ms, R, False],
+        "turn_win_ok": [g, ps, h, R],
         "may_win": [c16, 33, ctx.shapes],
-        "wins_with": [c16, 0, 33, po],
-        "tiles_left": [g, ctx.opts],
-        "kong_allowed": [g, ctx.opts],
+        "wins_with": [c16, 0, 33, R],
+        "tiles_left": [g, R],
+        "kong_allowed": [g, R],
         "claim_options": [
             g,
             S.p[b, (seat + 1) % 4],
@@ -778,22 +779,21 @@ def valid_calls(core, ctx, S):
             (seat + 1) % 4,
             seat,
             int(np.flatnonzero(h)[0]),
-            ctx.opts,
-            po,
+            R,
         ],
         "chi_has_discard": [c, 3, 3, -1, -1, True],
         "next_asked": [g, S.p[b], seat],
-        "open_claims": [S.g[b].copy(), S.p[b].copy(), S.hands[b].copy(), int(np.flatnonzero(h)[0]), ctx.opts, po],
-        "open_rob": [S.g[b].copy(), S.p[b].copy(), S.hands[b].copy(), int(np.flatnonzero(h)[0]), False, po],
+        "open_claims": [S.g[b].copy(), S.p[b].copy(), S.hands[b].copy(), int(np.flatnonzero(h)[0]), R],
+        "open_rob": [S.g[b].copy(), S.p[b].copy(), S.hands[b].copy(), int(np.flatnonzero(h)[0]), False, R],
         "clear_claims": [S.p[b].copy()],
-        "fill_wall": [S, 1, ctx.opts],
-        "draw_tile": [S, 1, int(S.g[1, st.G_TURN]), False, st.SRC_FRONT, ctx.opts, ctx.prof],
-        "deal": [S, 1, ctx.opts, ctx.prof],
-        "base_chips": [ctx.opts, 3],
+        "fill_wall": [S, 1, R],
+        "draw_tile": [S, 1, int(S.g[1, st.G_TURN]), False, st.SRC_FRONT, R],
+        "deal": [S, 1, R],
+        "base_chips": [R, 3],
         "all_pay": [S.p[b].copy(), 2, 5],
-        "flower_side": [S.p[b].copy(), 2, ctx.opts],
-        "roll_dice": [S, 1, ctx.opts],
-        "chase_side": [S, 1, ctx.opts],
+        "flower_side": [S.p[b].copy(), 2, R],
+        "roll_dice": [S, 1, R],
+        "chase_side": [S, 1, R],
         "pay_rounded": [np.zeros(4, np.int64), 0, 1, 2.5],
         "la_close": [la, la_k, 0, 1, np.zeros(4, np.int64)],
         "la_close_all": [la, la_k, np.zeros(4, np.int64)],
@@ -1001,33 +1001,6 @@ def fuzz_state(fz, name, args, i, rng, n_corrupt):
         run(s2, f"state.{field}[{np.unravel_index(k, arr.shape)}] = {flat[k]!r}", False)
 
 
-def fuzz_prof(fz, name, args, i, rng):
-    prof = args[i]
-    run = _runner(fz, name, args, i)
-
-    run(prof[:2], "prof: 2 arrays", True)
-    run(None, "prof: None", True)
-    for j in range(3):
-        for label, v, must in structural(prof[j], False):
-            if label in (
-                "empty axis 0",
-                "reversed",
-                "strided",
-                "transposed",
-                "long last axis",
-                "short last axis",
-                "read-only",
-            ):
-                must = False
-            p2 = list(_copy_arg(prof))
-            p2[j] = v
-            run(tuple(p2), f"prof[{j}]: {label}", must)
-        for label, v in garbage_arrays(rng, prof[j]):
-            p2 = list(_copy_arg(prof))
-            p2[j] = v
-            run(tuple(p2), f"prof[{j}]: {label}", False)
-
-
 def fuzz_rules(fz, name, args, i, rng, ctx):
     """Mutations of the native rules at args[i] (envs._core.Rules): anything else is refused; rules
     built from garbage arrays (those the constructor accepts) are used."""
@@ -1090,7 +1063,7 @@ def phase_fuzz(core, scale, summary):
         if not n.startswith("__") and callable(getattr(mod, n)) and not isinstance(getattr(mod, n), type)
     }
     # (the second rules set only for the bindings that take rules, a profile or a state)
-    ctx_params = {"opts", "cfg", "prof", "p_opts", "p_tai", "state", "S", "rules"}
+    ctx_params = {"state", "S", "rules"}
     for first, (profile, options) in enumerate(
         (("standard", {}), ("hongkong", {"la_cut_policy": "ask", "dice_payments": True}))
     ):
@@ -1131,8 +1104,6 @@ def phase_fuzz(core, scale, summary):
                         run(m, label, False)
                 elif kind == "object" and hasattr(v, "_fields"):
                     fuzz_state(fz, name, args, i, rng, 40 * scale)
-                elif kind == "object" and isinstance(v, tuple):
-                    fuzz_prof(fz, name, args, i, rng)
                 elif kind == "object" and isinstance(v, core.Rules):
                     fuzz_rules(fz, name, args, i, rng, ctx)
                 elif kind == "int" or (kind == "object" and isinstance(v, int)):

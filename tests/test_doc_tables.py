@@ -13,6 +13,7 @@ from tools_loader import load_tool
 
 from envs import obs, tw16_v0
 from envs.engine import actions
+from envs.engine import state as st
 from envs.rules import DEFAULTS, HK_OPTIONS, Rules
 from envs.scoring.profile import BUILTIN
 
@@ -100,6 +101,22 @@ def test_action_table_is_the_layout():
     assert at == actions.N_ACTIONS == tw16_v0.raw_env().action_space("player_0").n
     rows = dt.action_rows()
     assert [r[0] for r in rows] == ["0-33", "34-36", "37", "38", "39-72", "73", "74", "75"]
+
+
+def test_state_table_is_the_layout():
+    """The state table (envs/engine/state.py's docstring) has one row per array of FIELDS, in order, each
+    with a meaning, and the shape and dtype that alloc() gives it."""
+    S = st.alloc(3, n_script=2)
+    rows = dt.state_rows()
+    assert [r[0] for r in rows] == list(S._fields)
+    for (name, shape_dtype, meaning), a in zip(rows, S):
+        shape, dtype = shape_dtype[1:].split(") ")
+        dims = tuple(int({"B": 3, "K": 2}.get(d, d)) for d in shape.rstrip(",").split(", "))
+        assert (dims, dtype) == (a.shape, str(a.dtype)), name
+        assert meaning, name
+    doc = st.__doc__
+    for name, shape_dtype, _ in rows:
+        assert f"\n{name}" in doc and shape_dtype in doc, name
 
 
 def test_docs_tables_name_every_option_and_constant():

@@ -282,15 +282,16 @@ def test_pack_never_lowers_a_hand(profile):
     """Every pack item only adds, and each base item it replaces is worth less than it (EXTRAS.md 3),
     so on random winning hands the pack's best reading scores at least the base profile's."""
     from envs._core import score_hand
+    from envs.engine.mask import native_rules
     from tw16.bench.scoring import random_winning_hands
 
     conc, mt, mk, nm, ctx = random_winning_hands(1500, seed=7)
-    base = Rules.make(profile).profile_data.compiled()
-    ext = Rules.make(profile, extras=True).profile_data.compiled()
+    base = native_rules(Rules.make(profile))
+    ext = native_rules(Rules.make(profile, extras=True))
     out = np.zeros(C.N_ITEMS, np.int32)
     for i in range(conc.shape[0]):
         args = (conc[i], mt[i], mk[i], nm[i], ctx[i, 4], ctx[i, 0], ctx[i, 1], ctx[i, 2], ctx[i, 3], 0)
-        t0 = score_hand(*args, *base, out)
-        t1 = score_hand(*args, *ext, out)
+        t0 = score_hand(*args, base, out)
+        t1 = score_hand(*args, ext, out)
         assert t1 >= t0 >= 0, (i, t0, t1)
         assert out.sum() == t1

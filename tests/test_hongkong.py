@@ -16,6 +16,7 @@ import pytest
 
 from envs._core import is_win, score_hand, win_shanten, win_wait_mask
 from envs._core._testing import hk_legs, hk_settle
+from envs.engine.mask import native_rules
 from envs.rules import Rules
 from envs.scoring import codes as C
 from envs.scoring.api import score
@@ -102,7 +103,7 @@ def test_count_method_2_example():
 
 
 def _legs(hand_tai, win_by, winner, payer, liable, dealer, streak, **opts):
-    o = Rules(profile="hongkong", **opts).as_array()
+    o = native_rules(Rules(profile="hongkong", **opts))
     t = np.zeros(4, np.int64)
     p = np.zeros(4, np.int64)
     n = hk_legs(hand_tai, win_by, winner, payer, liable, dealer, streak, o, t, p)
@@ -122,19 +123,18 @@ def test_legs():
     # 七搶一 from the dealer: the dealer's leg with dealer tai
     assert _legs(30, C.WIN_FLOWERS, 2, 0, -1, 0, 0)[1] == [31, -1, -1, -1]
     deltas = np.zeros(4, np.int64)
-    hk_settle(10, C.WIN_SELF_DRAW, 0, -1, 3, 0, 1, Rules(profile="hongkong").as_array(), deltas)
+    hk_settle(10, C.WIN_SELF_DRAW, 0, -1, 3, 0, 1, native_rules(Rules(profile="hongkong")), deltas)
     assert deltas.tolist() == [3 * 160, 0, 0, -3 * 160]
 
 
 def test_flag_word_interface_matches_cases():
     """The engine's path: score_hand with the context bits gives what `tw16 score` gives."""
-    prof = Rules(profile="hongkong").profile_data
-    p_tai, p_repl, p_opts = prof.compiled()
+    native = native_rules(Rules(profile="hongkong"))
     conc = parse_hand("123m 567m 234p 678p 999s NN")  # with the winning 8p (kind 16)
     mt = np.zeros(5, np.int8)
     out = np.zeros(C.N_ITEMS, np.int32)
     flags = C.F_DECLARED_READY | C.F_IPPATSU | C.hk_context_flags(discards=4, floor=3, co_winners=2)
-    tai = score_hand(conc, mt, mt, 0, 0b10, 16, C.WIN_DISCARD, 1, 0, flags, p_tai, p_repl, p_opts, out)
+    tai = score_hand(conc, mt, mt, 0, 0b10, 16, C.WIN_DISCARD, 1, 0, flags, native, out)
     r = score(
         "123m 567m 234p 67p 999s NN",
         win_tile="8p",
@@ -244,7 +244,7 @@ def test_random_winning_hands_always_score():
     and the items add up to the hand tai."""
     from tw16.bench.scoring import random_winning_hands
 
-    p_tai, p_repl, p_opts = Rules(profile="hongkong").profile_data.compiled()
+    native = native_rules(Rules(profile="hongkong"))
     conc, mt, mk, nm, ctx = random_winning_hands(400, seed=3)
     out = np.zeros(C.N_ITEMS, np.int32)
     for i in range(400):
@@ -259,9 +259,7 @@ def test_random_winning_hands_always_score():
             ctx[i, 2],
             ctx[i, 3],
             0,
-            p_tai,
-            p_repl,
-            p_opts,
+            native,
             out,
         )
         assert tai >= 1 and tai == out.sum(), i

@@ -28,6 +28,7 @@ from envs.engine import actions as A
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.invariants import ERROR_NAMES
+from envs.engine.mask import native_rules
 from envs.rules import OPT_BASE, OPT_DEAD_WALL_PER_KONG, OPT_DECLARE_READY, OPT_DICE, OPT_FLOWERS, Rules
 from envs.scoring.profile import PO_SHAPES
 from envs.tiles import FLOWER0, FLOWER_ID0, MELD_ANKONG, Meld
@@ -179,7 +180,7 @@ def _check_mask(eng):
     S, e = eng.s, eng
     mask = np.zeros_like(S.mask)
     hands = S.hands.copy()
-    core.mask_rows(mask, S.g, S.p, hands, S.melds, S.terminated, e.opts, e.cfg, e.prof[2])
+    core.mask_rows(mask, S.g, S.p, hands, S.melds, S.terminated, e.native)
     assert np.array_equal(hands, S.hands)
     bad = np.flatnonzero((mask != S.mask).any(axis=1))
     assert bad.size == 0, (
@@ -204,9 +205,9 @@ def _check_mask(eng):
         _count(f"  masks with {name}", int(np.sum(hit)))
 
 
-def _check_seat_wins(h, nm, p_opts, ts):
-    """wins_with is the full check; may_win never rejects a win."""
-    shapes = int(p_opts[PO_SHAPES])
+def _check_seat_wins(h, nm, e, ts):
+    """wins_with is the full check; may_win never rejects a win (under the rules of the engine e)."""
+    shapes = int(e.prof[2][PO_SHAPES])
     for t in ts:
         t = int(t)
         full = _wins(h, nm, t, shapes) if t >= 0 or h.sum() % 3 == 2 else False
@@ -216,15 +217,14 @@ def _check_seat_wins(h, nm, p_opts, ts):
             _testing.may_win(h, t, shapes)
         _count("may_win")
         if t >= 0:
-            assert _testing.wins_with(h, nm, t, p_opts) == full, ("wins_with", h, nm, t)
+            assert _testing.wins_with(h, nm, t, e.native) == full, ("wins_with", h, nm, t)
             _count("wins_with")
 
 
 def _check_claim_decision(eng, b, rng):
     S, e = eng.s, eng
     g, p, hands = S.g[b], S.p[b], S.hands[b]
-    p_opts = e.prof[2]
-    shapes = int(p_opts[PO_SHAPES])
+    shapes = int(e.prof[2][PO_SHAPES])
     d = int(g[st.G_TURN])
     t = int(g[st.G_TILE])
     for i in range(1, 4):
@@ -232,10 +232,10 @@ def _check_claim_decision(eng, b, rng):
         h = hands[s]
         nm = int(p[s, st.P_NMELDS])
         if g[st.G_PHASE] == st.PH_CLAIM and t >= 0:  # the bits stored when the tile was discarded
-            got = core.claim_options(g, p[s], h, s, d, t, e.opts, p_opts)
+            got = core.claim_options(g, p[s], h, s, d, t, e.native)
             assert got == p[s, st.P_CLAIM], ("claim_options", b, s, d, t, got, p[s, st.P_CLAIM])
             _count("claim_options")
-        _check_seat_wins(h, nm, p_opts, [t, int(rng.integers(-1, 34))])
+        _check_seat_wins(h, nm, e, [t, int(rng.integers(-1, 34))])
         if 0 <= t < 27:  # the 食替 check for each chow the tile could complete
             for lo in range(max(t - 2, 9 * (t // 9)), min(t, 9 * (t // 9) + 6) + 1):
                 used = [k for k in (lo, lo + 1, lo + 2) if k != t]
@@ -250,21 +250,21 @@ def _check_claim_decision(eng, b, rng):
             assert _testing.held_all(h, ms, nm, k) == _held_all(h, ms, nm, k)
             assert _testing.is_concealed(ms, nm) == bool((ms[:nm, 0] == MELD_ANKONG).all())
             _count("held_all / is_concealed")
-            assert _testing.is_ready_hand(h, ms, nm, p_opts) == _ready(h, ms, nm, shapes)
+            assert _testing.is_ready_hand(h, ms, nm, e.native) == _ready(h, ms, nm, shapes)
             _count("is_ready_hand")
     if t < 0:
         return
     # open_claims / open_rob on copies of the game's rows: deterministic, and they ask the seats
     # whose options they set, the first one after the turn seat
     for name, fn, extra in (
-        ("open_claims", _testing.open_claims, (e.opts,)),
+        ("open_claims", _testing.open_claims, ()),
         ("open_rob", _testing.open_rob, (bool(rng.integers(2)),)),
     ):
         runs = []
         for _ in range(2):
             gc, pc, hc = g.copy(), p.copy(), hands.copy()
             pc[:, st.P_CLAIM] = 0
-            runs.append((fn(gc, pc, hc, t, *extra, p_opts), gc, pc, hc))
+            runs.append((fn(gc, pc, hc, t, *extra, e.native), gc, pc, hc))
         (r0, g0, p0, h0), (r1, g1, p1, h1) = runs
         assert r0 == r1 and np.array_equal(g0, g1) and np.array_equal(p0, p1) and np.array_equal(h0, h1), name
         assert np.array_equal(h0, hands) and all(p0[(d + i) % 4, st.P_ANSWER] == -1 for i in range(1, 4))
@@ -283,30 +283,29 @@ def _check_claim_decision(eng, b, rng):
 def _check_turn_decision(eng, b, rng):
     S, e = eng.s, eng
     g, p = S.g[b], S.p[b]
-    p_opts = e.prof[2]
-    shapes = int(p_opts[PO_SHAPES])
+    shapes = int(e.prof[2][PO_SHAPES])
     seat = int(g[st.G_CUR])
     h, ms, ps = S.hands[b, seat], S.melds[b, seat], p[seat]
     nm = int(ps[st.P_NMELDS])
-    win = _testing.turn_win_ok(g, ps, h, e.opts, p_opts)
-    ready = _testing.can_declare_ready(g, ps, h, ms, e.opts, e.cfg, p_opts)
+    win = _testing.turn_win_ok(g, ps, h, e.native)
+    ready = _testing.can_declare_ready(g, ps, h, ms, e.native)
     if not g[st.G_READY_PENDING]:  # (then the mask holds the discards that leave a ready hand only)
         assert win == S.mask[b, A.WIN] and (bool(e.opts[OPT_DECLARE_READY]) and ready) == S.mask[b, A.READY]
     if win:
         assert _wins(h, nm, -1, shapes)
     _count("turn_win_ok / can_declare_ready")
-    _check_seat_wins(h, nm, p_opts, [-1])
+    _check_seat_wins(h, nm, e, [-1])
     # after one random discard: the 3n+1 hand's waits over every kind
     held = np.flatnonzero(h > 0)
     dk = int(rng.choice(held))
     h1 = h.copy()
     h1[dk] -= 1
-    _check_seat_wins(h1, nm, p_opts, range(34))
-    assert _testing.ready_after_discard(h, ms, nm, dk, p_opts) == _testing.is_ready_hand(h1, ms, nm, p_opts)
+    _check_seat_wins(h1, nm, e, range(34))
+    assert _testing.ready_after_discard(h, ms, nm, dk, e.native) == _testing.is_ready_hand(h1, ms, nm, e.native)
     _count("ready_after_discard")
-    left = core.tiles_left(g, e.opts)
+    left = core.tiles_left(g, e.native)
     assert left == eng.wall_drawable[b]
-    assert _testing.kong_allowed(g, e.opts) == (left - (1 if e.opts[OPT_DEAD_WALL_PER_KONG] else 0) >= 1)
+    assert _testing.kong_allowed(g, e.native) == (left - (1 if e.opts[OPT_DEAD_WALL_PER_KONG] else 0) >= 1)
 
 
 def _check_state_parts(eng, b, rng):
@@ -332,15 +331,15 @@ def _check_state_parts(eng, b, rng):
         S = _copy(S0)
         r = None
         if what.startswith("deal"):
-            r = _testing.deal(S, b, e.opts, e.prof)
+            r = _testing.deal(S, b, e.native)
         elif what == "draw_tile":  # a front or replacement draw for some seat, from this state
-            r = _testing.draw_tile(S, b, seat, tail, src, e.opts, e.prof)
+            r = _testing.draw_tile(S, b, seat, tail, src, e.native)
         elif what == "fill_wall":
-            _testing.fill_wall(S, b, e.opts)
+            _testing.fill_wall(S, b, e.native)
         elif what == "roll_dice":
-            _testing.roll_dice(S, b, e.opts)
+            _testing.roll_dice(S, b, e.native)
         else:
-            _testing.chase_side(S, b, e.opts)
+            _testing.chase_side(S, b, e.native)
         runs.append((r, S))
     assert runs[0][0] == runs[1][0], what
     _assert_same_state(runs[0][1], runs[1][1], what)
@@ -357,7 +356,7 @@ def _check_state_parts(eng, b, rng):
     if what.startswith("deal") and not r and S.g[b, st.G_OFFER] < 0:  # a dealt hand passes the checker
         S.g[b, st.G_PHASE] = st.PH_TURN
         S.terminated[b] = False
-        core.mask_rows(S.mask, S.g, S.p, S.hands, S.melds, S.terminated, e.opts, e.cfg, e.prof[2])
+        core.mask_rows(S.mask, S.g, S.p, S.hands, S.melds, S.terminated, e.native)
         err = _testing.check_game(S, b, e.native)
         assert err == 0, (what, ERROR_NAMES[err])
     _count(f"state parts: {what}")
@@ -480,27 +479,28 @@ def test_side_payments_follow_the_rules():
     一臺草 once (½ 底 each), never after 一臺花."""
     rng = np.random.default_rng(6)
     n = 3000 * SCALE
-    opts = Rules.make("hongkong").as_array()
+    opts, *rest = native_rules(Rules.make("hongkong")).arrays()
     for _ in range(n):
         o = opts.copy()
         o[OPT_BASE] = int(rng.integers(0, 101))
+        native = core.Rules(o, *rest)  # (the hongkong rules with this base)
         halves = int(rng.integers(-5, 9))
-        assert _testing.base_chips(o, halves) == (o[OPT_BASE] * halves + 1) // 2
+        assert _testing.base_chips(native, halves) == (o[OPT_BASE] * halves + 1) // 2
         p = np.zeros((4, st.NP), np.int64)
         p[:, st.P_FLOWERS] = rng.integers(0, 256, 4)
         p[:, st.P_FLOWER_PAID] = rng.integers(0, 8, 4)
         p[:, st.P_SIDE] = rng.integers(-500, 500, 4)
         seat = int(rng.integers(4))
         before = p.copy()
-        _testing.flower_side(p, seat, o)
+        _testing.flower_side(p, seat, native)
         f, done = int(before[seat, st.P_FLOWERS]), int(before[seat, st.P_FLOWER_PAID])
         gain = 0
         for lo, bit in ((0, st.FP_SET1), (4, st.FP_SET2)):
             if (f >> lo) & 15 == 15 and not done & bit:
-                gain += 3 * _testing.base_chips(o, 2)
+                gain += 3 * _testing.base_chips(native, 2)
                 done |= bit | st.FP_GRASS
         if not done & st.FP_GRASS and ((f | (f >> 4)) & 15) == 15:
-            gain += 3 * _testing.base_chips(o, 1)
+            gain += 3 * _testing.base_chips(native, 1)
             done |= st.FP_GRASS
         assert p[seat, st.P_FLOWER_PAID] == done
         side = p[:, st.P_SIDE] - before[:, st.P_SIDE]
@@ -537,13 +537,13 @@ def test_chase_side_follows_the_rules():
             S.river[b, spoiled, j] = (S.river[b, spoiled, j] + 1) % 4 if j else (k + 1) % 34
         S.g[b, st.G_NRIVER] = m
         Sc = _copy(S)
-        _testing.chase_side(Sc, b, eng.opts)
+        _testing.chase_side(Sc, b, eng.native)
         side = Sc.p[b, :, st.P_SIDE] - S.p[b, :, st.P_SIDE]
         # (the last discard is not claimed yet when 追 is checked: its claimed field is not read)
         hit = m >= 4 and (spoiled < m - 4 or (spoiled == m - 1 and j == 2))
         if hit:
             payer = (first + m - 4) % 4
-            one = _testing.base_chips(eng.opts, 2 if k >= 27 else 4)
+            one = _testing.base_chips(eng.native, 2 if k >= 27 else 4)
             want = np.full(4, one)
             want[payer] = -3 * one
             assert np.array_equal(side, want), (m, spoiled, k)
@@ -575,8 +575,8 @@ def test_deal_fresh_states():
             S.g[:, st.G_DEALER] = rng.integers(0, 4, S.rng.shape[0])
             Sc = _copy(S)
             for b in range(S.rng.shape[0]):
-                r = _testing.deal(S, b, eng.opts, eng.prof)
-                assert _testing.deal(Sc, b, eng.opts, eng.prof) == r
+                r = _testing.deal(S, b, eng.native)
+                assert _testing.deal(Sc, b, eng.native) == r
                 cnt, want = _tiles(S, b, eng.opts)
                 assert np.array_equal(cnt, want)
                 if not r:
@@ -595,22 +595,22 @@ def test_bad_input_is_refused():
     eng = Engine(Rules(), 2)
     eng.reset(1)
     S = _copy(eng.s)
-    o, c, po = eng.opts, eng.cfg, eng.prof[2]
+    o = eng.native
     h = S.hands[0, 0].copy()
     with pytest.raises(TypeError, match="h: expected dtype int8"):
         _testing.may_win(h.astype(np.int64), 3, 0)
     with pytest.raises(ValueError, match="h: expected axis 0 of size 34"):
-        _testing.wins_with(h[:30], 0, 3, po)
+        _testing.wins_with(h[:30], 0, 3, o)
     with pytest.raises(ValueError, match="t: expected -1..33, got 34"):
         _testing.may_win(h, 34, 0)
     with pytest.raises(ValueError, match="t: expected 0..33, got -1"):
-        _testing.wins_with(h, 0, -1, po)
+        _testing.wins_with(h, 0, -1, o)
     with pytest.raises(ValueError, match="n_melds: expected 0..5, got 6"):
-        _testing.wins_with(h, 6, 3, po)
+        _testing.wins_with(h, 6, 3, o)
     bad = h.copy()
     bad[5] = 5
     with pytest.raises(ValueError, match="h: counts must be 0..4"):
-        _testing.wins_with(bad, 0, 3, po)
+        _testing.wins_with(bad, 0, 3, o)
     with pytest.raises(ValueError, match="nm: expected 0..5, got 6"):
         _testing.held_all(h, S.melds[0, 0], 6, 3)
     with pytest.raises(ValueError, match="k: expected 0..33, got 34"):
@@ -618,52 +618,54 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="ms: expected axis 0 of size 5"):
         _testing.is_concealed(S.melds[0, 0, :4], 0)
     with pytest.raises(ValueError, match="s: expected 0..3, got 4"):
-        core.claim_options(S.g[0], S.p[0, 0], h, 4, 0, 3, o, po)
-    with pytest.raises(ValueError, match="opts: expected axis 0 of size"):
-        core.tiles_left(S.g[0], o[:-1])
-    with pytest.raises(ValueError, match="p_opts: expected 1 dimensions"):
-        _testing.wins_with(h, 0, 3, po[None])
+        core.claim_options(S.g[0], S.p[0, 0], h, 4, 0, 3, o)
+    with pytest.raises(ValueError, match="g: expected axis 0 of size"):
+        core.tiles_left(S.g[0, :-1], o)
+    with pytest.raises(TypeError):  # the bare arrays are not the rules (envs._core.Rules checks those once)
+        core.tiles_left(S.g[0], eng.opts)
+    with pytest.raises(TypeError):
+        _testing.wins_with(h, 0, 3, eng.prof[2])
     # mask_rows: shapes, and the seat / kinds it indexes with
     m = np.zeros_like(S.mask)
     with pytest.raises(ValueError, match="mask: expected axis 0 of size 2"):
-        core.mask_rows(m[:1], S.g, S.p, S.hands, S.melds, S.terminated, o, c, po)
+        core.mask_rows(m[:1], S.g, S.p, S.hands, S.melds, S.terminated, o)
     with pytest.raises(TypeError):
-        core.mask_rows(m, S.g, S.p, S.hands.view(np.uint8), S.melds, S.terminated, o, c, po)
+        core.mask_rows(m, S.g, S.p, S.hands.view(np.uint8), S.melds, S.terminated, o)
     g = S.g.copy()
     g[1, st.G_PHASE] = st.PH_TURN
     g[1, st.G_CUR] = 7
     with pytest.raises(ValueError, match=r"game 1: g\[G_CUR\]: expected 0..3, got 7"):
-        core.mask_rows(m, g, S.p, S.hands, S.melds, S.terminated, o, c, po)
+        core.mask_rows(m, g, S.p, S.hands, S.melds, S.terminated, o)
     g = S.g.copy()
     g[0, st.G_PHASE] = st.PH_TURN
     g[0, st.G_SWAP1] = 40
     with pytest.raises(ValueError, match=r"game 0: g\[G_SWAP1\]"):
-        core.mask_rows(m, g, S.p, S.hands, S.melds, S.terminated, o, c, po)
+        core.mask_rows(m, g, S.p, S.hands, S.melds, S.terminated, o)
     p = S.p.copy()
     p[0, :, st.P_NMELDS] = 9
     with pytest.raises(ValueError, match="P_NMELDS"):
-        core.mask_rows(m, g * 0, p, S.hands, S.melds, S.terminated, o, c, po)
+        core.mask_rows(m, g * 0, p, S.hands, S.melds, S.terminated, o)
     with pytest.raises(TypeError):  # read-only mask: refused by nanobind
         mm = m.copy()
         mm.setflags(write=False)
-        core.mask_rows(mm, S.g, S.p, S.hands, S.melds, S.terminated, o, c, po)
+        core.mask_rows(mm, S.g, S.p, S.hands, S.melds, S.terminated, o)
     # state-level functions: the namedtuple, b, the dealer, the script
     with pytest.raises(ValueError, match="b: expected 0..1, got 2"):
-        _testing.deal(S, 2, o, eng.prof)
+        _testing.deal(S, 2, o)
     with pytest.raises(TypeError, match="S.rng: expected dtype uint64"):
         _testing.fill_wall(S._replace(rng=S.rng.astype(np.int64)), 0, o)
     with pytest.raises(ValueError, match="S.hands: expected axis 1 of size 4"):
-        _testing.deal(S._replace(hands=S.hands[:, :3]), 0, o, eng.prof)
-    with pytest.raises(ValueError, match="prof"):  # (as the engine's calls: one parser, native/bind/args.cpp)
-        _testing.deal(S, 0, o, eng.prof[:2])
+        _testing.deal(S._replace(hands=S.hands[:, :3]), 0, o)
+    with pytest.raises(TypeError):  # (as the engine's calls: the rules object, not its arrays)
+        _testing.deal(S, 0, eng.opts, eng.prof)
     S2 = _copy(S)
     S2.g[0, st.G_DEALER] = -1
     with pytest.raises(ValueError, match=r"G_DEALER\]: expected 0..3, got -1"):
-        _testing.deal(S2, 0, o, eng.prof)
+        _testing.deal(S2, 0, o)
     S2 = _copy(S)._replace(script=np.full((2, 1, 144), 3, np.uint8))
     S2.g[:, st.G_SCRIPT_USED] = 0
     with pytest.raises(ValueError, match="permutation"):
-        _testing.deal(S2, 0, o, eng.prof)
+        _testing.deal(S2, 0, o)
     S2.g[0, st.G_SCRIPT_USED] = -1
     with pytest.raises(ValueError, match="G_SCRIPT_USED"):
         _testing.fill_wall(S2, 0, o)

@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from recorded import RECORDED_N_ITEMS, Digests, recorded_items  # noqa: E402
 
+from envs.engine.mask import native_rules
 from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules
 from envs.scoring import codes as C
 from envs.scoring.cases import CaseError, parse_case
@@ -59,19 +60,19 @@ def _cases() -> list[dict]:
     return [json.loads(line) for p in CASE_FILES for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _score(args, prof):
-    """hk_score: (tai, items as a list, the columns the digests were recorded with)."""
+def _score(args, rules):
+    """hk_score under the native rules: (tai, items as a list, the columns the digests were recorded with)."""
     out = np.full(C.N_ITEMS, 7, np.int32)  # it clears it
-    tai = int(_testing.hk_score(*args, *prof, out))
+    tai = int(_testing.hk_score(*args, rules, out))
     return tai, recorded_items(out).tolist()
 
 
-def _legs(leg_args, opts):
-    """hk_legs and hk_settle of one win: [n, leg tai, leg payers, settled, deltas]."""
+def _legs(leg_args, rules):
+    """hk_legs and hk_settle of one win under the native rules: [n, leg tai, leg payers, settled, deltas]."""
     t, p = np.zeros(4, np.int64), np.zeros(4, np.int64)
-    n = int(_testing.hk_legs(*leg_args, opts, t, p))
+    n = int(_testing.hk_legs(*leg_args, rules, t, p))
     d = np.arange(4, dtype=np.int64) * 1000  # added to, not overwritten
-    s = int(_testing.hk_settle(*leg_args, opts, d))
+    s = int(_testing.hk_settle(*leg_args, rules, d))
     return [n, t.tolist(), p.tolist(), s, d.tolist()]
 
 
@@ -89,7 +90,7 @@ def case_file_records() -> list:
             assert case["expected"].get("error"), case["id"]
             recs.append([case["id"], "refused"])
             continue
-        prof = c.rules.profile_data.compiled()
+        native = native_rules(c.rules)
         args = (
             c.concealed,
             c.meld_type,
@@ -102,9 +103,8 @@ def case_file_records() -> list:
             c.round_wind,
             c.flags,
         )
-        tai, items = _score(args, prof)
-        opts = c.rules.as_array()
-        legs = [_legs((tai, c.win_by, c.winner, c.payer, c.liable, dealer, c.streak), opts) for dealer in range(4)]
+        tai, items = _score(args, native)
+        legs = [_legs((tai, c.win_by, c.winner, c.payer, c.liable, dealer, c.streak), native) for dealer in range(4)]
         recs.append([case["id"], tai, items, legs])
     return recs
 
@@ -122,12 +122,12 @@ def test_case_files_every_option_combination():
 def test_score_hand_hands_hongkong_to_hk_score():
     """score_hand hands a hongkong profile to hk_score."""
     gen = Gen(seed=11)
-    prof = Rules(profile="hongkong").profile_data.compiled()
+    native = native_rules(Rules(profile="hongkong"))
     for i in range(300):
         args = gen.hand()
         o_hk, o = np.zeros(C.N_ITEMS, np.int32), np.zeros(C.N_ITEMS, np.int32)
-        t_hk = _testing.hk_score(*args, *prof, o_hk)
-        assert _core.score_hand(*args, *prof, o) == t_hk and np.array_equal(o, o_hk), (i, args)
+        t_hk = _testing.hk_score(*args, native, o_hk)
+        assert _core.score_hand(*args, native, o) == t_hk and np.array_equal(o, o_hk), (i, args)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -397,16 +397,18 @@ def _meld_tiles(mt, mk, n_melds):
 
 
 def _profiles():
-    """The hongkong profile under each count_method x dual_reading, and with other shape sets."""
+    """The native rules of the hongkong profile under each count_method x dual_reading, and with other
+    shape sets."""
     out = []
     for cm, dr in itertools.product((1, 2), (True, False)):
-        p_tai, p_repl, p_opts = Rules(profile="hongkong", count_method=cm, dual_reading=dr).profile_data.compiled()
-        out.append((p_tai, p_repl, p_opts))
+        native = native_rules(Rules(profile="hongkong", count_method=cm, dual_reading=dr))
+        out.append(native)
+        opts, cfg, p_tai, p_repl, p_opts = native.arrays()
         for shapes in (0, 1, 7, 31):
             o = p_opts.copy()
             o[PO_SHAPES] = shapes
-            o.setflags(write=False)  # a read-only p_opts: the bindings accept it
-            out.append((p_tai, p_repl, o))
+            o.setflags(write=False)  # a read-only p_opts: the rules object copies it
+            out.append(_core.Rules(opts, cfg, p_tai, p_repl, o))
     return out
 
 
@@ -419,7 +421,7 @@ def _opts_variants():
             o[OPT_STREAK_CAP] = r.choice((-1, 0, 1, 3))
             o[OPT_BASE] = r.choice((0, 1, 30, 10**9))
             o[OPT_PER_TAI] = r.choice((0, 10, 10**9))
-            out.append(o)
+            out.append(_core.Rules(o, *native_rules(Rules(profile="hongkong")).arrays()[1:]))
     return out
 
 
@@ -492,7 +494,7 @@ def _good():
         c.round_wind,
         c.flags,
     ]
-    return args, list(c.rules.profile_data.compiled()), np.zeros(C.N_ITEMS, np.int32)
+    return args, native_rules(c.rules), np.zeros(C.N_ITEMS, np.int32)
 
 
 GOOD_HAND_TAI = 4
@@ -500,7 +502,7 @@ GOOD_HAND_TAI = 4
 
 def test_good_input_scores():
     args, prof, out = _good()
-    assert _testing.hk_score(*args, *prof, out) == GOOD_HAND_TAI
+    assert _testing.hk_score(*args, prof, out) == GOOD_HAND_TAI
 
 
 @pytest.mark.parametrize(
@@ -529,7 +531,7 @@ def test_hk_score_refuses_bad_arguments(pos, value, match):
     args, prof, out = _good()
     args[pos] = value
     with pytest.raises((ValueError, TypeError), match=match):
-        _testing.hk_score(*args, *prof, out)
+        _testing.hk_score(*args, prof, out)
 
 
 def test_hk_score_refuses_bad_melds_profile_and_output():
@@ -537,37 +539,41 @@ def test_hk_score_refuses_bad_melds_profile_and_output():
     bad = list(args)
     bad[1], bad[2], bad[3] = np.array([MELD_CHI, 0, 0, 0, 0], np.int8), np.array([7, 0, 0, 0, 0], np.int8), 1
     with pytest.raises(ValueError, match="meld_kind: chow 0 starts at kind 7"):
-        _testing.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, prof, out)
     bad[1], bad[2] = np.array([9, 0, 0, 0, 0], np.int8), np.array([0, 0, 0, 0, 0], np.int8)
     with pytest.raises(ValueError, match="meld_type"):
-        _testing.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, prof, out)
     bad[1], bad[2] = np.array([MELD_PON, 0, 0, 0, 0], np.int8), np.array([34, 0, 0, 0, 0], np.int8)
     with pytest.raises(ValueError, match="meld_kind"):
-        _testing.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, prof, out)
     bad[1], bad[2] = np.array([MELD_KONG, 0, 0, 0, 0], np.int8), np.array([26, 0, 0, 0, 0], np.int8)  # 9s: 3 held + 4
     with pytest.raises(ValueError, match="tiles of kind 26"):
-        _testing.hk_score(*bad, *prof, out)
+        _testing.hk_score(*bad, prof, out)
     bad[1], bad[2], bad[3] = np.zeros(2, np.int8), np.zeros(2, np.int8), 3
     with pytest.raises(ValueError, match="shorter than n_melds"):
-        _testing.hk_score(*bad, *prof, out)
-    p_tai = prof[0].copy()
-    p_tai[3, 0] = C.N_ITEMS
+        _testing.hk_score(*bad, prof, out)
+    # the profile's arrays: checked once, when the native rules are built from them
+    opts, cfg, p_tai, p_repl, p_opts = prof.arrays()
+    bad_tai = p_tai.copy()
+    bad_tai[3, 0] = C.N_ITEMS
     with pytest.raises(ValueError, match="p_tai"):
-        _testing.hk_score(*args, p_tai, prof[1], prof[2], out)
+        _core.Rules(opts, cfg, bad_tai, p_repl, p_opts)
     with pytest.raises((ValueError, TypeError), match="p_tai"):
-        _testing.hk_score(*args, prof[0].astype(np.int64), prof[1], prof[2], out)
+        _core.Rules(opts, cfg, p_tai.astype(np.int64), p_repl, p_opts)
     with pytest.raises((ValueError, TypeError), match="p_repl"):
-        _testing.hk_score(*args, prof[0], prof[1][:5], prof[2], out)
+        _core.Rules(opts, cfg, p_tai, p_repl[:5], p_opts)
     with pytest.raises((ValueError, TypeError), match="p_opts"):
-        _testing.hk_score(*args, prof[0], prof[1], prof[2][:3], out)
+        _core.Rules(opts, cfg, p_tai, p_repl, p_opts[:3])
+    with pytest.raises(TypeError):  # the bare arrays are not the rules
+        _testing.hk_score(*args, p_tai, p_repl, p_opts, out)
     with pytest.raises((ValueError, TypeError), match="out_items"):
-        _testing.hk_score(*args, *prof, np.zeros(C.N_ITEMS - 1, np.int32))
+        _testing.hk_score(*args, prof, np.zeros(C.N_ITEMS - 1, np.int32))
     with pytest.raises((ValueError, TypeError), match="out_items"):
-        _testing.hk_score(*args, *prof, np.zeros(C.N_ITEMS, np.int16))
+        _testing.hk_score(*args, prof, np.zeros(C.N_ITEMS, np.int16))
     with pytest.raises((ValueError, TypeError)):  # a read-only output
         ro = np.zeros(C.N_ITEMS, np.int32)
         ro.setflags(write=False)
-        _testing.hk_score(*args, *prof, ro)
+        _testing.hk_score(*args, prof, ro)
 
 
 @pytest.mark.parametrize(
@@ -587,7 +593,7 @@ def test_hk_score_refuses_bad_melds_profile_and_output():
 def test_legs_refuse_bad_arguments(pos, value, match):
     args = [10, C.WIN_SELF_DRAW, 1, -1, -1, 0, 0]
     args[pos] = value
-    o = Rules(profile="hongkong").as_array()
+    o = native_rules(Rules(profile="hongkong"))
     with pytest.raises(ValueError, match=match):
         _testing.hk_legs(*args, o, np.zeros(4, np.int64), np.zeros(4, np.int64))
     with pytest.raises(ValueError, match=match):
@@ -596,10 +602,10 @@ def test_legs_refuse_bad_arguments(pos, value, match):
 
 def test_legs_refuse_bad_arrays():
     args = [10, C.WIN_SELF_DRAW, 1, -1, -1, 0, 0]
-    o = Rules(profile="hongkong").as_array()
+    o = native_rules(Rules(profile="hongkong"))
     z = np.zeros(4, np.int64)
-    with pytest.raises((ValueError, TypeError), match="opts"):
-        _testing.hk_legs(*args, o[:5], z, z.copy())
+    with pytest.raises(TypeError):  # the bare options array is not the rules
+        _testing.hk_legs(*args, Rules(profile="hongkong").as_array(), z, z.copy())
     with pytest.raises((ValueError, TypeError), match="out_leg_tai"):
         _testing.hk_legs(*args, o, np.zeros(3, np.int64), z)
     with pytest.raises((ValueError, TypeError), match="out_leg_payer"):

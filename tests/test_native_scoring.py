@@ -30,6 +30,7 @@ _testing = core._testing
 
 from recorded import Digests, recorded_items  # noqa: E402
 
+from envs.engine.mask import native_rules  # noqa: E402
 from envs.rules import OPT_BASE, OPT_PER_TAI, OPT_STREAK_CAP, Rules  # noqa: E402
 from envs.scoring import api  # noqa: E402
 from envs.scoring import codes as C  # noqa: E402
@@ -113,8 +114,7 @@ def _case_record(case: dict, profile: str | None):
         return None
     if _is_hongkong(c.rules):
         return None
-    p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
-    opts = c.rules.as_array()
+    native = native_rules(c.rules)
     out = np.full(N_ITEMS, 7, np.int32)  # score_hand clears it
     tai = int(
         core.score_hand(
@@ -128,17 +128,15 @@ def _case_record(case: dict, profile: str | None):
             c.winner,
             c.round_wind,
             c.flags,
-            p_tai,
-            p_repl,
-            p_opts,
+            native,
             out,
         )
     )
     rec = {"id": case.get("id"), "profile": profile, "tai": tai, "items": recorded_items(out).tolist(), "settle": []}
     for streak in (0, c.streak, 3):
         d = np.zeros(4, np.int64)
-        core.settle(tai, c.win_by, c.winner, c.payer, 0, streak, opts, d)
-        rec["settle"].append([d.tolist(), int(core.dealer_tai(streak, opts))])
+        core.settle(tai, c.win_by, c.winner, c.payer, 0, streak, native, d)
+        rec["settle"].append([d.tolist(), int(core.dealer_tai(streak, native))])
     if tai >= 0:  # the whole result of score_parsed (items, names, hand tai, dealer tai per leg, deltas)
         rec["api"] = api.score_parsed(c)
     return rec
@@ -174,8 +172,7 @@ def test_case_files_batch():
                 parsed.append(parse_case(case, profile))
             except CaseError:
                 pass
-        rules = parsed[0].rules
-        p_tai, p_repl, p_opts = rules.profile_data.compiled()
+        native = native_rules(parsed[0].rules)
         n = len(parsed)
         conc = np.stack([c.concealed for c in parsed])
         mt = np.stack([c.meld_type for c in parsed])
@@ -197,9 +194,7 @@ def test_case_files_batch():
             col["winner"],
             col["round_wind"],
             col["flags"],
-            p_tai,
-            p_repl,
-            p_opts,
+            native,
             tai,
             items,
         )
@@ -212,7 +207,7 @@ def test_case_files_batch():
             np.full(n, -1, np.int64),
             np.zeros(n, np.int64),
             col["streak"],
-            rules.as_array(),
+            native,
             deltas,
         )
         for i, c in enumerate(parsed):
@@ -228,15 +223,13 @@ def test_case_files_batch():
                 c.winner,
                 c.round_wind,
                 c.flags,
-                p_tai,
-                p_repl,
-                p_opts,
+                native,
                 out,
             )
             assert tai[i] == t and np.array_equal(items[i], out), (c.id, profile)
             d = np.zeros(4, np.int64)
             if t >= 0:
-                core.settle(t, c.win_by, c.winner, c.payer, 0, c.streak, rules.as_array(), d)
+                core.settle(t, c.win_by, c.winner, c.payer, 0, c.streak, native, d)
             assert np.array_equal(deltas[i], d), (c.id, profile)
 
 
@@ -249,7 +242,7 @@ def test_hongkong_dispatch():
             c = parse_case(case)
         except CaseError:
             continue
-        p_tai, p_repl, p_opts = c.rules.profile_data.compiled()
+        native = native_rules(c.rules)
         args = (
             c.concealed,
             c.meld_type,
@@ -261,22 +254,19 @@ def test_hongkong_dispatch():
             c.winner,
             c.round_wind,
             c.flags,
-            p_tai,
-            p_repl,
-            p_opts,
+            native,
         )
         out_hk = np.zeros(N_ITEMS, np.int32)
         out = np.zeros(N_ITEMS, np.int32)
         tai = _testing.hk_score(*args, out_hk)
         assert core.score_hand(*args, out) == tai and np.array_equal(out, out_hk), case["id"]
         if tai >= 0:
-            opts = c.rules.as_array()
             d_hk = np.zeros(4, np.int64)
-            _testing.hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, opts, d_hk)
+            _testing.hk_settle(tai, c.win_by, c.winner, c.payer, c.liable, 0, c.streak, native, d_hk)
             d = np.zeros((1, 4), np.int64)
             one = lambda x: np.array([x], np.int64)  # noqa: E731
             _testing.settle_batch(
-                one(tai), one(c.win_by), one(c.winner), one(c.payer), one(c.liable), one(0), one(c.streak), opts, d
+                one(tai), one(c.win_by), one(c.winner), one(c.payer), one(c.liable), one(0), one(c.streak), native, d
             )
             assert np.array_equal(d[0], d_hk), case["id"]
         n += 1
@@ -475,17 +465,21 @@ def random_hands(rng, n: int) -> dict:
     }
 
 
-def _opts_variants(rules: Rules) -> list[np.ndarray]:
+def _with_opts(rules: Rules, opts: np.ndarray):
+    """The native rules of ``rules`` with ``opts`` (a changed ``as_array()``) as their options."""
+    return core.Rules(opts, *native_rules(rules).arrays()[1:])
+
+
+def _opts_variants(rules: Rules) -> list:
     a = rules.as_array()
     b = a.copy()
     b[OPT_STREAK_CAP] = 2
     b[OPT_BASE] = 100
     b[OPT_PER_TAI] = 20
-    return [a, b]
+    return [native_rules(rules), _with_opts(rules, b)]
 
 
 def _hand_args(h, rules):
-    p_tai, p_repl, p_opts = rules.profile_data.compiled()
     return (
         h["conc"],
         h["mt"],
@@ -497,9 +491,7 @@ def _hand_args(h, rules):
         h["seat"],
         h["round"],
         h["flags"],
-        p_tai,
-        p_repl,
-        p_opts,
+        native_rules(rules),
     )
 
 
@@ -556,7 +548,7 @@ def test_random_batch_equals_single_calls_and_threads(name):
         core.set_num_threads(old)
     tai, items = runs[0]
     assert np.array_equal(runs[1][0], tai) and np.array_equal(runs[1][1], items)
-    opts = rules.as_array()
+    opts = native_rules(rules)
     deltas = np.zeros((n, 4), np.int64)
     _testing.settle_batch(
         tai, h["win_by"], h["winner"], h["payer"], np.full(n, -1, np.int64), h["dealer"], h["streak"], opts, deltas
@@ -574,8 +566,7 @@ def test_random_batch_equals_single_calls_and_threads(name):
 def test_bench_loop():
     """score_all (the loop of tw16.bench.scoring) sums the hand tai that score_batch gives, per repetition."""
     for profile, options in [*RANDOM_PROFILES.values(), ("hongkong", {})]:
-        rules = Rules.make(profile, **options)
-        p_tai, p_repl, p_opts = rules.profile_data.compiled()
+        native = native_rules(Rules.make(profile, **options))
         conc, mt, mk, nm, ctx = random_winning_hands(1024, seed=5)
         NEW["bench_loop/inputs"] = digest(conc, mt, mk, nm, ctx)
         n = len(conc)
@@ -593,13 +584,11 @@ def test_bench_loop():
             ctx[:, 2].copy(),
             ctx[:, 3].copy(),
             np.zeros(n, np.int64),
-            p_tai,
-            p_repl,
-            p_opts,
+            native,
             tai,
             items,
         )
-        args = (conc, mt, mk, nm, ctx, p_tai, p_repl, p_opts, rules.as_array())
+        args = (conc, mt, mk, nm, ctx, native)
         assert core.score_all(*args, 2) == 2 * tai.sum() and core.score_all(*args, 0) == 0
         check(
             f"bench_loop/{profile}{'+extras' if options else ''}",
@@ -613,22 +602,25 @@ def test_winning_shape():
     rng = np.random.default_rng(3)
     h = random_hands(rng, 3000)
     for profile, options in RANDOM_PROFILES.values():
-        p_opts = Rules.make(profile, **options).profile_data.compiled()[2]
+        rules = Rules.make(profile, **options)
+        p_opts, native = rules.profile_data.compiled()[2], native_rules(rules)
         for i in range(len(h["nm"])):
             n_sets = 5 - int(h["nm"][i])
             want = core.is_win(h["conc"][i], n_sets, int(p_opts[PO_SHAPES]))
-            assert _testing.winning_shape(h["conc"][i], n_sets, p_opts) == want
+            assert _testing.winning_shape(h["conc"][i], n_sets, native) == want
 
 
 def test_dealer_tai():
     """莊家 1 + 連莊拉莊 2N, N the streak capped by streak_cap (negative: no cap), in int64."""
-    opts = Rules.make("standard").as_array()
+    rules = Rules.make("standard")
+    opts = rules.as_array()
     for cap in (-1, 0, 1, 3):
         opts[OPT_STREAK_CAP] = cap
+        native = _with_opts(rules, opts)
         for streak in (0, 1, 2, 5, 10**6, 2**62):
             n = streak if cap < 0 else min(streak, cap)
             want = (1 + 2 * n + 2**63) % 2**64 - 2**63  # wraps as int64
-            assert core.dealer_tai(streak, opts) == want
+            assert core.dealer_tai(streak, native) == want
 
 
 # --------------------------------------------------------------------------------------------------
@@ -639,8 +631,7 @@ GOOD_HAND_TAI = 2  # the good hand: concealed 1 + single_wait 1
 
 
 def _good():
-    rules = Rules.make("standard")
-    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+    native = native_rules(Rules.make("standard"))
     conc = np.zeros(N_KINDS, np.int8)
     for k in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14):
         conc[k] += 1
@@ -658,12 +649,10 @@ def _good():
         seat_wind=1,
         round_wind=0,
         flags=0,
-        p_tai=p_tai,
-        p_repl=p_repl,
-        p_opts=p_opts,
+        rules=native,
         out_items=np.zeros(N_ITEMS, np.int32),
     )
-    return args, rules.as_array()
+    return args, native
 
 
 def test_bindings_accept_the_good_hand():
@@ -680,9 +669,8 @@ def test_bindings_accept_the_good_hand():
         ({"concealed": np.zeros((2, N_KINDS), np.int8)}, ValueError, "concealed: expected 1 dimensions"),
         ({"out_items": np.zeros(N_ITEMS, np.int64)}, TypeError, "out_items: expected dtype int32"),
         ({"out_items": np.zeros(N_ITEMS - 1, np.int32)}, ValueError, "out_items"),
-        ({"p_tai": np.zeros((3, N_ITEMS), np.int32)}, ValueError, "p_tai"),
-        ({"p_repl": np.zeros((N_ITEMS, N_ITEMS), np.int32)}, TypeError, "p_repl"),
-        ({"p_opts": np.zeros(2, np.int64)}, ValueError, "p_opts"),
+        ({"rules": Rules.make("standard")}, TypeError, "rules"),  # the Python rules: native_rules() of them
+        ({"rules": None}, TypeError, "rules"),
         ({"win_tile": 34}, ValueError, "win_tile"),
         ({"win_tile": -2}, ValueError, "win_tile"),
         ({"win_tile": 20}, ValueError, "win_tile: kind 20 is not among the concealed tiles"),
@@ -739,12 +727,24 @@ def test_bad_counts_and_melds():
     args["n_melds"] = 3
     with pytest.raises(ValueError, match="n_melds"):
         core.score_hand(**args)
-    args, _ = _good()
-    p_tai = args["p_tai"].copy()
+
+
+def test_rules_bad_arrays():
+    """The profile's arrays are checked once, when the native rules are built from them (every scorer
+    takes the built object)."""
+    opts, cfg, p_tai, p_repl, p_opts = native_rules(Rules.make("standard")).arrays()
+    for bad, exc, words in (
+        ((opts, cfg, np.zeros((3, N_ITEMS), np.int32), p_repl, p_opts), ValueError, "p_tai"),
+        ((opts, cfg, p_tai, np.zeros((N_ITEMS, N_ITEMS), np.int32), p_opts), TypeError, "p_repl"),
+        ((opts, cfg, p_tai, p_repl, np.zeros(2, np.int64)), ValueError, "p_opts"),
+        ((opts[:5], cfg, p_tai, p_repl, p_opts), ValueError, "opts"),
+    ):
+        with pytest.raises(exc, match=words):
+            core.Rules(*bad)
+    p_tai = p_tai.copy()
     p_tai[3, 0] = N_ITEMS
-    args["p_tai"] = p_tai
     with pytest.raises(ValueError, match="p_tai: row 3"):
-        core.score_hand(**args)
+        core.Rules(opts, cfg, p_tai, p_repl, p_opts)
 
 
 def test_settle_bad_input():
@@ -757,13 +757,13 @@ def test_settle_bad_input():
         ({"dealer": -1}, "dealer"),
         ({"win_by": 9}, "win_by"),
     ):
-        a = dict(hand_tai=3, win_by=0, winner=1, payer=2, dealer=0, streak=0, opts=opts, out_deltas=d) | kw
+        a = dict(hand_tai=3, win_by=0, winner=1, payer=2, dealer=0, streak=0, rules=opts, out_deltas=d) | kw
         with pytest.raises(ValueError, match=words):
             core.settle(**a)
     with pytest.raises(ValueError, match="out_deltas"):
         core.settle(3, 0, 1, 2, 0, 0, opts, np.zeros(3, np.int64))
-    with pytest.raises(ValueError, match="opts"):
-        core.settle(3, 0, 1, 2, 0, 0, opts[:5], d)
+    with pytest.raises(TypeError):  # the bare options array is not the rules
+        core.settle(3, 0, 1, 2, 0, 0, Rules.make("standard").as_array(), d)
     with pytest.raises(TypeError, match="out_deltas"):
         core.settle(3, 0, 1, 2, 0, 0, opts, np.zeros(4, np.int32))
     ro = np.zeros(4, np.int64)
@@ -779,9 +779,9 @@ def test_settle_bad_input():
 
 
 def test_settle_is_one_settlement():
-    """settle follows the rule set of opts (one settlement, settle.hpp): under a hongkong one it pays
+    """settle follows the rules (one settlement, settle.hpp): under a hongkong one it pays
     hk_legs' legs (全包 with liable), and out_dealer_tai holds the dealer tai of each seat's paid leg."""
-    std, hk = Rules.make("standard").as_array(), Rules.make("hongkong").as_array()
+    std, hk = native_rules(Rules.make("standard")), native_rules(Rules.make("hongkong"))
     for opts, liable, want_dt in ((std, 3, [0, 5, 5, 5]), (hk, 3, [0, 5, 5, 5]), (hk, -1, [0, 5, 5, 5])):
         d, dt = np.zeros(4, np.int64), np.zeros(4, np.int64)
         assert core.settle(10, C.WIN_SELF_DRAW, 0, -1, 0, 2, opts, d, liable=liable, out_dealer_tai=dt) == 3
@@ -804,8 +804,7 @@ def test_settle_is_one_settlement():
 def test_batch_bad_input():
     rng = np.random.default_rng(1)
     h = random_hands(rng, 50)
-    rules = Rules.make("standard")
-    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+    native = native_rules(Rules.make("standard"))
 
     def call(**over):
         a = (
@@ -820,9 +819,7 @@ def test_batch_bad_input():
                 seat_wind=h["seat"],
                 round_wind=h["round"],
                 flags=h["flags"],
-                p_tai=p_tai,
-                p_repl=p_repl,
-                p_opts=p_opts,
+                rules=native,
                 out_tai=np.zeros(50, np.int64),
                 out_items=np.zeros((50, N_ITEMS), np.int32),
             )
@@ -850,14 +847,12 @@ def test_batch_bad_input():
     liable = np.full(50, -1, np.int64)
     with pytest.raises(ValueError, match=r"liable\[0\]"):
         _testing.settle_batch(
-            tai, h["win_by"], h["winner"], h["payer"], liable - 1, h["dealer"], h["streak"], rules.as_array(), d
+            tai, h["win_by"], h["winner"], h["payer"], liable - 1, h["dealer"], h["streak"], native, d
         )
     bad_w = h["winner"].copy()
     bad_w[9] = -1
     with pytest.raises(ValueError, match=r"winner\[9\]"):
-        _testing.settle_batch(
-            tai, h["win_by"], bad_w, h["payer"], liable, h["dealer"], h["streak"], rules.as_array(), d
-        )
+        _testing.settle_batch(tai, h["win_by"], bad_w, h["payer"], liable, h["dealer"], h["streak"], native, d)
 
 
 def test_zz_recorded_digests(capsys):

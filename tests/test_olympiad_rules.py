@@ -19,6 +19,7 @@ from envs import _core
 from envs.engine import state as st
 from envs.engine.api import Engine
 from envs.engine.invariants import ERROR_NAMES
+from envs.engine.mask import native_rules
 from envs.engine.randplay import POLICY_GREEDY, random_play
 from envs.engine.scripted import deltas, items, last_hand, legal_names, play, run_out, scripted_engine
 from envs.rules import DEFAULTS, Rules, RulesError, Stakes
@@ -228,7 +229,7 @@ def test_no_dealer_streak_chips():
 
 def _settle(rules, hand_tai, win_by, winner, payer, dealer, streak):
     d = np.zeros(4, np.int64)
-    _core.settle(hand_tai, win_by, winner, payer, dealer, streak, rules.as_array(), d)
+    _core.settle(hand_tai, win_by, winner, payer, dealer, streak, native_rules(rules), d)
     return d.tolist()
 
 

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from envs._core import dealer_tai, score_hand, settle
+from envs.engine.mask import native_rules
 from envs.rules import Rules
 from envs.scoring import codes as C
 from envs.scoring.cases import score_case
-from envs.scoring.profile import load_profile
 from envs.tiles import (
     DRAGON0,
     FLOWER0,
@@ -41,7 +41,7 @@ from envs.tiles import (
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PROFILES = ("standard", "strict16", "casual")
-COMPILED = {p: load_profile(p).compiled() for p in PROFILES}
+NATIVE = {p: native_rules(Rules(profile=p)) for p in PROFILES}  # (the rules compiled once)
 N_ITEMS = C.N_ITEMS
 
 
@@ -139,7 +139,7 @@ def run(h: dict, profile: str = "standard") -> tuple[int, np.ndarray]:
         h["seat"],
         h["round"],
         h["flags"],
-        *COMPILED[profile],
+        NATIVE[profile],
         out,
     )
     return int(tai), out
@@ -209,7 +209,7 @@ def test_hand_tai_is_the_sum_of_items_and_not_negative(h, profile):
     assert tai >= 0  # every complete hand is a win (屁胡 0 at least)
     assert tai == int(items.sum())
     assert (items >= 0).all()
-    p_tai = COMPILED[profile][0]
+    p_tai = NATIVE[profile].arrays()[2]
     assert ((items == 0) | (p_tai[0] >= 0)).all()  # only the profile's own items are reported
 
 
@@ -269,7 +269,7 @@ def test_settlement_is_zero_sum(hand_tai, win_by, winner, payer_step, streak, ca
     """For every way of winning, payer and streak the chips sum to zero, and each paying leg pays
     base + per_tai x (hand tai + dealer tai when the dealer E is on that leg)."""
     payer = -1 if payer_step == 0 else (winner + payer_step) % 4  # -1: all three pay
-    opts = Rules(streak_cap=cap, stakes={"base": base, "per_tai": per_tai}).as_array()
+    opts = native_rules(Rules(streak_cap=cap, stakes={"base": base, "per_tai": per_tai}))
     deltas = np.zeros(4, dtype=np.int64)
     settle(hand_tai, win_by, winner, payer, 0, streak, opts, deltas)
     assert int(deltas.sum()) == 0

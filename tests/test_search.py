@@ -206,7 +206,7 @@ def small_case() -> Engine:
         len(kinds),
     ]
     g[[st.G_NKONG, st.G_TILE, st.G_LAST_DRAWN, st.G_AFTER_CLAIM, st.G_DRAWSRC]] = [0, -1, 20, 0, st.SRC_FRONT]
-    _core.mask_rows(s.mask, s.g, s.p, s.hands, s.melds, s.terminated, eng.opts, eng.cfg, eng.prof[2])
+    _core.mask_rows(s.mask, s.g, s.p, s.hands, s.melds, s.terminated, eng.native)
     assert _testing.check_game(s, 0, eng.native) == 0
     return eng
 

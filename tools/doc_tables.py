@@ -3,8 +3,9 @@
 The action layout (``envs.engine.actions.LAYOUT``), the channel tables of every encoding in
 ``ENCODINGS`` (their ``CHANNELS`` blocks, ``envs.obs.channels``), the rule options
 (``envs.rules.DEFAULTS`` with each built-in profile's ``[rules]`` defaults), the env options (the
-signature of ``envs.tw16_v0.raw_env``) and the platform profiles side by side (``envs.scoring.compare``,
-docs/profiles.md) are written into marked regions:
+signature of ``envs.tw16_v0.raw_env``), the platform profiles side by side (``envs.scoring.compare``,
+docs/profiles.md) and the state arrays (``envs.engine.state.FIELDS``, in that module's docstring) are
+written into marked regions:
 
 - markdown: ``<!-- BEGIN generated: NAME -->`` ... ``<!-- END generated: NAME -->``
 - docstrings: ``.. BEGIN generated: NAME`` ... ``.. END generated: NAME`` (reST comments)
@@ -25,6 +26,7 @@ import unicodedata
 from itertools import accumulate
 from pathlib import Path
 
+from envs.engine import state
 from envs.engine.actions import LAYOUT
 from envs.obs.channels import VALUES, starts
 from envs.options import OPTIONS
@@ -39,6 +41,7 @@ ENCODINGS = ("envs.obs.planes_v0", "envs.obs.oracle_v0", "envs.obs.planes_v1")
 CARD = "envs/tw16_v0.py"
 DOC = "docs/environment.md"
 PROFILES_DOC = "docs/profiles.md"  # the platform profiles side by side (envs.scoring.compare)
+STATE = "envs/engine/state.py"  # the state arrays (envs.engine.state.FIELDS)
 WIDTH = 100
 
 # What each rule option does: the doc of its row in envs.options.OPTIONS (one home); `profile` is the
@@ -220,6 +223,22 @@ def options_rst() -> str:
     return textwrap.fill(text, WIDTH, break_on_hyphens=False, break_long_words=False)
 
 
+# -- the state arrays -----------------------------------------------------------------------------
+def state_shape(f) -> str:
+    """``(B, dims) dtype`` of a field of ``envs.engine.state.FIELDS``: each dim as its number, but K
+    (scripted walls per game, chosen at alloc)."""
+    dims = [d if d == "K" else str(state.dim_value(d)) for d in f.dims]
+    return f"({', '.join(['B', *dims]) if dims else 'B,'}) {f.dtype}"
+
+
+def state_rows() -> list[list[str]]:
+    return [[f.name, state_shape(f), f.doc] for f in state.FIELDS]
+
+
+def state_rst() -> str:
+    return rst(["name", "shape, dtype", "meaning"], state_rows())
+
+
 # -- the regions ----------------------------------------------------------------------------------
 def _module_path(name: str) -> str:
     return name.replace(".", "/") + ".py"
@@ -240,6 +259,7 @@ def regions() -> dict[tuple[str, str], str]:
         (PROFILES_DOC, "platforms: tai"): compare.platforms_tai_md(),
         (PROFILES_DOC, "platforms: replaces"): compare.platforms_replaces_md(),
         (PROFILES_DOC, "platforms: rules"): compare.platforms_rules_md(),
+        (STATE, "arrays"): state_rst(),
     }
     for name in ENCODINGS:
         mod = encoding(name)

@@ -15,7 +15,7 @@ from agents.olympiad.codec import WINDS, ProtocolError, ids, kind_of_id, seat_to
 from envs._core import claim_options, mask_rows
 from envs.engine import state as st
 from envs.engine.actions import CHI, DISCARD, KONG, N_ACTIONS, PON, SELF_KONG, WIN
-from envs.engine.mask import engine_config, native_rules
+from envs.engine.mask import native_rules
 from envs.tiles import MELD_ADDKONG, MELD_ANKONG, MELD_CHI, MELD_KONG, MELD_PON
 
 DEALT = 16  # tiles dealt to each seat (the dealer's 17th is its first draw)
@@ -36,8 +36,6 @@ class SeatView:
 
     def __init__(self, rules, agent):
         self.rules, self.agent = rules, agent
-        self.opts, self.cfg = rules.as_array(), engine_config(rules)
-        self.prof = tuple(np.ascontiguousarray(a) for a in rules.profile_data.compiled())
         self.s = st.alloc(1)
         self.me = 0
         self.sizes = np.zeros(4, np.int64)  # concealed tiles per seat
@@ -51,7 +49,7 @@ class SeatView:
     # -- engine-state helpers -----------------------------------------------------------------------
     @property
     def native(self):
-        """The rules compiled once (the encoders take them, as from an Engine)."""
+        """The rules compiled once (the encoders, mask_rows and claim_options take them, as from an Engine)."""
         return native_rules(self.rules)
 
     @property
@@ -269,12 +267,10 @@ class SeatView:
             d, t = self.pending
             g[st.G_PHASE], g[st.G_TURN], g[st.G_TILE] = st.PH_CLAIM, d, t
             self.s.p[0, self.me, st.P_CLAIM] = claim_options(
-                g, self.s.p[0, self.me], self.s.hands[0, self.me], self.me, d, t, self.opts, self.prof[2]
+                g, self.s.p[0, self.me], self.s.hands[0, self.me], self.me, d, t, self.native
             )
         m = np.zeros((1, N_ACTIONS), np.bool_)
-        mask_rows(
-            m, self.s.g, self.s.p, self.s.hands, self.s.melds, np.zeros(1, np.bool_), self.opts, self.cfg, self.prof[2]
-        )
+        mask_rows(m, self.s.g, self.s.p, self.s.hands, self.s.melds, np.zeros(1, np.bool_), self.native)
         return m
 
     def decide(self, what: str) -> str:

@@ -330,7 +330,8 @@ class Engine:
     def wall_drawable(self) -> np.ndarray:
         """(B,) tiles that may still be drawn: the rest of the wall minus the dead wall (a copy; the
         core's ``tiles_left``, one call per game)."""
-        return np.fromiter((tiles_left(row, self.opts) for row in self.s.g), np.int64, self.batch_size)
+        native = self.native
+        return np.fromiter((tiles_left(row, native) for row in self.s.g), np.int64, self.batch_size)
 
     # -- search at decision time (native/include/tw16/resample.hpp) ----------------------------
     @_locked

@@ -2,26 +2,28 @@
 
 The functions run in the native core (native/src/mask.cpp; ``mask_rows`` is bound in ``envs._core``,
 the per-seat helpers, which only the tests call, in ``envs._core._testing``), on one game's rows (``hands = S.hands[b]``,
-``melds = S.melds[b]``, ``g = S.g[b]``, ``p = S.p[b]``) or one seat's (``h``, ``ms``, ``ps``):
+``melds = S.melds[b]``, ``g = S.g[b]``, ``p = S.p[b]``) or one seat's (``h``, ``ms``, ``ps``), under
+``rules``, the rules compiled once (``native_rules(rules)`` below, ``Engine.native``):
 
-    mask_rows(mask, g, p, hands, melds, terminated, opts, cfg, p_opts)   the legal actions of each
-                                 game's seat to decide into mask (B, 76), for a batch of games
+    mask_rows(mask, g, p, hands, melds, terminated, rules)   the legal actions of each game's seat to
+                                 decide into mask (B, 76), for a batch of games
     held_all(h, ms, nm, k)       tiles of kind k a seat holds, in hand and in its nm melds
-    is_ready_hand(h, ms, nm, p_opts)   does the (16 - 3 nm)-tile hand wait on some kind the seat
+    is_ready_hand(h, ms, nm, rules)   does the (16 - 3 nm)-tile hand wait on some kind the seat
                                  does not hold all four of?
-    ready_after_discard(h, ms, nm, d, p_opts)   is_ready_hand after discarding d
+    ready_after_discard(h, ms, nm, d, rules)   is_ready_hand after discarding d
     is_concealed(ms, nm)         only concealed kongs among the melds
-    can_declare_ready(g, ps, h, ms, opts, cfg, p_opts, claimed=False)   READY on the seat's turn:
+    can_declare_ready(g, ps, h, ms, rules, claimed=False)   READY on the seat's turn:
                                  天聽 / 地聽 while a ready window admits it (PLATFORMS.md 3.2; claimed:
                                  some seat has made a chi, pon or exposed kong this hand), 宣告聽牌
                                  (casual, concealed) or 報聽 (hongkong, any hand); never in the turn of
                                  a chi or pon
-    turn_win_ok(g, ps, h, opts, p_opts)   a self-drawn win is legal now
+    turn_win_ok(g, ps, h, rules)   a self-drawn win is legal now
 """
 
 from __future__ import annotations
 
 import atexit
+import functools
 import weakref
 
 import numpy as np
@@ -59,18 +61,34 @@ def engine_config(rules: Rules) -> np.ndarray:
 
 def native_rules(rules: Rules):
     """The rules compiled once for the core (``envs._core.Rules``: the options, engine_config and the
-    compiled profile, copied and checked when built; native/include/tw16/rules.hpp): every engine
-    call takes it with the state. Built once per rules object and kept on it (Rules drops it when
-    pickled: the native object stays in its process)."""
+    compiled profile, copied and checked when built; native/include/tw16/rules.hpp): every binding
+    that needs the rules takes it (the engine, search, encoders, scoring, settlement, mask and
+    claims). Built once per rules value and kept on the rules object (Rules drops it when pickled: the
+    native object stays in its process), so a call in a loop never builds it again, nor does a new
+    but equal rules object (``tw16 score`` makes one per case). It is never written after it is
+    built, so equal rules may share it."""
     native = rules.__dict__.get("_native")
     if native is None:
-        p_tai, p_repl, p_opts = rules.profile_data.compiled()
-        from envs._core import Rules as NativeRules  # (deferred: gen_constants reads this module before a build)
-
-        native = NativeRules(rules.as_array(), engine_config(rules), p_tai, p_repl, p_opts)
+        try:
+            hash(rules)
+        except TypeError:  # (an option value that cannot be a key: built for this object alone)
+            native = _build_native(rules)
+        else:
+            native = _native_of_value(rules)
         object.__setattr__(rules, "_native", native)
         _WITH_NATIVE[id(rules)] = rules
     return native
+
+
+def _build_native(rules: Rules):
+    p_tai, p_repl, p_opts = rules.profile_data.compiled()
+    from envs._core import Rules as NativeRules  # (deferred: gen_constants reads this module before a build)
+
+    return NativeRules(rules.as_array(), engine_config(rules), p_tai, p_repl, p_opts)
+
+
+# The native rules of the last rules values (as envs.scoring.profile caches the compiled profiles).
+_native_of_value = functools.lru_cache(maxsize=64)(_build_native)
 
 
 # The rules objects that hold a native one: at exit they let it go, so that no native object is
@@ -83,3 +101,4 @@ _WITH_NATIVE: weakref.WeakValueDictionary[int, Rules] = weakref.WeakValueDiction
 def _drop_natives() -> None:
     for rules in list(_WITH_NATIVE.values()):
         rules.__dict__.pop("_native", None)
+    _native_of_value.cache_clear()

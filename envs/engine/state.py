@@ -1,41 +1,45 @@
 """Batch state: struct-of-arrays, batch first. One game is row ``b`` of every array.
 
-Arrays (B = batch size; all writable inside the engine, exposed read-only by ``Engine``):
+Arrays (B = batch size; K = scripted walls per game; all writable inside the engine, exposed read-only
+by ``Engine``), generated from ``FIELDS`` below by tools/doc_tables.py:
 
-==========  ==================  ====================================================================
-name        shape, dtype        meaning
-==========  ==================  ====================================================================
-wall        (B, 144) uint8      physical tile ids in draw order; id//4 = kind for ids < 136, ids
-                                136..143 = flowers f1..f8 (kinds 34..41). Front draws take
-                                ``wall[head]``, replacements ``wall[tail]``; only the first
-                                ``g[WALL_N]`` entries (136 with flowers off) are used.
-hands       (B, 4, 34) int8     concealed counts per seat
-melds       (B, 4, 5, 3) int8   per seat, per meld: (type MELD_CHI..MELD_ANKONG, lowest kind, from seat);
-                                from seat = the discarder for claimed melds, the owner otherwise
-river       (B, 144, 4) int8    discards in order: (kind, seat, claimed_by seat or -1,
-                                bits RV_TSUMOGIRI | RV_WON_ON); a robbed kong's tile is entered
-                                as the konger's discard won on (it leaves the konger's hand)
-g           (B, NG) int64       per-game scalars, indexed by the G_* constants below
-p           (B, 4, NP) int64    per-seat scalars, indexed by the P_* constants below
-scores      (B, 4) int64        cumulative chips of the episode (zero-sum)
-rng         (B,) uint64         the game's own random stream (splitmix64 state)
-rewards     (B, 4) float32      chip deltas of the last step, in tai units (chips / per_tai)
-terminated  (B,) bool           the episode is over
-mask        (B, 76) bool        legal actions of ``current_player`` (all ones when terminated)
-res_tai     (B, 4) int32        last finished hand: hand tai per winner (-1 for non-winners)
-res_items   (B, 4, N_ITEMS) i16 last finished hand: tai per scoring item, per winner
-res_delta   (B, 4) int64        last finished hand: chip deltas
-script      (B, K, 144) uint8   optional scripted walls for the first K hands (tests, replays)
-la          (B, 4, 4) float64   拉 ledger (settlement "la"): la[b, d, c] = R, the open debt of player d
-                                to player c in chips (exact: halves only), 0 when none
-la_k        (B, 4, 4) int32     its count k (HONGKONG.md 5.2)
-rec         (B, HAND_LOG, NREC) the records of the last finished hands (REC_* slots): hand h of the
-            int64               episode in row h % HAND_LOG, written when it ends; ``Engine`` reads
-                                them after every call (``Engine.take_hands``), so a hand that ends
-                                in a step that also deals the next one (and the next) is kept
-rec_items   (B, HAND_LOG,       their nonzero scoring items, packed (seat * N_ITEMS + item) << 16 |
-            REC_MAX_ITEMS) i32  (tai & 0xFFFF), REC_NITEMS of them
-==========  ==================  ====================================================================
+.. BEGIN generated: arrays
+==========  =================  =====================================================================
+name        shape, dtype       meaning
+==========  =================  =====================================================================
+wall        (B, 144) uint8     physical tile ids in draw order; id//4 = kind for ids < 136, ids
+                               136..143 = flowers f1..f8 (kinds 34..41). Front draws take
+                               wall[head], replacements wall[tail]; only the first g[G_WALL_N]
+                               entries (136 with flowers off) are used.
+hands       (B, 4, 34) int8    concealed counts per seat
+melds       (B, 4, 5, 3) int8  per seat, per meld: (type MELD_CHI..MELD_ANKONG, lowest kind, from
+                               seat); from seat = the discarder for claimed melds, the owner
+                               otherwise
+river       (B, 144, 4) int8   discards in order: (kind, seat, claimed_by seat or -1, bits
+                               RV_TSUMOGIRI | RV_WON_ON); a robbed kong's tile is entered as the
+                               konger's discard won on (it leaves the konger's hand)
+g           (B, 38) int64      per-game scalars, indexed by the G_* constants below
+p           (B, 4, 14) int64   per-seat scalars, indexed by the P_* constants below
+scores      (B, 4) int64       cumulative chips of the episode (zero-sum)
+rng         (B,) uint64        the game's own random stream (splitmix64 state)
+rewards     (B, 4) float32     chip deltas of the last step, in tai units (chips / per_tai)
+terminated  (B,) bool          the episode is over
+mask        (B, 76) bool       legal actions of current_player (all ones when terminated)
+res_tai     (B, 4) int32       last finished hand: hand tai per winner (-1 for non-winners)
+res_items   (B, 4, 159) int16  last finished hand: tai per scoring item, per winner
+res_delta   (B, 4) int64       last finished hand: chip deltas
+script      (B, K, 144) uint8  optional scripted walls for the first K hands (tests, replays)
+la          (B, 4, 4) float64  拉 ledger (settlement "la"): la[b, d, c] = R, the open debt of player
+                               d to player c in chips (exact: halves only), 0 when none
+la_k        (B, 4, 4) int32    its count k (HONGKONG.md 5.2)
+rec         (B, 2, 23) int64   the records of the last finished hands (REC_* slots): hand h of the
+                               episode in row h % HAND_LOG, written when it ends; Engine reads them
+                               after every call (Engine.take_hands), so a hand that ends in a step
+                               that also deals the next one (and the next) is kept
+rec_items   (B, 2, 32) int32   their nonzero scoring items, packed (seat * N_ITEMS + item) << 16 |
+                               (tai & 0xFFFF), REC_NITEMS of them
+==========  =================  =====================================================================
+.. END generated: arrays
 """
 
 from __future__ import annotations
@@ -183,7 +187,8 @@ NREC = 23
 
 
 class Field(NamedTuple):
-    """One array of the state: its name, numpy dtype, the dims after the batch axis and alloc's fill.
+    """One array of the state: its name, numpy dtype, the dims after the batch axis, alloc's fill and
+    what it holds (``doc``: the module docstring's table is generated from it).
 
     A dim is a number or the name of a constant (of this module, or of the module ``DIM_HOME`` names);
     ``K`` is the number of scripted walls per game. ``writable``: the engine writes it (script is only
@@ -195,33 +200,80 @@ class Field(NamedTuple):
     dims: tuple
     fill: int = 0
     writable: bool = True
+    doc: str = ""
 
 
-# The state layout, defined once (the table above says what each array means). The native core's
-# State struct, its argument parser, copy_game, the threads' hold and the fuzz harness expand the
-# X-macro TW16_STATE_FIELDS that tools/gen_constants.py generates from this table
-# (native/include/tw16/state_fields.hpp); State and alloc() below are built from it too.
+# The state layout, defined once. The native core's State struct, its argument parser, copy_game,
+# the threads' hold and the fuzz harness expand the X-macro TW16_STATE_FIELDS that
+# tools/gen_constants.py generates from this table (native/include/tw16/state_fields.hpp); State and
+# alloc() below are built from it too, and tools/doc_tables.py writes the docstring's table from it.
 FIELDS = (
-    Field("wall", "uint8", ("WALL_SIZE",)),
-    Field("hands", "int8", (4, "N_KINDS")),
-    Field("melds", "int8", (4, "MAX_MELDS", 3)),
-    Field("river", "int8", ("MAX_RIVER", 4), fill=-1),
+    Field(
+        "wall",
+        "uint8",
+        ("WALL_SIZE",),
+        doc="physical tile ids in draw order; id//4 = kind for ids < 136, ids 136..143 = flowers f1..f8 "
+        "(kinds 34..41). Front draws take ``wall[head]``, replacements ``wall[tail]``; only the first "
+        "``g[G_WALL_N]`` entries (136 with flowers off) are used.",
+    ),
+    Field("hands", "int8", (4, "N_KINDS"), doc="concealed counts per seat"),
+    Field(
+        "melds",
+        "int8",
+        (4, "MAX_MELDS", 3),
+        doc="per seat, per meld: (type MELD_CHI..MELD_ANKONG, lowest kind, from seat); from seat = the "
+        "discarder for claimed melds, the owner otherwise",
+    ),
+    Field(
+        "river",
+        "int8",
+        ("MAX_RIVER", 4),
+        fill=-1,
+        doc="discards in order: (kind, seat, claimed_by seat or -1, bits RV_TSUMOGIRI | RV_WON_ON); a "
+        "robbed kong's tile is entered as the konger's discard won on (it leaves the konger's hand)",
+    ),
     # int64 scalars: the native core reads g and p as int64 rows
-    Field("g", "int64", ("NG",)),
-    Field("p", "int64", (4, "NP")),
-    Field("scores", "int64", (4,)),
-    Field("rng", "uint64", ()),
-    Field("rewards", "float32", (4,)),
-    Field("terminated", "bool", ()),
-    Field("mask", "bool", ("N_ACTIONS",), fill=1),
-    Field("res_tai", "int32", (4,), fill=-1),
-    Field("res_items", "int16", (4, "N_ITEMS")),  # (int16: half the state; tai per item < 2**15)
-    Field("res_delta", "int64", (4,)),
-    Field("script", "uint8", ("K", "WALL_SIZE"), writable=False),
-    Field("la", "float64", (4, 4)),
-    Field("la_k", "int32", (4, 4)),
-    Field("rec", "int64", ("HAND_LOG", "NREC")),
-    Field("rec_items", "int32", ("HAND_LOG", "REC_MAX_ITEMS")),
+    Field("g", "int64", ("NG",), doc="per-game scalars, indexed by the G_* constants below"),
+    Field("p", "int64", (4, "NP"), doc="per-seat scalars, indexed by the P_* constants below"),
+    Field("scores", "int64", (4,), doc="cumulative chips of the episode (zero-sum)"),
+    Field("rng", "uint64", (), doc="the game's own random stream (splitmix64 state)"),
+    Field("rewards", "float32", (4,), doc="chip deltas of the last step, in tai units (chips / per_tai)"),
+    Field("terminated", "bool", (), doc="the episode is over"),
+    Field("mask", "bool", ("N_ACTIONS",), fill=1, doc="legal actions of ``current_player`` (all ones when terminated)"),
+    Field("res_tai", "int32", (4,), fill=-1, doc="last finished hand: hand tai per winner (-1 for non-winners)"),
+    # (int16: half the state; tai per item < 2**15)
+    Field("res_items", "int16", (4, "N_ITEMS"), doc="last finished hand: tai per scoring item, per winner"),
+    Field("res_delta", "int64", (4,), doc="last finished hand: chip deltas"),
+    Field(
+        "script",
+        "uint8",
+        ("K", "WALL_SIZE"),
+        writable=False,
+        doc="optional scripted walls for the first K hands (tests, replays)",
+    ),
+    Field(
+        "la",
+        "float64",
+        (4, 4),
+        doc='拉 ledger (settlement "la"): la[b, d, c] = R, the open debt of player d to player c in chips '
+        "(exact: halves only), 0 when none",
+    ),
+    Field("la_k", "int32", (4, 4), doc="its count k (HONGKONG.md 5.2)"),
+    Field(
+        "rec",
+        "int64",
+        ("HAND_LOG", "NREC"),
+        doc="the records of the last finished hands (REC_* slots): hand h of the episode in row "
+        "h % HAND_LOG, written when it ends; ``Engine`` reads them after every call "
+        "(``Engine.take_hands``), so a hand that ends in a step that also deals the next one (and the "
+        "next) is kept",
+    ),
+    Field(
+        "rec_items",
+        "int32",
+        ("HAND_LOG", "REC_MAX_ITEMS"),
+        doc="their nonzero scoring items, packed (seat * N_ITEMS + item) << 16 | (tai & 0xFFFF), REC_NITEMS of them",
+    ),
 )
 # The module of each dim named in FIELDS that this module does not define.
 DIM_HOME = {"N_KINDS": _tiles, "N_ACTIONS": _actions, "N_ITEMS": _codes}

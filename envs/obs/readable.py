@@ -79,7 +79,7 @@ def readable(engine, b: int = 0, view: int | None = None) -> dict:
         "to_act": cur,
         "turn": int(g[st.G_TURN]),
         "tile": kind_name(t) if t >= 0 and phase in (st.PH_CLAIM, st.PH_ROB) else None,
-        "wall": int(max(tiles_left(g, engine.opts), 0)),
+        "wall": int(max(tiles_left(g, engine.native), 0)),
         "dealer": dealer,
         "streak": int(g[st.G_STREAK]),
         "round_wind": WIND_NAMES[int(g[st.G_ROT]) // 4 % 4],

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs._core import score_hand, settle
+from envs.engine.mask import native_rules
 from envs.rules import MAX_STREAK, OPT_BASE, OPT_PER_TAI, Rules, RulesError
 from envs.scoring import codes as C
 from envs.scoring.errors import CaseError
@@ -334,7 +335,7 @@ def _check_timing(flags, win_by, winner, payer, melds, rules) -> None:
 def score_parsed(c: Case) -> dict:
     """Items, names, hand tai, dealer tai per leg and chip deltas of a validated case."""
     prof = c.rules.profile_data
-    p_tai, p_repl, p_opts = prof.compiled()
+    native = native_rules(c.rules)  # (built once per rules object)
     out = np.zeros(C.N_ITEMS, dtype=np.int32)
     hand_tai = score_hand(
         c.concealed,
@@ -347,9 +348,7 @@ def score_parsed(c: Case) -> dict:
         c.winner,
         c.round_wind,
         c.flags,
-        p_tai,
-        p_repl,
-        p_opts,
+        native,
         out,
     )
     if hand_tai < 0:
@@ -360,7 +359,9 @@ def score_parsed(c: Case) -> dict:
     dealer_tai = np.zeros(4, dtype=np.int64)
     # The engine's own settlement (native/src/settle.cpp): the legs paid in full (HONGKONG.md 5.1), and
     # the dealer tai on each seat's leg. The case's seats are winds: the dealer is E (0).
-    settle(hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, opts, deltas, liable=c.liable, out_dealer_tai=dealer_tai)
+    settle(
+        hand_tai, c.win_by, c.winner, c.payer, 0, c.streak, native, deltas, liable=c.liable, out_dealer_tai=dealer_tai
+    )
     order = {k: i for i, k in enumerate(prof.keys)}
     # A 0-tai item changes no payment and is not reported (as 屁胡 reports no item).
     held = sorted((k for i, k in enumerate(C.ITEM_KEYS) if out[i] != 0), key=order.get)

@@ -112,45 +112,21 @@ State state_of(nb::handle state, const char* arg) {
     return S;
 }
 
-Opts opts_of(const AnyArray& a, const char* name, bool divides) {
-    const Opts opts = mutable_1d(ro<int64_t, 1>(a, name, {R::N_OPTS}));
-    const std::string n(name);
-    if (opts[R::OPT_DEAD_WALL] < 0 || opts[R::OPT_DEAD_WALL] > St::WALL_SIZE)
-        bad(n + ": OPT_DEAD_WALL = " + std::to_string(opts[R::OPT_DEAD_WALL]) + ", expected 0..144");
-    if (divides && opts[R::OPT_PER_TAI] == 0) bad(n + ": OPT_PER_TAI is 0 (rewards are chips / per_tai)");
+RulesArrays rules_arrays_of(const AnyArray& opts_a, const AnyArray& cfg_a, const AnyArray& p_tai,
+                            const AnyArray& p_repl, const AnyArray& p_opts) {
+    RulesArrays r;
+    r.opts = mutable_1d(ro<int64_t, 1>(opts_a, "opts", {R::N_OPTS}));
+    const Opts& o = r.opts;
+    if (o[R::OPT_DEAD_WALL] < 0 || o[R::OPT_DEAD_WALL] > St::WALL_SIZE)
+        bad("opts: OPT_DEAD_WALL = " + std::to_string(o[R::OPT_DEAD_WALL]) + ", expected 0..144");
     // (base_chips' product must not overflow)
-    check_range(opts[R::OPT_BASE], 0, int64_t{1} << 40, n + "[OPT_BASE]");
-    return opts;
-}
-
-Cfg cfg_of(const AnyArray& a, const char* name) { return mutable_1d(ro<int64_t, 1>(a, name, {py::mask::N_CFG})); }
-
-View<int64_t, 1> popts_of(const AnyArray& a, const char* name) {
-    return mutable_1d(ro<int64_t, 1>(a, name, {P::N_POPTS}));
-}
-
-Prof prof_of(nb::handle prof, const char* arg) {
-    const std::string a(arg);
-    if (!nb::isinstance<nb::tuple>(prof) && !nb::isinstance<nb::list>(prof))
-        bad(a + ": expected the tuple (p_tai, p_repl, p_opts) of Profile.compiled()");
-    if (nb::len(prof) != 3)
-        bad(a + ": expected 3 arrays (p_tai, p_repl, p_opts), got " + std::to_string(nb::len(prof)));
-    Prof p;
-    p.p_tai = view_of<int32_t, 2>(ro_array(item(prof, 0), arg, "p_tai"), Name(arg, "p_tai"), {4, py::codes::N_ITEMS});
-    p.p_repl = view_of<int8_t, 2>(ro_array(item(prof, 1), arg, "p_repl"), Name(arg, "p_repl"),
-                                  {py::codes::N_ITEMS, py::codes::N_ITEMS});
-    p.p_opts = view_of<int64_t, 1>(ro_array(item(prof, 2), arg, "p_opts"), Name(arg, "p_opts"), {P::N_POPTS});
-    check_item_order(p.p_tai, a + ".p_tai");
-    return p;
-}
-
-Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts) {
-    Prof p;
-    p.p_tai = view_of<int32_t, 2>(p_tai, "p_tai", {4, py::codes::N_ITEMS});
-    p.p_repl = view_of<int8_t, 2>(p_repl, "p_repl", {py::codes::N_ITEMS, py::codes::N_ITEMS});
-    p.p_opts = popts_of(p_opts);
-    check_item_order(p.p_tai, "p_tai");
-    return p;
+    check_range(o[R::OPT_BASE], 0, int64_t{1} << 40, "opts[OPT_BASE]");
+    r.cfg = mutable_1d(ro<int64_t, 1>(cfg_a, "cfg", {py::mask::N_CFG}));
+    r.prof.p_tai = view_of<int32_t, 2>(p_tai, "p_tai", {4, py::codes::N_ITEMS});
+    r.prof.p_repl = view_of<int8_t, 2>(p_repl, "p_repl", {py::codes::N_ITEMS, py::codes::N_ITEMS});
+    r.prof.p_opts = mutable_1d(ro<int64_t, 1>(p_opts, "p_opts", {P::N_POPTS}));
+    check_item_order(r.prof.p_tai, "p_tai");
+    return r;
 }
 
 }  // namespace tw16::bind

@@ -1,7 +1,8 @@
-// The one argument parser of the bindings: the engine's state, the rules' arrays (options, engine
-// settings, compiled profile) and the range checks, as every binding file uses them (arrays are
-// checked by view_of / rw / ro in common.hpp). Bad input is a ValueError / TypeError whose message
-// names the argument; each check here is the strictest any binding made before there was one parser.
+// The one argument parser of the bindings: the engine's state, the arrays the rules object is
+// built from (options, engine settings, compiled profile) and the range checks, as every binding
+// file uses them (arrays are checked by view_of / rw / ro in common.hpp). Bad input is a ValueError /
+// TypeError whose message names the argument; each check here is the strictest any binding made
+// before there was one parser.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -27,19 +28,20 @@ AnyArray ro_array(nb::handle h, const char* arg, const char* field = nullptr);
 // (one batch size) and writability (the scripted walls may be read-only); messages name "arg.field".
 State state_of(nb::handle state, const char* arg = "state");
 
-// Rules.as_array() (N_OPTS,) int64, only read: the options whose range keeps native code in bounds
-// (OPT_DEAD_WALL 0..144, OPT_BASE 0..2**40) are checked, and with `divides` (the callee divides chips
-// by it: the engine's rewards, the observations' score scale) OPT_PER_TAI not 0.
-Opts opts_of(const AnyArray& a, const char* name = "opts", bool divides = false);
-// engine_config(rules) (N_CFG,) int64.
-Cfg cfg_of(const AnyArray& a, const char* name = "cfg");
-// Profile.compiled()'s p_opts (N_POPTS,) int64.
-View<int64_t, 1> popts_of(const AnyArray& a, const char* name = "p_opts");
-// The compiled profile: the tuple (p_tai, p_repl, p_opts) passed as `arg` (messages "arg.p_tai"), or its
-// three arrays passed on their own. p_tai int32 (4, N_ITEMS), whose row 3 (the items in table
-// order, -1 after the last) the scorer uses as indices: range-checked; p_repl int8 (N_ITEMS, N_ITEMS).
-Prof prof_of(nb::handle prof, const char* arg = "prof");
-Prof prof_of(const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts);
+// The arrays envs._core.Rules is built from (bind_rules.cpp copies them), checked: opts =
+// Rules.as_array() (N_OPTS,) int64, whose options that keep native code in bounds are range-checked
+// (OPT_DEAD_WALL 0..144, OPT_BASE 0..2**40); cfg = engine_config(rules) (N_CFG,) int64; the compiled
+// profile (Profile.compiled()): p_tai int32 (4, N_ITEMS), whose row 3 (the items in table order, -1
+// after the last) the scorer uses as indices: range-checked; p_repl int8 (N_ITEMS, N_ITEMS); p_opts
+// int64 (N_POPTS,). Every binding that needs the rules takes the built object (const Rules&), never
+// these arrays.
+struct RulesArrays {
+    Opts opts;
+    Cfg cfg;
+    Prof prof;
+};
+RulesArrays rules_arrays_of(const AnyArray& opts, const AnyArray& cfg, const AnyArray& p_tai, const AnyArray& p_repl,
+                            const AnyArray& p_opts);
 
 // An engine call's rules (envs._core.Rules, checked when built) where chips are divided by
 // OPT_PER_TAI: not 0 (ValueError otherwise); bind_rules.cpp.

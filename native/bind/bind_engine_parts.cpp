@@ -1,8 +1,9 @@
 // Bindings of the engine's parts (claims, mask, wall, side, ledger, handend's hk_flags): thin wrappers named as the
 // Python functions, for the differential test (tests/test_native_engine_parts.py) and Python
 // callers. Every array is checked here (dtype, rank, shape) and every value the native code uses
-// as an index (seats, tile kinds, meld counts, wall positions): bad input is a ValueError /
-// TypeError naming the argument, never an out-of-bounds access.
+// as an index (seats, tile kinds, meld counts, wall positions); the rules come compiled and checked
+// once (envs._core.Rules): bad input is a ValueError / TypeError naming the argument, never an
+// out-of-bounds access.
 //
 // Hands passed as one seat's counts (h) are copied: the native functions add and remove a tile in
 // place (restored before they return), so read-only arrays are accepted and never written.
@@ -17,6 +18,7 @@
 #include "tw16/ledger.hpp"
 #include "tw16/mask.hpp"
 #include "tw16/parallel.hpp"
+#include "tw16/rules.hpp"
 #include "tw16/side.hpp"
 #include "tw16/state.hpp"
 #include "tw16/wall.hpp"
@@ -91,8 +93,7 @@ void check_mask_game(int64_t b, View<int64_t, 1> g, View<int64_t, 2> p, View<int
 
 // ------------------------------------------------------------------------------------ mask
 void b_mask_rows(const RwArray& mask_a, const AnyArray& g_a, const AnyArray& p_a, const RwArray& hands_a,
-                 const AnyArray& melds_a, const AnyArray& term_a, const AnyArray& opts_a, const AnyArray& cfg_a,
-                 const AnyArray& popts_a) {
+                 const AnyArray& melds_a, const AnyArray& term_a, const Rules& rules) {
     auto g = in<int64_t, 2>(g_a, "g", {-1, NG});
     const int64_t B = g.shape[0];
     auto mask = rw<bool, 2>(mask_a, "mask", {B, N_ACTIONS});
@@ -100,9 +101,9 @@ void b_mask_rows(const RwArray& mask_a, const AnyArray& g_a, const AnyArray& p_a
     auto hands = rw<int8_t, 3>(hands_a, "hands", {B, 4, 34});  // restored in place (wins_with...)
     auto melds = in<int8_t, 4>(melds_a, "melds", {B, 4, MAX_MELDS, 3});
     auto term = in<bool, 1>(term_a, "terminated", {B});
-    Opts opts = opts_of(opts_a);
-    Cfg cfg = cfg_of(cfg_a);
-    auto p_opts = popts_of(popts_a);
+    const Opts opts = rules.options();
+    const Cfg cfg = rules.config();
+    const auto p_opts = rules.prof.p_opts;
     for (int64_t b = 0; b < B; ++b)
         if (!term[b]) check_mask_game(b, g[b], p[b], hands[b], melds[b]);
     nb::gil_scoped_release nogil;
@@ -123,38 +124,37 @@ bool b_is_concealed(const AnyArray& ms_a, int64_t nm) {
     return is_concealed(ms, nm);
 }
 
-bool b_is_ready_hand(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, const AnyArray& popts_a) {
+bool b_is_ready_hand(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, const Rules& rules) {
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
     check_range(nm, 0, MAX_MELDS, "nm");
-    return is_ready_hand(h.v, ms, nm, popts_of(popts_a));
+    return is_ready_hand(h.v, ms, nm, rules.prof.p_opts);
 }
 
-bool b_ready_after_discard(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, int64_t d, const AnyArray& popts_a) {
+bool b_ready_after_discard(const AnyArray& h_a, const AnyArray& ms_a, int64_t nm, int64_t d, const Rules& rules) {
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
     check_range(nm, 0, MAX_MELDS, "nm");
     check_range(d, 0, 33, "d");
-    return ready_after_discard(h.v, ms, nm, d, popts_of(popts_a));
+    return ready_after_discard(h.v, ms, nm, d, rules.prof.p_opts);
 }
 
 bool b_can_declare_ready(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const AnyArray& ms_a,
-                         const AnyArray& opts_a, const AnyArray& cfg_a, const AnyArray& popts_a, bool claimed) {
+                         const Rules& rules, bool claimed) {
     auto g = in<int64_t, 1>(g_a, "g", {NG});
     auto ps = in<int64_t, 1>(ps_a, "ps", {NP});
     Hand34 h(h_a, "h");
     auto ms = in<int8_t, 2>(ms_a, "ms", {MAX_MELDS, 3});
     check_range(ps[St::P_NMELDS], 0, MAX_MELDS, "ps[P_NMELDS]");
-    return can_declare_ready(g, ps, h.v, ms, opts_of(opts_a), cfg_of(cfg_a), popts_of(popts_a), claimed);
+    return can_declare_ready(g, ps, h.v, ms, rules.options(), rules.config(), rules.prof.p_opts, claimed);
 }
 
-bool b_turn_win_ok(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const AnyArray& opts_a,
-                   const AnyArray& popts_a) {
+bool b_turn_win_ok(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, const Rules& rules) {
     auto g = in<int64_t, 1>(g_a, "g", {NG});
     auto ps = in<int64_t, 1>(ps_a, "ps", {NP});
     Hand34 h(h_a, "h");
     check_range(ps[St::P_NMELDS], 0, MAX_MELDS, "ps[P_NMELDS]");
-    return turn_win_ok(g, ps, h.v, opts_of(opts_a), popts_of(popts_a));
+    return turn_win_ok(g, ps, h.v, rules.options(), rules.prof.p_opts);
 }
 
 // ------------------------------------------------------------------------------------ claims
@@ -164,23 +164,23 @@ bool b_may_win(const AnyArray& h_a, int64_t t, int64_t shapes) {
     return may_win(h, t, shapes);
 }
 
-bool b_wins_with(const AnyArray& h_a, int64_t n_melds, int64_t t, const AnyArray& popts_a) {
+bool b_wins_with(const AnyArray& h_a, int64_t n_melds, int64_t t, const Rules& rules) {
     Hand34 h(h_a, "h");
     check_range(n_melds, 0, MAX_MELDS, "n_melds");
     check_range(t, 0, 33, "t");
-    return wins_with(h.v, n_melds, t, popts_of(popts_a));
+    return wins_with(h.v, n_melds, t, rules.prof.p_opts);
 }
 
-int64_t b_tiles_left(const AnyArray& g_a, const AnyArray& opts_a) {
-    return tiles_left(in<int64_t, 1>(g_a, "g", {NG}), opts_of(opts_a));
+int64_t b_tiles_left(const AnyArray& g_a, const Rules& rules) {
+    return tiles_left(in<int64_t, 1>(g_a, "g", {NG}), rules.options());
 }
 
-bool b_kong_allowed(const AnyArray& g_a, const AnyArray& opts_a) {
-    return kong_allowed(in<int64_t, 1>(g_a, "g", {NG}), opts_of(opts_a));
+bool b_kong_allowed(const AnyArray& g_a, const Rules& rules) {
+    return kong_allowed(in<int64_t, 1>(g_a, "g", {NG}), rules.options());
 }
 
 int64_t b_claim_options(const AnyArray& g_a, const AnyArray& ps_a, const AnyArray& h_a, int64_t s, int64_t d, int64_t t,
-                        const AnyArray& opts_a, const AnyArray& popts_a) {
+                        const Rules& rules) {
     auto g = in<int64_t, 1>(g_a, "g", {NG});
     auto ps = in<int64_t, 1>(ps_a, "ps", {NP});
     Hand34 h(h_a, "h");
@@ -188,7 +188,7 @@ int64_t b_claim_options(const AnyArray& g_a, const AnyArray& ps_a, const AnyArra
     check_range(s, 0, 3, "s");
     check_range(d, 0, 3, "d");
     check_range(t, 0, 33, "t");
-    return claim_options(g, ps, h.v, s, d, t, opts_of(opts_a), popts_of(popts_a));
+    return claim_options(g, ps, h.v, s, d, t, rules.options(), rules.prof.p_opts);
 }
 
 bool b_chi_has_discard(const AnyArray& h_a, int64_t t, int64_t lo, int64_t used1, int64_t used2, bool swap_ok) {
@@ -200,26 +200,23 @@ int64_t b_next_asked(const AnyArray& g_a, const AnyArray& p_a, int64_t after) {
     return next_asked(in<int64_t, 1>(g_a, "g", {NG}), in<int64_t, 2>(p_a, "p", {4, NP}), after);
 }
 
-bool b_open_claims(const RwArray& g_a, const RwArray& p_a, const RwArray& hands_a, int64_t t, const AnyArray& opts_a,
-                   const AnyArray& popts_a) {
+bool b_open_claims(const RwArray& g_a, const RwArray& p_a, const RwArray& hands_a, int64_t t, const Rules& rules) {
     auto g = rw<int64_t, 1>(g_a, "g", {NG});
     auto p = rw<int64_t, 2>(p_a, "p", {4, NP});
     auto hands = rw<int8_t, 2>(hands_a, "hands", {4, 34});
     check_game_hands(hands, p, "");
     check_range(t, 0, 33, "t");
-    Opts opts = opts_of(opts_a);
-    auto p_opts = popts_of(popts_a);
-    return open_claims(g, p, hands, t, opts, p_opts);
+    return open_claims(g, p, hands, t, rules.options(), rules.prof.p_opts);
 }
 
 bool b_open_rob(const RwArray& g_a, const RwArray& p_a, const RwArray& hands_a, int64_t k, bool ankong,
-                const AnyArray& popts_a) {
+                const Rules& rules) {
     auto g = rw<int64_t, 1>(g_a, "g", {NG});
     auto p = rw<int64_t, 2>(p_a, "p", {4, NP});
     auto hands = rw<int8_t, 2>(hands_a, "hands", {4, 34});
     check_game_hands(hands, p, "");
     check_range(k, 0, 33, "k");
-    return open_rob(g, p, hands, k, ankong, popts_of(popts_a));
+    return open_rob(g, p, hands, k, ankong, rules.prof.p_opts);
 }
 
 void b_clear_claims(const RwArray& p_a) { clear_claims(rw<int64_t, 2>(p_a, "p", {4, NP})); }
@@ -244,27 +241,25 @@ void check_script_wall(const State& s, int64_t b) {
     }
 }
 
-void b_fill_wall(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
+void b_fill_wall(nb::handle S_o, int64_t b, const Rules& rules) {
     State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
     check_batch_index(b, s.batch());
     check_script_index(s, b);
-    fill_wall(s, b, opts_of(opts_a));
+    fill_wall(s, b, rules.options());
 }
 
 // draw_tile reads the wall between head and tail (the dead wall never below 0), and a flower win
 // found after the draw is scored from the seats' melds and the river.
-bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_t src, const AnyArray& opts_a,
-                 nb::handle prof_o) {
+bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_t src, const Rules& rules) {
     State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
-    Prof prof = prof_of(prof_o);
-    Opts opts = opts_of(opts_a);
+    const Opts opts = rules.options();
     check_batch_index(b, s.batch());
     check_range(seat, 0, 3, "seat");
     check_range(s.g(b, St::G_HEAD), 0, WALL_SIZE, "S.g[b, G_HEAD]");
     check_range(s.g(b, St::G_TAIL), -1, WALL_SIZE - 1, "S.g[b, G_TAIL]");
-    // (opts_of checks OPT_DEAD_WALL: 0..144)
+    // (envs._core.Rules checked OPT_DEAD_WALL when built: 0..144)
     if (opts[R::OPT_DEAD_WALL_PER_KONG]) check_range(s.g(b, St::G_NKONG), 0, WALL_SIZE, "S.g[b, G_NKONG]");
     for (int64_t i = 0; i < WALL_SIZE; ++i)
         if (s.wall(b, i) >= WALL_SIZE)
@@ -273,28 +268,25 @@ bool b_draw_tile(nb::handle S_o, int64_t b, int64_t seat, bool from_tail, int64_
     check_range(s.g(b, St::G_DEALER), 0, 3, "S.g[b, G_DEALER]");
     check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
     check_game_hands(s.hands[b], s.p[b], "S.");
-    return draw_tile(s, b, seat, from_tail, src, opts, prof);
+    return draw_tile(s, b, seat, from_tail, src, opts, rules.prof);
 }
 
-bool b_deal(nb::handle S_o, int64_t b, const AnyArray& opts_a, nb::handle prof_o) {
+bool b_deal(nb::handle S_o, int64_t b, const Rules& rules) {
     State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
-    Prof prof = prof_of(prof_o);
-    Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
     check_range(s.g(b, St::G_DEALER), 0, 3, "S.g[b, G_DEALER]");
     check_script_index(s, b);
     check_script_wall(s, b);
-    return deal(s, b, opts, prof);
+    return deal(s, b, rules.options(), rules.prof);
 }
 
 // ------------------------------------------------------------------------------------ side
-// (base_chips' product must not overflow: opts_of checks OPT_BASE)
+// (base_chips' product must not overflow: envs._core.Rules checked OPT_BASE when built)
 
-int64_t b_base_chips(const AnyArray& opts_a, int64_t halves) {
-    Opts opts = opts_of(opts_a);
+int64_t b_base_chips(const Rules& rules, int64_t halves) {
     check_range(halves, -(int64_t{1} << 20), int64_t{1} << 20, "halves");
-    return base_chips(opts, halves);
+    return base_chips(rules.options(), halves);
 }
 
 void b_all_pay(const RwArray& p_a, int64_t seat, int64_t chips) {
@@ -303,30 +295,27 @@ void b_all_pay(const RwArray& p_a, int64_t seat, int64_t chips) {
     all_pay(p, seat, chips);
 }
 
-void b_flower_side(const RwArray& p_a, int64_t seat, const AnyArray& opts_a) {
+void b_flower_side(const RwArray& p_a, int64_t seat, const Rules& rules) {
     auto p = rw<int64_t, 2>(p_a, "p", {4, NP});
     check_range(seat, 0, 3, "seat");
-    Opts opts = opts_of(opts_a);
-    flower_side(p, seat, opts);
+    flower_side(p, seat, rules.options());
 }
 
-void b_roll_dice(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
+void b_roll_dice(nb::handle S_o, int64_t b, const Rules& rules) {
     State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
-    Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
     check_range(s.g(b, St::G_DEALER), 0, 3, "S.g[b, G_DEALER]");
-    roll_dice(s, b, opts);
+    roll_dice(s, b, rules.options());
 }
 
-void b_chase_side(nb::handle S_o, int64_t b, const AnyArray& opts_a) {
+void b_chase_side(nb::handle S_o, int64_t b, const Rules& rules) {
     State s = state_of(S_o, "S");
     const Hold hold(s);  // (hold.hpp: until the call returns)
-    Opts opts = opts_of(opts_a);
     check_batch_index(b, s.batch());
     // (the payer is a river seat equal to (seat - j) % 4, so always 0..3)
     check_range(s.g(b, St::G_NRIVER), 0, MAX_RIVER, "S.g[b, G_NRIVER]");
-    chase_side(s, b, opts);
+    chase_side(s, b, rules.options());
 }
 
 // ------------------------------------------------------------------------------------ ledger
@@ -410,40 +399,43 @@ void bind_engine_parts(nb::module_& m, nb::module_& t) {
     using nb::arg;
     // mask.py
     m.def("mask_rows", held(&b_mask_rows), arg("mask"), arg("g"), arg("p"), arg("hands"), arg("melds"),
-          arg("terminated"), arg("opts"), arg("cfg"), arg("p_opts"),
+          arg("terminated"), arg("rules"),
           "mask.mask_rows for every game of a batch: the legal actions of each game's seat to decide into "
-          "mask (B, 76). Arrays as in envs.engine.state.State.");
+          "mask (B, 76) under the rules (envs._core.Rules). Arrays as in envs.engine.state.State.");
     t.def("held_all", held(&b_held_all), arg("h"), arg("ms"), arg("nm"), arg("k"));
     t.def("is_concealed", held(&b_is_concealed), arg("ms"), arg("nm"));
-    t.def("is_ready_hand", held(&b_is_ready_hand), arg("h"), arg("ms"), arg("nm"), arg("p_opts"));
-    t.def("ready_after_discard", held(&b_ready_after_discard), arg("h"), arg("ms"), arg("nm"), arg("d"), arg("p_opts"));
-    t.def("can_declare_ready", held(&b_can_declare_ready), arg("g"), arg("ps"), arg("h"), arg("ms"), arg("opts"),
-          arg("cfg"), arg("p_opts"), arg("claimed") = false);
-    t.def("turn_win_ok", held(&b_turn_win_ok), arg("g"), arg("ps"), arg("h"), arg("opts"), arg("p_opts"));
+    t.def("is_ready_hand", held(&b_is_ready_hand), arg("h"), arg("ms"), arg("nm"), arg("rules"));
+    t.def("ready_after_discard", held(&b_ready_after_discard), arg("h"), arg("ms"), arg("nm"), arg("d"), arg("rules"));
+    t.def("can_declare_ready", held(&b_can_declare_ready), arg("g"), arg("ps"), arg("h"), arg("ms"), arg("rules"),
+          arg("claimed") = false);
+    t.def("turn_win_ok", held(&b_turn_win_ok), arg("g"), arg("ps"), arg("h"), arg("rules"));
     // claims.py
     t.def("may_win", held(&b_may_win), arg("h"), arg("t"), arg("shapes"));
-    t.def("wins_with", held(&b_wins_with), arg("h"), arg("n_melds"), arg("t"), arg("p_opts"));
-    m.def("tiles_left", held(&b_tiles_left), arg("g"), arg("opts"));
-    t.def("kong_allowed", held(&b_kong_allowed), arg("g"), arg("opts"));
+    t.def("wins_with", held(&b_wins_with), arg("h"), arg("n_melds"), arg("t"), arg("rules"));
+    m.def("tiles_left", held(&b_tiles_left), arg("g"), arg("rules"),
+          "claims.tiles_left: the tiles still drawable in the game g (one game's row) under the rules "
+          "(envs._core.Rules).");
+    t.def("kong_allowed", held(&b_kong_allowed), arg("g"), arg("rules"));
     m.def("claim_options", held(&b_claim_options), arg("g"), arg("ps"), arg("h"), arg("s"), arg("d"), arg("t"),
-          arg("opts"), arg("p_opts"));
+          arg("rules"),
+          "claims.claim_options: the claim bits (P_CLAIM) of seat s on the tile t discarded by seat d under the "
+          "rules (envs._core.Rules).");
     t.def("chi_has_discard", held(&b_chi_has_discard), arg("h"), arg("t"), arg("lo"), arg("used1"), arg("used2"),
           arg("swap_ok"));
     t.def("next_asked", held(&b_next_asked), arg("g"), arg("p"), arg("after"));
-    t.def("open_claims", held(&b_open_claims), arg("g"), arg("p"), arg("hands"), arg("t"), arg("opts"), arg("p_opts"));
-    t.def("open_rob", held(&b_open_rob), arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("p_opts"));
+    t.def("open_claims", held(&b_open_claims), arg("g"), arg("p"), arg("hands"), arg("t"), arg("rules"));
+    t.def("open_rob", held(&b_open_rob), arg("g"), arg("p"), arg("hands"), arg("k"), arg("ankong"), arg("rules"));
     t.def("clear_claims", held(&b_clear_claims), arg("p"));
-    // wall.py (S: envs.engine.state.State; prof: the compiled profile tuple)
-    t.def("fill_wall", held(&b_fill_wall), arg("S"), arg("b"), arg("opts"));
-    t.def("draw_tile", held(&b_draw_tile), arg("S"), arg("b"), arg("seat"), arg("from_tail"), arg("src"), arg("opts"),
-          arg("prof"));
-    t.def("deal", held(&b_deal), arg("S"), arg("b"), arg("opts"), arg("prof"));
+    // wall.py (S: envs.engine.state.State; rules: envs._core.Rules)
+    t.def("fill_wall", held(&b_fill_wall), arg("S"), arg("b"), arg("rules"));
+    t.def("draw_tile", held(&b_draw_tile), arg("S"), arg("b"), arg("seat"), arg("from_tail"), arg("src"), arg("rules"));
+    t.def("deal", held(&b_deal), arg("S"), arg("b"), arg("rules"));
     // side.py
-    t.def("base_chips", held(&b_base_chips), arg("opts"), arg("halves"));
+    t.def("base_chips", held(&b_base_chips), arg("rules"), arg("halves"));
     t.def("all_pay", held(&b_all_pay), arg("p"), arg("seat"), arg("chips"));
-    t.def("flower_side", held(&b_flower_side), arg("p"), arg("seat"), arg("opts"));
-    t.def("roll_dice", held(&b_roll_dice), arg("S"), arg("b"), arg("opts"));
-    t.def("chase_side", held(&b_chase_side), arg("S"), arg("b"), arg("opts"));
+    t.def("flower_side", held(&b_flower_side), arg("p"), arg("seat"), arg("rules"));
+    t.def("roll_dice", held(&b_roll_dice), arg("S"), arg("b"), arg("rules"));
+    t.def("chase_side", held(&b_chase_side), arg("S"), arg("b"), arg("rules"));
     // ledger.py
     t.def("pay_rounded", held(&b_pay_rounded), arg("paid"), arg("d"), arg("c"), arg("amount"));
     t.def("la_close", held(&b_la_close), arg("la"), arg("la_k"), arg("d"), arg("c"), arg("paid"));

@@ -1,6 +1,7 @@
 // envs._core.Rules: the rules compiled once (tw16/rules.hpp), built from the arrays Python compiles
 // (Rules.as_array(), engine_config, Profile.compiled()) and checked here, once, by the one parser
-// (args.hpp); the engine's calls take it with the state. It copies the arrays, so a later change to
+// (args.hpp); every binding that needs the rules takes it (the engine, search, encoder, scoring,
+// hongkong, mask and claim calls). It copies the arrays, so a later change to
 // them changes nothing, and it is never written after: calls may share it across threads unheld.
 #include <algorithm>
 #include <initializer_list>
@@ -33,15 +34,13 @@ nb::object to_numpy(const std::array<T, M>& a, std::initializer_list<size_t> sha
 // Check the arrays (args.hpp) and build the rules in place.
 void build(Rules* self, const AnyArray& opts_a, const AnyArray& cfg_a, const AnyArray& p_tai, const AnyArray& p_repl,
            const AnyArray& p_opts) {
-    const Opts opts = opts_of(opts_a);
-    const Cfg cfg = cfg_of(cfg_a);
-    const Prof prof = prof_of(p_tai, p_repl, p_opts);
+    const RulesArrays a = rules_arrays_of(opts_a, cfg_a, p_tai, p_repl, p_opts);
     Rules* R = new (self) Rules();
-    copy_into(R->opts, opts);
-    copy_into(R->cfg, cfg);
-    copy_into(R->p_tai, prof.p_tai);
-    copy_into(R->p_repl, prof.p_repl);
-    copy_into(R->p_opts, prof.p_opts);
+    copy_into(R->opts, a.opts);
+    copy_into(R->cfg, a.cfg);
+    copy_into(R->p_tai, a.prof.p_tai);
+    copy_into(R->p_repl, a.prof.p_repl);
+    copy_into(R->p_opts, a.prof.p_opts);
 }
 
 nb::tuple arrays(const Rules& R) {

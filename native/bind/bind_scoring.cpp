@@ -1,6 +1,7 @@
 // Bindings of the scoring concept (score.hpp) and of the settlement (settle.hpp): score_hand, settle,
 // dealer_tai, winning_shape (score.hpp, settle.hpp), plus score_batch / settle_batch over many hands
-// and the bench loop score_all (tw16/bench/scoring.py _score_all). Every array and every scalar whose range
+// and the bench loop score_all (tw16/bench/scoring.py _score_all), all under the rules compiled once
+// (envs._core.Rules, tw16/rules.hpp). Every array and every scalar whose range
 // matters is checked here; inside the core, inputs are trusted.
 #include <nanobind/stl/optional.h>
 
@@ -12,6 +13,7 @@
 #include "tw16/constants.hpp"
 #include "tw16/meld.hpp"
 #include "tw16/parallel.hpp"
+#include "tw16/rules.hpp"
 #include "tw16/score.hpp"
 #include "tw16/settle.hpp"
 #include "tw16/state.hpp"
@@ -88,41 +90,38 @@ void check_settle(int64_t win_by, int64_t winner, int64_t payer, int64_t dealer,
 
 int64_t score_hand_b(const AnyArray& concealed_a, const AnyArray& meld_type_a, const AnyArray& meld_kind_a,
                      int64_t n_melds, int64_t flowers, int64_t win_tile, int64_t win_by, int64_t seat_wind,
-                     int64_t round_wind, int64_t flags, const AnyArray& p_tai, const AnyArray& p_repl,
-                     const AnyArray& p_opts, const RwArray& out_items_a) {
+                     int64_t round_wind, int64_t flags, const Rules& rules, const RwArray& out_items_a) {
     const auto concealed = view_of<int8_t, 1>(concealed_a, "concealed", {N_KINDS});
     const auto meld_type = view_of<int8_t, 1>(meld_type_a, "meld_type");
     const auto meld_kind = view_of<int8_t, 1>(meld_kind_a, "meld_kind");
-    const Prof prof = prof_of(p_tai, p_repl, p_opts);
     const auto out_items = rw<int32_t, 1>(out_items_a, "out_items", {C::N_ITEMS});
     check_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_by, seat_wind, round_wind, 0, false);
     return score_hand(concealed, meld_type, meld_kind, n_melds, flowers, win_tile, win_by, seat_wind, round_wind, flags,
-                      prof, out_items);
+                      rules.prof, out_items);
 }
 
 int64_t settle_b(int64_t hand_tai, int64_t win_by, int64_t winner, int64_t payer, int64_t dealer, int64_t streak,
-                 const AnyArray& opts, const RwArray& out_deltas, int64_t liable,
+                 const Rules& rules, const RwArray& out_deltas, int64_t liable,
                  const std::optional<RwArray>& out_dealer_tai) {
     check_settle(win_by, winner, payer, dealer, 0, false);
     check_row(liable, -1, 3, "liable", 0, false, " (-1: none)");
-    const Opts o = opts_of(opts);
+    const Opts o = rules.options();
     const auto deltas = rw<int64_t, 1>(out_deltas, "out_deltas", {4});
     if (!out_dealer_tai) return settle(Win{hand_tai, win_by, winner, payer, liable, dealer, streak}, o, deltas);
     auto dt = rw<int64_t, 1>(*out_dealer_tai, "out_dealer_tai", {4});
     return settle(Win{hand_tai, win_by, winner, payer, liable, dealer, streak}, o, deltas, &dt);
 }
 
-bool winning_shape_b(const AnyArray& counts_a, int64_t n_sets, const AnyArray& p_opts) {
+bool winning_shape_b(const AnyArray& counts_a, int64_t n_sets, const Rules& rules) {
     const auto counts = view_of<int8_t, 1>(counts_a, "counts", {N_KINDS});
     check_row(n_sets, 0, 5, "n_sets", 0, false);
-    return winning_shape(counts, n_sets, popts_of(p_opts));
+    return winning_shape(counts, n_sets, rules.prof.p_opts);
 }
 
 void score_batch_b(const AnyArray& concealed, const AnyArray& meld_type, const AnyArray& meld_kind,
                    const AnyArray& n_melds, const AnyArray& flowers, const AnyArray& win_tile, const AnyArray& win_by,
-                   const AnyArray& seat_wind, const AnyArray& round_wind, const AnyArray& flags, const AnyArray& p_tai,
-                   const AnyArray& p_repl, const AnyArray& p_opts, const RwArray& out_tai_a,
-                   const RwArray& out_items_a) {
+                   const AnyArray& seat_wind, const AnyArray& round_wind, const AnyArray& flags, const Rules& rules,
+                   const RwArray& out_tai_a, const RwArray& out_items_a) {
     HandBatch h;
     h.concealed = view_of<int8_t, 2>(concealed, "concealed", {-1, N_KINDS});
     const int64_t n = h.size();
@@ -135,19 +134,18 @@ void score_batch_b(const AnyArray& concealed, const AnyArray& meld_type, const A
     h.seat_wind = view_of<int64_t, 1>(seat_wind, "seat_wind", {n});
     h.round_wind = view_of<int64_t, 1>(round_wind, "round_wind", {n});
     h.flags = view_of<int64_t, 1>(flags, "flags", {n});
-    const Prof prof = prof_of(p_tai, p_repl, p_opts);
     const auto out_tai = rw<int64_t, 1>(out_tai_a, "out_tai", {n});
     const auto out_items = rw<int32_t, 2>(out_items_a, "out_items", {n, C::N_ITEMS});
     for (int64_t i = 0; i < n; ++i)
         check_hand(h.concealed[i], h.meld_type[i], h.meld_kind[i], h.n_melds[i], h.flowers[i], h.win_tile[i],
                    h.win_by[i], h.seat_wind[i], h.round_wind[i], i, true);
     nb::gil_scoped_release release;
-    score_batch(h, prof, out_tai, out_items);
+    score_batch(h, rules.prof, out_tai, out_items);
 }
 
 void settle_batch_b(const AnyArray& hand_tai_a, const AnyArray& win_by_a, const AnyArray& winner_a,
                     const AnyArray& payer_a, const AnyArray& liable_a, const AnyArray& dealer_a,
-                    const AnyArray& streak_a, const AnyArray& opts, const RwArray& out_deltas_a) {
+                    const AnyArray& streak_a, const Rules& rules, const RwArray& out_deltas_a) {
     const auto hand_tai = view_of<int64_t, 1>(hand_tai_a, "hand_tai");
     const int64_t n = hand_tai.shape[0];
     const auto win_by = view_of<int64_t, 1>(win_by_a, "win_by", {n});
@@ -156,7 +154,7 @@ void settle_batch_b(const AnyArray& hand_tai_a, const AnyArray& win_by_a, const 
     const auto liable = view_of<int64_t, 1>(liable_a, "liable", {n});
     const auto dealer = view_of<int64_t, 1>(dealer_a, "dealer", {n});
     const auto streak = view_of<int64_t, 1>(streak_a, "streak", {n});
-    const Opts o = opts_of(opts);
+    const Opts o = rules.options();
     const auto out_deltas = rw<int64_t, 2>(out_deltas_a, "out_deltas", {n, 4});
     for (int64_t i = 0; i < n; ++i) {
         check_settle(win_by[i], winner[i], payer[i], dealer[i], i, true);
@@ -167,53 +165,51 @@ void settle_batch_b(const AnyArray& hand_tai_a, const AnyArray& win_by_a, const 
 }
 
 int64_t score_all_b(const AnyArray& conc_a, const AnyArray& mt_a, const AnyArray& mk_a, const AnyArray& nm_a,
-                    const AnyArray& ctx_a, const AnyArray& p_tai, const AnyArray& p_repl, const AnyArray& p_opts,
-                    const AnyArray& opts, int64_t reps) {
+                    const AnyArray& ctx_a, const Rules& rules, int64_t reps) {
     const auto conc = view_of<int8_t, 2>(conc_a, "conc", {-1, N_KINDS});
     const int64_t n = conc.shape[0];
     const auto mt = view_of<int8_t, 2>(mt_a, "mt", {n, -1});
     const auto mk = view_of<int8_t, 2>(mk_a, "mk", {n, -1});
     const auto nm = view_of<int64_t, 1>(nm_a, "nm", {n});
     const auto ctx = view_of<int64_t, 2>(ctx_a, "ctx", {n, 5});
-    const Prof prof = prof_of(p_tai, p_repl, p_opts);
-    const Opts o = opts_of(opts);
     if (reps < 0) bad("reps: expected >= 0, got " + std::to_string(reps));
     for (int64_t i = 0; i < n; ++i)  // ctx columns: win_tile, win_by, seat, round, flowers
         check_hand(conc[i], mt[i], mk[i], nm[i], ctx(i, 4), ctx(i, 0), ctx(i, 1), ctx(i, 2), ctx(i, 3), i, true);
     nb::gil_scoped_release release;
-    return bench_score_all(conc, mt, mk, nm, ctx, prof, o, reps);
+    return bench_score_all(conc, mt, mk, nm, ctx, rules.prof, rules.options(), reps);
 }
 }  // namespace
 
 void bind_scoring(nb::module_& m, nb::module_& t) {
-    m.def("score_hand", &score_hand_b, nb::arg("concealed"), nb::arg("meld_type"), nb::arg("meld_kind"),
-          nb::arg("n_melds"), nb::arg("flowers"), nb::arg("win_tile"), nb::arg("win_by"), nb::arg("seat_wind"),
-          nb::arg("round_wind"), nb::arg("flags"), nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"),
-          nb::arg("out_items"), "score_hand: hand tai of a win (items into out_items), or -1 if not a winning hand.");
-    m.def("settle", &settle_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
-          nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"), nb::arg("liable") = -1,
-          nb::arg("out_dealer_tai").none() = nb::none(),
-          "settle: add one win's legs, paid in full under the rules opts, to out_deltas "
+    using nb::arg;
+    m.def("score_hand", &score_hand_b, arg("concealed"), arg("meld_type"), arg("meld_kind"), arg("n_melds"),
+          arg("flowers"), arg("win_tile"), arg("win_by"), arg("seat_wind"), arg("round_wind"), arg("flags"),
+          arg("rules"), arg("out_items"),
+          "score_hand: hand tai of a win under the rules' profile (envs._core.Rules; items into out_items), or -1 "
+          "if not a winning hand.");
+    m.def("settle", &settle_b, arg("hand_tai"), arg("win_by"), arg("winner"), arg("payer"), arg("dealer"),
+          arg("streak"), arg("rules"), arg("out_deltas"), arg("liable") = -1, arg("out_dealer_tai").none() = nb::none(),
+          "settle: add one win's legs, paid in full under the rules (envs._core.Rules), to out_deltas "
           "(int64[4]); out_dealer_tai (int64[4]) gets the dealer tai on each seat's paid leg. Returns the "
           "number of legs. The engine's settlement (settle.hpp).");
     m.def(
-        "dealer_tai", [](int64_t streak, const AnyArray& opts) { return dealer_tai(streak, opts_of(opts)); },
-        nb::arg("streak"), nb::arg("opts"), "dealer_tai: 1 + 2N, N the streak capped by streak_cap.");
-    t.def("winning_shape", &winning_shape_b, nb::arg("counts"), nb::arg("n_sets"), nb::arg("p_opts"),
-          "winning_shape: is counts a winning hand under the profile's shapes?");
-    t.def("score_batch", &score_batch_b, nb::arg("concealed"), nb::arg("meld_type"), nb::arg("meld_kind"),
-          nb::arg("n_melds"), nb::arg("flowers"), nb::arg("win_tile"), nb::arg("win_by"), nb::arg("seat_wind"),
-          nb::arg("round_wind"), nb::arg("flags"), nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"),
-          nb::arg("out_tai"), nb::arg("out_items"),
+        "dealer_tai", [](int64_t streak, const Rules& rules) { return dealer_tai(streak, rules.options()); },
+        arg("streak"), arg("rules"), "dealer_tai: 1 + 2N, N the streak capped by the rules' streak_cap.");
+    t.def("winning_shape", &winning_shape_b, arg("counts"), arg("n_sets"), arg("rules"),
+          "winning_shape: is counts a winning hand under the shapes of the rules' profile?");
+    t.def("score_batch", &score_batch_b, arg("concealed"), arg("meld_type"), arg("meld_kind"), arg("n_melds"),
+          arg("flowers"), arg("win_tile"), arg("win_by"), arg("seat_wind"), arg("round_wind"), arg("flags"),
+          arg("rules"), arg("out_tai"), arg("out_items"),
           "score_hand of row i of every array (concealed (n,34) int8, meld_type/meld_kind (n,M) int8, the rest "
           "(n,) int64) into out_tai[i] (int64) and out_items[i] (int32[N_ITEMS]); threads for big batches.");
-    t.def("settle_batch", &settle_batch_b, nb::arg("hand_tai"), nb::arg("win_by"), nb::arg("winner"), nb::arg("payer"),
-          nb::arg("liable"), nb::arg("dealer"), nb::arg("streak"), nb::arg("opts"), nb::arg("out_deltas"),
+    t.def("settle_batch", &settle_batch_b, arg("hand_tai"), arg("win_by"), arg("winner"), arg("payer"), arg("liable"),
+          arg("dealer"), arg("streak"), arg("rules"), arg("out_deltas"),
           "settle of win i (with liable: hongkong 全包) into out_deltas[i] ((n,4) int64, added to); a "
           "hand_tai < 0 pays nothing.");
-    m.def("score_all", &score_all_b, nb::arg("conc"), nb::arg("mt"), nb::arg("mk"), nb::arg("nm"), nb::arg("ctx"),
-          nb::arg("p_tai"), nb::arg("p_repl"), nb::arg("p_opts"), nb::arg("opts"), nb::arg("reps"),
-          "tw16.bench.scoring._score_all: score and settle every hand reps times on one thread; the sum of hand tai.");
+    m.def("score_all", &score_all_b, arg("conc"), arg("mt"), arg("mk"), arg("nm"), arg("ctx"), arg("rules"),
+          arg("reps"),
+          "tw16.bench.scoring._score_all: score and settle every hand reps times on one thread under the rules "
+          "(envs._core.Rules); the sum of hand tai.");
 }
 
 }  // namespace tw16::bind

@@ -144,7 +144,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             case 15:
                 edit(G.rng, r, v);
                 break;
-            default: {  // a rule option, as bind_engine.cpp's opts_of lets it through
+            default: {  // a rule option, as envs._core.Rules' checks (args.cpp rules_arrays_of) let it through
                 const int64_t i = r.below(py::options::N_OPTS), old = R.opts[i];
                 R.opts[i] = v;
                 const int64_t dw = R.opts[py::options::OPT_DEAD_WALL];

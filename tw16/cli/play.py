@@ -31,6 +31,7 @@ import numpy as np
 from envs._core import dealer_tai
 from envs.engine import actions as A
 from envs.engine import state as st
+from envs.engine.mask import native_rules
 from envs.rules import Rules, RulesError
 from envs.tiles import (
     FLOWER0,
@@ -474,7 +475,7 @@ def _winner_lines(rec, w: int, before, names, me: int, rules: Rules) -> list[str
     if rules.settlement == "win_lose":  # the olympiad profile: one point a leg, no dealer tai
         lines.append("     win/lose settlement: one point from each paying seat, whatever the tai")
     elif w == dealer or payer in (-1, dealer):  # the dealer is on a paying leg
-        dt = int(dealer_tai(streak, rules.as_array()))
+        dt = int(dealer_tai(streak, native_rules(rules)))
         lines.append(
             f"     dealer 莊家{'/連莊 ' + str(streak) if streak else ''}: +{dt} tai on each leg between the dealer ({'you' if dealer == me else f'p{dealer}'}) and the winner"
         )
