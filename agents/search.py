@@ -16,6 +16,19 @@ legal actions are the candidates, its first choice the base, so the search is a 
 network alone (with ``n = 1``, or a ``z`` nothing reaches, it plays exactly as ``neural``). The
 rollouts still play the native policies (``rollout=base``, Greedy at every seat, is refused there).
 
+``base=defensive`` puts Defensive (agents/greedy.py) first: its decision, read by the core from the
+state as ``agents.features.decode`` reads it from the seat's observation, is the base candidate, then
+Greedy's order (with ``n = 1``, or a ``z`` nothing reaches, it plays exactly as ``defensive``).
+``rollout=defensive`` plays Defensive at every seat of a rollout, the searching seat's own rest of the
+hand included, so that the rollouts fold where Defensive folds (about 14 times the cost of
+``efficient``). ``w`` (default 0) weighs each determinization by how well its dealt hands explain the
+opponents' discards: ``exp(-w x closeness)``, the closeness summed over each opponent's discards of
+the copies of that kind and its neighbours it is dealt (``envs._core.search_weights``; the means and
+the z test are weighted, the standard error over the weights' effective sample size). ``ms`` (default
+0: none) is a time budget per decision in milliseconds: no determinization starts past it (the first
+always runs); with it the decisions depend on the machine's speed, so a seeded run is repeatable only
+without it.
+
 Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
 (``agents.evaluation.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
 hidden state is what ``resample_hidden`` keeps (native/include/tw16/resample.hpp): the kinds of the
@@ -24,6 +37,7 @@ opponents' concealed kongs and their 過水 flags; everything else hidden is dea
     make_agent("search")                          # k=8, n=3, rollout=efficient, z=3
     make_agent("search:k=16,n=4,rollout=random")
     make_agent("search:base=neural")              # over agents/checkpoints' default network
+    make_agent("search:base=defensive,rollout=defensive,k=8,n=2,z=2,w=0.05,ms=50")
 """
 
 from __future__ import annotations
