@@ -274,10 +274,13 @@ int64_t defensive_decision(const State& S, int64_t b, Opts opts, const greedy::D
                                defence);
 }
 
-double discard_log_weight(const State& S, int64_t b, int64_t seat) {
+double discard_log_weight(const State& S, int64_t b, int64_t seat, const Prof& prof) {
     double lw = 0.0;
-    for (int64_t i = 0; i < S.g(b, St::G_NRIVER); ++i) {
+    std::array<int64_t, 4> last{-1, -1, -1, -1};  // each seat's newest discard (river index)
+    const int64_t n = S.g(b, St::G_NRIVER);
+    for (int64_t i = 0; i < n; ++i) {
         const int64_t s = S.river(b, i, St::RV_SEAT), d = S.river(b, i, St::RV_KIND);
+        last[s] = i;
         if (s == seat) continue;
         int64_t near = 2 * S.hands(b, s, d);
         if (d < 27) {
@@ -286,6 +289,22 @@ double discard_log_weight(const State& S, int64_t b, int64_t seat) {
                 if (0 <= r + off && r + off < 9) near += S.hands(b, s, d + off) * (std::abs(off) == 1 ? 2 : 1);
         }
         lw -= static_cast<double>(near);
+    }
+    // An opponent dealt a hand that wins on a tile another seat discarded since its own newest
+    // discard would have won on it (the rule-based opponents always win when they can): such a deal
+    // is all but excluded.
+    for (int64_t s = 0; s < 4; ++s) {
+        if (s == seat) continue;
+        std::array<int8_t, T::N_KINDS> h{};
+        for (int64_t k = 0; k < T::N_KINDS; ++k) h[k] = S.hands(b, s, k);
+        const auto hv = View<int8_t, 1>::contiguous(h.data(), {T::N_KINDS});
+        std::array<bool, T::N_KINDS> asked{};
+        for (int64_t i = last[s] + 1; i < n; ++i) {
+            const int64_t d = S.river(b, i, St::RV_KIND);
+            if (S.river(b, i, St::RV_SEAT) == s || asked[d]) continue;
+            asked[d] = true;
+            if (may_win_on(S.p[b][s], hv, d, false, prof.p_opts)) lw -= PASSED_WIN_CLOSENESS;
+        }
     }
     return lw;
 }
@@ -416,7 +435,7 @@ void search_weights(const State& S, int64_t b, uint64_t seed, int64_t k, double 
         copy_game(S, b, D, 0);
         resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
         r.next();  // (the rollout stream's seed)
-        w[i] = beta == 0.0 ? 0.0 : beta * discard_log_weight(D, 0, seat);
+        w[i] = beta == 0.0 ? 0.0 : beta * discard_log_weight(D, 0, seat, prof);
         top = std::max(top, w[i]);
     }
     for (int64_t i = 0; i < k; ++i) sum += (w[i] = std::exp(w[i] - top));
@@ -451,7 +470,7 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
         copy_game(S, b, D, 0);
         resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
         const uint64_t rs = r.next();  // the same rollout stream for every candidate
-        const double lw = cfg.weight == 0.0 ? 0.0 : cfg.weight * discard_log_weight(D, 0, seat);
+        const double lw = cfg.weight == 0.0 ? 0.0 : cfg.weight * discard_log_weight(D, 0, seat, prof);
         if (i == 0) top = lw;
         if (lw > top) {  // rescale what is summed so that the largest weight so far is 1 (no underflow)
             const double f = std::exp(top - lw);

@@ -89,8 +89,11 @@ int64_t defensive_decision(const State& S, int64_t b, Opts opts, const greedy::D
 // How unlikely a determinization is under a simple discard model: minus the sum, over every opponent
 // of `seat` and every tile it discarded this hand, of how close that tile sits to the opponent's
 // (resampled) concealed hand (2 per copy of the kind, 2 per copy one rank off, 1 two ranks off):
-// players discard tiles far from what they keep. exp(beta * this) is the importance weight.
-double discard_log_weight(const State& S, int64_t b, int64_t seat);
+// players discard tiles far from what they keep; minus PASSED_WIN_CLOSENESS for each tile an opponent
+// let pass since its newest discard that its dealt hand would win on. exp(beta * this) is the
+// importance weight.
+inline constexpr double PASSED_WIN_CLOSENESS = 100.0;
+double discard_log_weight(const State& S, int64_t b, int64_t seat, const Prof& prof);
 
 // The normalised importance weights (summing to 1) of the k determinizations search_action deals from
 // `seed` for game b's seat to decide: w_i proportional to exp(beta * discard_log_weight). Deterministic.
