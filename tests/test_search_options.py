@@ -204,3 +204,51 @@ def test_bad_options_are_refused():
             _core.search_weights(eng.s, *args, eng.native, w)
     with pytest.raises(ValueError, match="out"):
         _core.search_weights(eng.s, int(games[0]), 0, 5, 1.0, eng.native, w)
+
+
+def reference_log_weight(s, b, seat):
+    """The discard model of tw16/resample.hpp in Python: (the closeness of each opponent's hand to its
+    discards, the distinct tiles another seat discarded since an opponent's newest discard that complete
+    its hand (plain shapes: the standard profile's)); the log weight is -closeness - 100 x the second."""
+    from envs.engine import state as st
+    from envs.hand.api import is_complete_hand
+
+    n = int(s.g[b, st.G_NRIVER])
+    river = [(int(s.river[b, i, st.RV_SEAT]), int(s.river[b, i, st.RV_KIND])) for i in range(n)]
+    lw, passed_wins = 0, 0
+    for who, d in river:
+        if who == seat:
+            continue
+        h = s.hands[b, who].astype(int)
+        near = 2 * h[d]
+        if d < 27:
+            near += sum(h[d + o] * (2 if abs(o) == 1 else 1) for o in (-2, -1, 1, 2) if 0 <= d % 9 + o < 9)
+        lw -= near
+    for opp in set(range(4)) - {seat}:
+        last = max([i for i, (who, _) in enumerate(river) if who == opp], default=-1)
+        after = {d for who, d in river[last + 1 :] if who != opp}
+        if s.p[b, opp, st.P_PASS_WIN]:
+            continue
+        for d in after:
+            h = s.hands[b, opp].astype(np.int8).copy()
+            h[d] += 1
+            passed_wins += is_complete_hand(h, n_melds=int(s.p[b, opp, st.P_NMELDS]))
+    return -lw, passed_wins
+
+
+def test_the_discard_model_is_its_reference_on_resampled_deals():
+    excluded = compared = 0
+    for seed, steps in ((14, 35), (15, 50), (16, 60)):
+        eng = mid_game(steps=steps, seed=seed)
+        for b in np.flatnonzero(~eng.terminated):
+            seat = int(eng.current_player[b])
+            for r in range(8):
+                e = eng.clone(int(b))
+                e.resample_hidden(0, seat, 100 * r + seed)
+                closeness, passed_wins = reference_log_weight(e.s, 0, seat)
+                assert _core.search_log_weight(e.s, 0, seat, e.native) == -closeness - 100 * passed_wins
+                excluded += passed_wins > 0
+                compared += 1
+    assert compared > 300 and excluded > 0  # the exclusion met
+    with pytest.raises(ValueError, match="seat = 4"):
+        _core.search_log_weight(eng.s, 0, 4, eng.native)

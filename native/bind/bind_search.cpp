@@ -200,6 +200,19 @@ void bind_search(nb::module_& m) {
         "candidate); weight: beta of the determinizations' importance weights (search_weights; 0: uniform); "
         "ms: a time budget per decision in milliseconds (0: none; results then depend on the machine's speed).");
     m.def(
+        "search_log_weight",
+        [](nb::handle state, int64_t b, int64_t seat, const Rules& rules) {
+            const State S = state_of(state);
+            const Hold hold(S);
+            check_divides(rules);
+            check_index(seat, 4, "seat");
+            check_decision(S, b, -1, rules.options(), "b");
+            return discard_log_weight(S, b, seat, rules.prof);
+        },
+        nb::arg("state"), nb::arg("b"), nb::arg("seat"), nb::arg("rules"),
+        "The discard model's log weight (before beta) of game b's deal as seat sees it "
+        "(tw16/resample.hpp discard_log_weight).");
+    m.def(
         "search_weights",
         [](nb::handle state, int64_t b, uint64_t seed, int64_t k, double beta, const Rules& rules,
            const RwArray& out_a) {
