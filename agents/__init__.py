@@ -102,7 +102,9 @@ AGENT_KINDS: tuple[AgentKind, ...] = (
     AgentKind("greedy", "", False, "lowest shanten, claims what shortens it", _greedy),
     AgentKind("defensive", "", False, "greedy that folds against danger", _defensive),
     AgentKind("neural", "PATH", True, "a policy network (default: the shipped checkpoint)", _neural),
-    AgentKind("search", "k=K,n=N,rollout=R,z=Z,base=B", True, "determinized rollouts over a base agent", _search),
+    AgentKind(
+        "search", "k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS", True, "determinized rollouts over a base agent", _search
+    ),
     AgentKind(
         "sb3+trusted",
         "PATH",

@@ -16,6 +16,19 @@ legal actions are the candidates, its first choice the base, so the search is a 
 network alone (with ``n = 1``, or a ``z`` nothing reaches, it plays exactly as ``neural``). The
 rollouts still play the native policies (``rollout=base``, Greedy at every seat, is refused there).
 
+``base=defensive`` puts Defensive (agents/greedy.py) first: its decision, read by the core from the
+state as ``agents.features.decode`` reads it from the seat's observation, is the base candidate, then
+Greedy's order (with ``n = 1``, or a ``z`` nothing reaches, it plays exactly as ``defensive``).
+``rollout=defensive`` plays Defensive at every seat of a rollout, the searching seat's own rest of the
+hand included, so that the rollouts fold where Defensive folds (about 14 times the cost of
+``efficient``). ``w`` (default 0) weighs each determinization by how well its dealt hands explain the
+opponents' discards: ``exp(-w x closeness)``, the closeness summed over each opponent's discards of
+the copies of that kind and its neighbours it is dealt (``envs._core.search_weights``; the means and
+the z test are weighted, the standard error over the weights' effective sample size). ``ms`` (default
+0: none) is a time budget per decision in milliseconds: no determinization starts past it (the first
+always runs); with it the decisions depend on the machine's speed, so a seeded run is repeatable only
+without it.
+
 Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
 (``agents.evaluation.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
 hidden state is what ``resample_hidden`` keeps (native/include/tw16/resample.hpp): the kinds of the
@@ -24,6 +37,7 @@ opponents' concealed kongs and their 過水 flags; everything else hidden is dea
     make_agent("search")                          # k=8, n=3, rollout=efficient, z=3
     make_agent("search:k=16,n=4,rollout=random")
     make_agent("search:base=neural")              # over agents/checkpoints' default network
+    make_agent("search:base=defensive,rollout=defensive,k=8,n=2,z=2,w=0.05,ms=50")
 """
 
 from __future__ import annotations
@@ -39,8 +53,9 @@ from envs.validate import policy_seed
 # rollout policies (native/include/tw16/resample.hpp): randplay's uniform and greedy play (lowest
 # shanten, one decision in 8 and every claim answer uniform), "efficient": wins and ready
 # declarations whenever legal, Greedy's claim answers, lowest-shanten discards, and "base": Greedy
-# itself at every seat (the slowest)
-ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2, "base": 3}
+# itself at every seat (the slowest); "defensive": Defensive (agents/greedy.py) at every seat, the
+# searching seat's own rest of the hand included: the rollouts fold where Defensive would
+ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2, "base": 3, "defensive": 4}
 # z, measured against three Greedy seats (duplicate, --vr: the corrected figures): z = 0 loses 12.5
 # (greedy rollouts) and 15.5 (efficient) chips per hand and z = 1 loses 7.2 (300 walls of seed
 # 2027); z = 2 loses 0.85 [-1.12, -0.58] (the 5,000 published walls v1, 20,000 hands), z = 5 never
@@ -49,7 +64,8 @@ ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2, "
 # measurable. The rollouts' values are biased (uniformly dealt opponents hold worse hands than real
 # ones, and the rollout policy does not fold), so only a clear gain over the base choice is worth
 # taking, and at these k few are both clear and real.
-DEFAULTS = {"k": 8, "n": 3, "rollout": "efficient", "z": 3.0, "base": "greedy"}
+DEFAULTS = {"k": 8, "n": 3, "rollout": "efficient", "z": 3.0, "base": "greedy", "w": 0.0, "ms": 0.0}
+BASES = ("greedy", "defensive", "neural", "neural:PATH")
 
 
 class SearchAgent:
@@ -65,6 +81,8 @@ class SearchAgent:
         rollout: str = "efficient",
         z: float = 3.0,
         base: str = "greedy",
+        w: float = 0.0,
+        ms: float = 0.0,
     ):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
@@ -74,24 +92,47 @@ class SearchAgent:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {rollout!r}")
         if isinstance(z, bool) or not isinstance(z, (int, float, np.integer, np.floating)) or not 0 <= z <= 1e6:
             raise ValueError(f"z (standard errors) must be a number in 0..1e6, got {z!r}")
-        if not isinstance(base, str) or not (base == "greedy" or base == "neural" or base.startswith("neural:")):
-            raise ValueError(f"base must be greedy, neural or neural:PATH, got {base!r}")
+        if not isinstance(base, str) or not (base in ("greedy", "defensive", "neural") or base.startswith("neural:")):
+            raise ValueError(f"base must be one of {', '.join(BASES)}, got {base!r}")
         if base != "greedy" and rollout == "base":
             raise ValueError(
-                "rollout=base plays Greedy at every seat: with base=neural use efficient, greedy or random"
+                f"rollout=base plays Greedy at every seat: with base={base} use defensive, efficient, greedy or random"
             )
+        for key, val, top in (("w", w, 1e3), ("ms", ms, 1e7)):
+            if (
+                isinstance(val, bool)
+                or not isinstance(val, (int, float, np.integer, np.floating))
+                or not 0 <= val <= top
+            ):
+                raise ValueError(f"{key} must be a number in 0..{top:g}, got {val!r}")
         self.k, self.n, self.rollout, self.z, self.base = int(k), int(n), rollout, float(z), base
+        self.w, self.ms = float(w), float(ms)
         self.net = None
-        if base != "greedy":
+        # Defensive's parameters and tables, read by rollout=defensive and base=defensive
+        self.defence = None
+        if rollout == "defensive" or base == "defensive":
+            from agents.greedy import DEFENCE_DEFAULTS, READY_P, WIN_LOGIT
+
+            params = np.array(list(DEFENCE_DEFAULTS.values()), np.float64)
+            self.defence = (
+                params,
+                np.ascontiguousarray(WIN_LOGIT, np.float64),
+                np.ascontiguousarray(READY_P, np.float64),
+            )
+        if base.startswith("neural"):
             from agents.neural import DEFAULT_CHECKPOINT, NeuralAgent
             from envs.obs.planes_v0 import PlanesV0
 
             self.net = NeuralAgent(base.partition(":")[2] or DEFAULT_CHECKPOINT)
             self.enc = PlanesV0(derived=self.net.derived)
-        same = (self.k, self.n, rollout, self.z, base) == tuple(DEFAULTS.values())
+        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms) == tuple(DEFAULTS.values())
         self.name = "search" if same else f"search:k={self.k},n={self.n},rollout={rollout},z={self.z:g}"
         if base != "greedy":
             self.name += f",base={base}"
+        if not same and self.w:
+            self.name += f",w={self.w:g}"
+        if not same and self.ms:
+            self.name += f",ms={self.ms:g}"
         self.searched = 0  # decisions that ran rollouts (counted over resets: duplicate play resets per batch)
         self.decisions = 0
         self.seconds = 0.0
@@ -99,17 +140,17 @@ class SearchAgent:
 
     @classmethod
     def from_spec(cls, arg: str, seed: int | None = 0) -> SearchAgent:
-        """``k=8,n=3,rollout=efficient,z=3,base=greedy`` (any subset, in any order) -> an agent."""
+        """``k=8,n=3,rollout=efficient,z=3,base=greedy,w=0,ms=0`` (any subset, in any order) -> an agent."""
         params: dict = {}
         for part in filter(None, str(arg).split(",")):
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
                 raise ValueError(
-                    f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, "
-                    f"rollout={'|'.join(ROLLOUTS)} or base=greedy|neural|neural:PATH"
+                    f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, w=NUMBER, ms=NUMBER, "
+                    f"rollout={'|'.join(ROLLOUTS)} or base={'|'.join(BASES)}"
                 )
             try:
-                params[key] = val if key in ("rollout", "base") else float(val) if key == "z" else int(val)
+                params[key] = val if key in ("rollout", "base") else float(val) if key in ("z", "w", "ms") else int(val)
             except ValueError:
                 raise ValueError(f"search agent option {part!r}: {key} must be a number") from None
         return cls(seed, **params)
@@ -145,6 +186,10 @@ class SearchAgent:
             out,
             values,
             cands,
+            self.defence,
+            self.base == "defensive",
+            self.w,
+            self.ms,
         )
         self.seconds += time.perf_counter() - t0
         self.decisions += games.size

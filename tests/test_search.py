@@ -319,7 +319,7 @@ def test_bad_arguments_are_refused():
         _core.copy_game(S, 0, st.alloc(1), 1)
     out, vals = np.zeros(2, np.int64), np.zeros((2, 3))
     games, seeds = np.array([0, 1]), np.zeros(2, np.uint64)
-    for kw, msg in (({"k": 0}, "k = 0"), ({"n": 77}, "n = 77"), ({"policy": 4}, "policy")):
+    for kw, msg in (({"k": 0}, "k = 0"), ({"n": 77}, "n = 77"), ({"policy": 5}, "policy")):
         args = {"k": 2, "n": 3, "policy": 1, **kw}
         with pytest.raises(ValueError, match=msg):
             _core.search_batch(S, games, seeds, args["k"], args["n"], args["policy"], 0.0, eng.native, out, vals)
@@ -411,7 +411,7 @@ def test_search_over_the_network_with_one_candidate_or_no_reachable_gain_is_the_
     with pytest.raises(ValueError, match="rollout=base"):
         make_agent("search:base=neural,rollout=base")
     with pytest.raises(ValueError, match="base must be"):
-        make_agent("search:base=defensive")
+        make_agent("search:base=tree")
 
 
 def test_search_batch_refuses_bad_candidates():

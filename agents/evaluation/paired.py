@@ -19,36 +19,65 @@ import sys
 
 import numpy as np
 
-from agents.evaluation.variance import mean_ci
+from agents.evaluation.variance import controls, cross_fit, mean_ci
 
 
-def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0, rules=None) -> dict:
+def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0, rules=None, vr: bool = False) -> dict:
     """Chips per hand of ``spec_a`` and ``spec_b`` (each in slot 0 against ``field``'s three agents)
     and of b - a, wall by wall, with 95% intervals; ``rules`` default ``Rules()`` (external bots,
-    ``olympiad:COMMAND``, need the events' rules: docs/olympiad.md)."""
+    ``olympiad:COMMAND``, need the events' rules: docs/olympiad.md). ``vr``: also the variance-reduced
+    figures under ``"vr"`` (``agents.evaluation.variance``: each agent's chips per wall minus its
+    cross-fitted luck terms, which have mean zero, so b - a of the corrected values keeps its mean)
+    and the interval width ratio plain / corrected of the difference."""
     from agents import make_agent
     from agents.evaluation.arena import play_duplicate, walls_for
 
     if len(field) != 3:
         raise ValueError(f"the field is three agents, got {len(field)}: {field}")
     walls = walls_for(hands)
-    per_wall = {}
+    per_wall, corrected, seconds = {}, {}, {}
     for spec in (spec_a, spec_b):
         agents = [make_agent(spec, seed=seed)] + [make_agent(s, seed=seed) for s in field]
-        per_wall[spec] = play_duplicate(agents, walls, rules, seed=seed)["per_wall"][:, 0] / 4
+        res = play_duplicate(agents, walls, rules, seed=seed, vr=vr)
+        per_wall[spec] = res["per_wall"][:, 0] / 4
+        if vr:
+            corrected[spec] = corrected_slot0(res)
+        if hasattr(agents[0], "seconds") and getattr(agents[0], "decisions", 0):
+            seconds[spec] = {"ms_per_decision": 1000 * agents[0].seconds / agents[0].decisions}
     a, b = per_wall[spec_a], per_wall[spec_b]
     row = lambda x: dict(zip(("chips_per_hand", "ci95"), mean_ci(x)))  # noqa: E731
     corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else None  # none for a constant result
-    return {
+    out = {
         "walls": walls,
         "hands": 4 * walls,
         "seed": seed,
         "field": field,
-        "a": {"agent": spec_a, **row(a)},
-        "b": {"agent": spec_b, **row(b)},
+        "a": {"agent": spec_a, **row(a), **seconds.get(spec_a, {})},
+        "b": {"agent": spec_b, **row(b), **seconds.get(spec_b, {})},
         "b_minus_a": row(b - a),
         "correlation": corr,
     }
+    if vr:
+        za, zb = corrected[spec_a], corrected[spec_b]
+        d, plain = row(zb - za), out["b_minus_a"]["ci95"]
+        width = d["ci95"][1] - d["ci95"][0]
+        out["vr"] = {"a": row(za), "b": row(zb), "b_minus_a": d}
+        out["vr"]["ci_narrower"] = (plain[1] - plain[0]) / width if width > 0 else None
+    return out
+
+
+def corrected_slot0(res: dict) -> np.ndarray:
+    """The variance-reduced chips per hand, wall by wall, of slot 0's agent in a ``play_duplicate(...,
+    vr=True)`` result: as ``variance.corrected_rows`` computes its figure (beta fitted on every seat's
+    rows of the other fold), kept per wall so that two agents' corrected values can be paired."""
+    names, per_wall = res["names"], res["per_wall"]
+    luck_own, luck_total = res["luck_own"], res["luck_total"]
+    fit_y = per_wall / 4
+    fit_x = np.stack([controls(luck_own, luck_total, [i]) for i in range(len(names))], axis=1)
+    cols = [i for i, n in enumerate(names) if n == names[0]]
+    y = per_wall[:, cols].sum(axis=1) / (4 * len(cols))
+    z, _ = cross_fit(y, controls(luck_own, luck_total, cols), fit_y=fit_y, fit_x=fit_x)
+    return z
 
 
 def main(argv=None) -> int:
@@ -60,12 +89,13 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--profile", default="standard", help="tai profile (name or .toml path)")
     p.add_argument("--rules", default=None, help="rule options as JSON, e.g. '{\"flowers\": false}'")
+    p.add_argument("--vr", action="store_true", help="add the variance-reduced figures (agents.evaluation.variance)")
     a = p.parse_args(argv)
     field = a.field * 3 if len(a.field) == 1 else a.field
     from envs.rules import Rules
 
     rules = Rules.make(a.profile, **json.loads(a.rules)) if a.rules else Rules(profile=a.profile)
-    print(json.dumps(paired(a.a, a.b, field, a.hands, a.seed, rules), indent=1))
+    print(json.dumps(paired(a.a, a.b, field, a.hands, a.seed, rules, vr=a.vr), indent=1))
     return 0
 
 

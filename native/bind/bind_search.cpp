@@ -85,8 +85,8 @@ void bind_search(nb::module_& m) {
     m.def(
         "search_batch",
         [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
-           double z, const Rules& rules, const RwArray& out_a, const RwArray& values_a,
-           const nb::object& candidates_o) {
+           double z, const Rules& rules, const RwArray& out_a, const RwArray& values_a, const nb::object& candidates_o,
+           const nb::object& defence_o, bool base_defensive, double weight, double ms) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
             check_divides(rules);
@@ -99,11 +99,29 @@ void bind_search(nb::module_& m) {
             if (k < 1 || k > (int64_t{1} << 20)) bad("k = " + str(k) + ", expected 1..2**20 determinizations");
             if (n < 1 || n > A::N_ACTIONS) bad("n = " + str(n) + ", expected 1..76 candidate actions");
             if (policy != RP::POLICY_UNIFORM && policy != RP::POLICY_GREEDY && policy != ROLLOUT_EFFICIENT &&
-                policy != ROLLOUT_BASE)
-                bad("policy: expected POLICY_UNIFORM (0), POLICY_GREEDY (1), ROLLOUT_EFFICIENT (2) or ROLLOUT_BASE "
-                    "(3), "
-                    "got " +
+                policy != ROLLOUT_BASE && policy != ROLLOUT_DEFENSIVE)
+                bad("policy: expected POLICY_UNIFORM (0), POLICY_GREEDY (1), ROLLOUT_EFFICIENT (2), ROLLOUT_BASE (3) "
+                    "or ROLLOUT_DEFENSIVE (4), got " +
                     str(policy));
+            if (!(weight >= 0.0 && weight <= 1e3)) bad("weight = " + std::to_string(weight) + ", expected 0..1000");
+            if (!(ms >= 0.0 && ms <= 1e7)) bad("ms = " + std::to_string(ms) + ", expected 0..1e7 milliseconds");
+            const bool needs_defence = policy == ROLLOUT_DEFENSIVE || base_defensive;
+            if (needs_defence != !defence_o.is_none())
+                bad(needs_defence ? "defence: Defensive's (params, win_logit, ready_p) are needed by "
+                                    "ROLLOUT_DEFENSIVE and base_defensive"
+                                  : "defence: given, but neither ROLLOUT_DEFENSIVE nor base_defensive reads it");
+            if (base_defensive && !candidates_o.is_none())
+                bad("candidates: given with base_defensive (the base is one or the other)");
+            greedy::Defence defence{};
+            if (needs_defence) {
+                if (!nb::isinstance<nb::tuple>(defence_o) || nb::len(defence_o) != 3)
+                    bad("defence: expected a tuple (params (8,), win_logit (5, 3), ready_p (5, 4))");
+                const nb::tuple t = nb::borrow<nb::tuple>(defence_o);
+                defence = {view_of<double, 1>(any_array(t[0], "defence[0]"), "defence[0] (params)", {8}),
+                           view_of<double, 2>(any_array(t[1], "defence[1]"), "defence[1] (win_logit)", {5, 3}),
+                           view_of<double, 2>(any_array(t[2], "defence[2]"), "defence[2] (ready_p)", {5, 4})};
+                if (!(defence.params[0] > 0.0)) bad("defence[0][0] (risk) must be > 0 (risk 0 is Greedy)");
+            }
             const auto out = rw<int64_t, 1>(out_a, "out", {G});
             const auto values = rw<double, 2>(values_a, "values", {G, n});
             for (int64_t i = 0; i < G; ++i) {
@@ -142,6 +160,10 @@ void bind_search(nb::module_& m) {
             sc.k = k;
             sc.n = n;
             sc.policy = policy;
+            sc.defence = needs_defence ? &defence : nullptr;
+            sc.base_defensive = base_defensive;
+            sc.weight = weight;
+            sc.ms = ms;
             std::vector<uint8_t> refused(static_cast<size_t>(G), 0);
             {
                 nb::gil_scoped_release nogil;
@@ -163,6 +185,8 @@ void bind_search(nb::module_& m) {
         },
         nb::arg("state"), nb::arg("games"), nb::arg("seeds"), nb::arg("k"), nb::arg("n"), nb::arg("policy"),
         nb::arg("z"), nb::arg("rules"), nb::arg("out"), nb::arg("values"), nb::arg("candidates") = nb::none(),
+        nb::arg("defence") = nb::none(), nb::arg("base_defensive") = false, nb::arg("weight") = 0.0,
+        nb::arg("ms") = 0.0,
         "The search agent's decision for each game in games (int64 (G,), distinct, each a live decision): "
         "out[i] the action, values[i, j] the mean chips of its j-th candidate over k determinizations "
         "(NaN past the candidates; another candidate than the first (Greedy's) is played only when it beats it by "
@@ -170,7 +194,45 @@ void bind_search(nb::module_& m) {
         "(G, n), "
         "optional): each row's own candidates, distinct legal actions best first and -1 after the last, in place of "
         "Greedy's (the first is the base). Game i searches from seeds[i] "
-        "(uint64 (G,)); the state is not changed. Over threads; results never depend on the thread count.");
+        "(uint64 (G,)); the state is not changed. Over threads; results never depend on the thread count. "
+        "defence ((params (8,), win_logit (5, 3), ready_p (5, 4)), agents/greedy.py's) is read by policy "
+        "ROLLOUT_DEFENSIVE (4: every seat plays Defensive) and base_defensive (Defensive's decision is the base "
+        "candidate); weight: beta of the determinizations' importance weights (search_weights; 0: uniform); "
+        "ms: a time budget per decision in milliseconds (0: none; results then depend on the machine's speed).");
+    m.def(
+        "search_log_weight",
+        [](nb::handle state, int64_t b, int64_t seat, const Rules& rules) {
+            const State S = state_of(state);
+            const Hold hold(S);
+            check_divides(rules);
+            check_index(seat, 4, "seat");
+            check_decision(S, b, -1, rules.options(), "b");
+            return discard_log_weight(S, b, seat, rules.prof);
+        },
+        nb::arg("state"), nb::arg("b"), nb::arg("seat"), nb::arg("rules"),
+        "The discard model's log weight (before beta) of game b's deal as seat sees it "
+        "(tw16/resample.hpp discard_log_weight).");
+    m.def(
+        "search_weights",
+        [](nb::handle state, int64_t b, uint64_t seed, int64_t k, double beta, const Rules& rules,
+           const RwArray& out_a) {
+            const State S = state_of(state);
+            const Hold hold(S);
+            check_divides(rules);
+            const Opts opts = rules.options();
+            if (k < 1 || k > (int64_t{1} << 20)) bad("k = " + str(k) + ", expected 1..2**20 determinizations");
+            if (!(beta >= 0.0 && beta <= 1e3)) bad("beta = " + std::to_string(beta) + ", expected 0..1000");
+            check_decision(S, b, -1, opts, "b");
+            const auto out = rw<double, 1>(out_a, "out", {k});
+            std::vector<double> w(static_cast<size_t>(k));
+            search_weights(S, b, seed, k, beta, opts, rules.config(), rules.prof, w.data());
+            for (int64_t i = 0; i < k; ++i) out[i] = w[static_cast<size_t>(i)];
+        },
+        nb::arg("state"), nb::arg("b"), nb::arg("seed"), nb::arg("k"), nb::arg("beta"), nb::arg("rules"),
+        nb::arg("out"),
+        "out (float64 (k,)): the normalised importance weights (summing to 1) of the k determinizations that "
+        "search_batch deals from seed for game b's seat to decide, proportional to exp(beta * log weight) of the "
+        "discard model (tw16/resample.hpp discard_log_weight). Deterministic.");
 }
 
 }  // namespace tw16::bind

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
+#include <vector>
 
 #include "tw16/agents.hpp"
 #include "tw16/claims.hpp"
@@ -13,6 +15,7 @@
 #include "tw16/randplay.hpp"
 #include "tw16/rng.hpp"
 #include "tw16/step.hpp"
+#include "tw16/wall.hpp"
 
 namespace tw16 {
 
@@ -223,6 +226,90 @@ void unseen_of(const State& S, int64_t b, int64_t seat, View<int8_t, 1> u) {
     for (int64_t k = 0; k < T::N_KINDS; ++k) u[k] = static_cast<int8_t>(std::max<int64_t>(0, 4 - seen[k]));
 }
 
+// Defensive's inputs for the seat to decide, as agents.features.decode reads them from its planes_v0
+// observation (without reveal_ankong, as the arena encodes): opponents are the relative seats 1..3.
+struct DefInputs {
+    std::array<int8_t, T::N_KINDS> hand{}, unseen{};
+    std::array<int64_t, 3> opp_melds{};
+    std::array<int8_t, 3 * T::N_KINDS> opp_disc{}, opp_passed{};
+    int64_t tiles_left = 0, claim_tile = -1;
+};
+
+void defensive_inputs(const State& S, int64_t b, int64_t me, Opts opts, DefInputs& f) {
+    for (int64_t k = 0; k < T::N_KINDS; ++k) f.hand[k] = S.hands(b, me, k);
+    unseen_of(S, b, me, View<int8_t, 1>::contiguous(f.unseen.data(), {T::N_KINDS}));
+    for (int64_t r = 1; r < 4; ++r) f.opp_melds[r - 1] = S.p(b, pymod(me + r, 4), St::P_NMELDS);
+    // the river, newest first: each seat's discard counts and its newest discard (decode's CH_RECENT j = 0)
+    std::array<int64_t, 4> newest{-1, -1, -1, -1};
+    for (int64_t i = S.g(b, St::G_NRIVER) - 1; i >= 0; --i) {
+        const int64_t k = S.river(b, i, St::RV_KIND), r = pymod(S.river(b, i, St::RV_SEAT) - me, 4);
+        if (newest[r] < 0) newest[r] = k;
+        if (r > 0) f.opp_disc[(r - 1) * T::N_KINDS + k] += 1;
+    }
+    // opponent r let pass the newest discards of the relative seats r..3 (decode's opp_passed)
+    for (int64_t r = 1; r < 4; ++r)
+        for (int64_t q = r; q < 4; ++q)
+            if (newest[q] >= 0) f.opp_passed[(r - 1) * T::N_KINDS + newest[q]] = 1;
+    f.tiles_left = std::min<int64_t>(std::max<int64_t>(tiles_left(S.g[b], opts), 0), 256);
+    const int64_t ph = S.g(b, St::G_PHASE);
+    if (ph == St::PH_CLAIM || ph == St::PH_ROB) f.claim_tile = S.g(b, St::G_TILE);
+}
+}  // namespace
+
+int64_t defensive_decision(const State& S, int64_t b, Opts opts, const greedy::Defence& defence) {
+    const auto m = S.mask[b];
+    if (m[A::WIN]) return A::WIN;
+    if (m[A::READY]) return A::READY;
+    DefInputs f;
+    defensive_inputs(S, b, S.g(b, St::G_CUR), opts, f);
+    const auto hand = View<int8_t, 1>::contiguous(f.hand.data(), {T::N_KINDS});
+    const int64_t n_sets = 5 - S.p(b, S.g(b, St::G_CUR), St::P_NMELDS);
+    bool any_discard = false;  // (as act_kernel: a claim answer offers no discard)
+    for (int64_t x = A::DISCARD; x < A::CHI; ++x) any_discard = any_discard || m[x];
+    if (f.claim_tile >= 0 && m[A::PASS] && !any_discard) return greedy::greedy_claim(hand, n_sets, f.claim_tile, m);
+    return greedy::greedy_turn(hand, n_sets, View<int8_t, 1>::contiguous(f.unseen.data(), {T::N_KINDS}), m,
+                               View<int64_t, 1>::contiguous(f.opp_melds.data(), {3}),
+                               View<int8_t, 2>::contiguous(f.opp_disc.data(), {3, T::N_KINDS}),
+                               View<int8_t, 2>::contiguous(f.opp_passed.data(), {3, T::N_KINDS}), f.tiles_left,
+                               defence);
+}
+
+double discard_log_weight(const State& S, int64_t b, int64_t seat, const Prof& prof) {
+    double lw = 0.0;
+    std::array<int64_t, 4> last{-1, -1, -1, -1};  // each seat's newest discard (river index)
+    const int64_t n = S.g(b, St::G_NRIVER);
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t s = S.river(b, i, St::RV_SEAT), d = S.river(b, i, St::RV_KIND);
+        last[s] = i;
+        if (s == seat) continue;
+        int64_t near = 2 * S.hands(b, s, d);
+        if (d < 27) {
+            const int64_t r = d % 9;
+            for (int64_t off : {-2, -1, 1, 2})
+                if (0 <= r + off && r + off < 9) near += S.hands(b, s, d + off) * (std::abs(off) == 1 ? 2 : 1);
+        }
+        lw -= static_cast<double>(near);
+    }
+    // An opponent dealt a hand that wins on a tile another seat discarded since its own newest
+    // discard would have won on it (the rule-based opponents always win when they can): such a deal
+    // is all but excluded.
+    for (int64_t s = 0; s < 4; ++s) {
+        if (s == seat) continue;
+        std::array<int8_t, T::N_KINDS> h{};
+        for (int64_t k = 0; k < T::N_KINDS; ++k) h[k] = S.hands(b, s, k);
+        const auto hv = View<int8_t, 1>::contiguous(h.data(), {T::N_KINDS});
+        std::array<bool, T::N_KINDS> asked{};
+        for (int64_t i = last[s] + 1; i < n; ++i) {
+            const int64_t d = S.river(b, i, St::RV_KIND);
+            if (S.river(b, i, St::RV_SEAT) == s || asked[d]) continue;
+            asked[d] = true;
+            if (may_win_on(S.p[b][s], hv, d, false, prof.p_opts)) lw -= PASSED_WIN_CLOSENESS;
+        }
+    }
+    return lw;
+}
+
+namespace {
 // ROLLOUT_EFFICIENT: win and declare whenever legal, Greedy's claim answers (agents/greedy.py:
 // pon / chi / kong only when they lower the shanten), a discard of lowest shanten (ties uniform);
 // every other decision uniform. Cheaper than Greedy's full turn (no ukeire), with no random calls.
@@ -269,8 +356,9 @@ bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const Searc
         step_game(R, 0, a, opts, ecfg, prof);
         if (R.terminated[0] || R.g(0, St::G_HANDS) != hands0) break;
         int64_t base = -1;
-        if (cfg.policy == ROLLOUT_BASE) search_candidates(R, 0, &base, 1);
+        if (cfg.policy == ROLLOUT_BASE) search_candidates(R, 0, &base, 1, opts);
         a = cfg.policy == ROLLOUT_BASE        ? base
+            : cfg.policy == ROLLOUT_DEFENSIVE ? defensive_decision(R, 0, opts, *cfg.defence)
             : cfg.policy == ROLLOUT_EFFICIENT ? efficient_action(R, arng, shv, lv)
             : cfg.policy == RP::POLICY_GREEDY ? greedy_action(R, 0, arng.v(), shv, lv)
                                               : random_action(R.mask[0], arng.v(), 0, lv);
@@ -280,7 +368,8 @@ bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const Searc
 }
 }  // namespace
 
-int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n) {
+int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n, Opts opts,
+                          const greedy::Defence* defence) {
     const auto m = S.mask[b];
     const int64_t seat = S.g(b, St::G_CUR);
     std::array<int8_t, T::N_KINDS> hb{}, ub{};
@@ -298,6 +387,7 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
     };
     put(A::WIN);
     put(A::READY);  // (Greedy declares whenever it may)
+    if (defence) put(defensive_decision(S, b, opts, *defence));
     const int64_t ph = S.g(b, St::G_PHASE);
     if (ph == St::PH_TURN) {
         unseen_of(S, b, seat, View<int8_t, 1>::contiguous(ub.data(), {T::N_KINDS}));
@@ -334,11 +424,31 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
     return k;
 }
 
+void search_weights(const State& S, int64_t b, uint64_t seed, int64_t k, double beta, Opts opts, Cfg ecfg,
+                    const Prof& prof, double* w) {
+    const int64_t seat = S.g(b, St::G_CUR);
+    GameBuf det(1);
+    const State D = det.state();
+    Stream r(seed);
+    double top = -INFINITY, sum = 0.0;
+    for (int64_t i = 0; i < k; ++i) {  // the determinizations search_action deals, in its order
+        copy_game(S, b, D, 0);
+        resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
+        r.next();  // (the rollout stream's seed)
+        w[i] = beta == 0.0 ? 0.0 : beta * discard_log_weight(D, 0, seat, prof);
+        top = std::max(top, w[i]);
+    }
+    for (int64_t i = 0; i < k; ++i) sum += (w[i] = std::exp(w[i] - top));
+    for (int64_t i = 0; i < k; ++i) w[i] /= sum;
+}
+
 int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
                       const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands,
                       const int64_t* given, int64_t n_given) {
+    const auto t0 = std::chrono::steady_clock::now();
     const int64_t seat = S.g(b, St::G_CUR);
-    const int64_t nc = given ? std::min(n_given, cfg.n) : search_candidates(S, b, cands, cfg.n);
+    const int64_t nc = given ? std::min(n_given, cfg.n)
+                             : search_candidates(S, b, cands, cfg.n, opts, cfg.base_defensive ? cfg.defence : nullptr);
     if (given) std::copy(given, given + nc, cands);
     *n_cands = 0;
     if (nc == 0) return -1;
@@ -348,30 +458,52 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
     GameBuf det(1), roll(1);
     const State D = det.state(), R = roll.state();
     Stream r(seed);
-    std::array<double, A::N_ACTIONS> sq{};  // sums of squared differences to the base candidate
+    // Importance weights relative to the largest so far (exactly 1.0 at beta = 0: the unweighted sums,
+    // bit for bit); normalised by their total W below.
+    std::array<double, A::N_ACTIONS> sq{};  // weighted sums of squared differences to the base candidate
+    double W = 0.0, W2 = 0.0, top = 0.0;
+    int64_t done = 0;
     for (int64_t i = 0; i < cfg.k; ++i) {
+        if (i > 0 && cfg.ms > 0.0 &&
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= cfg.ms)
+            break;
         copy_game(S, b, D, 0);
         resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
         const uint64_t rs = r.next();  // the same rollout stream for every candidate
+        const double lw = cfg.weight == 0.0 ? 0.0 : cfg.weight * discard_log_weight(D, 0, seat, prof);
+        if (i == 0) top = lw;
+        if (lw > top) {  // rescale what is summed so that the largest weight so far is 1 (no underflow)
+            const double f = std::exp(top - lw);
+            for (int64_t j = 0; j < nc; ++j) values[j] *= f, sq[j] *= f;
+            W *= f;
+            W2 *= f * f;
+            top = lw;
+        }
+        const double w = std::exp(lw - top);
         double v0 = 0.0;
         for (int64_t j = 0; j < nc; ++j) {
             copy_game(D, 0, R, 0);
             double v = 0.0;
             if (!rollout(R, seat, cands[j], rs, cfg, opts, ecfg, prof, ok, &v)) return -1;
-            values[j] += v;
+            values[j] += w * v;
             if (j == 0) v0 = v;
-            sq[j] += (v - v0) * (v - v0);
+            sq[j] += w * (v - v0) * (v - v0);
         }
+        W += w;
+        W2 += w * w;
+        ++done;
     }
     // The best mean, if it beats the base candidate by z standard errors of the paired differences
-    // (their variance floored at 1 chip squared: k equal differences are not certainty).
-    const double k = static_cast<double>(cfg.k);
+    // (their variance floored at 1 chip squared: k equal differences are not certainty). Weighted:
+    // the variance with the reliability-weights correction and the effective sample size W^2 / W2
+    // (both k and k - 1 when every weight is 1).
+    const double ess = W * W / W2, denom = W - W2 / W;
     int64_t best = 0;
-    for (int64_t j = 0; j < nc; ++j) values[j] /= k;
+    for (int64_t j = 0; j < nc; ++j) values[j] /= W;
     for (int64_t j = 1; j < nc; ++j) {
         const double d = values[j] - values[0];
-        const double var = std::max(1.0, k > 1 ? (sq[j] - k * d * d) / (k - 1) : 0.0);
-        if (d > cfg.z * std::sqrt(var / k) && values[j] > values[best]) best = j;
+        const double var = std::max(1.0, done > 1 && denom > 0.0 ? (sq[j] - W * d * d) / denom : 0.0);
+        if (d > cfg.z * std::sqrt(var / ess) && values[j] > values[best]) best = j;
     }
     return cands[best];
 }

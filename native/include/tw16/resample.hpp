@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tw16/agents.hpp"
 #include "tw16/constants.hpp"
 #include "tw16/state.hpp"
 
@@ -63,13 +64,41 @@ inline constexpr int64_t ROLLOUT_EFFICIENT = 2;
 // ROLLOUT_BASE (agents.search.ROLLOUTS["base"]): every seat plays the base policy itself (Greedy, as
 // search_candidates ranks it first): the one-step lookahead of a policy over itself, and the slowest.
 inline constexpr int64_t ROLLOUT_BASE = 3;
+// ROLLOUT_DEFENSIVE (agents.search.ROLLOUTS["defensive"]): every seat plays Defensive (agents/greedy.py,
+// defensive_decision below: the danger of each discard weighed against its efficiency), so that the
+// rollouts fold where Defensive folds, the searching seat's own rest of the hand included.
+inline constexpr int64_t ROLLOUT_DEFENSIVE = 4;
 struct SearchCfg {
     int64_t k = 8;             // determinizations per decision
     int64_t n = 3;             // candidate actions (the top n by the base policy)
-    int64_t policy = 1;        // rollout policy: py::randplay::POLICY_UNIFORM, POLICY_GREEDY or ROLLOUT_EFFICIENT
+    int64_t policy = 1;        // rollout policy: py::randplay::POLICY_UNIFORM, POLICY_GREEDY or ROLLOUT_*
     double z = 0.0;            // another candidate must beat the base one by z standard errors
     int64_t max_steps = 4000;  // a rollout longer than this is cut (a hand takes a few hundred)
+    // Defensive's parameters and tables (agents/greedy.py): read by ROLLOUT_DEFENSIVE and by a
+    // Defensive base (base_defensive); null otherwise.
+    const greedy::Defence* defence = nullptr;
+    bool base_defensive = false;  // the base candidate is Defensive's decision, not Greedy's
+    double weight = 0.0;          // beta of discard_log_weight: 0 weighs every determinization alike
+    double ms = 0.0;              // time budget per decision in milliseconds (0: none; >= 1 determinization)
 };
+
+// Defensive's decision (agents/greedy.py DefensiveAgent) for the seat to decide in game b, its inputs
+// read from the state as agents.features.decode reads them from that seat's planes_v0 observation.
+int64_t defensive_decision(const State& S, int64_t b, Opts opts, const greedy::Defence& defence);
+
+// How unlikely a determinization is under a simple discard model: minus the sum, over every opponent
+// of `seat` and every tile it discarded this hand, of how close that tile sits to the opponent's
+// (resampled) concealed hand (2 per copy of the kind, 2 per copy one rank off, 1 two ranks off):
+// players discard tiles far from what they keep; minus PASSED_WIN_CLOSENESS for each tile an opponent
+// let pass since its newest discard that its dealt hand would win on. exp(beta * this) is the
+// importance weight.
+inline constexpr double PASSED_WIN_CLOSENESS = 100.0;
+double discard_log_weight(const State& S, int64_t b, int64_t seat, const Prof& prof);
+
+// The normalised importance weights (summing to 1) of the k determinizations search_action deals from
+// `seed` for game b's seat to decide: w_i proportional to exp(beta * discard_log_weight). Deterministic.
+void search_weights(const State& S, int64_t b, uint64_t seed, int64_t k, double beta, Opts opts, Cfg ecfg,
+                    const Prof& prof, double* w);
 
 // A check run before each rollout step (the bindings' game_ok): false refuses the state.
 using StepOk = bool (*)(const State&, int64_t b, int64_t action, Opts opts);
@@ -78,8 +107,10 @@ using StepOk = bool (*)(const State&, int64_t b, int64_t action, Opts opts);
 // decision first (agents/greedy.py: win, ready, its claim answer or its turn action), then on a turn
 // the other discards in Greedy's order (shanten, unseen tiles that lower it, neighbours, kind) with
 // the self kongs after the best discard, then every other legal action in index order. Writes at
-// most max_n actions into out and returns how many (so n = 1 plays exactly as Greedy).
-int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n);
+// most max_n actions into out and returns how many (so n = 1 plays exactly as Greedy). With `defence`,
+// Defensive's decision (defensive_decision) comes first instead of Greedy's, then Greedy's order.
+int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n, Opts opts,
+                          const greedy::Defence* defence = nullptr);
 
 // The search's decision for game b: WIN when legal, the only legal action when there is one, else for
 // each of k determinizations (resample_hidden with seeds drawn from `seed`) and each candidate, the
