@@ -126,9 +126,8 @@ def _run(block: Block, cwd: Path) -> subprocess.CompletedProcess:
 ALL = [b for doc in DOCS for b in blocks(doc)]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("doc", DOCS, ids=lambda d: d.name)
-def test_doc_snippets_run(doc, tmp_path):
+def run_doc(doc: Path, tmp_path: Path) -> None:
+    """Every runnable block of ``doc``, in order, in a fresh folder (the module's docstring)."""
     cwd = _workdir(tmp_path)
     doc_blocks = blocks(doc)
     for b in doc_blocks:
@@ -146,6 +145,25 @@ def test_doc_snippets_run(doc, tmp_path):
         assert r.returncode == 0, (
             f"{b.id} ({b.lang}) failed:\n{b.code}\n--- stdout\n{r.stdout[-3000:]}\n--- stderr\n{r.stderr[-3000:]}"
         )
+
+
+# The ML recipes (a cloning and a PPO run: minutes each) run from files of their own,
+# tests/test_doc_snippets_<name>.py, so that `--dist loadfile` can run them beside this file's docs.
+SEPARATE = ("sb3.md", "torchrl.md")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("doc", [d for d in DOCS if d.name not in SEPARATE], ids=lambda d: d.name)
+def test_doc_snippets_run(doc, tmp_path):
+    run_doc(doc, tmp_path)
+
+
+def test_every_doc_is_run_here_or_in_its_own_file():
+    docs = ROOT / "docs"
+    assert all(docs / name in DOCS for name in SEPARATE), SEPARATE
+    for name in SEPARATE:
+        own = Path(__file__).with_name(f"test_doc_snippets_{name.removesuffix('.md')}.py")
+        assert own.exists() and f'run_doc(ROOT / "docs" / "{name}"' in own.read_text(), own
 
 
 def test_skips_are_few_and_give_a_reason():
