@@ -181,3 +181,15 @@ def test_policy_checkpoint_holds_only_the_actor(tmp_path):
     assert net.stem.weight.shape[1] == SMALL.net_channels and not any("critic" in k for k in ck)
     logits = masked_logits(net(torch.zeros(1, SMALL.net_channels, 34))[0], torch.ones(1, 76, dtype=torch.bool))
     assert torch.isfinite(logits).all()
+
+
+def test_bench_train_runs_the_oracle_critic(monkeypatch):
+    """``tw16 bench train`` measures the main job's config; with the oracle critic it builds and times it too."""
+    import tw16.bench.train as bench
+    from training.pipeline import Pipeline
+
+    p = Pipeline()
+    p.ppo = replace(p.ppo, critic="oracle", num_envs=8, rollout_steps=8, minibatch_size=32)
+    monkeypatch.setattr(bench, "Pipeline", lambda: p)
+    out = bench.bench_train(seconds=0.01, warmup_updates=0)
+    assert out["updates"] >= 1 and out["decisions"] == 64 * out["updates"] and out["learner_decisions"] > 0

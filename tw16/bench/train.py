@@ -18,8 +18,8 @@ from agents.device import resolve_device, synchronize
 from agents.neural import NetConfig, PolicyValueNet
 from envs import _core
 from envs.rules import Rules
-from training.pipeline import Pipeline
 from training.critic import OracleCritic
+from training.pipeline import Pipeline
 from training.ppo import ppo_update
 from training.rollout import TIMING_PARTS, Opponents, Rollout
 
