@@ -7,6 +7,8 @@ from dataclasses import InitVar, dataclass, field
 
 from agents.neural import NetConfig
 
+CRITICS = ("shared", "oracle")
+
 
 @dataclass
 class TrainConfig:
@@ -28,6 +30,15 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     target_kl: float | None = 0.05
     reward_scale: float = 0.1  # tai units x scale: values of order 1
+    # leave the learner's forced decisions (one legal action) out of the update: they carry no policy
+    # gradient (ratio 1, entropy 0) but dilute each minibatch's mean and the advantage normalisation
+    drop_forced: bool = False
+    # "shared": the policy's own value head is the critic; "oracle": a separate critic (training.critic)
+    # reads the actor's input plus oracle_v0's hidden planes (opponents' hands, the wall's next draws),
+    # so advantages carry less of the draws' luck; the actor never reads them (Suphx's oracle guiding)
+    critic: str = "shared"
+    critic_lr: float = 1e-3  # the oracle critic's Adam learning rate (constant)
+    probe_states: int = 1024  # fixed learner states (of the first rollout) on which log.csv tracks the argmax's change
     selfplay_frac: float = 0.25  # games where the policy plays all four seats
     opponents: tuple[str, ...] = ("greedy", "defensive", "pool")  # drawn uniformly per opponent seat
     pool_every: int = 5  # updates between snapshots added to the pool
@@ -52,3 +63,5 @@ class TrainConfig:
     def __post_init__(self, numba_threads: int | None) -> None:
         if numba_threads is not None:
             self.core_threads = numba_threads
+        if self.critic not in CRITICS:
+            raise ValueError(f"critic must be one of {list(CRITICS)}, got {self.critic!r}")

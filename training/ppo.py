@@ -32,10 +32,11 @@ from agents.neural import CheckpointError, PolicyValueNet, load_checkpoint, mask
 from envs import _core
 from envs.rules import Rules
 from training.config import TrainConfig
+from training.critic import OracleCritic
 from training.rollout import TIMING_PARTS, Batch, Opponents, Rollout, gae  # noqa: F401 (gae: part of the trainer's API)
 
 
-def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
+def load_train_state(path, net: PolicyValueNet, opt, critic=None, critic_opt=None) -> tuple[int, int, int]:
     """Load a ``train_state.pt`` (written by ``train``) into ``net`` and ``opt``; returns (decisions,
     update, rng seed). A file that is not one raises ``CheckpointError`` naming it. The file is a
     pickle (optimizer state): resume only from files you wrote. It loads onto the CPU first (a state
@@ -46,19 +47,24 @@ def load_train_state(path, net: PolicyValueNet, opt) -> tuple[int, int, int]:
         raise CheckpointError(
             f"training state {str(path)!r} cannot be read: {type(e).__name__}: {str(e)[:200]}"
         ) from None
-    keys = ("net", "opt", "decisions", "update", "rng_seed")
+    keys = ("net", "opt", "decisions", "update", "rng_seed") + (("critic", "critic_opt") if critic is not None else ())
     if not isinstance(st, dict) or any(k not in st for k in keys):
         raise CheckpointError(f"training state {str(path)!r} is not a train_state.pt (needs {', '.join(keys)})")
     try:
         net.load_state_dict(st["net"])
         opt.load_state_dict(st["opt"])
+        if critic is not None:
+            critic.load_state_dict(st["critic"])
+            critic_opt.load_state_dict(st["critic_opt"])
         return int(st["decisions"]), int(st["update"]), int(st["rng_seed"])
     except (RuntimeError, ValueError, TypeError, KeyError) as e:
         raise CheckpointError(f"training state {str(path)!r} does not fit this network: {str(e)[:300]}") from None
 
 
 # log.csv, one row per update: progress, the learner's result per hand (mean of the last 500 hands, tai),
-# the update's diagnostics (means over its minibatches), the learner's rows, then where the time went: wall
+# the update's diagnostics (means over its minibatches; ``batch_scales``; the spread of the learner's
+# results of the hands that ended in this rollout, tai; the probe states' share whose argmax moved from
+# the start's, ``Probe``), the learner's rows, then where the time went: wall
 # seconds of the rollout and of the update, CPU seconds of the rollout's parts (``TIMING_PARTS``)
 LOG_COLUMNS = (
     "update",
@@ -72,6 +78,13 @@ LOG_COLUMNS = (
     "approx_kl",
     "clipfrac",
     "explained_var",
+    "grad_norm",
+    "ret_std",
+    "adv_std",
+    "value_rmse",
+    "hand_tai_std",
+    "forced_frac",
+    "argmax_changed",
     "lr",
     "learner_decisions",
     "rollout_s",
@@ -80,26 +93,43 @@ LOG_COLUMNS = (
 )
 
 
-def ppo_update(net: PolicyValueNet, opt, batch: Batch, cfg: TrainConfig, rng, timing: dict | None = None) -> dict:
+def ppo_update(
+    net: PolicyValueNet,
+    opt,
+    batch: Batch,
+    cfg: TrainConfig,
+    rng,
+    timing: dict | None = None,
+    critic: OracleCritic | None = None,
+    critic_opt=None,
+) -> dict:
     """The clipped PPO update on one rollout's learner decisions: ``update_epochs`` passes in shuffled
-    minibatches (stopping early past ``target_kl``). Returns the diagnostics: losses, entropy,
-    approx KL, clip fraction (means over the minibatches) and the explained variance of the values.
+    minibatches (stopping early past ``target_kl``), of every row or, with ``drop_forced``, of the rows
+    with a choice. With an oracle ``critic`` (and its optimiser), it learns the returns beside the
+    policy's own value head. Returns the diagnostics: losses, entropy, approx KL, clip fraction and
+    the gradient norm before clipping (means over the minibatches), the explained variance of the
+    values, and the scales that tell signal from noise (``batch_scales``).
     The batch goes to the net's device once, before the first minibatch (on the CPU: no copy);
     ``timing`` (if given) gets the seconds of that upload under ``"transfer"``."""
     dev = next(net.parameters()).device
+    forced = batch.mask.sum(1) == 1  # one legal action: no policy gradient
+    rows = np.flatnonzero(~forced) if cfg.drop_forced else np.arange(len(batch.act))
     t0 = time.perf_counter()
     d_obs, d_mask, d_act = (torch.from_numpy(a).to(dev) for a in (batch.obs, batch.mask, batch.act))
     d_logp, d_ret = torch.from_numpy(batch.logp).to(dev), torch.from_numpy(batch.ret).to(dev)
-    d_adv = torch.from_numpy((batch.adv - batch.adv.mean()) / (batch.adv.std() + 1e-8)).to(dev)  # over the whole batch
+    adv = batch.adv[rows]
+    d_adv = torch.zeros(len(batch.act), device=dev)  # normalised over the rows the update reads
+    d_adv[torch.from_numpy(rows).to(dev)] = torch.from_numpy((adv - adv.mean()) / (adv.std() + 1e-8)).to(dev)
+    d_hid = None if critic is None else torch.from_numpy(batch.hidden).to(dev)
     if timing is not None:
         synchronize(dev)
         timing["transfer"] = timing.get("transfer", 0.0) + time.perf_counter() - t0
     net.train()
-    n = len(batch.act)
-    sums = dict.fromkeys(("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"), 0.0)
+    n = rows.size
+    sums = dict.fromkeys(("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac", "grad_norm"), 0.0)
     k = 0
     for _epoch in range(cfg.update_epochs):
-        perm = torch.from_numpy(rng.permutation(n)).to(dev)
+        perm = torch.from_numpy(rows[rng.permutation(n)]).to(dev)
         kl_epoch, k_epoch = 0.0, 0
         for s0 in range(0, n, cfg.minibatch_size):
             mb = perm[s0 : s0 + cfg.minibatch_size]
@@ -111,16 +141,25 @@ def ppo_update(net: PolicyValueNet, opt, batch: Batch, cfg: TrainConfig, rng, ti
             ratio = log_ratio.exp()
             a_mb = d_adv[mb]
             pg_loss = torch.max(-a_mb * ratio, -a_mb * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-            v_loss = 0.5 * ((v - d_ret[mb]) ** 2).mean()
-            loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+            v_loss = 0.5 * ((v - d_ret[mb]) ** 2).mean()  # the policy's own head (kept calibrated for its users)
+            if critic is not None:  # the critic's loss, reported as v_loss: its values made the advantages
+                v_loss_c = 0.5 * ((critic(d_obs[mb], d_hid[mb]) - d_ret[mb]) ** 2).mean()
+                loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * (v_loss + v_loss_c)
+                v_loss = v_loss_c
+                critic_opt.zero_grad()
+            else:
+                loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
             opt.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            grad_norm = nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
             opt.step()
+            if critic is not None:
+                nn.utils.clip_grad_norm_(critic.parameters(), cfg.max_grad_norm)
+                critic_opt.step()
             with torch.no_grad():
                 kl = float(((ratio - 1) - log_ratio).mean())
                 clip = float(((ratio - 1.0).abs() > cfg.clip_coef).float().mean())
-            for key, val in zip(sums, (pg_loss.item(), v_loss.item(), entropy.item(), kl, clip)):
+            for key, val in zip(sums, (pg_loss.item(), v_loss.item(), entropy.item(), kl, clip, float(grad_norm))):
                 sums[key] += val
             k, k_epoch, kl_epoch = k + 1, k_epoch + 1, kl_epoch + kl
         if cfg.target_kl is not None and k_epoch and kl_epoch / k_epoch > cfg.target_kl:
@@ -128,7 +167,37 @@ def ppo_update(net: PolicyValueNet, opt, batch: Batch, cfg: TrainConfig, rng, ti
     diag = {key: val / max(k, 1) for key, val in sums.items()}
     var_y = float(np.var(batch.ret))
     diag["explained_var"] = float("nan") if var_y == 0 else 1 - float(np.var(batch.ret - batch.val)) / var_y
-    return diag
+    return {**diag, **batch_scales(batch, forced)}
+
+
+def batch_scales(batch: Batch, forced: np.ndarray) -> dict:
+    """What sets the signal-to-noise of an update (reward units: tai x ``reward_scale``): the spread of
+    the returns and of the raw advantages, the critic's error (RMS of return - value), and the share of
+    forced decisions."""
+    return {
+        "ret_std": float(batch.ret.std()),
+        "adv_std": float(batch.adv.std()),
+        "value_rmse": float(np.sqrt(np.mean((batch.ret - batch.val) ** 2))),
+        "forced_frac": float(forced.mean()) if forced.size else 0.0,
+    }
+
+
+class Probe:
+    """A fixed set of the learner's states with a choice (from the first rollout): the share of them
+    on which the policy's argmax differs from the start's tells how far the policy has moved."""
+
+    def __init__(self, net: PolicyValueNet, batch: Batch, size: int):
+        keep = np.flatnonzero(batch.mask.sum(1) > 1)[:size]
+        self.obs, self.mask = torch.from_numpy(batch.obs[keep].copy()), torch.from_numpy(batch.mask[keep].copy())
+        self.start = self.argmax(net)
+
+    def argmax(self, net: PolicyValueNet) -> torch.Tensor:
+        dev = next(net.parameters()).device
+        with torch.inference_mode():
+            return masked_logits(net(self.obs.to(dev))[0], self.mask.to(dev)).argmax(-1).cpu()
+
+    def changed(self, net: PolicyValueNet) -> float:
+        return float((self.argmax(net) != self.start).float().mean()) if len(self.start) else 0.0
 
 
 def train(cfg: TrainConfig) -> Path:
@@ -155,9 +224,15 @@ def train(cfg: TrainConfig) -> Path:
             ) from None
     net.to(device)  # built (and seeded) on the CPU: the same initial weights on every device
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    critic = critic_opt = None
+    if cfg.critic == "oracle":  # starts as the policy's value head, zero weights on the hidden planes
+        if cfg.workers or cfg.ray:
+            raise ValueError("critic='oracle' runs with the rollout in this process (workers=0, no ray)")
+        critic = OracleCritic.from_actor(net)
+        critic_opt = torch.optim.Adam(critic.parameters(), lr=cfg.critic_lr, eps=1e-5)
     done_decisions, update = 0, 0
     if cfg.resume:
-        done_decisions, update, rng_seed = load_train_state(cfg.resume, net, opt)
+        done_decisions, update, rng_seed = load_train_state(cfg.resume, net, opt, critic, critic_opt)
         rng = np.random.default_rng(rng_seed)
     opponents = Opponents(cfg, device)
     opponents.snapshot(net)
@@ -170,6 +245,7 @@ def train(cfg: TrainConfig) -> Path:
                 "decisions": done_decisions,
                 "update": update,
                 "rng_seed": int(rng.integers(2**63)),
+                **({"critic": critic.state_dict(), "critic_opt": critic_opt.state_dict()} if critic else {}),
             },
             out / "train_state.pt",
         )
@@ -193,6 +269,7 @@ def train(cfg: TrainConfig) -> Path:
 
         bar = tqdm(total=n_updates * T * N, initial=done_decisions, unit="dec", desc="ppo", smoothing=0.05)
     ep_returns: list[float] = []
+    probe = None
     t_start = time.perf_counter()
     try:
         while update < n_updates:
@@ -207,10 +284,14 @@ def train(cfg: TrainConfig) -> Path:
                 opt.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - frac)
             # -- rollout: the learner's decisions with advantages along each seat's chain ----------
             parts0 = dict(getattr(rollout, "timing", {}))
-            batch = rollout.collect(net, opponents)
+            batch = rollout.collect(net, opponents, critic) if critic else rollout.collect(net, opponents)
             t_roll = time.perf_counter()
             ep_returns.extend(batch.ep_returns)
-            diag = ppo_update(net, opt, batch, cfg, rng)
+            if probe is None:
+                probe = Probe(net, batch, cfg.probe_states)
+            diag = ppo_update(net, opt, batch, cfg, rng, critic=critic, critic_opt=critic_opt)
+            diag["hand_tai_std"] = float(np.std(batch.ep_returns)) if batch.ep_returns else float("nan")
+            diag["argmax_changed"] = probe.changed(net)
             # -- diagnostics, snapshots, checkpoints -------------------------------------------------
             n = batch.decisions  # environment decisions this update, every seat's
             update += 1

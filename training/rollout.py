@@ -18,6 +18,7 @@ from agents.neural import NeuralAgent, PolicyValueNet, masked_logits, net_input
 from envs.driver import Driver
 from envs.engine.actions import N_ACTIONS
 from envs.engine.rng import game_seeds
+from envs.obs.oracle_v0 import N_ORACLE_EXTRA, OracleV0
 from envs.obs.planes_v0 import N_CHANNELS, PlanesV0
 from envs.rules import Rules
 from envs.seats import act_by_seat
@@ -113,13 +114,14 @@ class Batch:
     val: np.ndarray
     ep_returns: list
     decisions: int
+    hidden: np.ndarray | None = None  # the oracle critic's hidden planes (uint8 0/1) of each row, if it runs
 
     @staticmethod
     def concat(parts: list[Batch]) -> Batch:
-        arrays = {
-            k: np.concatenate([getattr(b, k) for b in parts])
-            for k in ("obs", "mask", "act", "logp", "adv", "ret", "val")
-        }
+        keys = ("obs", "mask", "act", "logp", "adv", "ret", "val") + (
+            ("hidden",) if parts[0].hidden is not None else ()
+        )
+        arrays = {k: np.concatenate([getattr(b, k) for b in parts]) for k in keys}
         return Batch(
             **arrays, ep_returns=[r for b in parts for r in b.ep_returns], decisions=sum(b.decisions for b in parts)
         )
@@ -163,6 +165,7 @@ class Rollout:
         self.hand_tai = np.zeros((N, 4))
         self.timing = dict.fromkeys(TIMING_PARTS, 0.0)
         self.store = None  # the learner rows' observations and masks (Batch.obs / mask are views of it)
+        self.oracle = self.hid = None  # oracle_v0 of every game and the learner rows' hidden planes (oracle critic)
 
     def _redeal(self, which: np.ndarray) -> None:
         """Deal the games in ``which`` again (until none ends before its first decision)."""
@@ -212,7 +215,17 @@ class Rollout:
         if self.sync:
             synchronize(self.device)
 
-    def collect(self, net: PolicyValueNet, opponents: Opponents) -> Batch:
+    def _critic_values(self, critic, x: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+        """The oracle critic's values of rows ``x`` (the actor's input) with their hidden planes."""
+        with torch.inference_mode():
+            v = critic(torch.from_numpy(x).to(self.device), torch.from_numpy(hidden).to(self.device))
+        return v.cpu().numpy()
+
+    def collect(self, net: PolicyValueNet, opponents: Opponents, critic=None) -> Batch:
+        """Step every game ``rollout_steps`` times; the learner's rows with advantages along each seat's
+        chain, on the values of ``net`` or, given one, of the oracle critic (``training.critic``), which
+        alone reads the hidden planes of oracle_v0 (encoded apart: the actor's and opponents' input is
+        the planes_v0 encoding, as without it)."""
         cfg, d, rows, tm = self.cfg, self.d, self.rows, self.timing
         T, N = cfg.rollout_steps, self.N
         rule, slot_rule, n_slots = opponents.rule_agents, opponents.slot_rule, len(opponents.slot_rule)
@@ -226,6 +239,10 @@ class Rollout:
                 np.empty((T * N, N_ACTIONS), np.bool_),
             )
         s_obs, s_mask = self.store
+        if critic is not None and self.oracle is None:
+            self.oracle = OracleV0(derived=self.enc.derived)
+            self.orc = self.oracle.alloc(N)
+            self.hid = np.empty((T * N, N_ORACLE_EXTRA, 34), np.uint8)  # 0/1 planes: a quarter of float32
         b_act, b_logp, b_val = np.zeros((T, N), np.int64), np.zeros((T, N), np.float32), np.zeros((T, N), np.float32)
         b_learn = np.zeros((T, N), np.bool_)
         ep_returns: list[float] = []
@@ -237,6 +254,8 @@ class Rollout:
             t0 = clock()
             seat = d.current.astype(np.int64)
             d.encode(self.obs, rows, seat, self.enc.flags)
+            if critic is not None:
+                self.oracle.encode(d.engine, seat, self.orc)
             mask = d.mask
             te = clock()
             is_l = learner[rows, seat]
@@ -253,6 +272,9 @@ class Rollout:
                 rows_l = slice(used, used + n)
                 s_obs[rows_l], s_mask[rows_l] = x[:n], mask[lg]
                 actions[lg], b_logp[t, lg], b_val[t, lg] = self._sample(net, s_obs[rows_l], s_mask[rows_l])
+                if critic is not None:
+                    self.hid[rows_l] = self.orc[lg, self.oracle.n_planes :]
+                    b_val[t, lg] = self._critic_values(critic, s_obs[rows_l], self.hid[rows_l])
                 used += n
             if pg.size:
                 actions[pg] = self._sample(pool, x[n:], mask[pg])[0]
@@ -290,6 +312,7 @@ class Rollout:
             val=b_val.reshape(-1)[sel],
             ep_returns=ep_returns,
             decisions=T * N,
+            hidden=None if critic is None else self.hid[:used],
         )
         tm["gae"] += clock() - t0
         return batch

@@ -18,6 +18,7 @@ from agents.device import resolve_device, synchronize
 from agents.neural import NetConfig, PolicyValueNet
 from envs import _core
 from envs.rules import Rules
+from training.critic import OracleCritic
 from training.pipeline import Pipeline
 from training.ppo import ppo_update
 from training.rollout import TIMING_PARTS, Opponents, Rollout
@@ -47,6 +48,10 @@ def bench_train(seconds: float = 10.0, device: str = "cpu", net: str = "main", w
         rng = np.random.default_rng(cfg.seed)
         model = PolicyValueNet(cfg.net).to(dev)
         opt = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        critic = critic_opt = None
+        if cfg.critic == "oracle":  # as training.ppo.train builds it
+            critic = OracleCritic.from_actor(model)
+            critic_opt = torch.optim.Adam(critic.parameters(), lr=cfg.critic_lr, eps=1e-5)
         opponents = Opponents(cfg, dev)
         opponents.snapshot(model)
         rules = Rules.make(**{"profile": "standard", **cfg.rules, "episode": "hand"})
@@ -56,10 +61,10 @@ def bench_train(seconds: float = 10.0, device: str = "cpu", net: str = "main", w
         def one_update(split: dict) -> tuple[int, int]:
             before = dict(rollout.timing)
             t0 = time.perf_counter()
-            batch = rollout.collect(model, opponents)
+            batch = rollout.collect(model, opponents, critic) if critic else rollout.collect(model, opponents)
             t1 = time.perf_counter()
             upd: dict = {}
-            ppo_update(model, opt, batch, cfg, rng, timing=upd)
+            ppo_update(model, opt, batch, cfg, rng, timing=upd, critic=critic, critic_opt=critic_opt)
             synchronize(dev)
             t2 = time.perf_counter()
             for k in TIMING_PARTS:
