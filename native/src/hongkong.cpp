@@ -108,15 +108,17 @@ int64_t hk_score(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<int8
     const auto sc = rb.sc_v();
     // Where the winning tile sits (identical tiles are interchangeable: every place is a reading); a
     // win without a judged tile is read once per decomposition (at -2).
-    const auto places = [&](int64_t pos, int64_t pair) {
+    const auto places = [&](int64_t pos, int64_t pair) TW16_ALWAYS_INLINE {
         return pos == -2 ? !judged : judged && tile_sits(pos, pair, st, sk, n_melds, win_tile);
     };
-    for_each_reading(concealed, n_sets, meld_type, meld_kind, n_melds, rb, places, [&](int64_t pair, int64_t pos) {
-        const int64_t disc_pos = is_discard ? pos : -2;
-        hk_reading_items(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind, round_wind, all_counts,
-                         hc, buf, p_tai, p_opts);
-        best_total = consider_reading(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
-    });
+    for_each_reading(concealed, n_sets, meld_type, meld_kind, n_melds, rb, places,
+                     [&](int64_t pair, int64_t pos) TW16_ALWAYS_INLINE {
+                         const int64_t disc_pos = is_discard ? pos : -2;
+                         hk_reading_items(v, st, sk, sc, 5, n_melds, pair, disc_pos, pos, win_tile, 0, seat_wind,
+                                          round_wind, all_counts, hc, buf, p_tai, p_opts);
+                         best_total =
+                             consider_reading(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+                     });
 
     const int64_t shape = n_melds == 0 ? special_shape(concealed, shapes) : 0;
     if (shape != 0) {

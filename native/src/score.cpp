@@ -213,18 +213,20 @@ int64_t score_hand(View<int8_t, 1> concealed, View<int8_t, 1> meld_type, View<in
     const auto set_conc = rb.sc_v();
     // Where the winning discard sits: the pair (-1) or a concealed set holding its kind; a self-draw
     // is read once per decomposition (at -1).
-    const auto places = [&](int64_t pos, int64_t pair) {
+    const auto places = [&](int64_t pos, int64_t pair) TW16_ALWAYS_INLINE {
         if (pos == -1) return !is_discard || pair == win_tile;
         return pos >= 0 && is_discard && tile_sits(pos, pair, set_type, set_kind, n_melds, win_tile);
     };
-    for_each_reading(concealed, n_sets, meld_type, meld_kind, n_melds, rb, places, [&](int64_t pair, int64_t pos) {
-        set_items(v, set_type, set_kind, set_conc, 5, pair, pos, win_tile, seat_wind, round_wind, two_sided_ok);
-        v[C::I_EIGHT_PAIRS] = 0;
-        if (extras)
-            reading_extras(v, set_type, set_kind, set_conc, pair, pos, seat_wind, round_wind, all_counts, p_tai,
-                           p_opts);
-        best_total = consider_reading(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
-    });
+    for_each_reading(
+        concealed, n_sets, meld_type, meld_kind, n_melds, rb, places,
+        [&](int64_t pair, int64_t pos) TW16_ALWAYS_INLINE {
+            set_items(v, set_type, set_kind, set_conc, 5, pair, pos, win_tile, seat_wind, round_wind, two_sided_ok);
+            v[C::I_EIGHT_PAIRS] = 0;
+            if (extras)
+                reading_extras(v, set_type, set_kind, set_conc, pair, pos, seat_wind, round_wind, all_counts, p_tai,
+                               p_opts);
+            best_total = consider_reading(v, p_tai, p_repl, tmp, tmp_kept, out_items, best_kept, best_total);
+        });
 
     const int64_t shape = (shapes != 0 && n_melds == 0) ? special_shape(concealed, shapes) : 0;
     if (shape != 0) {

@@ -134,19 +134,4 @@ bool comes_first(View<bool, 1> kept_a, View<bool, 1> kept_b, View<int32_t, 2> p_
     return first_a == 0;
 }
 
-int64_t consider_reading(View<int32_t, 1> v, View<int32_t, 2> p_tai, View<int8_t, 2> p_repl, View<int32_t, 1> tmp,
-                         View<bool, 1> tmp_kept, View<int32_t, 1> best, View<bool, 1> best_kept, int64_t best_total) {
-    const int64_t total = apply_profile(v, p_tai, p_repl, tmp, tmp_kept);
-    if (total > best_total || (total == best_total && comes_first(tmp_kept, best_kept, p_tai))) {
-        for (int64_t r = 0; r < N_ITEMS; ++r) {  // the profile's items; the others stay 0
-            const int64_t i = p_tai(3, r);
-            if (i < 0) break;
-            best[i] = tmp[i];
-            best_kept[i] = tmp_kept[i];
-        }
-        return total;
-    }
-    return best_total;
-}
-
 }  // namespace tw16

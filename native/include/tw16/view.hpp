@@ -4,6 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 
+// Forces a function or lambda inline where the compiler's size heuristics would not (GCC and Clang).
+#define TW16_ALWAYS_INLINE __attribute__((always_inline))
+
 namespace tw16 {
 
 // An N-d view: data pointer, shape and strides in elements (not bytes). No ownership, no checks:
