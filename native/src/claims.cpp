@@ -11,15 +11,6 @@ namespace St = py::state;
 namespace R = py::options;
 }  // namespace
 
-bool wins_with(View<int8_t, 1> h, int64_t n_melds, int64_t t, View<int64_t, 1> p_opts) {
-    if (t < 0) return may_win(h, -1, p_opts[py::profile::PO_SHAPES]) && winning_shape(h, 5 - n_melds, p_opts);
-    if (h[t] >= 4 || !may_win(h, t, p_opts[py::profile::PO_SHAPES])) return false;
-    h[t] = static_cast<int8_t>(h[t] + 1);
-    const bool ok = winning_shape(h, 5 - n_melds, p_opts);
-    h[t] = static_cast<int8_t>(h[t] - 1);
-    return ok;
-}
-
 bool chi_has_discard(View<int8_t, 1> h, int64_t t, int64_t lo, int64_t used1, int64_t used2, bool swap_ok) {
     const int64_t ban1 = t;
     const int64_t ban2 = swap_ok ? -1 : swap_ban_other(t, lo);
