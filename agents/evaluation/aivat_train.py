@@ -16,6 +16,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -23,7 +24,7 @@ POOL = ("greedy", "defensive", "random", "neural")
 SHARE = (0.3, 0.3, 0.1, 0.3)  # of the seats: random plays far from the others, a tenth keeps V on their states
 
 
-def collect(hands: int, seed: int, batch: int = 512) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def collect(hands: int, seed: int, batch: int = 512, version: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, N_IN) features, (rows,) final chips and (rows,) game index of ``hands`` self-play hands."""
     from agents import make_agent
     from agents.evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
@@ -40,7 +41,7 @@ def collect(hands: int, seed: int, batch: int = 512) -> tuple[np.ndarray, np.nda
         eng = Engine(Rules().replace(episode="hand"), batch_size=b, record_hands=True)
         deal_played(eng, duplicate_wall_seeds(seed + done, b))
         seat_agent = rng.choice(len(POOL), size=(b, 4), p=SHARE)
-        rec = LuckRecorder(eng, collect=True)
+        rec = LuckRecorder(eng, collect=True, version=version)
         run_games(eng, agents, seat_agent, on_step=rec.after_step)
         chips = hand_outcomes(eng)["chips"]
         for games, f in rec.collected:
@@ -51,7 +52,7 @@ def collect(hands: int, seed: int, batch: int = 512) -> tuple[np.ndarray, np.nda
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
 
 
-def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int):
+def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int, version: int = 2):
     """The fitted ``ValueModel`` and the held-out mean squared errors (V and the constant mean)."""
     import torch
 
@@ -76,7 +77,9 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: in
             loss.backward()
             opt.step()
     lin = [m for m in net if isinstance(m, torch.nn.Linear)]
-    model = ValueModel([m.weight.detach().numpy().T.copy() for m in lin], [m.bias.detach().numpy().copy() for m in lin])
+    model = ValueModel(
+        [m.weight.detach().numpy().T.copy() for m in lin], [m.bias.detach().numpy().copy() for m in lin], version
+    )
     err = float(np.mean((model(x[hold]) - y[hold]) ** 2))
     base = float(np.mean((y[hold] - y[~hold].mean()) ** 2))
     return model, {"heldout_mse": err, "heldout_mse_constant": base}
@@ -88,21 +91,30 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=2626)
     p.add_argument("--hidden", type=int, default=32)
     p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--out", default="agents/evaluation/aivat_v1.npz")
+    p.add_argument("--version", type=int, default=2, help="the feature version (agents.evaluation.aivat.VERSIONS)")
+    p.add_argument("--out", default="agents/evaluation/aivat_v2.npz")
+    p.add_argument("--rows", default=None, help="an .npz of the collected rows: read it if it exists, else write it")
     a = p.parse_args(argv)
     import torch
 
     torch.set_num_threads(1)
     t0 = time.time()
-    x, y, g = collect(a.hands, a.seed)
+    if a.rows and Path(a.rows).exists():
+        with np.load(a.rows, allow_pickle=False) as z:
+            x, y, g = z["x"], z["y"], z["g"]
+    else:
+        x, y, g = collect(a.hands, a.seed, version=a.version)
+        if a.rows:
+            np.savez(a.rows, x=x.astype(np.float32), y=y, g=g)
     t1 = time.time()
-    model, errs = fit(x, y, g, a.hidden, a.epochs, a.seed)
+    model, errs = fit(x, y, g, a.hidden, a.epochs, a.seed, a.version)
     model.save(a.out)
     print(
         json.dumps(
             {
                 "hands": a.hands,
                 "seed": a.seed,
+                "version": a.version,
                 "rows": len(y),
                 "collect_s": round(t1 - t0, 1),
                 "fit_s": round(time.time() - t1, 1),

@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from agents import make_agent
+from agents.evaluation.aivat import model_for
 from envs.engine.rng import derive_seed
 
 
@@ -60,7 +61,7 @@ def aa_agents(spec: str = "neural-sample") -> list:
 
 
 def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -> dict:
-    """One match with ``vr`` ("luck": the luck terms; "aivat": with the AIVAT term too, beside the
+    """One match with ``vr`` ("luck": the luck terms; "aivat" / "aivat1": with the AIVAT term too, beside the
     figures of the same games corrected by the luck terms only (``luck_only``) and by the AIVAT term
     only (``aivat_only``: chips minus the agent's own AIVAT terms, no fitted beta))."""
     from agents.evaluation.arena import play_duplicate
@@ -77,7 +78,7 @@ def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -
         }
         for n, r in res["agents"].items()
     }
-    if vr == "aivat":
+    if model_for(vr):
         luck_only = corrected_rows(
             res["per_wall"], res["names"], res["luck_own"][..., :-1], res["luck_total"][..., :-1]
         )
@@ -95,7 +96,7 @@ def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -
 
 def coverage(policy: str, walls: int, seeds, vr: str = "luck") -> dict:
     """A/A matches on several seeds: how often each interval covers 0 (agent A), and the CI ratios."""
-    kinds = ("plain", "vr", "luck_only", "aivat_only") if vr == "aivat" else ("plain", "vr")
+    kinds = ("plain", "vr", "luck_only", "aivat_only") if model_for(vr) else ("plain", "vr")
     hits = dict.fromkeys(kinds, 0)
     ratios, means, others = [], {k: [] for k in kinds}, {}
     for seed in seeds:
@@ -221,7 +222,10 @@ def main(argv=None) -> int:
         "--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)"
     )
     p.add_argument(
-        "--vr", choices=("luck", "aivat"), default="luck", help="aa/ab: the luck terms, or with the AIVAT term too"
+        "--vr",
+        choices=("luck", "aivat", "aivat1"),
+        default="luck",
+        help="aa/ab: the luck terms, or with the AIVAT term too (aivat1: of the v1 value function)",
     )
     a = p.parse_args(argv)
     if a.match == "residual":

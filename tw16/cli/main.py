@@ -202,10 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         const="luck",
         default=False,
-        choices=("luck", "aivat"),
+        choices=("luck", "aivat", "aivat1"),
         help="also report chips per hand corrected by the luck of the draws (unbiased control variates, "
         "docs/evaluation.md) with their narrower 95%% CI; --vr aivat adds the AIVAT term of a "
-        "trained value function (agents/evaluation/aivat_v1.npz)",
+        "trained value function (agents/evaluation/aivat_v2.npz; aivat1: the v1 file)",
     )
     e.add_argument(
         "--human",
