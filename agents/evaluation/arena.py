@@ -150,7 +150,7 @@ def play_walls(
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     dealt = seeds.copy()  # the seeds of the hands played (a hand that ended in its deal is dealt again)
     redealt = deal_played(eng, dealt)
-    rec = LuckRecorder(eng, value=_value_model(vr)) if vr else None
+    rec = LuckRecorder(eng, value=value_model(vr)) if vr else None
     run_games(
         eng,
         agents,
@@ -179,7 +179,7 @@ def play_walls(
     return out
 
 
-def _value_model(vr):
+def value_model(vr):
     """The V of ``agents.evaluation.aivat`` that ``vr`` names (``--vr aivat``: the newest, ``aivat1``:
     the v1 file), or None (``--vr``: the luck terms only)."""
     from agents.evaluation.aivat import MODELS, ValueModel, model_for
