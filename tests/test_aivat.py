@@ -166,3 +166,20 @@ def test_value_model_file_is_small_and_refuses_bad_files(tmp_path):
     np.savez(obj, w0=np.array([object()], dtype=object), b0=np.zeros(1))
     with pytest.raises(ValueError):
         aivat.ValueModel.load(obj)
+
+
+def test_training_at_a_tiny_size_round_trips_the_version(tmp_path, monkeypatch):
+    """aivat_train at 8 hands: the rows kept with --rows are read back instead of played again, and the
+    saved V loads with its feature version and reads rows of that width."""
+    from agents.evaluation import aivat_train
+
+    rows, out = tmp_path / "rows.npz", tmp_path / "v.npz"
+    args = ["--hands", "8", "--seed", "31", "--hidden", "8", "--epochs", "1", "--rows", str(rows), "--out", str(out)]
+    assert aivat_train.main(args) == 0 and rows.exists()
+    model = aivat.ValueModel.load(out)
+    assert model.version == 2 and model.n_in == aivat.n_inputs(2)
+    with np.load(rows, allow_pickle=False) as z:
+        assert z["x"].shape[1] == model.n_in and len(z["x"]) == len(z["y"]) == len(z["g"]) > 8
+    monkeypatch.setattr(aivat_train, "collect", lambda *a, **k: pytest.fail("played again: --rows not read"))
+    assert aivat_train.main([*args[:-2], "--out", str(tmp_path / "w.npz")]) == 0
+    np.testing.assert_array_equal(aivat.ValueModel.load(tmp_path / "w.npz").weights[0], model.weights[0])

@@ -1,12 +1,14 @@
 """Train the value function V of ``agents.evaluation.aivat`` by regression on final chips of self-play hands.
 
-    python -m agents.evaluation.aivat_train --hands 6000 --seed 2626 --out agents/evaluation/aivat_v1.npz
+    python -m agents.evaluation.aivat_train --hands 16000 --seed 2626 --hidden 64 --epochs 4   # aivat_v2.npz
+    python -m agents.evaluation.aivat_train --version 1 --out agents/evaluation/aivat_v1.npz ...  # the v1 features
 
 Each game seats four agents drawn (seeded) from the pool (greedy, defensive, random, the shipped
 neural, in the shares ``SHARE``) on walls derived from ``--seed`` (never the published evaluation walls, whose seeds come
 from a SHA-256 rule, nor the coverage study's seeds 0..19). Every draw of every hand gives four rows:
 the AIVAT features of the state after the draw, for each seat, and that seat's chips at the end of
-the hand. V is a small MLP (``--hidden`` units, two hidden layers) fitted by Adam on the mean
+the hand (``--rows PATH`` keeps them, and a later run with the same PATH refits without playing).
+V is a small MLP (``--hidden`` units, two hidden layers) fitted by Adam on the mean
 squared error; the first 10% of the games (by index) are held out and their error is printed.
 """
 
