@@ -180,6 +180,11 @@ def test_training_at_a_tiny_size_round_trips_the_version(tmp_path, monkeypatch):
     assert model.version == 2 and model.n_in == aivat.n_inputs(2)
     with np.load(rows, allow_pickle=False) as z:
         assert z["x"].shape[1] == model.n_in and len(z["x"]) == len(z["y"]) == len(z["g"]) > 8
+        n, last = len(z["x"]), int(z["g"].max())
     monkeypatch.setattr(aivat_train, "collect", lambda *a, **k: pytest.fail("played again: --rows not read"))
     assert aivat_train.main([*args[:-2], "--out", str(tmp_path / "w.npz")]) == 0
     np.testing.assert_array_equal(aivat.ValueModel.load(tmp_path / "w.npz").weights[0], model.weights[0])
+    x, y, g = aivat_train.read_rows([rows, rows], 2)  # two files: the second's games follow the first's
+    assert len(x) == len(y) == len(g) == 2 * n and g.max() == 2 * last + 1
+    with pytest.raises(ValueError, match="features"):
+        aivat_train.read_rows([rows], 1)

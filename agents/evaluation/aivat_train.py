@@ -54,6 +54,26 @@ def collect(hands: int, seed: int, batch: int = 512, version: int = 2) -> tuple[
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
 
 
+def read_rows(paths, version: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of ``collect`` kept in .npz files (numbers only), concatenated, each file's games
+    numbered after the previous file's."""
+    from agents.evaluation.aivat import n_inputs
+
+    xs, ys, gs, base = [], [], [], 0
+    for path in paths:
+        with np.load(path, allow_pickle=False) as z:
+            x, y, g = z["x"], z["y"], z["g"]
+        if x.ndim != 2 or x.shape[1] != n_inputs(version) or not len(x) == len(y) == len(g):
+            raise ValueError(
+                f"{path}: expected rows of {n_inputs(version)} features with chips and games, got {x.shape}"
+            )
+        xs.append(x)
+        ys.append(y)
+        gs.append(g + base)
+        base += int(g.max()) + 1
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
+
+
 def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int, version: int = 2):
     """The fitted ``ValueModel`` and the held-out mean squared errors (V and the constant mean)."""
     import torch
@@ -95,19 +115,28 @@ def main(argv=None) -> int:
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--version", type=int, default=2, help="the feature version (agents.evaluation.aivat.VERSIONS)")
     p.add_argument("--out", default="agents/evaluation/aivat_v2.npz")
-    p.add_argument("--rows", default=None, help="an .npz of the collected rows: read it if it exists, else write it")
+    p.add_argument(
+        "--rows",
+        nargs="+",
+        default=None,
+        help="an .npz of the collected rows: read it if it exists, else play and write it; several existing "
+        "files are read and fitted together (their games numbered one after the other)",
+    )
     a = p.parse_args(argv)
     import torch
 
     torch.set_num_threads(1)
     t0 = time.time()
-    if a.rows and Path(a.rows).exists():
-        with np.load(a.rows, allow_pickle=False) as z:
-            x, y, g = z["x"], z["y"], z["g"]
+    if a.rows and all(Path(r).exists() for r in a.rows):
+        x, y, g = read_rows(a.rows, a.version)
+    elif a.rows and len(a.rows) > 1:
+        p.error(
+            f"--rows: {[r for r in a.rows if not Path(r).exists()]} missing (only a single file is played and written)"
+        )
     else:
         x, y, g = collect(a.hands, a.seed, version=a.version)
         if a.rows:
-            np.savez(a.rows, x=x.astype(np.float32), y=y, g=g)
+            np.savez(a.rows[0], x=x.astype(np.float32), y=y, g=g)
     t1 = time.time()
     model, errs = fit(x, y, g, a.hidden, a.epochs, a.seed, a.version)
     model.save(a.out)
