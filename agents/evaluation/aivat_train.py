@@ -143,7 +143,7 @@ def main(argv=None) -> int:
     print(
         json.dumps(
             {
-                "hands": a.hands,
+                "hands": int(g.max()) + 1,  # the games the rows come from (read from --rows or played)
                 "seed": a.seed,
                 "version": a.version,
                 "rows": len(y),
