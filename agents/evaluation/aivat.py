@@ -11,7 +11,8 @@ has conditional mean exactly zero for ANY fixed V (``centre`` makes the weighted
 over the candidates exactly 0: tests/test_aivat.py), and its sum over a hand is a sum of martingale
 differences. V must not depend on the walls it corrects: it is a small MLP trained once by
 ``python -m agents.evaluation.aivat_train`` on self-play hands of other seeds and shipped as
-``agents/evaluation/aivat_v1.npz`` (numbers only: loaded with ``allow_pickle=False``).
+``agents/evaluation/aivat_v2.npz`` (``aivat_v1.npz``: the first version, still loadable; numbers only:
+loaded with ``allow_pickle=False``).
 
 V_o reads hand-crafted features of the state after the candidate draw (``candidate_features``,
 computed from ``agents.evaluation.luck.draw_parts``, the same enumeration of candidate draws the luck terms
@@ -21,6 +22,9 @@ drawer's predicted discards that deal in, the seat's flowers and melds, the read
 and the winning tiles it has left; and what the draw does to the drawer (completes its hand, makes
 it ready, lowers its shanten, is a flower), which every seat sees; then
 the same features of the drawer (its flowers, melds, danger: what its draw is worth to the others).
+Version 2 adds what the full state tells (``FULL``, ``full_features``): every seat's concealed tiles
+give the winning tiles the others hold, the danger a seat holds, its ukeire; the engine's scorer
+(``WinTai``) gives the tai of each candidate win.
 """
 
 from __future__ import annotations
