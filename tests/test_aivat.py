@@ -12,6 +12,7 @@ from agents import make_agent
 from agents.evaluation.arena import deal_played, play_duplicate, run_games
 from envs.engine.api import Engine
 from envs.rules import Rules
+from envs.tiles import parse_hand
 
 
 def _play(n_games: int, seed: int, **rec_kw):
@@ -23,8 +24,10 @@ def _play(n_games: int, seed: int, **rec_kw):
     return eng, rec
 
 
-def test_term_averaged_over_the_candidate_draws_is_exactly_zero(monkeypatch):
-    """Exact, for recorded states of real play: sum over kinds k of undrawn[k] * term(drawn = k) = 0."""
+@pytest.mark.parametrize("version", aivat.VERSIONS)
+def test_term_averaged_over_the_candidate_draws_is_exactly_zero(monkeypatch, version):
+    """Exact, for recorded states of real play: sum over kinds k of undrawn[k] * term(drawn = k) = 0,
+    for the shipped V of each feature version."""
     seen = []
     real = aivat.centre
 
@@ -33,7 +36,9 @@ def test_term_averaged_over_the_candidate_draws_is_exactly_zero(monkeypatch):
         return real(values, undrawn, drawn)
 
     monkeypatch.setattr(luck, "centre", keep)  # where the recorder looks it up
-    _play(16, seed=5, value=aivat.ValueModel.load())
+    model = aivat.ValueModel.load(aivat.MODELS[version])
+    assert model.version == version
+    _play(16, seed=5, value=model)
     values, undrawn = (np.concatenate(a) for a in zip(*seen))
     assert len(values) > 16 * 20 and np.ptp(values) > 1.0  # V varies: the check is not of a constant
     total = np.zeros((len(values), 4))
@@ -42,23 +47,25 @@ def test_term_averaged_over_the_candidate_draws_is_exactly_zero(monkeypatch):
     assert np.abs(total).max() < 1e-6 * np.abs(values).max() * undrawn.sum(axis=1).max()
 
 
-def test_collected_training_rows_are_well_formed():
+@pytest.mark.parametrize("version", aivat.VERSIONS)
+def test_collected_training_rows_are_well_formed(version):
     """The rows ``collect`` keeps (the features after each actual draw): one shanten class per seat,
     one drawer per draw, a flower count before the draw within the eight flowers."""
-    eng, rec = _play(4, seed=9, collect=True)
+    eng, rec = _play(4, seed=9, collect=True, version=version)
     games, f = zip(*rec.collected)
     f = np.concatenate(f)
-    assert f.shape[1:] == (4, aivat.N_IN)
+    assert f.shape[1:] == (4, aivat.n_inputs(version))
     assert np.isfinite(f).all() and (f[..., :5].sum(axis=-1) == 1).all()  # one shanten class per seat
     drawer = f[..., 5]
     assert (drawer.sum(axis=1) == 1).all()  # exactly one drawer per draw
     assert (f[..., 16] <= 2.0).all() and (f[..., 16] >= 0).all()
 
 
-def test_aivat_term_has_mean_zero_in_play():
+@pytest.mark.parametrize("version", aivat.VERSIONS)
+def test_aivat_term_has_mean_zero_in_play(version):
     """Statistical, fixed seed: the summed term's mean over 256 hands x 4 seats is within 4 standard
     errors of 0, and it moves."""
-    eng, rec = _play(256, seed=13, value=aivat.ValueModel.load())
+    eng, rec = _play(256, seed=13, value=aivat.ValueModel.load(aivat.MODELS[version]))
     x = rec.luck[:, :, -1].reshape(-1)
     assert x.std() > 1.0
     z = x.mean() / (x.std(ddof=1) / np.sqrt(len(x)))
@@ -70,16 +77,81 @@ def test_vr_aivat_adds_a_column_and_keeps_the_plain_figures():
     agents = [make_agent(s) for s in ("greedy", "defensive", "greedy", "defensive")]
     plain = play_duplicate(agents, 6, seed=2)
     both = play_duplicate(agents, 6, seed=2, vr="aivat")
-    assert both["luck_own"].shape[2] == luck.N_FEATURES + 1
+    old = play_duplicate(agents, 6, seed=2, vr="aivat1")  # the v1 value function, still loadable
+    assert both["luck_own"].shape[2] == old["luck_own"].shape[2] == luck.N_FEATURES + 1
+    assert not np.allclose(both["luck_own"][..., -1], old["luck_own"][..., -1])  # two different V
+    np.testing.assert_allclose(both["luck_own"][..., :-1], old["luck_own"][..., :-1])  # the same luck terms
     for name, row in plain["agents"].items():
         assert both["agents"][name]["chips_per_hand"] == row["chips_per_hand"]
         assert "vr" in both["agents"][name]
 
 
+def _one_draw(hands_text, drawer=0, undrawn_minus=""):
+    """``draw_parts`` (with the hands) of one draw by ``drawer`` from a full set less the hands."""
+    hands = np.stack([parse_hand(t) if t else np.zeros(luck.N_KINDS, np.int64) for t in hands_text])[None]
+    undrawn = np.zeros((1, luck.N_KINDS + 1), np.int64)
+    undrawn[0, : luck.N_KINDS] = 4 - hands[0].sum(axis=0)
+    undrawn[0, luck.N_KINDS] = 8
+    n_sets = np.full((1, 4), 5)
+    parts = luck.draw_parts(hands, n_sets, np.array([drawer]), undrawn, 0, with_hands=True)
+    return parts, undrawn
+
+
+def test_full_state_features_read_the_other_seats_tiles():
+    """Seat 1 waits on 5s alone (123m 456m 789m 123p 456p 5s); the drawer (seat 0) holds two 5s,
+    seat 2 one: seat 1's winning tiles held by the others are 3 (4 after the drawer draws a 5s), and
+    the drawer's danger is its two 5s (three after drawing one)."""
+    parts, undrawn = _one_draw(["55s 19m 19p 19s EESSWWN C", "123m 456m 789m 123p 456p 5s", "5s 111222333444s", ""])
+    assert parts["ready"][0].tolist() == [False, True, False, False]
+    parts["tai"] = np.zeros((1, 4, luck.N_KINDS + 1))
+    e = aivat.full_features(parts, np.array([0]), undrawn)
+    five_s = parse_hand("5s").argmax()
+    held, danger = aivat.FULL.index("held_waits"), aivat.FULL.index("danger")
+    assert e[0, 1, 0, held] * 8 == 3 and e[0, 1, five_s, held] * 8 == 4
+    assert e[0, 0, 0, danger] * 4 == 2 and e[0, 0, five_s, danger] * 4 == 3
+    assert e[0, 2, 0, danger] * 4 == 1 and e[0, 2, five_s, danger] * 4 == 1  # seat 2 does not draw
+    assert e[0, 1, 0, aivat.FULL.index("wait_kinds")] * 5 == 1
+
+
+def test_win_tai_prices_the_winning_kinds_only():
+    """The scorer's tai for seat 1's win on its one winning kind (fed by the drawer), and the
+    drawer's own self-drawn wins when it is ready; nothing elsewhere."""
+    parts, undrawn = _one_draw(["123m 456m 789m 123p 456p 5s", "123m 456m 789m 123p 456p 5s", "", ""])
+    eng = Engine(Rules(), batch_size=1)
+    melds = np.zeros((1, 4, 5, 3), np.int8)
+    tai = aivat.WinTai(eng.prof).table(
+        parts,
+        np.array([0]),
+        melds,
+        np.zeros((1, 4), np.int64),
+        np.zeros((1, 4), np.int64),
+        np.array([0]),
+        np.array([0]),
+    )
+    five_s = parse_hand("5s").argmax()
+    assert tai[0, 0, five_s] > 0 and tai[0, 1, five_s] > 0  # the drawer self-draws, seat 1 is fed
+    assert np.count_nonzero(tai) == 2
+    assert tai[0, 0, five_s] > tai[0, 1, five_s]  # a self-drawn concealed hand scores more than fed
+
+
 def test_value_model_file_is_small_and_refuses_bad_files(tmp_path):
-    assert aivat.MODEL.stat().st_size < 64_000
-    model = aivat.ValueModel.load()
-    assert model(np.zeros((3, 2, aivat.N_IN))).shape == (3, 2)
+    for version, path in aivat.MODELS.items():
+        assert path.stat().st_size < 64_000
+        model = aivat.ValueModel.load(path)
+        assert model.version == version
+        assert model(np.zeros((3, 2, aivat.n_inputs(version)))).shape == (3, 2)
+    assert aivat.ValueModel.load().version == max(aivat.VERSIONS)  # the default is the newest
+    model = aivat.ValueModel.load(aivat.MODELS[1])
+    model.version = 2
+    with pytest.raises(ValueError, match="inputs"):  # v1 weights under a v2 tag: the widths disagree
+        aivat.ValueModel(model.weights, model.biases, version=2)
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, w0=np.zeros((aivat.N_IN, 1)), b0=np.zeros(1), version=np.int64(9))
+    with pytest.raises(ValueError, match="unknown feature version"):
+        aivat.ValueModel.load(bad)
+    np.savez(bad, w0=np.zeros((aivat.N_IN, 1)), b0=np.zeros(1), version=np.zeros(2))
+    with pytest.raises(ValueError, match="integer scalar"):
+        aivat.ValueModel.load(bad)
     bad = tmp_path / "bad.npz"
     np.savez(bad, w0=np.zeros((aivat.N_IN, 4)), b0=np.zeros(4), x=np.zeros(1))
     with pytest.raises(ValueError, match="expected arrays"):
@@ -94,3 +166,25 @@ def test_value_model_file_is_small_and_refuses_bad_files(tmp_path):
     np.savez(obj, w0=np.array([object()], dtype=object), b0=np.zeros(1))
     with pytest.raises(ValueError):
         aivat.ValueModel.load(obj)
+
+
+def test_training_at_a_tiny_size_round_trips_the_version(tmp_path, monkeypatch):
+    """aivat_train at 8 hands: the rows kept with --rows are read back instead of played again, and the
+    saved V loads with its feature version and reads rows of that width."""
+    from agents.evaluation import aivat_train
+
+    rows, out = tmp_path / "rows.npz", tmp_path / "v.npz"
+    args = ["--hands", "8", "--seed", "31", "--hidden", "8", "--epochs", "1", "--rows", str(rows), "--out", str(out)]
+    assert aivat_train.main(args) == 0 and rows.exists()
+    model = aivat.ValueModel.load(out)
+    assert model.version == 2 and model.n_in == aivat.n_inputs(2)
+    with np.load(rows, allow_pickle=False) as z:
+        assert z["x"].shape[1] == model.n_in and len(z["x"]) == len(z["y"]) == len(z["g"]) > 8
+        n, last = len(z["x"]), int(z["g"].max())
+    monkeypatch.setattr(aivat_train, "collect", lambda *a, **k: pytest.fail("played again: --rows not read"))
+    assert aivat_train.main([*args[:-2], "--out", str(tmp_path / "w.npz")]) == 0
+    np.testing.assert_array_equal(aivat.ValueModel.load(tmp_path / "w.npz").weights[0], model.weights[0])
+    x, y, g = aivat_train.read_rows([rows, rows], 2)  # two files: the second's games follow the first's
+    assert len(x) == len(y) == len(g) == 2 * n and g.max() == 2 * last + 1
+    with pytest.raises(ValueError, match="features"):
+        aivat_train.read_rows([rows], 1)

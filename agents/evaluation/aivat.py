@@ -11,7 +11,8 @@ has conditional mean exactly zero for ANY fixed V (``centre`` makes the weighted
 over the candidates exactly 0: tests/test_aivat.py), and its sum over a hand is a sum of martingale
 differences. V must not depend on the walls it corrects: it is a small MLP trained once by
 ``python -m agents.evaluation.aivat_train`` on self-play hands of other seeds and shipped as
-``agents/evaluation/aivat_v1.npz`` (numbers only: loaded with ``allow_pickle=False``).
+``agents/evaluation/aivat_v2.npz`` (``aivat_v1.npz``: the first version, still loadable; numbers only:
+loaded with ``allow_pickle=False``).
 
 V_o reads hand-crafted features of the state after the candidate draw (``candidate_features``,
 computed from ``agents.evaluation.luck.draw_parts``, the same enumeration of candidate draws the luck terms
@@ -21,6 +22,9 @@ drawer's predicted discards that deal in, the seat's flowers and melds, the read
 and the winning tiles it has left; and what the draw does to the drawer (completes its hand, makes
 it ready, lowers its shanten, is a flower), which every seat sees; then
 the same features of the drawer (its flowers, melds, danger: what its draw is worth to the others).
+Version 2 adds what the full state tells (``FULL``, ``full_features``): every seat's concealed tiles
+give the winning tiles the others hold, the danger a seat holds, its ukeire; the engine's scorer
+(``WinTai``) gives the tai of each candidate win.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
+from envs._core import score_hand
+from envs.engine.state import MC_KIND, MC_TYPE
+from envs.scoring.codes import N_ITEMS, WIN_DISCARD, WIN_SELF_DRAW
 from envs.tiles import N_KINDS
 
 FLOWER = N_KINDS  # the column of the flowers in the undrawn-tile counts (agents.evaluation.luck counts them there too)
@@ -59,18 +66,156 @@ FEATURES = (
     "d_better",
     "d_flower",
 )
-N_IN = 2 * len(FEATURES)  # a seat's own features, then the drawer's
-MODEL = Path(__file__).with_name("aivat_v1.npz")
+# v2: what the full state adds (every seat's concealed tiles, not only shanten classes), per seat
+# after the candidate draw, then the same of the drawer
+FULL = (
+    "held_waits",  # the seat's winning tiles held in the other seats' concealed hands (likely fed to it)
+    "danger",  # tiles in the seat's concealed hand that are a ready other seat's winning tile
+    "wait_kinds",  # how many kinds the (ready) seat waits on
+    "ukeire",  # undrawn tiles that lower the seat's shanten (its 16-tile hand; the candidate taken out)
+    "s_far",  # the seat's shanten beyond 3, scaled (the classes stop at 3)
+    "win_tai",  # the hand tai the seat wins with the candidate (the drawer: self-drawn; a ready seat: fed it)
+    "hand_tai",  # a ready seat's hand tai, averaged over its winning kinds (what its hand is worth)
+)
+TAI = 10.0  # the tai features are tai / TAI
+VERSIONS = (1, 2)
+MODELS = {1: Path(__file__).with_name("aivat_v1.npz"), 2: Path(__file__).with_name("aivat_v2.npz")}
+MODEL = MODELS[2]  # the shipped V (``--vr aivat``; ``--vr aivat1`` reads the v1 file)
 STAGE = 100.0  # undrawn tiles at the deal, about: the stage feature is undrawn / STAGE
 
 
+def model_for(vr) -> int | None:
+    """The V version a ``--vr`` choice reads: "aivat" the newest, "aivat1" the v1 file; None for the
+    luck terms alone ("luck", True) or no correction."""
+    return {"aivat": max(VERSIONS), "aivat1": 1}.get(vr) if isinstance(vr, str) else None
+
+
+def n_inputs(version: int) -> int:
+    """V's input width: a seat's ``FEATURES`` and the drawer's (v1), then ``FULL`` of both (v2)."""
+    if version not in VERSIONS:
+        raise ValueError(f"aivat value model: unknown feature version {version} (known: {VERSIONS})")
+    return 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0)
+
+
+N_IN = n_inputs(1)
+
+
 def candidate_features(
-    parts: dict, drawer: np.ndarray, undrawn: np.ndarray, dealer: np.ndarray, flowers: np.ndarray, melds: np.ndarray
+    parts: dict,
+    drawer: np.ndarray,
+    undrawn: np.ndarray,
+    dealer: np.ndarray,
+    flowers: np.ndarray,
+    melds: np.ndarray,
+    version: int = 2,
 ) -> np.ndarray:
-    """(D, 4 seats, 35 candidate kinds, N_IN) features of the state after each candidate draw (a
-    seat's ``FEATURES``, then the drawer's):
-    ``parts`` from ``agents.evaluation.luck.draw_parts``, ``drawer``/``dealer`` (D,), ``undrawn`` (D, 35)
-    before the draw, ``flowers``/``melds`` (D, 4) counts of each seat's flowers and melds."""
+    """(D, 4 seats, 35 candidate kinds, ``n_inputs(version)``) features of the state after each
+    candidate draw (a seat's ``FEATURES``, then the drawer's; v2: then ``FULL`` of both):
+    ``parts`` from ``agents.evaluation.luck.draw_parts`` (v2: with ``with_hands=True``), ``drawer``/``dealer``
+    (D,), ``undrawn`` (D, 35) before the draw, ``flowers``/``melds`` (D, 4) counts of each seat's
+    flowers and melds."""
+    v1 = _features_v1(parts, drawer, undrawn, dealer, flowers, melds)
+    if n_inputs(version) == v1.shape[-1]:
+        return v1
+    e = full_features(parts, drawer, undrawn)
+    rows = np.arange(drawer.shape[0])
+    return np.concatenate([v1, e, np.repeat(e[rows, drawer][:, None], 4, axis=1)], axis=3)
+
+
+def full_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray) -> np.ndarray:
+    """(D, 4, 35, len(FULL)): ``FULL`` of each seat after each candidate kind, read from every seat's
+    concealed tiles (``parts["hands"]`` before the draw; the drawer holds the candidate after it)."""
+    D = drawer.shape[0]
+    K = N_KINDS + 1
+    hands = parts["hands"].astype(np.float64)  # (D, 4, 34)
+    waits = parts["waits"][:, :, :N_KINDS]  # (D, 4, 34) ready other seats' winning kinds
+    is_drawer = (np.arange(4)[None, :] == drawer[:, None]).astype(np.float64)  # (D, 4)
+    cand = np.zeros((K, N_KINDS))
+    cand[np.arange(N_KINDS), np.arange(N_KINDS)] = 1  # the candidate kind as a tile (a flower: none)
+    e = np.zeros((D, 4, K, len(FULL)))
+    # held by the others: all concealed tiles less the seat's own, plus the candidate in the drawer's hand
+    others = hands.sum(axis=1, keepdims=True) - hands  # (D, 4, 34)
+    held = (
+        np.einsum("dok,dok->do", waits, others)[:, :, None]
+        + np.einsum("dok,ck->doc", waits, cand) * (1 - is_drawer)[:, :, None]
+    )
+    e[..., 0] = held / 8.0
+    # danger: the seat's tiles that some ready other seat waits on (the candidate counts for the drawer)
+    hot = np.stack([np.delete(waits, o, axis=1).max(axis=1) for o in range(4)], axis=1)  # (D, 4, 34)
+    own = np.einsum("dok,dok->do", hot, hands)[:, :, None]
+    e[..., 1] = (own + np.einsum("dok,ck->doc", hot, cand) * is_drawer[:, :, None]) / 4.0
+    e[..., 2] = (waits.sum(axis=2) / 5.0)[:, :, None]
+    better = parts["better_all"]  # (D, 4, 34) kinds that lower each seat's shanten (16-tile hands)
+    uk = np.einsum("dok,dk->do", better, undrawn[:, :N_KINDS].astype(np.float64))[:, :, None]
+    e[..., 3] = (uk - np.einsum("dok,ck->doc", better, cand)) / 30.0
+    e[..., 4] = (np.maximum(parts["s0"] - 3, 0) / 3.0)[:, :, None]
+    tai = parts["tai"]  # (D, 4, 35)
+    e[..., 5] = tai / TAI
+    wins = tai > 0
+    e[..., 6] = (tai.sum(axis=2) / np.maximum(wins.sum(axis=2), 1) / TAI)[:, :, None]
+    return e
+
+
+class WinTai:
+    """The hand tai of every candidate win (``table``), through the engine's scorer
+    (``envs._core.score_hand``) with the rules' profile (``Engine.prof``). The context flags (last
+    tile, kong replacement, early wins) are left out: V only needs a price, and any fixed V keeps
+    the term's mean at zero. A ready hand is scored once per (hand, melds, flowers, winds, how won)."""
+
+    LIMIT = 200_000  # cached hands, then the cache starts again (bounded memory on long runs)
+
+    def __init__(self, prof):
+        self.prof = tuple(prof)
+        self.cache: dict = {}
+        self.items = np.zeros(N_ITEMS, np.int32)
+
+    def table(self, parts, drawer, melds, n_melds, flower_bits, dealer, round_wind) -> np.ndarray:
+        """(D, 4, 35): the tai of the drawer's self-drawn win on each kind that completes its hand,
+        and of each ready other seat's win on each of its winning kinds (0 elsewhere)."""
+        D = drawer.shape[0]
+        out = np.zeros((D, 4, N_KINDS + 1))
+        hands = parts["hands"]
+        s0, s1, waits = parts["s0"], parts["s1"], parts["waits"]
+        rows = np.arange(D)
+        ready_drawer = np.flatnonzero(s0[rows, drawer] == 0)
+        todo = [(d, int(drawer[d]), s1[d] < 0, WIN_SELF_DRAW) for d in ready_drawer]
+        todo += [(d, o, waits[d, o, :N_KINDS] > 0, WIN_DISCARD) for d, o in zip(*np.nonzero(parts["ready"]))]
+        for d, o, kinds, how in todo:
+            args = (
+                hands[d, o].astype(np.int8),
+                melds[d, o, :, MC_TYPE].astype(np.int8),
+                melds[d, o, :, MC_KIND].astype(np.int8),
+                int(n_melds[d, o]),
+                int(flower_bits[d, o]),
+                how,
+                int((o - dealer[d]) % 4),
+                int(round_wind[d]),
+            )
+            out[d, o, :N_KINDS] = self.hand(args, kinds)
+        return out
+
+    def hand(self, args, kinds: np.ndarray) -> np.ndarray:
+        """(34,) tai of one hand winning on each of ``kinds`` (bool (34,)), cached."""
+        conc, mt, mk, nm, fl, how, sw, rw = args
+        key = (conc.tobytes(), mt[:nm].tobytes(), mk[:nm].tobytes(), fl, how, sw, rw, kinds.tobytes())
+        got = self.cache.get(key)
+        if got is None:
+            got = np.zeros(N_KINDS)
+            for k in np.flatnonzero(kinds):
+                c = conc.copy()
+                c[k] += 1
+                try:
+                    got[k] = max(score_hand(c, mt, mk, nm, fl, int(k), how, sw, rw, 0, *self.prof, self.items), 0)
+                except ValueError:  # a fifth copy (the kind is all in the hand and its melds): never drawn
+                    got[k] = 0
+            if len(self.cache) >= self.LIMIT:
+                self.cache.clear()
+            self.cache[key] = got
+        return got
+
+
+def _features_v1(parts, drawer, undrawn, dealer, flowers, melds) -> np.ndarray:
+    """The v1 features (``FEATURES`` of a seat, then of the drawer): (D, 4, 35, 48)."""
     D = drawer.shape[0]
     K = N_KINDS + 1
     rows = np.arange(D)
@@ -80,7 +225,7 @@ def candidate_features(
     d_sh = np.concatenate([s1, s0[rows, drawer][:, None]], axis=1)  # a flower leaves the hand as it is
     sh[rows, drawer] = np.where(better.astype(bool) | (np.arange(K) == FLOWER), d_sh, s0[rows, drawer][:, None])
     sh = np.clip(sh, -1, 3)
-    f = np.zeros((D, 4, K, N_IN // 2))
+    f = np.zeros((D, 4, K, len(FEATURES)))
     f[..., :5] = sh[..., None] == np.arange(-1, 4)
     f[..., 5] = is_drawer[:, :, None]
     f[..., 6] = (np.arange(4)[None, :] == dealer[:, None])[:, :, None]
@@ -115,9 +260,11 @@ def candidate_features(
 class ValueModel:
     """V: a small MLP (ReLU) from ``FEATURES`` to a seat's expected chips of the hand, in numpy."""
 
-    def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray]):
-        if not weights or weights[0].shape[0] != N_IN or len(weights) != len(biases):
-            raise ValueError(f"aivat value model: expected {N_IN} inputs and one bias per layer")
+    def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], version: int = 1):
+        self.version = int(version)
+        self.n_in = n_inputs(self.version)
+        if not weights or weights[0].shape[0] != self.n_in or len(weights) != len(biases):
+            raise ValueError(f"aivat value model: expected {self.n_in} inputs and one bias per layer")
         for w, b, nxt in zip(weights, biases, [*weights[1:], None]):
             if w.ndim != 2 or b.shape != (w.shape[1],) or (nxt is not None and nxt.shape[0] != w.shape[1]):
                 raise ValueError("aivat value model: layer shapes do not chain")
@@ -129,21 +276,30 @@ class ValueModel:
 
     @classmethod
     def load(cls, path: Path | str = MODEL) -> ValueModel:
-        """Read an .npz of arrays w0, b0, w1, b1, ... (no pickles: a hostile file cannot run code)."""
+        """Read an .npz of arrays w0, b0, w1, b1, ... and (v2 on) ``version``, the feature version (no
+        pickles: a hostile file cannot run code; a v1 file has no ``version``)."""
         with np.load(path, allow_pickle=False) as z:
             n = sum(1 for k in z.files if k.startswith("w"))
-            if sorted(z.files) != sorted([f"w{i}" for i in range(n)] + [f"b{i}" for i in range(n)]):
+            layers = [f"w{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
+            if sorted(set(z.files) - {"version"}) != sorted(layers):
                 raise ValueError(f"{path}: expected arrays w0, b0, w1, b1, ..., got {sorted(z.files)}")
-            return cls([z[f"w{i}"] for i in range(n)], [z[f"b{i}"] for i in range(n)])
+            version = 1
+            if "version" in z.files:
+                v = z["version"]
+                if v.shape != () or v.dtype.kind not in "iu":
+                    raise ValueError(f"{path}: version must be an integer scalar, got {v.dtype} {v.shape}")
+                version = int(v)
+            return cls([z[f"w{i}"] for i in range(n)], [z[f"b{i}"] for i in range(n)], version)
 
     def save(self, path: Path | str) -> None:
-        arrays = {f"w{i}": w.astype(np.float32) for i, w in enumerate(self.weights)}
+        arrays = {"version": np.int64(self.version)} if self.version > 1 else {}
+        arrays.update({f"w{i}": w.astype(np.float32) for i, w in enumerate(self.weights)})
         arrays.update({f"b{i}": b.astype(np.float32) for i, b in enumerate(self.biases)})
         np.savez(path, **arrays)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        """V of every row of ``x`` (..., N_IN) -> (...)."""
-        h = x.reshape(-1, N_IN).astype(np.float32)
+        """V of every row of ``x`` (..., n_in) -> (...)."""
+        h = x.reshape(-1, self.n_in).astype(np.float32)
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             h = h @ w + b
             if i < len(self.weights) - 1:

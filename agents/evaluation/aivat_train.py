@@ -1,12 +1,14 @@
 """Train the value function V of ``agents.evaluation.aivat`` by regression on final chips of self-play hands.
 
-    python -m agents.evaluation.aivat_train --hands 6000 --seed 2626 --out agents/evaluation/aivat_v1.npz
+    python -m agents.evaluation.aivat_train --hands 16000 --seed 2626 --hidden 64 --epochs 4   # aivat_v2.npz
+    python -m agents.evaluation.aivat_train --version 1 --out agents/evaluation/aivat_v1.npz ...  # the v1 features
 
 Each game seats four agents drawn (seeded) from the pool (greedy, defensive, random, the shipped
 neural, in the shares ``SHARE``) on walls derived from ``--seed`` (never the published evaluation walls, whose seeds come
 from a SHA-256 rule, nor the coverage study's seeds 0..19). Every draw of every hand gives four rows:
 the AIVAT features of the state after the draw, for each seat, and that seat's chips at the end of
-the hand. V is a small MLP (``--hidden`` units, two hidden layers) fitted by Adam on the mean
+the hand (``--rows PATH`` keeps them, and a later run with the same PATH refits without playing).
+V is a small MLP (``--hidden`` units, two hidden layers) fitted by Adam on the mean
 squared error; the first 10% of the games (by index) are held out and their error is printed.
 """
 
@@ -16,6 +18,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -23,7 +26,7 @@ POOL = ("greedy", "defensive", "random", "neural")
 SHARE = (0.3, 0.3, 0.1, 0.3)  # of the seats: random plays far from the others, a tenth keeps V on their states
 
 
-def collect(hands: int, seed: int, batch: int = 512) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def collect(hands: int, seed: int, batch: int = 512, version: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, N_IN) features, (rows,) final chips and (rows,) game index of ``hands`` self-play hands."""
     from agents import make_agent
     from agents.evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
@@ -40,7 +43,7 @@ def collect(hands: int, seed: int, batch: int = 512) -> tuple[np.ndarray, np.nda
         eng = Engine(Rules().replace(episode="hand"), batch_size=b, record_hands=True)
         deal_played(eng, duplicate_wall_seeds(seed + done, b))
         seat_agent = rng.choice(len(POOL), size=(b, 4), p=SHARE)
-        rec = LuckRecorder(eng, collect=True)
+        rec = LuckRecorder(eng, collect=True, version=version)
         run_games(eng, agents, seat_agent, on_step=rec.after_step)
         chips = hand_outcomes(eng)["chips"]
         for games, f in rec.collected:
@@ -51,7 +54,27 @@ def collect(hands: int, seed: int, batch: int = 512) -> tuple[np.ndarray, np.nda
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
 
 
-def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int):
+def read_rows(paths, version: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of ``collect`` kept in .npz files (numbers only), concatenated, each file's games
+    numbered after the previous file's."""
+    from agents.evaluation.aivat import n_inputs
+
+    xs, ys, gs, base = [], [], [], 0
+    for path in paths:
+        with np.load(path, allow_pickle=False) as z:
+            x, y, g = z["x"], z["y"], z["g"]
+        if x.ndim != 2 or x.shape[1] != n_inputs(version) or not len(x) == len(y) == len(g):
+            raise ValueError(
+                f"{path}: expected rows of {n_inputs(version)} features with chips and games, got {x.shape}"
+            )
+        xs.append(x)
+        ys.append(y)
+        gs.append(g + base)
+        base += int(g.max()) + 1
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
+
+
+def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int, version: int = 2):
     """The fitted ``ValueModel`` and the held-out mean squared errors (V and the constant mean)."""
     import torch
 
@@ -76,7 +99,9 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: in
             loss.backward()
             opt.step()
     lin = [m for m in net if isinstance(m, torch.nn.Linear)]
-    model = ValueModel([m.weight.detach().numpy().T.copy() for m in lin], [m.bias.detach().numpy().copy() for m in lin])
+    model = ValueModel(
+        [m.weight.detach().numpy().T.copy() for m in lin], [m.bias.detach().numpy().copy() for m in lin], version
+    )
     err = float(np.mean((model(x[hold]) - y[hold]) ** 2))
     base = float(np.mean((y[hold] - y[~hold].mean()) ** 2))
     return model, {"heldout_mse": err, "heldout_mse_constant": base}
@@ -88,21 +113,39 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=2626)
     p.add_argument("--hidden", type=int, default=32)
     p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--out", default="agents/evaluation/aivat_v1.npz")
+    p.add_argument("--version", type=int, default=2, help="the feature version (agents.evaluation.aivat.VERSIONS)")
+    p.add_argument("--out", default="agents/evaluation/aivat_v2.npz")
+    p.add_argument(
+        "--rows",
+        nargs="+",
+        default=None,
+        help="an .npz of the collected rows: read it if it exists, else play and write it; several existing "
+        "files are read and fitted together (their games numbered one after the other)",
+    )
     a = p.parse_args(argv)
     import torch
 
     torch.set_num_threads(1)
     t0 = time.time()
-    x, y, g = collect(a.hands, a.seed)
+    if a.rows and all(Path(r).exists() for r in a.rows):
+        x, y, g = read_rows(a.rows, a.version)
+    elif a.rows and len(a.rows) > 1:
+        p.error(
+            f"--rows: {[r for r in a.rows if not Path(r).exists()]} missing (only a single file is played and written)"
+        )
+    else:
+        x, y, g = collect(a.hands, a.seed, version=a.version)
+        if a.rows:
+            np.savez(a.rows[0], x=x.astype(np.float32), y=y, g=g)
     t1 = time.time()
-    model, errs = fit(x, y, g, a.hidden, a.epochs, a.seed)
+    model, errs = fit(x, y, g, a.hidden, a.epochs, a.seed, a.version)
     model.save(a.out)
     print(
         json.dumps(
             {
-                "hands": a.hands,
+                "hands": int(g.max()) + 1,  # the games the rows come from (read from --rows or played)
                 "seed": a.seed,
+                "version": a.version,
                 "rows": len(y),
                 "collect_s": round(t1 - t0, 1),
                 "fit_s": round(time.time() - t1, 1),

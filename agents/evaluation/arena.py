@@ -86,7 +86,8 @@ def play_duplicate(
     """Play ``n_walls`` walls x 4 rotations (hands) with 4 agents; return per-agent statistics.
     ``wall_seeds``: the walls to deal (``agents.evaluation.eval_seeds``), else derived from ``seed``; ``vr``:
     record the luck of every draw and add the variance-reduced figures (``agents.evaluation.variance``);
-    ``vr="aivat"``: with the AIVAT term of the shipped value function too (``agents.evaluation.aivat``);
+    ``vr="aivat"``: with the AIVAT term of the shipped value function too (``agents.evaluation.aivat``;
+    ``vr="aivat1"``: the v1 value function);
     ``log_dir``: write every hand's replay log there (``agents.evaluation.recording``)."""
     if len(agents) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
@@ -149,7 +150,7 @@ def play_walls(
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     dealt = seeds.copy()  # the seeds of the hands played (a hand that ended in its deal is dealt again)
     redealt = deal_played(eng, dealt)
-    rec = LuckRecorder(eng, value=_value_model() if vr == "aivat" else None) if vr else None
+    rec = LuckRecorder(eng, value=value_model(vr)) if vr else None
     run_games(
         eng,
         agents,
@@ -178,11 +179,12 @@ def play_walls(
     return out
 
 
-def _value_model():
-    """The shipped V of ``agents.evaluation.aivat`` (``--vr aivat``)."""
-    from agents.evaluation.aivat import ValueModel
+def value_model(vr):
+    """The V of ``agents.evaluation.aivat`` that ``vr`` names (``--vr aivat``: the newest, ``aivat1``:
+    the v1 file), or None (``--vr``: the luck terms only)."""
+    from agents.evaluation.aivat import MODELS, ValueModel, model_for
 
-    return ValueModel.load()
+    return ValueModel.load(MODELS[model_for(vr)]) if model_for(vr) else None
 
 
 def rotated_seating(n_walls: int) -> np.ndarray:

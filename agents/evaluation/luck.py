@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.evaluation.aivat import FLOWER, candidate_features, centre  # FLOWER: the flowers' column of the counts
+# FLOWER: the flowers' column of the counts
+from agents.evaluation.aivat import FLOWER, VERSIONS, WinTai, candidate_features, centre
 from envs import _core
 from envs.obs.planes_v0 import engine_shapes
 from envs.tiles import FLOWER_ID0, N_KINDS
@@ -69,13 +70,21 @@ def undrawn_counts(wall: np.ndarray, head: np.ndarray, tail: np.ndarray) -> np.n
     return out
 
 
-def draw_parts(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undrawn: np.ndarray, shapes: int) -> dict:
+def draw_parts(
+    hands: np.ndarray,
+    n_sets: np.ndarray,
+    drawer: np.ndarray,
+    undrawn: np.ndarray,
+    shapes: int,
+    with_hands: bool = False,
+) -> dict:
     """What every candidate draw of D draws does, before the draw (``draw_luck`` and
     ``agents.evaluation.aivat`` read it): ``s0`` (D, 4) shanten of the concealed hands; ``s1`` (D, 34) the
     drawer's shanten with each kind added; ``better`` (D, 35) the kind lowers the drawer's shanten
     (flowers last: never); ``waits`` (D, 4, 35) the winning kinds of each ready other seat; ``ready``
     (D, 4) those seats; ``hit`` (D, 4, 35) the share of the drawer's predicted discards after the kind
-    that are the seat's winning tiles (0 where nobody is ready)."""
+    that are the seat's winning tiles (0 where nobody is ready). ``with_hands`` (the v2 AIVAT features):
+    also ``hands`` (D, 4, 34) and ``better_all`` (D, 4, 34), the kinds that lower each seat's shanten."""
     D = hands.shape[0]
     rows = np.arange(D)
     h = hands[rows, drawer].astype(np.int8)
@@ -109,7 +118,31 @@ def draw_parts(hands: np.ndarray, n_sets: np.ndarray, drawer: np.ndarray, undraw
         won = (s1[some] < 0) | full[some]  # a completed hand is won, not discarded from
         # (seat, kind drawn, a flower last: it leads to no discard)
         hit[some, :, :N_KINDS] = np.einsum("skd,sod->sok", best, waits[some, :, :N_KINDS]) * ~won[:, None, :]
-    return {"s0": s0, "s1": s1, "better": better, "waits": waits, "ready": ready, "hit": hit, "some": some}
+    out = {"s0": s0, "s1": s1, "better": better, "waits": waits, "ready": ready, "hit": hit, "some": some}
+    if with_hands:
+        out["hands"] = hands
+        out["better_all"] = _better_all(hands, n_sets, drawer, s0, better, shapes)
+    return out
+
+
+def _better_all(hands, n_sets, drawer, s0, better, shapes) -> np.ndarray:
+    """(D, 4, 34) the kinds that lower each seat's shanten (the drawer's from ``better``; the other
+    seats' 16-tile hands with each kind added, a fifth copy never)."""
+    D = hands.shape[0]
+    rows = np.arange(D)
+    out = np.zeros((D, 4, N_KINDS))
+    out[rows, drawer] = better[:, :N_KINDS]
+    oth = (np.arange(4)[None, :] != drawer[:, None]).nonzero()  # (D * 3) seats
+    h = hands[oth].astype(np.int8)
+    plus = np.repeat(h[:, None, :], N_KINDS, axis=1)
+    k = np.arange(N_KINDS)
+    full = h >= 4
+    plus[:, k, k] += np.where(full, 0, 1).astype(np.int8)
+    s1 = _core.win_shanten_batch(plus.reshape(-1, N_KINDS), np.repeat(n_sets[oth], N_KINDS), shapes).reshape(
+        -1, N_KINDS
+    )
+    out[oth] = (s1 < s0[oth][:, None]) & ~full
+    return out
 
 
 def draw_luck(
@@ -171,15 +204,18 @@ class LuckRecorder:
     the tail, all to the seat on turn). ``collect``: keep every draw's game and the AIVAT features of
     the state after it (``collected``: the training rows of ``agents.evaluation.aivat_train``)."""
 
-    def __init__(self, eng, value=None, collect: bool = False):
+    def __init__(self, eng, value=None, collect: bool = False, version: int | None = None):
         self.eng = eng
         self.value, self.collect = value, collect
+        # the AIVAT feature version: the value model's, else what ``collect`` keeps (the newest)
+        self.version = value.version if value is not None else (version or max(VERSIONS))
         self.shapes = engine_shapes(eng)
         self.head = eng.wall_head.astype(np.int64)
         self.tail = eng.wall_tail.astype(np.int64)
         self.undrawn = undrawn_counts(eng.wall, self.head, self.tail)
         self.luck = np.zeros((eng.batch_size, 4, N_FEATURES + (value is not None)))
         self.collected: list[tuple[np.ndarray, np.ndarray]] = []
+        self.tai = None  # the scorer of candidate wins (v2 features), made at the first draw
         self.draws = 0
 
     def after_step(self) -> None:
@@ -214,35 +250,54 @@ class LuckRecorder:
             later = d_idx >= d
             np.subtract.at(undrawn, (np.flatnonzero(later), kinds[g_idx[later], d - 1]), 1)
         drawer, drawn = seats[g_idx], kinds[g_idx, d_idx]
-        parts = draw_parts(hands[g_idx], n_sets[g_idx], drawer, undrawn, self.shapes)
+        aivat = self.value is not None or self.collect
+        parts = draw_parts(
+            hands[g_idx], n_sets[g_idx], drawer, undrawn, self.shapes, with_hands=aivat and self.version >= 2
+        )
         luck = draw_luck(hands[g_idx], n_sets[g_idx], drawer, undrawn, drawn, self.shapes, parts=parts)
-        if self.value is not None or self.collect:
-            luck = self._aivat(parts, moved, g_idx, d_idx, kinds, valid, drawer, undrawn, drawn, luck)
+        if aivat:
+            luck = self._aivat(parts, moved, g_idx, d_idx, tiles, valid, drawer, undrawn, drawn, luck)
         np.add.at(self.luck, moved[g_idx], luck)
         np.subtract.at(self.undrawn, (moved[g_idx], kinds[g_idx, d_idx]), 1)
         self.draws += len(g_idx)
         self.head[moved] = head[moved]
         self.tail[moved] = tail[moved]
 
-    def _aivat(self, parts, moved, g_idx, d_idx, kinds, valid, drawer, undrawn, drawn, luck):
+    def _aivat(self, parts, moved, g_idx, d_idx, tiles, valid, drawer, undrawn, drawn, luck):
         """The AIVAT term of each draw appended to its luck (and the training rows kept)."""
         eng = self.eng
         # the flowers each seat had before each draw: those now, less the chain's flowers from it on
-        bits = eng.flowers[moved].astype(np.int64)
+        # (the chain's later draws must not reach V: it would no longer be centred on this draw)
+        is_flower = (tiles >= FLOWER_ID0) & valid
+        flower_bit = np.where(is_flower, np.left_shift(1, np.clip(tiles - FLOWER_ID0, 0, 7)), 0)
+        later = np.bitwise_or.accumulate(flower_bit[:, ::-1], axis=1)[:, ::-1]  # bits at chain index >= d
+        bits = eng.flowers[moved].astype(np.int64)[g_idx]
+        rows = np.arange(len(g_idx))
+        bits[rows, drawer] &= ~later[g_idx, d_idx]
         flowers = np.zeros(bits.shape)
         for b in range(8):
             flowers += (bits >> b) & 1
-        flowers = flowers[g_idx]
-        is_flower = (kinds == FLOWER) & valid
-        later = np.cumsum(is_flower[:, ::-1], axis=1)[:, ::-1]  # flowers at chain index >= d
-        flowers[np.arange(len(g_idx)), drawer] -= later[g_idx, d_idx]
+        dealer = eng.dealer[moved][g_idx].astype(np.int64)
+        if self.version >= 2:
+            if self.tai is None:
+                self.tai = WinTai(eng.prof)
+            parts["tai"] = self.tai.table(
+                parts,
+                drawer,
+                eng.melds[moved][g_idx],
+                eng.n_melds[moved][g_idx],
+                bits,
+                dealer,
+                eng.round_wind[moved][g_idx],
+            )
         f = candidate_features(
             parts,
             drawer,
             undrawn,
-            eng.dealer[moved][g_idx].astype(np.int64),
+            dealer,
             flowers,
             eng.n_melds[moved][g_idx].astype(np.int64),
+            self.version,
         )
         if self.collect:
             self.collected.append((moved[g_idx], f[np.arange(len(drawn)), :, drawn]))

@@ -7,6 +7,7 @@ corrected mean must agree with the plain one).
     python -m agents.evaluation.vr_study aa --walls 2000 --vr aivat   # with the AIVAT term (agents.evaluation.aivat)
     python -m agents.evaluation.vr_study aa --walls 200 --repeats 20 --eval-set ''   # coverage of 0, seeds 0..19
     python -m agents.evaluation.vr_study residual --walls 600 --seed 3  # what the correction leaves
+    python -m agents.evaluation.vr_study residual --walls 300 --seed 3 --vr aivat  # ... the AIVAT term alone
     python -m agents.evaluation.vr_study ceiling --walls 2000          # what knowing the wins in advance would buy
     python -m agents.evaluation.vr_study ceiling --walls 2000 --aa     # the same on the A/A match
 
@@ -26,6 +27,7 @@ import time
 import numpy as np
 
 from agents import make_agent
+from agents.evaluation.aivat import model_for
 from envs.engine.rng import derive_seed
 
 
@@ -60,7 +62,7 @@ def aa_agents(spec: str = "neural-sample") -> list:
 
 
 def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -> dict:
-    """One match with ``vr`` ("luck": the luck terms; "aivat": with the AIVAT term too, beside the
+    """One match with ``vr`` ("luck": the luck terms; "aivat" / "aivat1": with the AIVAT term too, beside the
     figures of the same games corrected by the luck terms only (``luck_only``) and by the AIVAT term
     only (``aivat_only``: chips minus the agent's own AIVAT terms, no fitted beta))."""
     from agents.evaluation.arena import play_duplicate
@@ -77,7 +79,7 @@ def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -
         }
         for n, r in res["agents"].items()
     }
-    if vr == "aivat":
+    if model_for(vr):
         luck_only = corrected_rows(
             res["per_wall"], res["names"], res["luck_own"][..., :-1], res["luck_total"][..., :-1]
         )
@@ -95,7 +97,7 @@ def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -
 
 def coverage(policy: str, walls: int, seeds, vr: str = "luck") -> dict:
     """A/A matches on several seeds: how often each interval covers 0 (agent A), and the CI ratios."""
-    kinds = ("plain", "vr", "luck_only", "aivat_only") if vr == "aivat" else ("plain", "vr")
+    kinds = ("plain", "vr", "luck_only", "aivat_only") if model_for(vr) else ("plain", "vr")
     hits = dict.fromkeys(kinds, 0)
     ratios, means, others = [], {k: [] for k in kinds}, {}
     for seed in seeds:
@@ -118,11 +120,11 @@ def coverage(policy: str, walls: int, seeds, vr: str = "luck") -> dict:
     }
 
 
-def _recorded(agents, wall_seeds):
+def _recorded(agents, wall_seeds, vr: str = "luck"):
     """Duplicate play of ``wall_seeds`` with the luck recorded, game by game: the hands' outcomes
-    (``hand_outcomes``), the luck (4 x walls, 4 seats, K) and ``mine(a)``, which takes agent 0's
-    seat out of any (4 x walls, 4, ...) array."""
-    from agents.evaluation.arena import deal_played, hand_outcomes, rotated_seating, run_games
+    (``hand_outcomes``), the luck (4 x walls, 4 seats, K; with the AIVAT term last for ``vr`` "aivat"
+    or "aivat1") and ``mine(a)``, which takes agent 0's seat out of any (4 x walls, 4, ...) array."""
+    from agents.evaluation.arena import deal_played, hand_outcomes, rotated_seating, run_games, value_model
     from agents.evaluation.luck import LuckRecorder
     from envs.engine.api import Engine
     from envs.rules import Rules
@@ -131,7 +133,7 @@ def _recorded(agents, wall_seeds):
     eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
     seat_agent = rotated_seating(walls)
     deal_played(eng, np.repeat(np.asarray(wall_seeds, np.uint64), 4))
-    rec = LuckRecorder(eng)
+    rec = LuckRecorder(eng, value=value_model(vr))
     run_games(eng, agents, seat_agent, on_step=rec.after_step)
     at = np.argmax(seat_agent == 0, axis=1)
 
@@ -141,17 +143,21 @@ def _recorded(agents, wall_seeds):
     return hand_outcomes(eng), rec.luck, mine
 
 
-def residual(specs, walls: int, seed: int) -> dict:
-    """Per hand of agent 0: chips and chips corrected (beta fitted per hand, cross-fitted by wall
-    parity), by what the hand was for it: the share of the residual sum of squares each kind holds."""
+def residual(specs, walls: int, seed: int, vr: str = "luck") -> dict:
+    """Per hand of agent 0: chips and chips corrected (the luck terms: beta fitted per hand,
+    cross-fitted by wall parity; ``vr`` "aivat"/"aivat1": chips minus its own AIVAT terms, no fit),
+    by what the hand was for it: the share of the residual sum of squares each kind holds."""
     from agents.evaluation.arena import duplicate_wall_seeds
     from agents.evaluation.variance import cross_fit
 
-    out, luck, mine = _recorded([make_agent(s, seed=seed) for s in specs], duplicate_wall_seeds(seed, walls))
+    out, luck, mine = _recorded([make_agent(s, seed=seed) for s in specs], duplicate_wall_seeds(seed, walls), vr)
     y = mine(out["chips"])
     own = mine(luck)
-    x = np.concatenate([own, luck.sum(axis=1) - own], axis=1)
-    z, _ = cross_fit(y, x, fold=np.arange(4 * walls) // 4 % 2)  # the four seatings of a wall in one fold
+    if model_for(vr):
+        z = y - own[:, -1]
+    else:
+        x = np.concatenate([own, luck.sum(axis=1) - own], axis=1)
+        z, _ = cross_fit(y, x, fold=np.arange(4 * walls) // 4 % 2)  # the four seatings of a wall in one fold
     won, sd, din = mine(out["won"]), mine(out["self_drawn"]), mine(out["dealt_in"])
     kinds = {"self_draw": sd, "discard_win": won & ~sd, "deal_in": din, "other": ~won & ~din}
     ss = float((z**2).sum())
@@ -221,11 +227,15 @@ def main(argv=None) -> int:
         "--repeats", type=int, default=1, help="matches on seeds --seed, --seed + 1, ... (walls from the seeds)"
     )
     p.add_argument(
-        "--vr", choices=("luck", "aivat"), default="luck", help="aa/ab: the luck terms, or with the AIVAT term too"
+        "--vr",
+        choices=("luck", "aivat", "aivat1"),
+        default="luck",
+        help="aa/ab: the luck terms, or with the AIVAT term too (aivat1: of the v1 value function); "
+        "residual: the AIVAT term alone",
     )
     a = p.parse_args(argv)
     if a.match == "residual":
-        print(json.dumps(residual(a.agents, a.walls, a.seed), indent=1))
+        print(json.dumps(residual(a.agents, a.walls, a.seed, a.vr), indent=1))
         return 0
     if a.match == "ceiling":
         agents = aa_agents(a.policy) if a.aa else [make_agent(s, seed=a.seed) for s in a.agents]
