@@ -119,7 +119,7 @@ def test_win_tai_prices_the_winning_kinds_only():
     parts, undrawn = _one_draw(["123m 456m 789m 123p 456p 5s", "123m 456m 789m 123p 456p 5s", "", ""])
     eng = Engine(Rules(), batch_size=1)
     melds = np.zeros((1, 4, 5, 3), np.int8)
-    tai = aivat.WinTai(eng.prof).table(
+    tai = aivat.WinTai(eng.native).table(
         parts,
         np.array([0]),
         melds,

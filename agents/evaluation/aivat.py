@@ -158,14 +158,14 @@ def full_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray) -> np.nd
 
 class WinTai:
     """The hand tai of every candidate win (``table``), through the engine's scorer
-    (``envs._core.score_hand``) with the rules' profile (``Engine.prof``). The context flags (last
+    (``envs._core.score_hand``) with the rules compiled once (``Engine.native``). The context flags (last
     tile, kong replacement, early wins) are left out: V only needs a price, and any fixed V keeps
     the term's mean at zero. A ready hand is scored once per (hand, melds, flowers, winds, how won)."""
 
     LIMIT = 200_000  # cached hands, then the cache starts again (bounded memory on long runs)
 
-    def __init__(self, prof):
-        self.prof = tuple(prof)
+    def __init__(self, native_rules):
+        self.rules = native_rules  # envs._core.Rules
         self.cache: dict = {}
         self.items = np.zeros(N_ITEMS, np.int32)
 
@@ -205,7 +205,7 @@ class WinTai:
                 c = conc.copy()
                 c[k] += 1
                 try:
-                    got[k] = max(score_hand(c, mt, mk, nm, fl, int(k), how, sw, rw, 0, *self.prof, self.items), 0)
+                    got[k] = max(score_hand(c, mt, mk, nm, fl, int(k), how, sw, rw, 0, self.rules, self.items), 0)
                 except ValueError:  # a fifth copy (the kind is all in the hand and its melds): never drawn
                     got[k] = 0
             if len(self.cache) >= self.LIMIT:

@@ -280,7 +280,7 @@ class LuckRecorder:
         dealer = eng.dealer[moved][g_idx].astype(np.int64)
         if self.version >= 2:
             if self.tai is None:
-                self.tai = WinTai(eng.prof)
+                self.tai = WinTai(eng.native)
             parts["tai"] = self.tai.table(
                 parts,
                 drawer,
