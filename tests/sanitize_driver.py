@@ -620,6 +620,7 @@ INT_LIMITS = {
 
 def valid_calls(core, ctx, S):
     """A valid argument list for every binding (the base of each mutation)."""
+    from agents.greedy import DEFENCE_DEFAULTS, READY_P, WIN_LOGIT
     from envs.engine import actions as A
     from envs.engine import state as st
     from envs.obs import oracle_v0 as ov
@@ -641,6 +642,12 @@ def valid_calls(core, ctx, S):
     ms = S.melds[b, seat]
     nm = int(S.p[b, seat, st.P_NMELDS])
     R = ctx.native
+    # Defensive's parameters and tables, as agents.search passes them (base=defensive, rollout=defensive)
+    search_defence = (
+        np.array(list(DEFENCE_DEFAULTS.values()), np.float64),
+        np.ascontiguousarray(WIN_LOGIT, np.float64),
+        np.ascontiguousarray(READY_P, np.float64),
+    )
     tabs = core.hand_tables()
     w = core._testing.HAND_EVAL_WIDTH
     flags = pv.F_DERIVED
@@ -676,7 +683,6 @@ def valid_calls(core, ctx, S):
     core.planes_v0_encode(obs, S.hands, S.melds, S.river, S.g, S.p, S.scores, seats, ctx.native, 0)
     from agents import efficiency, greedy
     from agents.features import decode
-    from agents.greedy import DEFENCE_DEFAULTS
 
     f = decode(obs)
     defence = np.array(list(DEFENCE_DEFAULTS.values()), np.float64)
@@ -830,13 +836,19 @@ def valid_calls(core, ctx, S):
             np.array([3], np.uint64),
             2,
             2,
-            2,
+            4,  # ROLLOUT_DEFENSIVE (agents.search), so that the defence tables are read
             0.5,
             ctx.native,
             np.zeros(1, np.int64),
             np.zeros((1, 2)),
             np.array([[np.flatnonzero(S.mask[1])[0], -1]], np.int64),
+            search_defence,
+            False,  # (candidates are the base; base_defensive is the other base)
+            0.5,
+            0.0,
         ],
+        "search_weights": [S, 1, 3, 4, 0.5, ctx.native, np.zeros(4)],
+        "search_log_weight": [S, 1, int(S.g[1, st.G_CUR]), ctx.native],
         # encoders
         "planes_v0_encode": [
             np.zeros((B, C, 34), np.float32),
@@ -1149,7 +1161,7 @@ def phase_fuzz(core, scale, summary):
     summary["fuzz"] = {"bindings": len(names), "calls": fz.calls, "raised": fz.raised, "failures": len(fz.failures)}
     if fz.failures:
         print("\n".join(fz.failures[:200]))
-        raise AssertionError(f"{len(fz.failures)} fuzz expectations failed (first: {fz.failures[0]})")
+        raise AssertionError(f"{len(fz.failures)} fuzz expectations failed: {fz.failures[:4]}")
 
 
 # ------------------------------------------------------------------------------------ threads

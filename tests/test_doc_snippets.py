@@ -35,7 +35,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```([\w-]*)([^\n]*)\n(.*?)^```[ \t]*$", re.S | re.M)
 SKIP = re.compile(r"<!--\s*doc-test:\s*skip\s+(.+?)\s*-->\s*$")
 RUN_LANGS = ("python", "bash")
-MAX_SKIPS = 16  # keep the list short: a new skip must push out an old one or raise this knowingly
+MAX_SKIPS = 17  # keep the list short: a new skip must push out an old one or raise this knowingly (17: the callgrind recipe of docs/benchmarks.md, minutes under valgrind)
 TIMEOUT_S = 600
 
 
