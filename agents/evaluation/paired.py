@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from agents.evaluation.variance import controls, cross_fit, mean_ci
+from agents.evaluation.variance import cross_fit, luck_fit, mean_ci
 
 
 def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0, rules=None, vr: bool = False) -> dict:
@@ -68,16 +68,11 @@ def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0
 
 def corrected_slot0(res: dict) -> np.ndarray:
     """The variance-reduced chips per hand, wall by wall, of slot 0's agent in a ``play_duplicate(...,
-    vr=True)`` result: as ``variance.corrected_rows`` computes its figure (beta fitted on every seat's
-    rows of the other fold), kept per wall so that two agents' corrected values can be paired."""
-    names, per_wall = res["names"], res["per_wall"]
-    luck_own, luck_total = res["luck_own"], res["luck_total"]
-    fit_y = per_wall / 4
-    fit_x = np.stack([controls(luck_own, luck_total, [i]) for i in range(len(names))], axis=1)
-    cols = [i for i, n in enumerate(names) if n == names[0]]
-    y = per_wall[:, cols].sum(axis=1) / (4 * len(cols))
-    z, _ = cross_fit(y, controls(luck_own, luck_total, cols), fit_y=fit_y, fit_x=fit_x)
-    return z
+    vr=True)`` result: the values whose mean ``variance.corrected_rows`` reports (the same fit,
+    ``luck_fit``), kept per wall so that two agents' corrected values can be paired."""
+    agents, fit = luck_fit(res["per_wall"], res["names"], res["luck_own"], res["luck_total"])
+    y, x = agents[res["names"][0]]
+    return cross_fit(y, x, **fit)[0]
 
 
 def main(argv=None) -> int:

@@ -95,18 +95,26 @@ def cross_fit(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None, fit_
     return out, betas
 
 
-def corrected_rows(per_wall: np.ndarray, names, luck_own: np.ndarray, luck_total: np.ndarray) -> dict:
-    """Per agent name the corrected figures (``corrected_row``), beta fitted on every seat's rows of
-    the other walls (one luck-to-chips relation for all agents: four times the data of one)."""
-    seats = range(len(names))
-    fit_y = per_wall / 4  # chips per hand of each seat's agent, (walls, 4)
-    fit_x = np.stack([controls(luck_own, luck_total, [i]) for i in seats], axis=1)
-    out = {}
+def luck_fit(per_wall: np.ndarray, names, luck_own: np.ndarray, luck_total: np.ndarray) -> tuple[dict, dict]:
+    """Per agent name its chips per hand wall by wall and its luck controls, ``(y, x)``, and the rows
+    the luck-to-chips relation is fitted on (``cross_fit``'s ``fit_y`` / ``fit_x``): every seat's
+    rows, one relation for all agents (four times the data of one)."""
+    fit = {
+        "fit_y": per_wall / 4,  # chips per hand of each seat's agent, (walls, 4)
+        "fit_x": np.stack([controls(luck_own, luck_total, [i]) for i in range(len(names))], axis=1),
+    }
+    agents = {}
     for name in dict.fromkeys(names):
         cols = [i for i, n in enumerate(names) if n == name]
-        y = per_wall[:, cols].sum(axis=1) / (4 * len(cols))
-        out[name] = corrected_row(y, controls(luck_own, luck_total, cols), fit_y=fit_y, fit_x=fit_x)
-    return out
+        agents[name] = (per_wall[:, cols].sum(axis=1) / (4 * len(cols)), controls(luck_own, luck_total, cols))
+    return agents, fit
+
+
+def corrected_rows(per_wall: np.ndarray, names, luck_own: np.ndarray, luck_total: np.ndarray) -> dict:
+    """Per agent name the corrected figures (``corrected_row``), beta fitted on every seat's rows of
+    the other walls (``luck_fit``)."""
+    agents, fit = luck_fit(per_wall, names, luck_own, luck_total)
+    return {name: corrected_row(y, x, **fit) for name, (y, x) in agents.items()}
 
 
 def corrected_row(y: np.ndarray, x: np.ndarray, beta: np.ndarray | None = None, **fit) -> dict:
