@@ -424,6 +424,20 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
     return k;
 }
 
+namespace {
+// The next determinization of the stream r (search_action's and search_weights' one order): game b
+// of S copied into game 0 of D with what `seat` cannot see dealt again. Writes its log importance
+// weight (0 at beta = 0, without computing it) and returns its rollout stream's seed.
+uint64_t next_determinization(const State& S, int64_t b, int64_t seat, Stream& r, double beta, const State& D,
+                              Opts opts, Cfg ecfg, const Prof& prof, double* log_w) {
+    copy_game(S, b, D, 0);
+    resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
+    const uint64_t rollout_seed = r.next();
+    *log_w = beta == 0.0 ? 0.0 : beta * discard_log_weight(D, 0, seat, prof);
+    return rollout_seed;
+}
+}  // namespace
+
 void search_weights(const State& S, int64_t b, uint64_t seed, int64_t k, double beta, Opts opts, Cfg ecfg,
                     const Prof& prof, double* w) {
     const int64_t seat = S.g(b, St::G_CUR);
@@ -431,11 +445,8 @@ void search_weights(const State& S, int64_t b, uint64_t seed, int64_t k, double 
     const State D = det.state();
     Stream r(seed);
     double top = -INFINITY, sum = 0.0;
-    for (int64_t i = 0; i < k; ++i) {  // the determinizations search_action deals, in its order
-        copy_game(S, b, D, 0);
-        resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
-        r.next();  // (the rollout stream's seed)
-        w[i] = beta == 0.0 ? 0.0 : beta * discard_log_weight(D, 0, seat, prof);
+    for (int64_t i = 0; i < k; ++i) {
+        next_determinization(S, b, seat, r, beta, D, opts, ecfg, prof, &w[i]);
         top = std::max(top, w[i]);
     }
     for (int64_t i = 0; i < k; ++i) sum += (w[i] = std::exp(w[i] - top));
@@ -467,10 +478,9 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
         if (i > 0 && cfg.ms > 0.0 &&
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= cfg.ms)
             break;
-        copy_game(S, b, D, 0);
-        resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
-        const uint64_t rs = r.next();  // the same rollout stream for every candidate
-        const double lw = cfg.weight == 0.0 ? 0.0 : cfg.weight * discard_log_weight(D, 0, seat, prof);
+        double lw = 0.0;
+        // the same rollout stream rs for every candidate
+        const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &lw);
         if (i == 0) top = lw;
         if (lw > top) {  // rescale what is summed so that the largest weight so far is 1 (no underflow)
             const double f = std::exp(top - lw);
