@@ -77,24 +77,40 @@ FULL = (
     "win_tai",  # the hand tai the seat wins with the candidate (the drawer: self-drawn; a ready seat: fed it)
     "hand_tai",  # a ready seat's hand tai, averaged over its winning kinds (what its hand is worth)
 )
+# v3: the drawer's immediate response to the candidate (``Response``: its own policy's decision read
+# from the state, settled exactly when it wins or deals in), per seat, then the same of the drawer
+RESPONSE = (
+    "ev_win",  # the seat wins at once: the drawer's self-drawn win, or a ready seat fed the predicted discard
+    "ev_pay",  # the seat pays that win (the drawer dealing in; the three others of a self-draw)
+    "ev_chips",  # the chips the seat gets from that win, / CHIPS (V adds them unscaled: ``ValueModel``)
+)
+CHIPS = 100.0  # the ev_chips feature is chips / CHIPS
 TAI = 10.0  # the tai features are tai / TAI
-VERSIONS = (1, 2)
-MODELS = {1: Path(__file__).with_name("aivat_v1.npz"), 2: Path(__file__).with_name("aivat_v2.npz")}
-MODEL = MODELS[2]  # the shipped V (``--vr aivat``; ``--vr aivat1`` reads the v1 file)
+VERSIONS = (1, 2, 3)
+MODELS = {v: Path(__file__).with_name(f"aivat_v{v}.npz") for v in VERSIONS}
+MODEL = MODELS[max(VERSIONS)]  # the shipped V (``--vr aivat``; ``--vr aivat1`` / ``aivat2`` read the older files)
 STAGE = 100.0  # undrawn tiles at the deal, about: the stage feature is undrawn / STAGE
 
 
 def model_for(vr) -> int | None:
     """The V version a ``--vr`` choice reads: "aivat" the newest, "aivat1" the v1 file; None for the
     luck terms alone ("luck", True) or no correction."""
-    return {"aivat": max(VERSIONS), "aivat1": 1}.get(vr) if isinstance(vr, str) else None
+    if not isinstance(vr, str):
+        return None
+    return {"aivat": max(VERSIONS), **{f"aivat{v}": v for v in VERSIONS}}.get(vr)
 
 
 def n_inputs(version: int) -> int:
-    """V's input width: a seat's ``FEATURES`` and the drawer's (v1), then ``FULL`` of both (v2)."""
+    """V's input width: a seat's ``FEATURES`` and the drawer's (v1), then ``FULL`` of both (v2), then
+    ``RESPONSE`` of both (v3)."""
     if version not in VERSIONS:
         raise ValueError(f"aivat value model: unknown feature version {version} (known: {VERSIONS})")
-    return 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0)
+    return 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0) + (2 * len(RESPONSE) if version >= 3 else 0)
+
+
+def chips_column(version: int) -> int | None:
+    """The input column of the seat's ``ev_chips`` (v3 on), which ``ValueModel`` adds to the MLP's output."""
+    return 2 * len(FEATURES) + 2 * len(FULL) + RESPONSE.index("ev_chips") if version >= 3 else None
 
 
 N_IN = n_inputs(1)
@@ -117,9 +133,13 @@ def candidate_features(
     v1 = _features_v1(parts, drawer, undrawn, dealer, flowers, melds)
     if n_inputs(version) == v1.shape[-1]:
         return v1
-    e = full_features(parts, drawer, undrawn)
     rows = np.arange(drawer.shape[0])
-    return np.concatenate([v1, e, np.repeat(e[rows, drawer][:, None], 4, axis=1)], axis=3)
+    e = full_features(parts, drawer, undrawn)
+    blocks = [v1, e, np.repeat(e[rows, drawer][:, None], 4, axis=1)]
+    if version >= 3:
+        r = parts["response"]  # (D, 4, 35, len(RESPONSE)) from ``Response.events``
+        blocks += [r, np.repeat(r[rows, drawer][:, None], 4, axis=1)]
+    return np.concatenate(blocks, axis=3)
 
 
 def full_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray) -> np.ndarray:
@@ -214,6 +234,146 @@ class WinTai:
         return got
 
 
+def seat_policies(agents, seat_agent: np.ndarray) -> np.ndarray:
+    """(B, 4) the index into ``POLICIES`` of the rule whose discard ``Response`` predicts for each seat:
+    the seat's own agent when it is Greedy or Defensive (its decision is ``act_kernel`` of the state),
+    Defensive's for any other agent (the network, Random, search: a fixed stand-in, not their own)."""
+    own = np.array([1 if getattr(a, "name", "") == "greedy" else 0 for a in agents])
+    return own[np.asarray(seat_agent)]
+
+
+def _policy_params() -> list[np.ndarray]:
+    from agents.greedy import DEFENCE_DEFAULTS
+
+    return [np.array(list(DEFENCE_DEFAULTS.values()), np.float64), np.zeros(len(DEFENCE_DEFAULTS))]
+
+
+POLICIES = ("defensive", "greedy")  # the rules ``Response`` can predict with (``seat_policies`` indexes them)
+
+
+class Response:
+    """The drawer's immediate response to each candidate draw, priced exactly where it ends the hand
+    (``events``). The drawer's decision is its policy's (``seat_policies``: Greedy's or Defensive's
+    ``act_kernel``, deterministic) on the drawer's observation with the candidate in its hand; the
+    legal actions offered are the discards of the kinds held and the win when the hand is complete
+    (kongs are not offered: a stand-in's prediction need not be exact, any fixed V keeps the term
+    centred). A discard that a ready other seat waits on is its win (the nearest seat after the
+    drawer: one winner, as the default rules), settled by the stakes (base + per_tai x (hand tai +
+    the dealer tai when the dealer wins or pays)) with the hand tai of ``WinTai``; a self-draw the
+    same from each of the three others."""
+
+    def __init__(self, eng, policies: np.ndarray | None = None):
+        from envs.obs.planes_v0 import PlanesV0
+
+        self.eng = eng
+        self.policies = np.zeros((eng.batch_size, 4), np.int64) if policies is None else np.asarray(policies)
+        if self.policies.shape != (eng.batch_size, 4) or not np.isin(self.policies, range(len(POLICIES))).all():
+            raise ValueError(f"policies must be ({eng.batch_size}, 4) indices into {POLICIES}")
+        self.params = _policy_params()
+        self.enc = PlanesV0()
+        stakes = eng.rules.stakes
+        self.base, self.per_tai = float(stakes.base), float(stakes.per_tai)
+
+    def decisions(self, games, seats, hands, shift, tiles_back) -> np.ndarray:
+        """(D, 34) the action of seat ``seats[d]`` of game ``games[d]`` after drawing each kind:
+        ``hands`` (D, 34) its concealed tiles before the draw, ``shift`` (D,) the kind of the last
+        tile of the step's draws (added back to what it cannot see; -1: none), ``tiles_back`` (D,) draws
+        made after this one in the step (added back to the tiles left)."""
+        from agents.features import decode
+        from agents.greedy import READY_P, WIN_LOGIT
+        from envs._core import act_kernel
+        from envs.engine.actions import DISCARD, N_ACTIONS, WIN
+
+        D = len(games)
+        obs = np.zeros((D, *self.enc.shape), np.float32)
+        self.enc.encode_rows(self.eng, obs, np.asarray(games, np.int64), np.asarray(seats, np.int64))
+        f = decode(obs)
+        K = N_KINDS
+        k = np.arange(K)
+        hand = np.repeat(hands[:, None, :].astype(np.int8), K, axis=1)
+        full = hand[:, k, k] >= 4  # a fifth copy is never drawn: any action will do
+        hand[:, k, k] += np.where(full, 0, 1).astype(np.int8)
+        unseen = f.unseen.astype(np.int16)
+        got = shift >= 0
+        unseen[np.flatnonzero(got), shift[got]] += 1
+        unseen = np.repeat(unseen[:, None, :], K, axis=1)
+        unseen[:, k, k] -= 1
+        unseen = np.clip(unseen, 0, 4).astype(np.int8)
+        mask = np.zeros((D, K, N_ACTIONS), bool)
+        mask[:, :, DISCARD : DISCARD + K] = hand > 0
+        rows = D * K
+        n_melds = np.repeat(f.n_melds, K)
+        complete = _core_win_shanten(hand.reshape(rows, K), n_melds, self.eng) < 0
+        mask.reshape(rows, N_ACTIONS)[complete, WIN] = True
+        out = np.empty(rows, np.int64)
+        pol = np.repeat(self.policies[games, seats], K)
+        args = (
+            hand.reshape(rows, K),
+            n_melds,
+            unseen.reshape(rows, K),
+            np.repeat(f.opp_melds, K, axis=0),
+            np.repeat(f.opp_ready, K, axis=0),
+            np.repeat(f.opp_disc, K, axis=0),
+            np.repeat(f.opp_passed, K, axis=0),
+            np.repeat(f.tiles_left + tiles_back, K),
+            np.full(rows, -1, np.int64),
+            mask.reshape(rows, N_ACTIONS),
+        )
+        for p in np.unique(pol):
+            at = np.flatnonzero(pol == p)
+            sub = [np.ascontiguousarray(a[at]) for a in args]
+            o = np.empty(at.size, np.int64)
+            act_kernel(*sub, self.params[p], WIN_LOGIT, READY_P, o)
+            out[at] = o
+        out = np.where(out == WIN, -1, out - DISCARD)  # -1: the win, else the kind discarded
+        return out.reshape(D, K)
+
+    def events(self, decision, parts, drawer, dealer, streak) -> np.ndarray:
+        """(D, 4, 35, len(RESPONSE)): ``RESPONSE`` of each seat after each candidate kind, from the
+        drawer's ``decision`` (D, 34) (``decisions``), ``parts`` with ``tai`` (``WinTai.table``)."""
+        D = drawer.shape[0]
+        rows = np.arange(D)
+        out = np.zeros((D, 4, N_KINDS + 1, len(RESPONSE)))
+        dt = 1.0 + 2.0 * streak  # the dealer tai of the default rules (no cap)
+        tai = parts["tai"]
+        # self-draws: the drawer wins, each other seat pays its leg
+        d_idx, k_idx = np.nonzero(decision == -1)
+        s = drawer[d_idx]
+        for o in range(4):
+            pays = o != s
+            leg = self.base + self.per_tai * (
+                tai[d_idx, s, k_idx] + dt[d_idx] * ((s == dealer[d_idx]) | (o == dealer[d_idx]))
+            )
+            out[d_idx[pays], o, k_idx[pays], 1] = 1
+            out[d_idx[pays], o, k_idx[pays], 2] = -leg[pays] / CHIPS
+            out[d_idx[pays], s[pays], k_idx[pays], 2] += leg[pays] / CHIPS
+        out[d_idx, s, k_idx, 0] = 1
+        # deal-ins: the nearest ready seat after the drawer that waits on the discard wins it
+        disc = np.where(decision >= 0, decision, 0)
+        open_ = decision >= 0
+        for step in (1, 2, 3):
+            o = (drawer + step) % 4
+            hit = open_ & (parts["waits"][rows[:, None], o[:, None], disc] > 0)
+            d_idx, k_idx = np.nonzero(hit)
+            w, p, t = o[d_idx], drawer[d_idx], disc[d_idx, k_idx]
+            leg = self.base + self.per_tai * (
+                tai[d_idx, w, t] + dt[d_idx] * ((w == dealer[d_idx]) | (p == dealer[d_idx]))
+            )
+            out[d_idx, w, k_idx, 0] = 1
+            out[d_idx, w, k_idx, 2] = leg / CHIPS
+            out[d_idx, p, k_idx, 1] = 1
+            out[d_idx, p, k_idx, 2] = -leg / CHIPS
+            open_ = open_ & ~hit
+        return out
+
+
+def _core_win_shanten(hands: np.ndarray, n_melds: np.ndarray, eng) -> np.ndarray:
+    from envs._core import win_shanten_batch
+    from envs.obs.planes_v0 import engine_shapes
+
+    return win_shanten_batch(np.ascontiguousarray(hands, np.int8), (5 - n_melds).astype(np.int64), engine_shapes(eng))
+
+
 def _features_v1(parts, drawer, undrawn, dealer, flowers, melds) -> np.ndarray:
     """The v1 features (``FEATURES`` of a seat, then of the drawer): (D, 4, 35, 48)."""
     D = drawer.shape[0]
@@ -304,7 +464,13 @@ class ValueModel:
             h = h @ w + b
             if i < len(self.weights) - 1:
                 h = np.maximum(h, 0.0)
-        return h.reshape(x.shape[:-1]).astype(np.float64)
+        return h.reshape(x.shape[:-1]).astype(np.float64) + self.offset(x)
+
+    def offset(self, x: np.ndarray) -> np.ndarray:
+        """What V adds to the MLP (v3 on): the chips the seat gets at once from the drawer's predicted
+        response (``Response``), exact where the prediction is; the MLP fits the rest."""
+        col = chips_column(self.version)
+        return np.zeros(x.shape[:-1]) if col is None else x[..., col].astype(np.float64) * CHIPS
 
 
 def centre(values: np.ndarray, undrawn: np.ndarray, drawn: np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.evaluation.aivat import seat_policies
 from agents.evaluation.luck import LuckRecorder
 from agents.evaluation.variance import corrected_rows, mean_ci
 from envs.engine.api import Engine
@@ -150,7 +151,7 @@ def play_walls(
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     dealt = seeds.copy()  # the seeds of the hands played (a hand that ended in its deal is dealt again)
     redealt = deal_played(eng, dealt)
-    rec = LuckRecorder(eng, value=value_model(vr)) if vr else None
+    rec = LuckRecorder(eng, value=value_model(vr), policies=seat_policies(agents, seat_agent)) if vr else None
     run_games(
         eng,
         agents,
