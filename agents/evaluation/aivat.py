@@ -237,8 +237,10 @@ class WinTai:
 def seat_policies(agents, seat_agent: np.ndarray) -> np.ndarray:
     """(B, 4) the index into ``POLICIES`` of the rule whose discard ``Response`` predicts for each seat:
     the seat's own agent when it is Greedy or Defensive (its decision is ``act_kernel`` of the state),
-    Defensive's for any other agent (the network, Random, search: a fixed stand-in, not their own)."""
-    own = np.array([1 if getattr(a, "name", "") == "greedy" else 0 for a in agents])
+    Greedy's for any other agent (the network, Random, search: a fixed stand-in, not their own; the
+    shipped networks discard as Greedy does more often than as Defensive: ppo_v1 sampling, 88.6%
+    against 77.9% of 2,464 discards)."""
+    own = np.array([0 if getattr(a, "name", "") == "defensive" else 1 for a in agents])
     return own[np.asarray(seat_agent)]
 
 

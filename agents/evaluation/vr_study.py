@@ -231,7 +231,7 @@ def main(argv=None) -> int:
         "--vr",
         choices=("luck", "aivat", "aivat1", "aivat2"),
         default="luck",
-        help="aa/ab: the luck terms, or with the AIVAT term too (aivat1: of the v1 value function); "
+        help="aa/ab: the luck terms, or with the AIVAT term too (the newest V; aivat1, aivat2: the older ones); "
         "residual: the AIVAT term alone",
     )
     a = p.parse_args(argv)
