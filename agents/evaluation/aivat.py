@@ -108,13 +108,6 @@ def n_inputs(version: int) -> int:
     return 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0) + (2 * len(RESPONSE) if version >= 3 else 0)
 
 
-def value_columns(version: int) -> int:
-    """The AIVAT columns a V of ``version`` adds to the luck terms (``ValueModel.split``): v3 on two, the
-    MLP's part and the response's chips, each centred on its own (each a fixed function of the state:
-    each has mean zero, and the fit of ``agents.evaluation.variance`` weighs them apart); one before."""
-    return 2 if version >= 3 else 1
-
-
 def chips_column(version: int) -> int | None:
     """The input column of the seat's ``ev_chips`` (v3 on), which ``ValueModel`` adds to the MLP's output."""
     return 2 * len(FEATURES) + 2 * len(FULL) + RESPONSE.index("ev_chips") if version >= 3 else None
@@ -474,14 +467,6 @@ class ValueModel:
             if i < len(self.weights) - 1:
                 h = np.maximum(h, 0.0)
         return h.reshape(x.shape[:-1]).astype(np.float64) + self.offset(x)
-
-    def split(self, x: np.ndarray) -> np.ndarray:
-        """(..., ``value_columns``) the parts of V whose sum is V: v3 on the MLP and ``offset``; before, V."""
-        v = self(x)
-        if value_columns(self.version) == 1:
-            return v[..., None]
-        off = self.offset(x)
-        return np.stack([v - off, off], axis=-1)
 
     def offset(self, x: np.ndarray) -> np.ndarray:
         """What V adds to the MLP (v3 on): the chips the seat gets at once from the drawer's predicted

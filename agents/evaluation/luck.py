@@ -36,15 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 # FLOWER: the flowers' column of the counts
-from agents.evaluation.aivat import (
-    FLOWER,
-    VERSIONS,
-    Response,
-    WinTai,
-    candidate_features,
-    centre,
-    value_columns,
-)
+from agents.evaluation.aivat import FLOWER, VERSIONS, Response, WinTai, candidate_features, centre
 from envs import _core
 from envs.obs.planes_v0 import engine_shapes
 from envs.tiles import FLOWER_ID0, N_KINDS
@@ -205,8 +197,8 @@ def _centred(hit: np.ndarray, undrawn: np.ndarray, drawn: np.ndarray, n: np.ndar
 
 
 class LuckRecorder:
-    """Sums the luck of every draw per game and seat: ``luck`` (B, 4, N_FEATURES, then with ``value``
-    the AIVAT terms of ``agents.evaluation.aivat``: ``value_columns`` of them, whose sum is the term). Make it after the deal
+    """Sums the luck of every draw per game and seat: ``luck`` (B, 4, N_FEATURES, one more with
+    ``value``: the AIVAT term of ``agents.evaluation.aivat``). Make it after the deal
     (``arena.deal_played``) and call ``after_step()`` after every ``eng.step``; it finds the draws a
     step made from the moves of ``wall_head`` / ``wall_tail`` (one front draw, then replacements from
     the tail, all to the seat on turn). ``collect``: keep every draw's game and the AIVAT features of
@@ -223,8 +215,7 @@ class LuckRecorder:
         self.head = eng.wall_head.astype(np.int64)
         self.tail = eng.wall_tail.astype(np.int64)
         self.undrawn = undrawn_counts(eng.wall, self.head, self.tail)
-        n_value = 0 if value is None else value_columns(value.version)  # the AIVAT columns, after the luck terms
-        self.luck = np.zeros((eng.batch_size, 4, N_FEATURES + n_value))
+        self.luck = np.zeros((eng.batch_size, 4, N_FEATURES + (value is not None)))
         self.collected: list[tuple[np.ndarray, np.ndarray]] = []
         self.tai = None  # the scorer of candidate wins (v2 features), made at the first draw
         self.response = Response(eng, policies) if self.version >= 3 else None
@@ -327,6 +318,4 @@ class LuckRecorder:
             self.collected.append((moved[g_idx], f[np.arange(len(drawn)), :, drawn]))
         if self.value is None:
             return luck
-        parts_v = self.value.split(f)  # (D, 4, 35, value_columns): each part centred on its own
-        terms = [centre(parts_v[..., c], undrawn, drawn) for c in range(parts_v.shape[-1])]
-        return np.concatenate([luck, np.stack(terms, axis=2)], axis=2)
+        return np.concatenate([luck, centre(self.value(f), undrawn, drawn)[:, :, None]], axis=2)

@@ -27,8 +27,7 @@ import time
 import numpy as np
 
 from agents import make_agent
-from agents.evaluation.aivat import model_for, value_columns
-from agents.evaluation.luck import N_FEATURES
+from agents.evaluation.aivat import model_for
 from envs.engine.rng import derive_seed
 
 
@@ -81,40 +80,24 @@ def run(agents, walls: int, seed: int, eval_set: str | None, vr: str = "luck") -
         for n, r in res["agents"].items()
     }
     if model_for(vr):
-        own, total = res["luck_own"], res["luck_total"]
-        luck_only = corrected_rows(res["per_wall"], res["names"], own[..., :N_FEATURES], total[..., :N_FEATURES])
-        # V's parts summed into one term (one coefficient, as before v3) beside the fit that weighs them apart
-        joint = corrected_rows(
-            res["per_wall"],
-            res["names"],
-            _joined(own),
-            _joined(total),
+        luck_only = corrected_rows(
+            res["per_wall"], res["names"], res["luck_own"][..., :-1], res["luck_total"][..., :-1]
         )
         for n, row in rows.items():
             r = luck_only[n]
             row["luck_only"], row["luck_only_narrower"] = [r["chips_per_hand"], *r["ci95"]], r["ci_narrower"]
-            if own.shape[-1] > N_FEATURES + 1:
-                r = joint[n]
-                row["joint"], row["joint_narrower"] = [r["chips_per_hand"], *r["ci95"]], r["ci_narrower"]
             cols = [i for i, m in enumerate(res["names"]) if m == n]
             y = res["per_wall"][:, cols].sum(axis=1) / (4 * len(cols))
-            z = y - own[:, cols, N_FEATURES:].sum(axis=(1, 2)) / (4 * len(cols))
+            z = y - res["luck_own"][:, cols, -1].sum(axis=1) / (4 * len(cols))
             m, ci = mean_ci(z)
             row["aivat_only"] = [m, *ci]
             row["aivat_only_narrower"] = (row["plain"][2] - row["plain"][1]) / (ci[1] - ci[0])
     return {"walls": walls, "hands": res["hands"], "vr": vr, "seconds": round(time.time() - t0, 1), "agents": rows}
 
 
-def _joined(luck: np.ndarray) -> np.ndarray:
-    """The luck terms with the AIVAT columns (after ``N_FEATURES``) summed into one."""
-    return np.concatenate([luck[..., :N_FEATURES], luck[..., N_FEATURES:].sum(axis=-1, keepdims=True)], axis=-1)
-
-
 def coverage(policy: str, walls: int, seeds, vr: str = "luck") -> dict:
     """A/A matches on several seeds: how often each interval covers 0 (agent A), and the CI ratios."""
     kinds = ("plain", "vr", "luck_only", "aivat_only") if model_for(vr) else ("plain", "vr")
-    if model_for(vr) and value_columns(model_for(vr)) > 1:
-        kinds += ("joint",)
     hits = dict.fromkeys(kinds, 0)
     ratios, means, others = [], {k: [] for k in kinds}, {}
     for seed in seeds:
@@ -172,7 +155,7 @@ def residual(specs, walls: int, seed: int, vr: str = "luck") -> dict:
     y = mine(out["chips"])
     own = mine(luck)
     if model_for(vr):
-        z = y - own[:, N_FEATURES:].sum(axis=1)
+        z = y - own[:, -1]
     else:
         x = np.concatenate([own, luck.sum(axis=1) - own], axis=1)
         z, _ = cross_fit(y, x, fold=np.arange(4 * walls) // 4 % 2)  # the four seatings of a wall in one fold
