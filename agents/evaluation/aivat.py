@@ -250,6 +250,7 @@ def _policy_params() -> list[np.ndarray]:
     return [np.array(list(DEFENCE_DEFAULTS.values()), np.float64), np.zeros(len(DEFENCE_DEFAULTS))]
 
 
+NONE = -2  # ``Response.decisions``: a discard that no ready seat waits on (the rule need not be asked)
 POLICIES = ("defensive", "greedy")  # the rules ``Response`` can predict with (``seat_policies`` indexes them)
 
 
@@ -276,59 +277,72 @@ class Response:
         stakes = eng.rules.stakes
         self.base, self.per_tai = float(stakes.base), float(stakes.per_tai)
 
-    def decisions(self, games, seats, hands, shift, tiles_back) -> np.ndarray:
-        """(D, 34) the action of seat ``seats[d]`` of game ``games[d]`` after drawing each kind:
-        ``hands`` (D, 34) its concealed tiles before the draw, ``shift`` (D,) the kind of the last
-        tile of the step's draws (added back to what it cannot see; -1: none), ``tiles_back`` (D,) draws
-        made after this one in the step (added back to the tiles left)."""
-        from agents.features import decode
-        from agents.greedy import READY_P, WIN_LOGIT
-        from envs._core import act_kernel
-        from envs.engine.actions import DISCARD, N_ACTIONS, WIN
-
-        D = len(games)
-        obs = np.zeros((D, *self.enc.shape), np.float32)
-        self.enc.encode_rows(self.eng, obs, np.asarray(games, np.int64), np.asarray(seats, np.int64))
-        f = decode(obs)
+    def decisions(self, games, seats, hands, shift, tiles_back, hot) -> np.ndarray:
+        """(D, 34) what seat ``seats[d]`` of game ``games[d]`` does after drawing each kind: -1 the win,
+        ``NONE`` a discard no ready seat waits on, else the kind discarded. ``hands`` (D, 34) its
+        concealed tiles before the draw, ``shift`` (D,) the kind of the last tile of the step's draws
+        (added back to what it cannot see; -1: none), ``tiles_back`` (D,) draws made after this one in
+        the step (added back to the tiles left), ``hot`` (D, 34) the kinds a ready other seat waits on.
+        The rule is asked only where its answer can matter: a complete hand wins (both rules win
+        whenever they can), and a hand holding no ``hot`` tile cannot deal in whatever it discards
+        (the rule's kernel costs about 600 shanten evaluations a hand: asking it everywhere would
+        cost 30 ms a hand)."""
         K = N_KINDS
         k = np.arange(K)
         hand = np.repeat(hands[:, None, :].astype(np.int8), K, axis=1)
         full = hand[:, k, k] >= 4  # a fifth copy is never drawn: any action will do
         hand[:, k, k] += np.where(full, 0, 1).astype(np.int8)
+        n_melds = np.repeat(self.eng.n_melds[games, seats].astype(np.int64), K)
+        complete = (_core_win_shanten(hand.reshape(-1, K), n_melds, self.eng) < 0).reshape(-1, K)
+        out = np.where(complete, -1, NONE)
+        ask = ~complete & ((hand > 0) & (hot[:, None, :] > 0)).any(axis=2)
+        if ask.any():
+            d_i, k_i = np.nonzero(ask)
+            out[d_i, k_i] = self._discards(games, seats, hand, shift, tiles_back, d_i, k_i)
+        return out
+
+    def _discards(self, games, seats, hand, shift, tiles_back, d_i, k_i) -> np.ndarray:
+        """The kinds the rule of draw ``d_i`` discards after candidate ``k_i`` (its ``act_kernel`` on the
+        drawer's observation, the candidate in hand, offered the discards of the kinds held)."""
+        from agents.features import decode
+        from agents.greedy import READY_P, WIN_LOGIT
+        from envs._core import act_kernel
+        from envs.engine.actions import DISCARD, N_ACTIONS
+
+        K = N_KINDS
+        draws, row = np.unique(d_i, return_inverse=True)  # encode each draw's observation once
+        obs = np.zeros((draws.size, *self.enc.shape), np.float32)
+        self.enc.encode_rows(self.eng, obs, np.asarray(games[draws], np.int64), np.asarray(seats[draws], np.int64))
+        f = decode(obs)
         unseen = f.unseen.astype(np.int16)
-        got = shift >= 0
-        unseen[np.flatnonzero(got), shift[got]] += 1
-        unseen = np.repeat(unseen[:, None, :], K, axis=1)
-        unseen[:, k, k] -= 1
-        unseen = np.clip(unseen, 0, 4).astype(np.int8)
-        mask = np.zeros((D, K, N_ACTIONS), bool)
-        mask[:, :, DISCARD : DISCARD + K] = hand > 0
-        rows = D * K
-        n_melds = np.repeat(f.n_melds, K)
-        complete = _core_win_shanten(hand.reshape(rows, K), n_melds, self.eng) < 0
-        mask.reshape(rows, N_ACTIONS)[complete, WIN] = True
-        out = np.empty(rows, np.int64)
-        pol = np.repeat(self.policies[games, seats], K)
+        sh = shift[draws]
+        got = sh >= 0
+        unseen[np.flatnonzero(got), sh[got]] += 1
+        unseen = unseen[row]
+        unseen[np.arange(row.size), k_i] -= 1
+        h = np.ascontiguousarray(hand[d_i, k_i])
+        mask = np.zeros((row.size, N_ACTIONS), bool)
+        mask[:, DISCARD : DISCARD + K] = h > 0
         args = (
-            hand.reshape(rows, K),
-            n_melds,
-            unseen.reshape(rows, K),
-            np.repeat(f.opp_melds, K, axis=0),
-            np.repeat(f.opp_ready, K, axis=0),
-            np.repeat(f.opp_disc, K, axis=0),
-            np.repeat(f.opp_passed, K, axis=0),
-            np.repeat(f.tiles_left + tiles_back, K),
-            np.full(rows, -1, np.int64),
-            mask.reshape(rows, N_ACTIONS),
+            h,
+            f.n_melds[row],
+            np.clip(unseen, 0, 4).astype(np.int8),
+            f.opp_melds[row],
+            f.opp_ready[row],
+            f.opp_disc[row],
+            f.opp_passed[row],
+            f.tiles_left[row] + tiles_back[d_i],
+            np.full(row.size, -1, np.int64),
+            mask,
         )
+        out = np.empty(row.size, np.int64)
+        pol = self.policies[games[d_i], seats[d_i]]
         for p in np.unique(pol):
             at = np.flatnonzero(pol == p)
-            sub = [np.ascontiguousarray(a[at]) for a in args]
             o = np.empty(at.size, np.int64)
-            act_kernel(*sub, self.params[p], WIN_LOGIT, READY_P, o)
+            act_kernel(*[np.ascontiguousarray(a[at]) for a in args], self.params[p], WIN_LOGIT, READY_P, o)
             out[at] = o
-        out = np.where(out == WIN, -1, out - DISCARD)  # -1: the win, else the kind discarded
-        return out.reshape(D, K)
+        return out - DISCARD
 
     def events(self, decision, parts, drawer, dealer, streak) -> np.ndarray:
         """(D, 4, 35, len(RESPONSE)): ``RESPONSE`` of each seat after each candidate kind, from the

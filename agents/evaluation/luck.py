@@ -302,7 +302,8 @@ class LuckRecorder:
             )
         if self.response is not None:
             before, shift, back = parts["chain"]
-            decision = self.response.decisions(moved[g_idx], drawer, before, shift, back)
+            hot = parts["waits"].max(axis=1)[:, :N_KINDS]  # the kinds some ready other seat waits on
+            decision = self.response.decisions(moved[g_idx], drawer, before, shift, back, hot)
             streak = eng.streak[moved][g_idx].astype(np.float64)
             parts["response"] = self.response.events(decision, parts, drawer, dealer, streak)
         f = candidate_features(
