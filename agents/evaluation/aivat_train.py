@@ -140,8 +140,9 @@ def main(argv=None) -> int:
         )
     else:
         x, y, g = collect(a.hands, a.seed, version=a.version)
+        x = x.astype(np.float32)  # as the rows are kept: a refit from --rows gives the same V
         if a.rows:
-            np.savez(a.rows[0], x=x.astype(np.float32), y=y, g=g)
+            np.savez(a.rows[0], x=x, y=y, g=g)
     t1 = time.time()
     model, errs = fit(x, y, g, a.hidden, a.epochs, a.seed, a.version)
     out = a.out or f"agents/evaluation/aivat_v{a.version}.npz"
