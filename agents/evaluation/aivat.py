@@ -11,8 +11,8 @@ has conditional mean exactly zero for ANY fixed V (``centre`` makes the weighted
 over the candidates exactly 0: tests/test_aivat.py), and its sum over a hand is a sum of martingale
 differences. V must not depend on the walls it corrects: it is a small MLP trained once by
 ``python -m agents.evaluation.aivat_train`` on self-play hands of other seeds and shipped as
-``agents/evaluation/aivat_v2.npz`` (``aivat_v1.npz``: the first version, still loadable; numbers only:
-loaded with ``allow_pickle=False``).
+``agents/evaluation/aivat_v3.npz`` (``aivat_v1.npz``, ``aivat_v2.npz``: the earlier versions, still
+loadable; numbers only: loaded with ``allow_pickle=False``).
 
 V_o reads hand-crafted features of the state after the candidate draw (``candidate_features``,
 computed from ``agents.evaluation.luck.draw_parts``, the same enumeration of candidate draws the luck terms
@@ -24,7 +24,9 @@ it ready, lowers its shanten, is a flower), which every seat sees; then
 the same features of the drawer (its flowers, melds, danger: what its draw is worth to the others).
 Version 2 adds what the full state tells (``FULL``, ``full_features``): every seat's concealed tiles
 give the winning tiles the others hold, the danger a seat holds, its ukeire; the engine's scorer
-(``WinTai``) gives the tai of each candidate win.
+(``WinTai``) gives the tai of each candidate win. Version 3 adds the drawer's immediate response
+(``Response``: its rule's decision after each candidate, read from the state; a self-draw or a discard
+a ready seat waits on settled exactly), and V adds those chips to the MLP.
 """
 
 from __future__ import annotations
