@@ -95,7 +95,7 @@ STAGE = 100.0  # undrawn tiles at the deal, about: the stage feature is undrawn 
 
 
 def model_for(vr) -> int | None:
-    """The V version a ``--vr`` choice reads: "aivat" the newest, "aivat1" the v1 file; None for the
+    """The V version a ``--vr`` choice reads: "aivat" the newest, "aivatN" the vN file; None for the
     luck terms alone ("luck", True) or no correction."""
     if not isinstance(vr, str):
         return None

@@ -88,7 +88,7 @@ def play_duplicate(
     ``wall_seeds``: the walls to deal (``agents.evaluation.eval_seeds``), else derived from ``seed``; ``vr``:
     record the luck of every draw and add the variance-reduced figures (``agents.evaluation.variance``);
     ``vr="aivat"``: with the AIVAT term of the shipped value function too (``agents.evaluation.aivat``;
-    ``vr="aivat1"``: the v1 value function);
+    ``vr="aivat1"``, ``"aivat2"``: the older value functions);
     ``log_dir``: write every hand's replay log there (``agents.evaluation.recording``)."""
     if len(agents) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
