@@ -11,8 +11,8 @@ has conditional mean exactly zero for ANY fixed V (``centre`` makes the weighted
 over the candidates exactly 0: tests/test_aivat.py), and its sum over a hand is a sum of martingale
 differences. V must not depend on the walls it corrects: it is a small MLP trained once by
 ``python -m agents.evaluation.aivat_train`` on self-play hands of other seeds and shipped as
-``agents/evaluation/aivat_v2.npz`` (``aivat_v1.npz``: the first version, still loadable; numbers only:
-loaded with ``allow_pickle=False``).
+``agents/evaluation/aivat_v3.npz`` (``aivat_v1.npz``, ``aivat_v2.npz``: the earlier versions, still
+loadable; numbers only: loaded with ``allow_pickle=False``).
 
 V_o reads hand-crafted features of the state after the candidate draw (``candidate_features``,
 computed from ``agents.evaluation.luck.draw_parts``, the same enumeration of candidate draws the luck terms
@@ -24,7 +24,9 @@ it ready, lowers its shanten, is a flower), which every seat sees; then
 the same features of the drawer (its flowers, melds, danger: what its draw is worth to the others).
 Version 2 adds what the full state tells (``FULL``, ``full_features``): every seat's concealed tiles
 give the winning tiles the others hold, the danger a seat holds, its ukeire; the engine's scorer
-(``WinTai``) gives the tai of each candidate win.
+(``WinTai``) gives the tai of each candidate win. Version 3 adds the drawer's immediate response
+(``Response``: its rule's decision after each candidate, read from the state; a self-draw or a discard
+a ready seat waits on settled exactly), and V adds those chips to the MLP.
 """
 
 from __future__ import annotations
@@ -77,24 +79,40 @@ FULL = (
     "win_tai",  # the hand tai the seat wins with the candidate (the drawer: self-drawn; a ready seat: fed it)
     "hand_tai",  # a ready seat's hand tai, averaged over its winning kinds (what its hand is worth)
 )
+# v3: the drawer's immediate response to the candidate (``Response``: its own policy's decision read
+# from the state, settled exactly when it wins or deals in), per seat, then the same of the drawer
+RESPONSE = (
+    "ev_win",  # the seat wins at once: the drawer's self-drawn win, or a ready seat fed the predicted discard
+    "ev_pay",  # the seat pays that win (the drawer dealing in; the three others of a self-draw)
+    "ev_chips",  # the chips the seat gets from that win, / CHIPS (V adds them unscaled: ``ValueModel``)
+)
+CHIPS = 100.0  # the ev_chips feature is chips / CHIPS
 TAI = 10.0  # the tai features are tai / TAI
-VERSIONS = (1, 2)
-MODELS = {1: Path(__file__).with_name("aivat_v1.npz"), 2: Path(__file__).with_name("aivat_v2.npz")}
-MODEL = MODELS[2]  # the shipped V (``--vr aivat``; ``--vr aivat1`` reads the v1 file)
+VERSIONS = (1, 2, 3)
+MODELS = {v: Path(__file__).with_name(f"aivat_v{v}.npz") for v in VERSIONS}
+MODEL = MODELS[max(VERSIONS)]  # the shipped V (``--vr aivat``; ``--vr aivat1`` / ``aivat2`` read the older files)
 STAGE = 100.0  # undrawn tiles at the deal, about: the stage feature is undrawn / STAGE
 
 
 def model_for(vr) -> int | None:
-    """The V version a ``--vr`` choice reads: "aivat" the newest, "aivat1" the v1 file; None for the
+    """The V version a ``--vr`` choice reads: "aivat" the newest, "aivatN" the vN file; None for the
     luck terms alone ("luck", True) or no correction."""
-    return {"aivat": max(VERSIONS), "aivat1": 1}.get(vr) if isinstance(vr, str) else None
+    if not isinstance(vr, str):
+        return None
+    return {"aivat": max(VERSIONS), **{f"aivat{v}": v for v in VERSIONS}}.get(vr)
 
 
 def n_inputs(version: int) -> int:
-    """V's input width: a seat's ``FEATURES`` and the drawer's (v1), then ``FULL`` of both (v2)."""
+    """V's input width: a seat's ``FEATURES`` and the drawer's (v1), then ``FULL`` of both (v2), then
+    ``RESPONSE`` of both (v3)."""
     if version not in VERSIONS:
         raise ValueError(f"aivat value model: unknown feature version {version} (known: {VERSIONS})")
-    return 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0)
+    return 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0) + (2 * len(RESPONSE) if version >= 3 else 0)
+
+
+def chips_column(version: int) -> int | None:
+    """The input column of the seat's ``ev_chips`` (v3 on), which ``ValueModel`` adds to the MLP's output."""
+    return 2 * len(FEATURES) + 2 * len(FULL) + RESPONSE.index("ev_chips") if version >= 3 else None
 
 
 N_IN = n_inputs(1)
@@ -117,9 +135,13 @@ def candidate_features(
     v1 = _features_v1(parts, drawer, undrawn, dealer, flowers, melds)
     if n_inputs(version) == v1.shape[-1]:
         return v1
-    e = full_features(parts, drawer, undrawn)
     rows = np.arange(drawer.shape[0])
-    return np.concatenate([v1, e, np.repeat(e[rows, drawer][:, None], 4, axis=1)], axis=3)
+    e = full_features(parts, drawer, undrawn)
+    blocks = [v1, e, np.repeat(e[rows, drawer][:, None], 4, axis=1)]
+    if version >= 3:
+        r = parts["response"]  # (D, 4, 35, len(RESPONSE)) from ``Response.events``
+        blocks += [r, np.repeat(r[rows, drawer][:, None], 4, axis=1)]
+    return np.concatenate(blocks, axis=3)
 
 
 def full_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray) -> np.ndarray:
@@ -214,6 +236,162 @@ class WinTai:
         return got
 
 
+def seat_policies(agents, seat_agent: np.ndarray) -> np.ndarray:
+    """(B, 4) the index into ``POLICIES`` of the rule whose discard ``Response`` predicts for each seat:
+    the seat's own agent when it is Greedy or Defensive (its decision is ``act_kernel`` of the state),
+    Greedy's for any other agent (the network, Random, search: a fixed stand-in, not their own; the
+    shipped networks discard as Greedy does more often than as Defensive: ppo_v1 sampling, 88.6%
+    against 77.9% of 2,464 discards)."""
+    own = np.array([0 if getattr(a, "name", "") == "defensive" else 1 for a in agents])
+    return own[np.asarray(seat_agent)]
+
+
+def _policy_params() -> list[np.ndarray]:
+    from agents.greedy import DEFENCE_DEFAULTS
+
+    return [np.array(list(DEFENCE_DEFAULTS.values()), np.float64), np.zeros(len(DEFENCE_DEFAULTS))]
+
+
+NONE = -2  # ``Response.decisions``: a discard that no ready seat waits on (the rule need not be asked)
+POLICIES = ("defensive", "greedy")  # the rules ``Response`` can predict with (``seat_policies`` indexes them)
+
+
+class Response:
+    """The drawer's immediate response to each candidate draw, priced exactly where it ends the hand
+    (``events``). The drawer's decision is its policy's (``seat_policies``: Greedy's or Defensive's
+    ``act_kernel``, deterministic) on the drawer's observation with the candidate in its hand; the
+    legal actions offered are the discards of the kinds held and the win when the hand is complete
+    (kongs are not offered: a stand-in's prediction need not be exact, any fixed V keeps the term
+    centred). A discard that a ready other seat waits on is its win (the nearest seat after the
+    drawer: one winner, as the default rules), settled by the stakes (base + per_tai x (hand tai +
+    the dealer tai when the dealer wins or pays)) with the hand tai of ``WinTai``; a self-draw the
+    same from each of the three others."""
+
+    def __init__(self, eng, policies: np.ndarray | None = None):
+        from envs.obs.planes_v0 import PlanesV0
+
+        self.eng = eng
+        self.policies = np.zeros((eng.batch_size, 4), np.int64) if policies is None else np.asarray(policies)
+        if self.policies.shape != (eng.batch_size, 4) or not np.isin(self.policies, range(len(POLICIES))).all():
+            raise ValueError(f"policies must be ({eng.batch_size}, 4) indices into {POLICIES}")
+        self.params = _policy_params()
+        self.enc = PlanesV0()
+        stakes = eng.rules.stakes
+        self.base, self.per_tai = float(stakes.base), float(stakes.per_tai)
+
+    def decisions(self, games, seats, hands, shift, tiles_back, hot) -> np.ndarray:
+        """(D, 34) what seat ``seats[d]`` of game ``games[d]`` does after drawing each kind: -1 the win,
+        ``NONE`` a discard no ready seat waits on, else the kind discarded. ``hands`` (D, 34) its
+        concealed tiles before the draw, ``shift`` (D,) the kind of the last tile of the step's draws
+        (added back to what it cannot see; -1: none), ``tiles_back`` (D,) draws made after this one in
+        the step (added back to the tiles left), ``hot`` (D, 34) the kinds a ready other seat waits on.
+        The rule is asked only where its answer can matter: a complete hand wins (both rules win
+        whenever they can), and a hand holding no ``hot`` tile cannot deal in whatever it discards
+        (the rule's kernel costs about 600 shanten evaluations a hand: asking it everywhere would
+        cost 30 ms a hand)."""
+        K = N_KINDS
+        k = np.arange(K)
+        hand = np.repeat(hands[:, None, :].astype(np.int8), K, axis=1)
+        full = hand[:, k, k] >= 4  # a fifth copy is never drawn: any action will do
+        hand[:, k, k] += np.where(full, 0, 1).astype(np.int8)
+        n_melds = np.repeat(self.eng.n_melds[games, seats].astype(np.int64), K)
+        complete = (_core_win_shanten(hand.reshape(-1, K), n_melds, self.eng) < 0).reshape(-1, K)
+        out = np.where(complete, -1, NONE)
+        ask = ~complete & ((hand > 0) & (hot[:, None, :] > 0)).any(axis=2)
+        if ask.any():
+            d_i, k_i = np.nonzero(ask)
+            out[d_i, k_i] = self._discards(games, seats, hand, shift, tiles_back, d_i, k_i)
+        return out
+
+    def _discards(self, games, seats, hand, shift, tiles_back, d_i, k_i) -> np.ndarray:
+        """The kinds the rule of draw ``d_i`` discards after candidate ``k_i`` (its ``act_kernel`` on the
+        drawer's observation, the candidate in hand, offered the discards of the kinds held)."""
+        from agents.features import decode
+        from agents.greedy import READY_P, WIN_LOGIT
+        from envs._core import act_kernel
+        from envs.engine.actions import DISCARD, N_ACTIONS
+
+        K = N_KINDS
+        draws, row = np.unique(d_i, return_inverse=True)  # encode each draw's observation once
+        obs = np.zeros((draws.size, *self.enc.shape), np.float32)
+        self.enc.encode_rows(self.eng, obs, np.asarray(games[draws], np.int64), np.asarray(seats[draws], np.int64))
+        f = decode(obs)
+        unseen = f.unseen.astype(np.int16)
+        sh = shift[draws]
+        got = sh >= 0
+        unseen[np.flatnonzero(got), sh[got]] += 1
+        unseen = unseen[row]
+        unseen[np.arange(row.size), k_i] -= 1
+        h = np.ascontiguousarray(hand[d_i, k_i])
+        mask = np.zeros((row.size, N_ACTIONS), bool)
+        mask[:, DISCARD : DISCARD + K] = h > 0
+        args = (
+            h,
+            f.n_melds[row],
+            np.clip(unseen, 0, 4).astype(np.int8),
+            f.opp_melds[row],
+            f.opp_ready[row],
+            f.opp_disc[row],
+            f.opp_passed[row],
+            f.tiles_left[row] + tiles_back[d_i],
+            np.full(row.size, -1, np.int64),
+            mask,
+        )
+        out = np.empty(row.size, np.int64)
+        pol = self.policies[games[d_i], seats[d_i]]
+        for p in np.unique(pol):
+            at = np.flatnonzero(pol == p)
+            o = np.empty(at.size, np.int64)
+            act_kernel(*[np.ascontiguousarray(a[at]) for a in args], self.params[p], WIN_LOGIT, READY_P, o)
+            out[at] = o
+        return out - DISCARD
+
+    def events(self, decision, parts, drawer, dealer, streak) -> np.ndarray:
+        """(D, 4, 35, len(RESPONSE)): ``RESPONSE`` of each seat after each candidate kind, from the
+        drawer's ``decision`` (D, 34) (``decisions``), ``parts`` with ``tai`` (``WinTai.table``)."""
+        D = drawer.shape[0]
+        rows = np.arange(D)
+        out = np.zeros((D, 4, N_KINDS + 1, len(RESPONSE)))
+        dt = 1.0 + 2.0 * streak  # the dealer tai of the default rules (no cap)
+        tai = parts["tai"]
+        # self-draws: the drawer wins, each other seat pays its leg
+        d_idx, k_idx = np.nonzero(decision == -1)
+        s = drawer[d_idx]
+        for o in range(4):
+            pays = o != s
+            leg = self.base + self.per_tai * (
+                tai[d_idx, s, k_idx] + dt[d_idx] * ((s == dealer[d_idx]) | (o == dealer[d_idx]))
+            )
+            out[d_idx[pays], o, k_idx[pays], 1] = 1
+            out[d_idx[pays], o, k_idx[pays], 2] = -leg[pays] / CHIPS
+            out[d_idx[pays], s[pays], k_idx[pays], 2] += leg[pays] / CHIPS
+        out[d_idx, s, k_idx, 0] = 1
+        # deal-ins: the nearest ready seat after the drawer that waits on the discard wins it
+        disc = np.where(decision >= 0, decision, 0)
+        open_ = decision >= 0
+        for step in (1, 2, 3):
+            o = (drawer + step) % 4
+            hit = open_ & (parts["waits"][rows[:, None], o[:, None], disc] > 0)
+            d_idx, k_idx = np.nonzero(hit)
+            w, p, t = o[d_idx], drawer[d_idx], disc[d_idx, k_idx]
+            leg = self.base + self.per_tai * (
+                tai[d_idx, w, t] + dt[d_idx] * ((w == dealer[d_idx]) | (p == dealer[d_idx]))
+            )
+            out[d_idx, w, k_idx, 0] = 1
+            out[d_idx, w, k_idx, 2] = leg / CHIPS
+            out[d_idx, p, k_idx, 1] = 1
+            out[d_idx, p, k_idx, 2] = -leg / CHIPS
+            open_ = open_ & ~hit
+        return out
+
+
+def _core_win_shanten(hands: np.ndarray, n_melds: np.ndarray, eng) -> np.ndarray:
+    from envs._core import win_shanten_batch
+    from envs.obs.planes_v0 import engine_shapes
+
+    return win_shanten_batch(np.ascontiguousarray(hands, np.int8), (5 - n_melds).astype(np.int64), engine_shapes(eng))
+
+
 def _features_v1(parts, drawer, undrawn, dealer, flowers, melds) -> np.ndarray:
     """The v1 features (``FEATURES`` of a seat, then of the drawer): (D, 4, 35, 48)."""
     D = drawer.shape[0]
@@ -304,7 +482,13 @@ class ValueModel:
             h = h @ w + b
             if i < len(self.weights) - 1:
                 h = np.maximum(h, 0.0)
-        return h.reshape(x.shape[:-1]).astype(np.float64)
+        return h.reshape(x.shape[:-1]).astype(np.float64) + self.offset(x)
+
+    def offset(self, x: np.ndarray) -> np.ndarray:
+        """What V adds to the MLP (v3 on): the chips the seat gets at once from the drawer's predicted
+        response (``Response``), exact where the prediction is; the MLP fits the rest."""
+        col = chips_column(self.version)
+        return np.zeros(x.shape[:-1]) if col is None else x[..., col].astype(np.float64) * CHIPS
 
 
 def centre(values: np.ndarray, undrawn: np.ndarray, drawn: np.ndarray) -> np.ndarray:

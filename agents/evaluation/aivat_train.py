@@ -26,9 +26,10 @@ POOL = ("greedy", "defensive", "random", "neural")
 SHARE = (0.3, 0.3, 0.1, 0.3)  # of the seats: random plays far from the others, a tenth keeps V on their states
 
 
-def collect(hands: int, seed: int, batch: int = 512, version: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def collect(hands: int, seed: int, batch: int = 512, version: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, N_IN) features, (rows,) final chips and (rows,) game index of ``hands`` self-play hands."""
     from agents import make_agent
+    from agents.evaluation.aivat import seat_policies
     from agents.evaluation.arena import deal_played, duplicate_wall_seeds, hand_outcomes, run_games
     from agents.evaluation.luck import LuckRecorder
     from envs.engine.api import Engine
@@ -43,7 +44,7 @@ def collect(hands: int, seed: int, batch: int = 512, version: int = 2) -> tuple[
         eng = Engine(Rules().replace(episode="hand"), batch_size=b, record_hands=True)
         deal_played(eng, duplicate_wall_seeds(seed + done, b))
         seat_agent = rng.choice(len(POOL), size=(b, 4), p=SHARE)
-        rec = LuckRecorder(eng, collect=True, version=version)
+        rec = LuckRecorder(eng, collect=True, version=version, policies=seat_policies(agents, seat_agent))
         run_games(eng, agents, seat_agent, on_step=rec.after_step)
         chips = hand_outcomes(eng)["chips"]
         for games, f in rec.collected:
@@ -74,7 +75,7 @@ def read_rows(paths, version: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
 
 
-def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int, version: int = 2):
+def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int, version: int = 3):
     """The fitted ``ValueModel`` and the held-out mean squared errors (V and the constant mean)."""
     import torch
 
@@ -82,7 +83,11 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: in
 
     torch.manual_seed(seed)
     hold = games < games.max() * 0.1
-    xt, yt = torch.tensor(x[~hold], dtype=torch.float32), torch.tensor(y[~hold], dtype=torch.float32)
+    # v3 on: V adds the chips of the drawer's predicted response to the MLP (``ValueModel.offset``),
+    # so the MLP fits what is left
+    offset = ValueModel([np.zeros((x.shape[1], 1))], [np.zeros(1)], version).offset(x[~hold])
+    xt = torch.tensor(x[~hold], dtype=torch.float32)
+    yt = torch.tensor(y[~hold] - offset, dtype=torch.float32)
     net = torch.nn.Sequential(
         torch.nn.Linear(x.shape[1], hidden),
         torch.nn.ReLU(),
@@ -113,8 +118,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=2626)
     p.add_argument("--hidden", type=int, default=32)
     p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--version", type=int, default=2, help="the feature version (agents.evaluation.aivat.VERSIONS)")
-    p.add_argument("--out", default="agents/evaluation/aivat_v2.npz")
+    p.add_argument("--version", type=int, default=3, help="the feature version (agents.evaluation.aivat.VERSIONS)")
+    p.add_argument("--out", default=None, help="the model file (default agents/evaluation/aivat_v<version>.npz)")
     p.add_argument(
         "--rows",
         nargs="+",
@@ -135,11 +140,13 @@ def main(argv=None) -> int:
         )
     else:
         x, y, g = collect(a.hands, a.seed, version=a.version)
+        x = x.astype(np.float32)  # as the rows are kept: a refit from --rows gives the same V
         if a.rows:
-            np.savez(a.rows[0], x=x.astype(np.float32), y=y, g=g)
+            np.savez(a.rows[0], x=x, y=y, g=g)
     t1 = time.time()
     model, errs = fit(x, y, g, a.hidden, a.epochs, a.seed, a.version)
-    model.save(a.out)
+    out = a.out or f"agents/evaluation/aivat_v{a.version}.npz"
+    model.save(out)
     print(
         json.dumps(
             {
@@ -150,7 +157,7 @@ def main(argv=None) -> int:
                 "collect_s": round(t1 - t0, 1),
                 "fit_s": round(time.time() - t1, 1),
                 **errs,
-                "out": a.out,
+                "out": out,
             },
             indent=1,
         )

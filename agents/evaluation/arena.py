@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.evaluation.aivat import seat_policies
 from agents.evaluation.luck import LuckRecorder
 from agents.evaluation.variance import corrected_rows, mean_ci
 from envs.engine.api import Engine
@@ -87,7 +88,7 @@ def play_duplicate(
     ``wall_seeds``: the walls to deal (``agents.evaluation.eval_seeds``), else derived from ``seed``; ``vr``:
     record the luck of every draw and add the variance-reduced figures (``agents.evaluation.variance``);
     ``vr="aivat"``: with the AIVAT term of the shipped value function too (``agents.evaluation.aivat``;
-    ``vr="aivat1"``: the v1 value function);
+    ``vr="aivat1"``, ``"aivat2"``: the older value functions);
     ``log_dir``: write every hand's replay log there (``agents.evaluation.recording``)."""
     if len(agents) != 4:
         raise ValueError(f"duplicate play needs 4 agents (one per seat), got {len(agents)}")
@@ -150,7 +151,7 @@ def play_walls(
     eng = Engine(rules, batch_size=nw * 4, record_hands=True)
     dealt = seeds.copy()  # the seeds of the hands played (a hand that ended in its deal is dealt again)
     redealt = deal_played(eng, dealt)
-    rec = LuckRecorder(eng, value=value_model(vr)) if vr else None
+    rec = LuckRecorder(eng, value=value_model(vr), policies=seat_policies(agents, seat_agent)) if vr else None
     run_games(
         eng,
         agents,

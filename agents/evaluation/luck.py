@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 # FLOWER: the flowers' column of the counts
-from agents.evaluation.aivat import FLOWER, VERSIONS, WinTai, candidate_features, centre
+from agents.evaluation.aivat import FLOWER, VERSIONS, Response, WinTai, candidate_features, centre
 from envs import _core
 from envs.obs.planes_v0 import engine_shapes
 from envs.tiles import FLOWER_ID0, N_KINDS
@@ -202,9 +202,11 @@ class LuckRecorder:
     (``arena.deal_played``) and call ``after_step()`` after every ``eng.step``; it finds the draws a
     step made from the moves of ``wall_head`` / ``wall_tail`` (one front draw, then replacements from
     the tail, all to the seat on turn). ``collect``: keep every draw's game and the AIVAT features of
-    the state after it (``collected``: the training rows of ``agents.evaluation.aivat_train``)."""
+    the state after it (``collected``: the training rows of ``agents.evaluation.aivat_train``).
+    ``policies`` (v3 features: ``agents.evaluation.aivat.seat_policies``): the rule whose response each
+    seat's V predicts (Defensive's everywhere if None)."""
 
-    def __init__(self, eng, value=None, collect: bool = False, version: int | None = None):
+    def __init__(self, eng, value=None, collect: bool = False, version: int | None = None, policies=None):
         self.eng = eng
         self.value, self.collect = value, collect
         # the AIVAT feature version: the value model's, else what ``collect`` keeps (the newest)
@@ -216,6 +218,7 @@ class LuckRecorder:
         self.luck = np.zeros((eng.batch_size, 4, N_FEATURES + (value is not None)))
         self.collected: list[tuple[np.ndarray, np.ndarray]] = []
         self.tai = None  # the scorer of candidate wins (v2 features), made at the first draw
+        self.response = Response(eng, policies) if self.version >= 3 else None
         self.draws = 0
 
     def after_step(self) -> None:
@@ -256,6 +259,13 @@ class LuckRecorder:
         )
         luck = draw_luck(hands[g_idx], n_sets[g_idx], drawer, undrawn, drawn, self.shapes, parts=parts)
         if aivat:
+            if self.response is not None:
+                # the drawer's hand before the step's draws, and what they move (the response's inputs)
+                parts["chain"] = (
+                    hands[g_idx, drawer],
+                    np.where(last == FLOWER, -1, last)[g_idx],
+                    n_draws[g_idx] - 1 - d_idx,
+                )
             luck = self._aivat(parts, moved, g_idx, d_idx, tiles, valid, drawer, undrawn, drawn, luck)
         np.add.at(self.luck, moved[g_idx], luck)
         np.subtract.at(self.undrawn, (moved[g_idx], kinds[g_idx, d_idx]), 1)
@@ -290,6 +300,12 @@ class LuckRecorder:
                 dealer,
                 eng.round_wind[moved][g_idx],
             )
+        if self.response is not None:
+            before, shift, back = parts["chain"]
+            hot = parts["waits"].max(axis=1)[:, :N_KINDS]  # the kinds some ready other seat waits on
+            decision = self.response.decisions(moved[g_idx], drawer, before, shift, back, hot)
+            streak = eng.streak[moved][g_idx].astype(np.float64)
+            parts["response"] = self.response.events(decision, parts, drawer, dealer, streak)
         f = candidate_features(
             parts,
             drawer,

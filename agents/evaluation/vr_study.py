@@ -124,6 +124,7 @@ def _recorded(agents, wall_seeds, vr: str = "luck"):
     """Duplicate play of ``wall_seeds`` with the luck recorded, game by game: the hands' outcomes
     (``hand_outcomes``), the luck (4 x walls, 4 seats, K; with the AIVAT term last for ``vr`` "aivat"
     or "aivat1") and ``mine(a)``, which takes agent 0's seat out of any (4 x walls, 4, ...) array."""
+    from agents.evaluation.aivat import seat_policies
     from agents.evaluation.arena import deal_played, hand_outcomes, rotated_seating, run_games, value_model
     from agents.evaluation.luck import LuckRecorder
     from envs.engine.api import Engine
@@ -133,7 +134,7 @@ def _recorded(agents, wall_seeds, vr: str = "luck"):
     eng = Engine(Rules().replace(episode="hand"), batch_size=4 * walls, record_hands=True)
     seat_agent = rotated_seating(walls)
     deal_played(eng, np.repeat(np.asarray(wall_seeds, np.uint64), 4))
-    rec = LuckRecorder(eng, value=value_model(vr))
+    rec = LuckRecorder(eng, value=value_model(vr), policies=seat_policies(agents, seat_agent))
     run_games(eng, agents, seat_agent, on_step=rec.after_step)
     at = np.argmax(seat_agent == 0, axis=1)
 
@@ -228,9 +229,9 @@ def main(argv=None) -> int:
     )
     p.add_argument(
         "--vr",
-        choices=("luck", "aivat", "aivat1"),
+        choices=("luck", "aivat", "aivat1", "aivat2"),
         default="luck",
-        help="aa/ab: the luck terms, or with the AIVAT term too (aivat1: of the v1 value function); "
+        help="aa/ab: the luck terms, or with the AIVAT term too (the newest V; aivat1, aivat2: the older ones); "
         "residual: the AIVAT term alone",
     )
     a = p.parse_args(argv)
