@@ -211,3 +211,16 @@ def test_the_recorder_restarts_only_the_games_dealt_again():
     assert np.array_equal(rec.undrawn, fresh) and np.array_equal(rec.undrawn[~which], before[~which])
     assert rec.take().shape == (4, 4, K) and not rec.luck.any()
     assert N_KINDS == 34
+
+
+def test_behaviour_cloning_targets_without_the_later_luck():
+    """The same teacher hands with and without ``luck_credit``: the same decisions, and value targets
+    that differ by the later draws' luck, with less spread (the luck terms explain most of a hand)."""
+    from training.bc import BCConfig, collect
+
+    cfg = dict(teachers=("greedy",) * 4, hands=160, batch_hands=80, net=SMALL, progress=False, seed=3)
+    plain, luck = collect(BCConfig(**cfg)), collect(BCConfig(**cfg, luck_credit=True))
+    for k in ("obs", "mask", "action"):
+        assert np.array_equal(plain[k], luck[k]), k
+    assert not np.allclose(plain["ret"], luck["ret"])
+    assert luck["ret"].var() < 0.8 * plain["ret"].var()
