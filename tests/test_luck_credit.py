@@ -224,3 +224,20 @@ def test_behaviour_cloning_targets_without_the_later_luck():
         assert np.array_equal(plain[k], luck[k]), k
     assert not np.allclose(plain["ret"], luck["ret"])
     assert luck["ret"].var() < 0.8 * plain["ret"].var()
+
+
+def test_value_detach_keeps_the_value_loss_out_of_the_shared_features():
+    """With ``value_detach`` the value's gradient reaches only the value head; the logits and values
+    are the same numbers either way."""
+    torch.manual_seed(0)
+    net = PolicyValueNet(SMALL)
+    x = torch.rand(6, SMALL.net_channels, 34)
+    for detach in (False, True):
+        net.zero_grad()
+        logits, v = net(x, detach_value=detach)
+        v.sum().backward()
+        assert net.v.weight.grad.abs().sum() > 0
+        assert (net.fc.weight.grad is None or net.fc.weight.grad.abs().sum() == 0) == detach
+    with torch.no_grad():
+        a, b = net(x), net(x, detach_value=True)
+    assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])

@@ -43,6 +43,9 @@ class TrainConfig:
     luck_credit: bool = False
     luck_credit_scale: float = 1.0  # multiplies the fitted coefficients (0: the machinery, no correction)
     luck_beta: str | None = None  # the coefficients' file (None: training/luck_beta.json, fitted on other walls)
+    # the value loss trains only the value head: the shared features (and so the policy's argmax) move
+    # by the policy loss alone, not by a regression on returns that are mostly luck
+    value_detach: bool = False
     critic_lr: float = 1e-3  # the oracle critic's Adam learning rate (constant)
     probe_states: int = 1024  # fixed learner states (of the first rollout) on which log.csv tracks the argmax's change
     selfplay_frac: float = 0.25  # games where the policy plays all four seats

@@ -137,7 +137,7 @@ def ppo_update(
         kl_epoch, k_epoch = 0.0, 0
         for s0 in range(0, n, cfg.minibatch_size):
             mb = perm[s0 : s0 + cfg.minibatch_size]
-            logits, v = net(d_obs[mb])
+            logits, v = net(d_obs[mb], detach_value=True) if cfg.value_detach else net(d_obs[mb])
             logp_all = torch.log_softmax(masked_logits(logits, d_mask[mb]), -1)
             logp = logp_all.gather(1, d_act[mb, None]).squeeze(1)
             entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
