@@ -83,11 +83,13 @@ class PolicyValueNet(nn.Module):
         nn.init.orthogonal_(self.pi.weight, 0.01)
         nn.init.zeros_(self.pi.bias)
 
-    def forward(self, obs: torch.Tensor):
+    def forward(self, obs: torch.Tensor, detach_value: bool = False):
+        """``detach_value``: the value reads the features without their gradient (PPO's
+        ``TrainConfig.value_detach``: the value loss then trains the value head alone)."""
         x = nn.functional.pad(obs, (0, 2)).view(obs.shape[0], obs.shape[1], 4, 9)
         x = self.body(torch.relu(self.stem(x)))
         h = torch.relu(self.fc(x.flatten(1)))
-        return self.pi(h), self.v(h).squeeze(-1)
+        return self.pi(h), self.v(h.detach() if detach_value else h).squeeze(-1)
 
 
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

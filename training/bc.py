@@ -3,7 +3,10 @@
 Teachers play whole hands at every seat; every decision (observation, mask, action) is recorded with
 the chips the deciding seat received at the end of its hand. The network learns the teachers'
 actions (masked cross-entropy) and, for its value head, the hand's result (tai units x scale), so
-PPO starts from a competent policy and a calibrated critic.
+PPO starts from a competent policy and a calibrated critic. With ``luck_credit`` the value target is
+the result less the luck of the draws after the decision (``training.luck_credit``): the same
+expectation given the decision's state, a fraction of the noise, so the critic PPO starts from has
+learnt more from the same hands (the target PPO's luck-corrected returns estimate).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import torch
 from agents import make_agent
 from agents.device import resolve_device
 from agents.evaluation.arena import run_games
+from agents.evaluation.luck import LuckRecorder
 from agents.neural import NetConfig, PolicyValueNet, masked_logits, net_input, save_checkpoint
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import N_CHANNELS
@@ -42,6 +46,8 @@ class BCConfig:
     net: NetConfig = field(default_factory=NetConfig)
     device: str = "cpu"  # where the network learns (cpu | cuda | cuda:N | auto); the teachers play on the CPU
     progress: bool = True
+    luck_credit: bool = False  # the value target without the later draws' luck (training.luck_credit)
+    luck_beta: str | None = None  # the coefficients' file (None: training/luck_beta.json)
 
 
 def collect(cfg: BCConfig):
@@ -50,6 +56,11 @@ def collect(cfg: BCConfig):
     teachers = [make_agent(t, seed=cfg.seed + i) for i, t in enumerate(cfg.teachers)]
     chunks = {k: [] for k in ("obs", "mask", "action", "ret")}
     rng = np.random.default_rng(cfg.seed)
+    beta = None
+    if cfg.luck_credit:
+        from training.luck_credit import BETA_FILE, load_beta
+
+        beta = load_beta(cfg.luck_beta or BETA_FILE, rules.to_dict())
     done = 0
     bar = None
     if cfg.progress:
@@ -61,7 +72,8 @@ def collect(cfg: BCConfig):
         eng = Engine(rules, batch_size=n)
         eng.reset(rng.integers(0, 2**62, n, dtype=np.int64).astype(np.uint64))
         seat_agent = np.tile(rng.permutation(4), (n, 1))
-        rec = {k: [] for k in ("obs", "mask", "action", "game", "seat")}
+        rec = {k: [] for k in ("obs", "mask", "action", "game", "seat", "luck")}
+        luck = LuckRecorder(eng) if beta is not None else None
 
         def on_decision(games, seats, obs, mask, actions):
             keep = mask.sum(axis=1) > 1  # a forced move teaches nothing
@@ -71,11 +83,23 @@ def collect(cfg: BCConfig):
             rec["action"].append(actions[keep])
             rec["game"].append(games[keep])
             rec["seat"].append(seats[keep])
+            if luck is not None:  # the correction of the draws so far: the target drops only the later ones
+                rec["luck"].append(beta.correction(luck.luck[games[keep]])[np.arange(keep.sum()), seats[keep]])
 
-        run_games(eng, teachers, seat_agent, on_decision, derived=cfg.net.in_channels > N_CHANNELS)
+        run_games(
+            eng,
+            teachers,
+            seat_agent,
+            on_decision,
+            derived=cfg.net.in_channels > N_CHANNELS,
+            on_step=luck.after_step if luck is not None else None,
+        )
         games, seats = np.concatenate(rec["game"]), np.concatenate(rec["seat"])
         deltas = np.array([eng.last_hand(b).deltas for b in range(n)], np.float64)  # each game's one hand
-        ret = deltas[games, seats] / rules.stakes.per_tai * cfg.reward_scale
+        ret = deltas[games, seats] / rules.stakes.per_tai
+        if luck is not None:  # less the correction of the draws after each decision
+            ret = ret - (beta.correction(luck.luck)[games, seats] - np.concatenate(rec["luck"]))
+        ret = ret * cfg.reward_scale
         for k in ("obs", "mask", "action"):
             chunks[k].append(np.concatenate(rec[k]))
         chunks["ret"].append(ret.astype(np.float32))

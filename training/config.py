@@ -37,6 +37,15 @@ class TrainConfig:
     # reads the actor's input plus oracle_v0's hidden planes (opponents' hands, the wall's next draws),
     # so advantages carry less of the draws' luck; the actor never reads them (Suphx's oracle guiding)
     critic: str = "shared"
+    # luck-corrected credit (training.luck_credit): take beta . (each draw's luck terms) off the reward
+    # credited to every seat's last decision before the draw. Each term has conditional mean zero given
+    # the history, so the returns keep their expectation and lose the luck the terms explain
+    luck_credit: bool = False
+    luck_credit_scale: float = 1.0  # multiplies the fitted coefficients (0: the machinery, no correction)
+    luck_beta: str | None = None  # the coefficients' file (None: training/luck_beta.json, fitted on other walls)
+    # the value loss trains only the value head: the shared features (and so the policy's argmax) move
+    # by the policy loss alone, not by a regression on returns that are mostly luck
+    value_detach: bool = False
     critic_lr: float = 1e-3  # the oracle critic's Adam learning rate (constant)
     probe_states: int = 1024  # fixed learner states (of the first rollout) on which log.csv tracks the argmax's change
     selfplay_frac: float = 0.25  # games where the policy plays all four seats

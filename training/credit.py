@@ -16,6 +16,10 @@ class SeatCredit:
     t' in game n. ``next_t[t, n]`` is the step of the same seat's next decision in that game, or -1
     when the game ended first (``ended[t, n]``) or the rollout ended first (bootstrap from the
     value at the last observation of that seat). Then GAE runs along these per-seat chains.
+
+    ``paid(..., luck)``: (N, 4) amounts to take off each seat's credit (luck-corrected credit,
+    ``training.luck_credit``), kept apart in ``luck`` (T, N) so that both the corrected rewards
+    (``reward - luck``) and the plain ones are at hand; ``luck`` is None until one is paid.
     """
 
     def __init__(self, T: int, N: int):
@@ -24,6 +28,7 @@ class SeatCredit:
         self.ended = np.zeros((T, N), np.bool_)
         self.last = np.full((N, 4), -1, np.int64)  # step of each seat's last decision
         self.rows = np.arange(N)
+        self.luck = None
 
     def decide(self, t: int, seat: np.ndarray) -> None:
         prev = self.last[self.rows, seat]
@@ -31,11 +36,15 @@ class SeatCredit:
         self.next_t[prev[has], self.rows[has]] = t
         self.last[self.rows, seat] = t
 
-    def paid(self, rewards: np.ndarray, done: np.ndarray) -> None:
+    def paid(self, rewards: np.ndarray, done: np.ndarray, luck: np.ndarray | None = None) -> None:
+        if luck is not None and self.luck is None:
+            self.luck = np.zeros_like(self.reward)
         for s in range(4):
             t = self.last[:, s]
             has = t >= 0
             np.add.at(self.reward, (t[has], self.rows[has]), rewards[has, s])
+            if luck is not None:
+                np.add.at(self.luck, (t[has], self.rows[has]), luck[has, s])
         if done.any():
             for s in range(4):
                 t = self.last[done, s]

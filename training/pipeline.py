@@ -43,7 +43,9 @@ def _quick_ppo() -> TrainConfig:
     # from the clone, a small learning rate: PPO refines Greedy's play instead of unlearning it. Issue 26
     # tried moving it further (--ppo.critic oracle, lr 1e-3, two epochs of 1,024, --ppo.target-kl 0.02:
     # 15% of the probe states' actions changed, 1.8x the work) and measured no gain over the clone on
-    # 20,000 fresh hands (agents/checkpoints/README.md, "Issue 26"), so these settings stay
+    # 20,000 fresh hands (agents/checkpoints/README.md, "Issue 26"), so these settings stay. Luck-corrected
+    # credit (--ppo.luck-credit --bc.luck-credit: 2.5x less advantage variance) read +0.01 [-0.17, +0.18]
+    # over its clone on its declared 20,000 hands with --vr (same file, "second session"): not a default
     return TrainConfig(
         num_envs=256,
         rollout_steps=64,

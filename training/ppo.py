@@ -64,7 +64,8 @@ def load_train_state(path, net: PolicyValueNet, opt, critic=None, critic_opt=Non
 # log.csv, one row per update: progress, the learner's result per hand (mean of the last 500 hands, tai),
 # the update's diagnostics (means over its minibatches; ``batch_scales``; the spread of the learner's
 # results of the hands that ended in this rollout, tai; the probe states' share whose argmax moved from
-# the start's, ``Probe``), the learner's rows, then where the time went: wall
+# the start's, ``Probe``; with luck-corrected credit the return and advantage spreads and the explained
+# variance the plain rewards would have given, empty without), the learner's rows, then where the time went: wall
 # seconds of the rollout and of the update, CPU seconds of the rollout's parts (``TIMING_PARTS``)
 LOG_COLUMNS = (
     "update",
@@ -85,6 +86,9 @@ LOG_COLUMNS = (
     "hand_tai_std",
     "forced_frac",
     "argmax_changed",
+    "ret_std_raw",
+    "adv_std_raw",
+    "explained_var_raw",
     "lr",
     "learner_decisions",
     "rollout_s",
@@ -133,7 +137,7 @@ def ppo_update(
         kl_epoch, k_epoch = 0.0, 0
         for s0 in range(0, n, cfg.minibatch_size):
             mb = perm[s0 : s0 + cfg.minibatch_size]
-            logits, v = net(d_obs[mb])
+            logits, v = net(d_obs[mb], detach_value=True) if cfg.value_detach else net(d_obs[mb])
             logp_all = torch.log_softmax(masked_logits(logits, d_mask[mb]), -1)
             logp = logp_all.gather(1, d_act[mb, None]).squeeze(1)
             entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
@@ -165,21 +169,31 @@ def ppo_update(
         if cfg.target_kl is not None and k_epoch and kl_epoch / k_epoch > cfg.target_kl:
             break
     diag = {key: val / max(k, 1) for key, val in sums.items()}
-    var_y = float(np.var(batch.ret))
-    diag["explained_var"] = float("nan") if var_y == 0 else 1 - float(np.var(batch.ret - batch.val)) / var_y
+    diag["explained_var"] = explained_variance(batch.ret, batch.val)
     return {**diag, **batch_scales(batch, forced)}
+
+
+def explained_variance(ret: np.ndarray, val: np.ndarray) -> float:
+    var_y = float(np.var(ret))
+    return float("nan") if var_y == 0 else 1 - float(np.var(ret - val)) / var_y
 
 
 def batch_scales(batch: Batch, forced: np.ndarray) -> dict:
     """What sets the signal-to-noise of an update (reward units: tai x ``reward_scale``): the spread of
     the returns and of the raw advantages, the critic's error (RMS of return - value), and the share of
-    forced decisions."""
-    return {
+    forced decisions. With luck-corrected credit (``batch.adv_raw``), also the spreads and the
+    explained variance of the plain returns: what the correction took off."""
+    out = {
         "ret_std": float(batch.ret.std()),
         "adv_std": float(batch.adv.std()),
         "value_rmse": float(np.sqrt(np.mean((batch.ret - batch.val) ** 2))),
         "forced_frac": float(forced.mean()) if forced.size else 0.0,
     }
+    if batch.adv_raw is not None:
+        out["ret_std_raw"] = float(batch.ret_raw.std())
+        out["adv_std_raw"] = float(batch.adv_raw.std())
+        out["explained_var_raw"] = explained_variance(batch.ret_raw, batch.val)
+    return out
 
 
 class Probe:

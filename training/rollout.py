@@ -14,6 +14,7 @@ import torch
 
 from agents import make_agent
 from agents.device import resolve_device, synchronize
+from agents.evaluation.luck import LuckRecorder
 from agents.neural import NeuralAgent, PolicyValueNet, masked_logits, net_input
 from envs.driver import Driver
 from envs.engine.actions import N_ACTIONS
@@ -24,6 +25,7 @@ from envs.rules import Rules
 from envs.seats import act_by_seat
 from training.config import TrainConfig
 from training.credit import SeatCredit
+from training.luck_credit import BETA_FILE, load_beta
 
 # where a rollout's time goes (``Rollout.timing``, CPU seconds of this process by default, so that
 # neighbours on a shared machine do not blur the breakdown; ``tw16 bench train`` reads wall seconds):
@@ -115,11 +117,15 @@ class Batch:
     ep_returns: list
     decisions: int
     hidden: np.ndarray | None = None  # the oracle critic's hidden planes (uint8 0/1) of each row, if it runs
+    # with luck-corrected credit (``TrainConfig.luck_credit``): the advantages and returns the plain
+    # rewards would have given, for the diagnostics (the update reads ``adv`` and ``ret``)
+    adv_raw: np.ndarray | None = None
+    ret_raw: np.ndarray | None = None
 
     @staticmethod
     def concat(parts: list[Batch]) -> Batch:
-        keys = ("obs", "mask", "act", "logp", "adv", "ret", "val") + (
-            ("hidden",) if parts[0].hidden is not None else ()
+        keys = ("obs", "mask", "act", "logp", "adv", "ret", "val") + tuple(
+            k for k in ("hidden", "adv_raw", "ret_raw") if getattr(parts[0], k) is not None
         )
         arrays = {k: np.concatenate([getattr(b, k) for b in parts]) for k in keys}
         return Batch(
@@ -166,6 +172,12 @@ class Rollout:
         self.timing = dict.fromkeys(TIMING_PARTS, 0.0)
         self.store = None  # the learner rows' observations and masks (Batch.obs / mask are views of it)
         self.oracle = self.hid = None  # oracle_v0 of every game and the learner rows' hidden planes (oracle critic)
+        # luck-corrected credit: the draws' luck terms of every game, and their coefficients in reward units
+        self.luck = self.beta = None
+        if cfg.luck_credit:
+            path = cfg.luck_beta or BETA_FILE
+            self.beta = load_beta(path, self.d.engine.rules.to_dict()).scaled(cfg.luck_credit_scale * cfg.reward_scale)
+            self.luck = LuckRecorder(self.d.engine)
 
     def _redeal(self, which: np.ndarray) -> None:
         """Deal the games in ``which`` again (until none ends before its first decision)."""
@@ -284,7 +296,11 @@ class Rollout:
             t3 = clock()
             rewards = d.step(actions, self.all)
             done = d.terminated.copy()
-            credit.paid(rewards * cfg.reward_scale, done)
+            if self.luck is None:
+                credit.paid(rewards * cfg.reward_scale, done)
+            else:  # the luck of this step's draws leaves the credit of each seat's last decision before them
+                self.luck.after_step()
+                credit.paid(rewards * cfg.reward_scale, done, self.beta.correction(self.luck.take()))
             hand_tai += rewards
             if done.any():
                 ended = np.flatnonzero(done)
@@ -292,6 +308,8 @@ class Rollout:
                 hand_tai[ended] = 0
                 learner[ended], opp_idx[ended] = assign_seats(self.rng, ended.size, cfg, n_slots)
                 self._redeal(done)
+                if self.luck is not None:
+                    self.luck.restart(done)
             t4 = clock()
             tm["encode"] += te - t0
             tm["net_input"] += t1 - te
@@ -300,8 +318,15 @@ class Rollout:
             tm["engine"] += t4 - t3
         t0 = clock()
         # -- advantages along each seat's chain; keep the learner's decisions (rows in (t, game) order) --
-        adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
+        raw = {}
+        if credit.luck is None:
+            adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
+        else:
+            adv, ret = gae(b_val, credit.reward - credit.luck, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
+            adv_raw, ret_raw = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
         sel = b_learn.reshape(-1)
+        if credit.luck is not None:
+            raw = {"adv_raw": adv_raw.reshape(-1)[sel], "ret_raw": ret_raw.reshape(-1)[sel]}
         batch = Batch(
             obs=s_obs[:used],
             mask=s_mask[:used],
@@ -313,6 +338,7 @@ class Rollout:
             ep_returns=ep_returns,
             decisions=T * N,
             hidden=None if critic is None else self.hid[:used],
+            **raw,
         )
         tm["gae"] += clock() - t0
         return batch

@@ -221,6 +221,24 @@ class LuckRecorder:
         self.response = Response(eng, policies) if self.version >= 3 else None
         self.draws = 0
 
+    def restart(self, which: np.ndarray) -> None:
+        """Games ``which`` (bool (B,)) were dealt again (a new hand in the same rows, as PPO's rollout
+        does): read their wall afresh; the luck summed so far is kept (``take`` clears it)."""
+        eng = self.eng
+        rows = np.flatnonzero(which)
+        if rows.size == 0:
+            return
+        self.head[rows] = eng.wall_head[rows]
+        self.tail[rows] = eng.wall_tail[rows]
+        self.undrawn[rows] = undrawn_counts(eng.wall[rows], self.head[rows], self.tail[rows])
+
+    def take(self) -> np.ndarray:
+        """The luck summed since the last ``take`` (B, 4, K), and the sums set back to zero (PPO's
+        rollout reads each step's draws this way)."""
+        out = self.luck.copy()
+        self.luck[:] = 0
+        return out
+
     def after_step(self) -> None:
         eng = self.eng
         head, tail = eng.wall_head, eng.wall_tail
