@@ -12,9 +12,10 @@ import math
 import numpy as np
 import pytest
 import torch
+from tiny_training import SMALL, tiny_config
 
 from agents.evaluation.luck import FEATURES, LuckRecorder, draw_luck, undrawn_counts
-from agents.neural import NetConfig, PolicyValueNet, load_checkpoint
+from agents.neural import PolicyValueNet, load_checkpoint
 from envs.driver import Driver
 from envs.engine.rng import game_seeds
 from envs.obs.planes_v0 import engine_shapes
@@ -23,7 +24,6 @@ from training.luck_credit import BETA_FILE, LuckBeta, fit, load_beta, play_hands
 from training.ppo import LOG_COLUMNS, TrainConfig, train
 from training.rollout import Opponents, Rollout
 
-SMALL = NetConfig(width=8, hidden=32)
 K = len(FEATURES)
 
 
@@ -106,27 +106,11 @@ def test_seat_credit_keeps_the_correction_beside_the_rewards():
     assert c.ended[:, 0].tolist() == [False, True, True] and c.next_t[0, 0] == 2
 
 
-def _cfg(tmp_path, name, **kw) -> TrainConfig:
-    return TrainConfig(
-        num_envs=8,
-        rollout_steps=24,
-        total_decisions=384,
-        minibatch_size=48,
-        update_epochs=2,
-        opponents=("greedy", "pool"),
-        net=SMALL,
-        out_dir=str(tmp_path / name),
-        progress=False,
-        seed=9,
-        **kw,
-    )
-
-
 def test_zero_coefficients_reproduce_the_plain_run_bit_for_bit(tmp_path):
     runs = {}
     for name, kw in (("plain", {}), ("zero", {"luck_credit": True, "luck_credit_scale": 0.0})):
         torch.manual_seed(0)
-        path = train(_cfg(tmp_path, name, **kw))
+        path = train(tiny_config(tmp_path, name, seed=9, **kw))
         runs[name] = load_checkpoint(path)[0].state_dict()
     a, b = runs["plain"], runs["zero"]
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
@@ -139,7 +123,7 @@ def test_zero_coefficients_reproduce_the_plain_run_bit_for_bit(tmp_path):
 
 
 def test_a_run_with_luck_credit_logs_the_plain_and_corrected_spreads(tmp_path):
-    train(_cfg(tmp_path, "luck", luck_credit=True))
+    train(tiny_config(tmp_path, "luck", seed=9, luck_credit=True))
     rows = list(csv.DictReader(open(tmp_path / "luck" / "log.csv")))
     assert tuple(rows[0]) == LOG_COLUMNS and len(rows) == 2
     for r in rows:

@@ -10,8 +10,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import torch
+from tiny_training import SMALL, tiny_config
 
-from agents.neural import NetConfig, PolicyValueNet, masked_logits, net_input
+from agents.neural import PolicyValueNet, masked_logits, net_input
 from envs.driver import Driver
 from envs.engine.rng import game_seeds
 from envs.engine.state import G_HEAD, G_TAIL
@@ -22,7 +23,6 @@ from training.critic import OracleCritic
 from training.ppo import LOG_COLUMNS, TrainConfig, ppo_update, train
 from training.rollout import Batch, Opponents, Rollout
 
-SMALL = NetConfig(width=8, hidden=32)
 RULES = {"profile": "standard", "episode": "hand"}
 
 
@@ -129,20 +129,7 @@ def test_drop_forced_updates_as_if_the_forced_rows_were_not_there():
 
 
 def test_train_with_the_oracle_critic_logs_the_diagnostics_and_resumes(tmp_path):
-    cfg = TrainConfig(
-        num_envs=8,
-        rollout_steps=24,
-        total_decisions=384,
-        minibatch_size=48,
-        update_epochs=2,
-        opponents=("greedy", "pool"),
-        net=SMALL,
-        critic="oracle",
-        drop_forced=True,
-        out_dir=str(tmp_path / "run"),
-        progress=False,
-        checkpoint_every=1,
-    )
+    cfg = tiny_config(tmp_path, critic="oracle", drop_forced=True, checkpoint_every=1)
     train(cfg)
     rows = list(csv.DictReader(open(tmp_path / "run" / "log.csv")))
     assert tuple(rows[0]) == LOG_COLUMNS and len(rows) == 2
