@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import check_batch
-from agents.features import decode
+from agents.features import Features, decode
 from envs._core import act_kernel
 from envs.validate import policy_seed
 
@@ -95,25 +95,37 @@ class GreedyAgent:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs, mask = check_batch(obs, mask)
-        f = decode(obs)
-        out = np.empty(mask.shape[0], np.int64)
-        act_kernel(
-            f.hand,
-            f.n_melds,
-            f.unseen,
-            f.opp_melds,
-            f.opp_ready,
-            f.opp_disc,
-            f.opp_passed,
-            f.tiles_left,
-            f.claim_tile,
-            mask,
-            self.defence,
-            WIN_LOGIT,
-            READY_P,
-            out,
-        )
-        return out
+        return rule_actions(decode(obs), mask, self.defence)
+
+
+def defence_array(**params: float) -> np.ndarray:
+    """Defensive's parameters as ``act_kernel`` reads them (``DEFENCE_DEFAULTS``' order), the defaults
+    updated by ``params``; ``risk=0`` is Greedy."""
+    return np.array([{**DEFENCE_DEFAULTS, **params}[k] for k in DEFENCE_DEFAULTS], np.float64)
+
+
+def rule_actions(f: Features, mask: np.ndarray, defence: np.ndarray) -> np.ndarray:
+    """The rule's action (int64 (B,)) for each row of decoded observations ``f`` and legal ``mask``:
+    Greedy's for a zero ``defence``, Defensive's for ``defence_array()`` (the one call of the core's
+    ``act_kernel``, with the fitted tables)."""
+    out = np.empty(mask.shape[0], np.int64)
+    act_kernel(
+        f.hand,
+        f.n_melds,
+        f.unseen,
+        f.opp_melds,
+        f.opp_ready,
+        f.opp_disc,
+        f.opp_passed,
+        f.tiles_left,
+        f.claim_tile,
+        mask,
+        defence,
+        WIN_LOGIT,
+        READY_P,
+        out,
+    )
+    return out
 
 
 class DefensiveAgent(GreedyAgent):
@@ -129,4 +141,4 @@ class DefensiveAgent(GreedyAgent):
         params = {**DEFENCE_DEFAULTS, **params}
         if params["risk"] <= 0:
             raise ValueError("risk must be > 0 (risk 0 is Greedy)")
-        self.defence = np.array([params[k] for k in DEFENCE_DEFAULTS], np.float64)
+        self.defence = defence_array(**params)

@@ -111,11 +111,10 @@ class SearchAgent:
         # Defensive's parameters and tables, read by rollout=defensive and base=defensive
         self.defence = None
         if rollout == "defensive" or base == "defensive":
-            from agents.greedy import DEFENCE_DEFAULTS, READY_P, WIN_LOGIT
+            from agents.greedy import READY_P, WIN_LOGIT, defence_array
 
-            params = np.array(list(DEFENCE_DEFAULTS.values()), np.float64)
             self.defence = (
-                params,
+                defence_array(),
                 np.ascontiguousarray(WIN_LOGIT, np.float64),
                 np.ascontiguousarray(READY_P, np.float64),
             )

@@ -246,12 +246,6 @@ def seat_policies(agents, seat_agent: np.ndarray) -> np.ndarray:
     return own[np.asarray(seat_agent)]
 
 
-def _policy_params() -> list[np.ndarray]:
-    from agents.greedy import DEFENCE_DEFAULTS
-
-    return [np.array(list(DEFENCE_DEFAULTS.values()), np.float64), np.zeros(len(DEFENCE_DEFAULTS))]
-
-
 NONE = -2  # ``Response.decisions``: a discard that no ready seat waits on (the rule need not be asked)
 POLICIES = ("defensive", "greedy")  # the rules ``Response`` can predict with (``seat_policies`` indexes them)
 
@@ -268,14 +262,17 @@ class Response:
     same from each of the three others."""
 
     def __init__(self, eng, policies: np.ndarray | None = None):
-        from envs.obs.planes_v0 import PlanesV0
+        from agents.greedy import DEFENCE_DEFAULTS, defence_array
+        from envs.obs.planes_v0 import PlanesV0, engine_shapes
 
         self.eng = eng
         self.policies = np.zeros((eng.batch_size, 4), np.int64) if policies is None else np.asarray(policies)
         if self.policies.shape != (eng.batch_size, 4) or not np.isin(self.policies, range(len(POLICIES))).all():
             raise ValueError(f"policies must be ({eng.batch_size}, 4) indices into {POLICIES}")
-        self.params = _policy_params()
+        # the rules' defence arrays in POLICIES' order (Greedy's: all zero, as GreedyAgent's)
+        self.params = [defence_array(), np.zeros(len(DEFENCE_DEFAULTS))]
         self.enc = PlanesV0()
+        self.shapes = engine_shapes(eng)
         stakes = eng.rules.stakes
         self.base, self.per_tai = float(stakes.base), float(stakes.per_tai)
 
@@ -289,13 +286,15 @@ class Response:
         whenever they can), and a hand holding no ``hot`` tile cannot deal in whatever it discards
         (the rule's kernel costs about 600 shanten evaluations a hand: asking it everywhere would
         cost 30 ms a hand)."""
+        from envs._core import win_shanten_batch
+
         K = N_KINDS
         k = np.arange(K)
         hand = np.repeat(hands[:, None, :].astype(np.int8), K, axis=1)
         full = hand[:, k, k] >= 4  # a fifth copy is never drawn: any action will do
         hand[:, k, k] += np.where(full, 0, 1).astype(np.int8)
         n_melds = np.repeat(self.eng.n_melds[games, seats].astype(np.int64), K)
-        complete = (_core_win_shanten(hand.reshape(-1, K), n_melds, self.eng) < 0).reshape(-1, K)
+        complete = win_shanten_batch(hand.reshape(-1, K), 5 - n_melds, self.shapes).reshape(-1, K) < 0
         out = np.where(complete, -1, NONE)
         ask = ~complete & ((hand > 0) & (hot[:, None, :] > 0)).any(axis=2)
         if ask.any():
@@ -306,9 +305,8 @@ class Response:
     def _discards(self, games, seats, hand, shift, tiles_back, d_i, k_i) -> np.ndarray:
         """The kinds the rule of draw ``d_i`` discards after candidate ``k_i`` (its ``act_kernel`` on the
         drawer's observation, the candidate in hand, offered the discards of the kinds held)."""
-        from agents.features import decode
-        from agents.greedy import READY_P, WIN_LOGIT
-        from envs._core import act_kernel
+        from agents.features import Features, decode
+        from agents.greedy import rule_actions
         from envs.engine.actions import DISCARD, N_ACTIONS
 
         K = N_KINDS
@@ -325,7 +323,7 @@ class Response:
         h = np.ascontiguousarray(hand[d_i, k_i])
         mask = np.zeros((row.size, N_ACTIONS), bool)
         mask[:, DISCARD : DISCARD + K] = h > 0
-        args = (
+        seen = Features(
             h,
             f.n_melds[row],
             np.clip(unseen, 0, 4).astype(np.int8),
@@ -335,16 +333,21 @@ class Response:
             f.opp_passed[row],
             f.tiles_left[row] + tiles_back[d_i],
             np.full(row.size, -1, np.int64),
-            mask,
         )
         out = np.empty(row.size, np.int64)
         pol = self.policies[games[d_i], seats[d_i]]
         for p in np.unique(pol):
             at = np.flatnonzero(pol == p)
-            o = np.empty(at.size, np.int64)
-            act_kernel(*[np.ascontiguousarray(a[at]) for a in args], self.params[p], WIN_LOGIT, READY_P, o)
-            out[at] = o
+            rows = Features(*(np.ascontiguousarray(a[at]) for a in seen))
+            out[at] = rule_actions(rows, np.ascontiguousarray(mask[at]), self.params[p])
         return out - DISCARD
+
+    def _dealer_tai(self, streak: np.ndarray) -> np.ndarray:
+        """The dealer tai (1 + 2N, N capped by the rules' ``streak_cap``) of each streak, from the rules."""
+        from envs._core import dealer_tai
+
+        n, at = np.unique(streak.astype(np.int64), return_inverse=True)
+        return np.array([dealer_tai(int(v), self.eng.native) for v in n], np.float64)[at.reshape(-1)]
 
     def events(self, decision, parts, drawer, dealer, streak) -> np.ndarray:
         """(D, 4, 35, len(RESPONSE)): ``RESPONSE`` of each seat after each candidate kind, from the
@@ -352,7 +355,7 @@ class Response:
         D = drawer.shape[0]
         rows = np.arange(D)
         out = np.zeros((D, 4, N_KINDS + 1, len(RESPONSE)))
-        dt = 1.0 + 2.0 * streak  # the dealer tai of the default rules (no cap)
+        dt = self._dealer_tai(streak)
         tai = parts["tai"]
         # self-draws: the drawer wins, each other seat pays its leg
         d_idx, k_idx = np.nonzero(decision == -1)
@@ -383,13 +386,6 @@ class Response:
             out[d_idx, p, k_idx, 2] = -leg / CHIPS
             open_ = open_ & ~hit
         return out
-
-
-def _core_win_shanten(hands: np.ndarray, n_melds: np.ndarray, eng) -> np.ndarray:
-    from envs._core import win_shanten_batch
-    from envs.obs.planes_v0 import engine_shapes
-
-    return win_shanten_batch(np.ascontiguousarray(hands, np.int8), (5 - n_melds).astype(np.int64), engine_shapes(eng))
 
 
 def _features_v1(parts, drawer, undrawn, dealer, flowers, melds) -> np.ndarray:
