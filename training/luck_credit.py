@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.evaluation.luck import FEATURES, LuckRecorder
-from agents.evaluation.variance import fit_beta
+from agents.evaluation.variance import controls, fit_beta
 
 BETA_FILE = Path(__file__).with_name("luck_beta.json")
 FIT_AGENTS = ("greedy", "defensive", "greedy", "defensive")  # the rollout's rule-based opponents, rotated
@@ -123,7 +123,7 @@ def play_hands(agent_names, hands: int, seed: int, rules, batch: int = 512) -> t
 def fit(y: np.ndarray, luck: np.ndarray) -> LuckBeta:
     """Least squares of each seat's result on (its own luck, the others' summed), every seat's rows."""
     K = luck.shape[2]
-    x = np.concatenate([luck, luck.sum(axis=1, keepdims=True) - luck], axis=2)
+    x = np.stack([controls(luck, luck.sum(axis=1), [s]) for s in range(4)], axis=1)  # (n, 4, 2K)
     beta = fit_beta(y.reshape(-1), x.reshape(-1, 2 * K))
     return LuckBeta(beta[:K], beta[K:])
 

@@ -146,13 +146,12 @@ def ppo_update(
             a_mb = d_adv[mb]
             pg_loss = torch.max(-a_mb * ratio, -a_mb * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
             v_loss = 0.5 * ((v - d_ret[mb]) ** 2).mean()  # the policy's own head (kept calibrated for its users)
+            values_loss = v_loss
             if critic is not None:  # the critic's loss, reported as v_loss: its values made the advantages
-                v_loss_c = 0.5 * ((critic(d_obs[mb], d_hid[mb]) - d_ret[mb]) ** 2).mean()
-                loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * (v_loss + v_loss_c)
-                v_loss = v_loss_c
+                v_loss = 0.5 * ((critic(d_obs[mb], d_hid[mb]) - d_ret[mb]) ** 2).mean()
+                values_loss = values_loss + v_loss
                 critic_opt.zero_grad()
-            else:
-                loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+            loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * values_loss
             opt.zero_grad()
             loss.backward()
             grad_norm = nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)

@@ -318,14 +318,14 @@ class Rollout:
             tm["engine"] += t4 - t3
         t0 = clock()
         # -- advantages along each seat's chain; keep the learner's decisions (rows in (t, game) order) --
+        chains = (credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
+        sel = b_learn.reshape(-1)
         raw = {}
         if credit.luck is None:
-            adv, ret = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
-        else:
-            adv, ret = gae(b_val, credit.reward - credit.luck, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
-            adv_raw, ret_raw = gae(b_val, credit.reward, credit.ended, credit.next_t, cfg.gamma, cfg.gae_lambda)
-        sel = b_learn.reshape(-1)
-        if credit.luck is not None:
+            adv, ret = gae(b_val, credit.reward, *chains)
+        else:  # the update reads the corrected rewards; the plain ones' figures go to the diagnostics
+            adv, ret = gae(b_val, credit.reward - credit.luck, *chains)
+            adv_raw, ret_raw = gae(b_val, credit.reward, *chains)
             raw = {"adv_raw": adv_raw.reshape(-1)[sel], "ret_raw": ret_raw.reshape(-1)[sel]}
         batch = Batch(
             obs=s_obs[:used],
