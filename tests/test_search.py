@@ -395,18 +395,37 @@ def test_search_agent_spec_and_protocol():
         a.act(np.zeros((1, 10, 34), np.float32), np.ones((1, 76), bool))
 
 
-def test_search_over_the_network_with_one_candidate_or_no_reachable_gain_is_the_network():
-    """base=neural: the network's ranking replaces Greedy's; n = 1 or z = 1e6 plays exactly as ``neural``."""
+@pytest.mark.parametrize(
+    "base, field_agent, searches, seed, searched",
+    [
+        ("neural", "greedy", ("search:n=1,base=neural", "search:z=1000000,k=2,base=neural"), 5, 50),
+        (
+            "defensive",
+            "defensive",
+            ("search:n=1,base=defensive", "search:z=1000000,k=2,base=defensive,rollout=defensive,w=0.2"),
+            7,
+            30,
+        ),
+    ],
+)
+def test_search_with_one_candidate_or_no_reachable_gain_is_its_base(base, field_agent, searches, seed, searched):
+    """base=neural / defensive: the base's ranking replaces Greedy's; n = 1 or z = 1e6 plays exactly as
+    the base agent (with n > 1 the rollouts still run: ``searched``)."""
     from agents import make_agent
     from agents.evaluation.arena import play_duplicate
 
-    field = [make_agent("greedy") for _ in range(3)]
-    alone = play_duplicate([make_agent("neural"), *field], 3, seed=5)
-    for spec in ("search:n=1,base=neural", "search:z=1000000,k=2,base=neural"):
+    field = [make_agent(field_agent) for _ in range(3)]
+    alone = play_duplicate([make_agent(base), *field], 3, seed=seed)
+    for spec in searches:
         s = make_agent(spec)
-        res = play_duplicate([s, *field], 3, seed=5)
+        res = play_duplicate([s, *field], 3, seed=seed)
         np.testing.assert_array_equal(alone["per_wall"], res["per_wall"])
-        assert s.decisions > 0 and (s.searched > 50) == (s.n > 1)
+        assert s.decisions > 0 and (s.searched > searched) == (s.n > 1)
+
+
+def test_search_over_the_network_names_and_refusals():
+    from agents import make_agent
+
     assert make_agent("search:base=neural").name == "search:k=8,n=3,rollout=efficient,z=3,base=neural"
     with pytest.raises(ValueError, match="rollout=base"):
         make_agent("search:base=neural,rollout=base")

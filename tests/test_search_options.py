@@ -79,16 +79,6 @@ def test_the_cores_defensive_decision_is_defensive_state_by_state():
     assert compared > 3000
 
 
-def test_search_over_defensive_with_one_candidate_or_no_reachable_gain_is_defensive():
-    field = [make_agent("defensive") for _ in range(3)]
-    alone = play_duplicate([make_agent("defensive"), *field], 3, seed=7)
-    for spec in ("search:n=1,base=defensive", "search:z=1000000,k=2,base=defensive,rollout=defensive,w=0.2"):
-        s = make_agent(spec)
-        res = play_duplicate([s, *field], 3, seed=7)
-        np.testing.assert_array_equal(alone["per_wall"], res["per_wall"])
-        assert s.decisions > 0 and (s.searched > 30) == (s.n > 1)
-
-
 def test_defensive_rollouts_are_deterministic_and_thread_independent():
     eng = mid_game(batch=24, seed=8)
     games = np.flatnonzero(~eng.terminated)

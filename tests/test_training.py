@@ -5,8 +5,9 @@ from __future__ import annotations
 import csv
 
 import numpy as np
+from tiny_training import tiny_config
 
-from agents.neural import load_checkpoint
+from agents.neural import NetConfig, load_checkpoint
 from training.credit import SeatCredit
 from training.ppo import TrainConfig, gae, train
 
@@ -39,17 +40,7 @@ def test_gae_open_chain_bootstraps_on_its_own_value():
 
 
 def test_ppo_smoke_and_resume(tmp_path):
-    cfg = TrainConfig(
-        num_envs=8,
-        rollout_steps=24,
-        total_decisions=384,
-        minibatch_size=48,
-        update_epochs=1,
-        opponents=("greedy", "pool"),
-        out_dir=str(tmp_path / "run"),
-        progress=False,
-        checkpoint_every=1,
-    )
+    cfg = tiny_config(tmp_path, update_epochs=1, net=NetConfig(), checkpoint_every=1)  # the default network
     policy = train(cfg)
     net, ck = load_checkpoint(policy)
     rows = list(csv.DictReader(open(tmp_path / "run" / "log.csv")))

@@ -152,17 +152,14 @@ def test_a_critic_that_does_not_exist_is_refused():
 def test_policy_checkpoint_holds_only_the_actor(tmp_path):
     from agents.neural import load_checkpoint
 
-    cfg = TrainConfig(
-        num_envs=8,
+    cfg = tiny_config(
+        tmp_path,
         rollout_steps=16,
         total_decisions=128,
         minibatch_size=64,
         update_epochs=1,
         opponents=("greedy",),
-        net=SMALL,
         critic="oracle",
-        out_dir=str(tmp_path / "run"),
-        progress=False,
     )
     net, ck = load_checkpoint(train(cfg))
     assert net.stem.weight.shape[1] == SMALL.net_channels and not any("critic" in k for k in ck)
