@@ -14,6 +14,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import torch
+from tiny_training import SMALL, tiny_pool_config
 
 from agents.device import DeviceError, resolve_device
 from agents.neural import NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint
@@ -34,24 +35,7 @@ def _batch(n=512, channels=86, seed=0):
 
 
 def _tiny_ppo(tmp_path, name, **kw):
-    from training.config import TrainConfig
-
-    return TrainConfig(
-        **{
-            "seed": 3,
-            "num_envs": 8,
-            "rollout_steps": 16,
-            "total_decisions": 256,
-            "minibatch_size": 64,
-            "update_epochs": 2,
-            "opponents": ("greedy", "greedy", "pool"),
-            "pool_every": 1,
-            "net": NetConfig(width=8, hidden=32),
-            "out_dir": str(tmp_path / name),
-            "progress": False,
-            **kw,
-        }
-    )
+    return tiny_pool_config(tmp_path, name, **{"seed": 3, "minibatch_size": 64, **kw})
 
 
 def _tiny_bc(tmp_path, name, **kw):
@@ -64,7 +48,7 @@ def _tiny_bc(tmp_path, name, **kw):
             "batch_hands": 12,
             "epochs": 1,
             "batch_size": 100_000,
-            "net": NetConfig(width=8, hidden=32),
+            "net": SMALL,
             "out": str(tmp_path / name / "bc.pt"),
             "progress": False,
             **kw,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 
 import numpy as np
-from tiny_training import tiny_config
+from tiny_training import tiny_config, tiny_pool_config
 
 from agents.neural import NetConfig, load_checkpoint
 from training.credit import SeatCredit
@@ -92,23 +92,6 @@ def test_core_threads_keeps_the_old_name():
     assert "numba_threads" not in asdict(TrainConfig(numba_threads=3))
 
 
-def _tiny(tmp_path, name: str, **kw) -> TrainConfig:
-    return TrainConfig(
-        **{
-            "num_envs": 8,
-            "rollout_steps": 16,
-            "total_decisions": 256,
-            "minibatch_size": 32,
-            "update_epochs": 2,
-            "opponents": ("greedy", "greedy", "pool"),
-            "pool_every": 1,
-            "out_dir": str(tmp_path / name),
-            "progress": False,
-            **kw,
-        }
-    )
-
-
 def test_training_is_deterministic_given_the_seed(tmp_path):
     """Same seed: the same weights and the same per-update diagnostics (timings aside); another seed differs."""
     import torch
@@ -118,7 +101,7 @@ def test_training_is_deterministic_given_the_seed(tmp_path):
     timing = {"sps", "rollout_s", "update_s"} | {c for c in LOG_COLUMNS if c.endswith("_s")}
 
     def run(name, seed):
-        net, _ = load_checkpoint(train(_tiny(tmp_path, name, seed=seed)))
+        net, _ = load_checkpoint(train(tiny_pool_config(tmp_path, name, seed=seed)))
         rows = list(csv.DictReader(open(tmp_path / name / "log.csv")))
         return net.state_dict(), [{k: v for k, v in r.items() if k not in timing} for r in rows]
 
@@ -130,7 +113,7 @@ def test_training_is_deterministic_given_the_seed(tmp_path):
 def test_log_has_diagnostics_and_time_breakdown_per_update(tmp_path):
     from training.ppo import LOG_COLUMNS
 
-    train(_tiny(tmp_path, "run"))
+    train(tiny_pool_config(tmp_path, "run"))
     rows = list(csv.DictReader(open(tmp_path / "run" / "log.csv")))
     assert len(rows) == 2 and tuple(rows[0]) == LOG_COLUMNS
     for r in rows:
@@ -156,7 +139,7 @@ def test_opponent_slots_count_repeated_names_and_the_pool_plays_one_snapshot():
 def test_curves_are_plotted_from_the_log(tmp_path):
     from training.curves import CURVES, plot_curves, read_log
 
-    train(_tiny(tmp_path, "run", total_decisions=384))
+    train(tiny_pool_config(tmp_path, "run", total_decisions=384))
     log = read_log(tmp_path / "run" / "log.csv")
     assert len(log["decisions"]) == 3 and all(k in log for k, _ in CURVES)
     png = plot_curves(tmp_path / "run" / "log.csv", tmp_path / "curves.png")

@@ -26,3 +26,20 @@ def tiny_config(tmp_path, name: str = "run", **kw) -> TrainConfig:
             **kw,
         }
     )
+
+
+def tiny_pool_config(tmp_path, name: str = "run", **kw) -> TrainConfig:
+    """Two updates of 8 games x 16 steps against two Greedy seats and a snapshot taken every update,
+    2 epochs of 32: the runs that check the log, the curves and determinism; ``kw`` overrides any field."""
+    return tiny_config(
+        tmp_path,
+        name,
+        **{
+            "rollout_steps": 16,
+            "total_decisions": 256,
+            "minibatch_size": 32,
+            "opponents": ("greedy", "greedy", "pool"),
+            "pool_every": 1,
+            **kw,
+        },
+    )
