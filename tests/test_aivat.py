@@ -261,26 +261,3 @@ def test_v4_reads_the_whole_table_and_its_mlp_is_zero_sum():
     np.testing.assert_allclose(v.sum(axis=1), 0, atol=1e-9)
     with pytest.raises(ValueError, match="4 seats"):
         model(x[:, 0])
-
-
-def test_isolated_tiles():
-    iso = aivat.isolated(parse_hand("19m 5p 9p EE C 1s 3s"))  # 1s 3s: two ranks apart
-    assert np.flatnonzero(iso).tolist() == [parse_hand(t).argmax() for t in ("1m", "9m", "5p", "9p", "C")]
-    assert aivat.isolated(np.zeros((2, 3, aivat.N_KINDS))).shape == (2, 3, aivat.N_KINDS)
-
-
-def test_feed_features_read_who_lets_a_winning_tile_go():
-    """Seat 1 waits on 5s alone; seat 2 holds one 5s isolated (and is far from ready), the drawer
-    (seat 0) holds 55s as a pair: one of seat 1's winning tiles is loose, three held by a far holder
-    (seat 0's pair counts when the drawer is far too); the drawer's danger is loose only after it
-    draws nothing near it, and seat 2's isolated 5s is its loose danger."""
-    parts, _ = _one_draw(["55s 19m 19p EESSWWN C", "123m 456m 789m 123p 456p 5s", "5s 1m 9p 19s EESSWWNC", ""])
-    q = aivat.feed_features(parts, np.array([0]))
-    five_s, four_s = parse_hand("5s").argmax(), parse_hand("4s").argmax()
-    loose, far, danger = (aivat.FEED.index(n) for n in aivat.FEED)
-    assert q[0, 1, 0, loose] * 4 == 1  # seat 2's 5s (the drawer's pair is not loose)
-    assert parts["s0"][0, 0] >= 2 and parts["s0"][0, 2] >= 2
-    assert q[0, 1, 0, far] * 8 == 3 and q[0, 1, five_s, far] * 8 == 4  # the drawer's 5s count, and the drawn one
-    assert q[0, 2, 0, danger] * 4 == 1 and q[0, 0, 0, danger] == 0  # seat 2's loose 5s; the drawer's pair
-    assert q[0, 0, four_s, danger] == 0 and q[0, 3].sum() == 0  # seat 3 holds nothing
-    assert (q[0, [0, 2, 3]][..., [loose, far]] == 0).all()  # nobody else is ready

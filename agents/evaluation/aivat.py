@@ -88,14 +88,6 @@ RESPONSE = (
     "ev_pay",  # the seat pays that win (the drawer dealing in; the three others of a self-draw)
     "ev_chips",  # the chips the seat gets from that win, / CHIPS (V adds them unscaled: ``ValueModel``)
 )
-# v4: the deal-ins beyond the drawer's immediate response: who is likely to let a winning tile go
-# soon (an isolated tile is a hand's first discard; a hand far from ready discards to build, not to
-# defend), per seat after the candidate draw, then the same of the drawer (``feed_features``)
-FEED = (
-    "fed_loose",  # the seat's winning tiles that another seat holds as an isolated tile
-    "fed_far",  # the seat's winning tiles held by other seats of shanten 2 or more
-    "danger_loose",  # the seat's own isolated tiles that a ready other seat waits on
-)
 CHIPS = 100.0  # the ev_chips feature is chips / CHIPS
 TAI = 10.0  # the tai features are tai / TAI
 VERSIONS = (1, 2, 3, 4)
@@ -122,7 +114,7 @@ def n_inputs(version: int) -> int:
     if version not in VERSIONS:
         raise ValueError(f"aivat value model: unknown feature version {version} (known: {VERSIONS})")
     n = 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0) + (2 * len(RESPONSE) if version >= 3 else 0)
-    return n + (2 * len(FEED) + 3 * len(OWN) if version >= 4 else 0)
+    return n + (3 * len(OWN) if version >= 4 else 0)
 
 
 def chips_column(version: int) -> int | None:
@@ -131,16 +123,16 @@ def chips_column(version: int) -> int | None:
 
 
 N_IN = n_inputs(1)
-# the columns of a seat's own features before the whole table (``FEATURES``, ``FULL``, ``RESPONSE``,
-# ``FEED``; the drawer's copies left out): v4 appends these of the next, opposite and previous seat
-_V1, _V2, _V3 = (2 * len(FEATURES) + 2 * len(FULL) * (v > 1) + 2 * len(RESPONSE) * (v > 2) for v in (1, 2, 3))
-OWN = np.r_[0 : len(FEATURES), _V1 : _V1 + len(FULL), _V2 : _V2 + len(RESPONSE), _V3 : _V3 + len(FEED)]
-TABLE_BASE = _V3 + 2 * len(FEED)  # the width ``whole_table`` reads
+# the columns of a seat's own features in the v3 layout (``FEATURES``, ``FULL``, ``RESPONSE``; the
+# drawer's copies left out): v4 appends these of the next, opposite and previous seat
+_V1, _V2 = 2 * len(FEATURES), 2 * len(FEATURES) + 2 * len(FULL)
+OWN = np.r_[0 : len(FEATURES), _V1 : _V1 + len(FULL), _V2 : _V2 + len(RESPONSE)]
+TABLE_BASE = _V2 + 2 * len(RESPONSE)  # the width ``whole_table`` reads: v3's
 _AROUND = (np.arange(4)[:, None] + np.arange(1, 4)[None, :]) % 4  # seat o: o + 1, o + 2, o + 3
 
 
 def whole_table(f: np.ndarray) -> np.ndarray:
-    """The v4 rows from ``f`` (D, 4 seats, ..., ``TABLE_BASE``: v3's features and ``FEED``): each
+    """The v4 rows from ``f`` (D, 4 seats, ..., ``TABLE_BASE``: v3's features): each
     seat's row followed by the own features (``OWN``) of the seats after it in play order (next,
     opposite, previous), so that V_o sees who is ready, fed or dealing in around o and who feeds whom."""
     if f.ndim < 3 or f.shape[1] != 4 or f.shape[-1] != TABLE_BASE:
@@ -173,46 +165,8 @@ def candidate_features(
     if version >= 3:
         r = parts["response"]  # (D, 4, 35, len(RESPONSE)) from ``Response.events``
         blocks += [r, np.repeat(r[rows, drawer][:, None], 4, axis=1)]
-    if version < 4:
-        return np.concatenate(blocks, axis=3)
-    q = feed_features(parts, drawer)
-    blocks += [q, np.repeat(q[rows, drawer][:, None], 4, axis=1)]
-    return whole_table(np.concatenate(blocks, axis=3))
-
-
-def isolated(hands: np.ndarray) -> np.ndarray:
-    """(..., 34) bool: the kinds held once with no tile of the same suit within two ranks (honours:
-    held once), the tiles a hand lets go first."""
-    h = hands.astype(np.int64)
-    suits = np.pad(h[..., :27].reshape(*h.shape[:-1], 3, 9), [(0, 0)] * (h.ndim - 1) + [(0, 0), (2, 2)])
-    near = sum(suits[..., 2 + d : 11 + d] for d in (-2, -1, 1, 2))
-    iso = np.concatenate(
-        [((h[..., :27].reshape(near.shape) == 1) & (near == 0)).reshape(*h.shape[:-1], 27), h[..., 27:] == 1], -1
-    )
-    return iso
-
-
-def feed_features(parts: dict, drawer: np.ndarray) -> np.ndarray:
-    """(D, 4, 35, len(FEED)): ``FEED`` of each seat after each candidate kind, from every seat's
-    concealed tiles (``parts["hands"]`` before the draw; the drawer holds the candidate after it, a
-    flower leaves its hand as it is) and the ready seats' winning kinds (``parts["waits"]``)."""
-    D = drawer.shape[0]
-    K = N_KINDS + 1
-    rows = np.arange(D)
-    hands = parts["hands"].astype(np.int64)  # (D, 4, 34)
-    waits = parts["waits"][:, :, :N_KINDS]  # (D, 4, 34): the drawer's row is 0
-    after = np.repeat(hands[:, None, :, :], K, axis=1)  # (D, 35, 4, 34): the hands after each candidate
-    k = np.arange(N_KINDS)
-    after[rows[:, None], k[None, :], drawer[:, None], k[None, :]] += 1
-    iso = isolated(after).astype(np.float64)  # (D, 35, 4, 34)
-    far = (parts["s0"] >= 2).astype(np.float64)  # (D, 4) the holders far from ready (before the draw)
-    is_seat = np.eye(4)  # a seat's own tiles are not fed to it
-    q = np.zeros((D, 4, K, len(FEED)))
-    q[..., 0] = np.einsum("dok,dchk,oh->doc", waits, iso, 1 - is_seat) / 4.0
-    q[..., 1] = np.einsum("dok,dchk,dh,oh->doc", waits, after.astype(np.float64), far, 1 - is_seat) / 8.0
-    hot = np.stack([np.delete(waits, o, axis=1).max(axis=1) for o in range(4)], axis=1)  # (D, 4, 34)
-    q[..., 2] = np.einsum("dok,dcok->doc", hot, iso) / 4.0
-    return q
+    f = np.concatenate(blocks, axis=3)
+    return whole_table(f) if version >= 4 else f
 
 
 def full_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray) -> np.ndarray:

@@ -1,6 +1,7 @@
 """Train the value function V of ``agents.evaluation.aivat`` by regression on final chips of self-play hands.
 
     python -m agents.evaluation.aivat_train --hands 16000 --seed 2626 --hidden 64 --epochs 4 --rows R4.npz   # aivat_v4.npz
+    python -m agents.evaluation.aivat_train --seed 2626 --hidden 64 --epochs 4 --rows R1.npz   # the same from v3 rows
     python -m agents.evaluation.aivat_train --version 1 --out agents/evaluation/aivat_v1.npz ...  # the v1 features
 
 Each game seats four agents drawn (seeded) from the pool (greedy, defensive, random, the shipped
@@ -64,6 +65,8 @@ def read_rows(paths, version: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for path in paths:
         with np.load(path, allow_pickle=False) as z:
             x, y, g = z["x"], z["y"], z["g"]
+        if version >= 4 and x.ndim == 2 and x.shape[1] == n_inputs(3):
+            x = table_rows(x, g, path)  # v3 rows: the same draws, the other seats' features added
         if x.ndim != 2 or x.shape[1] != n_inputs(version) or not len(x) == len(y) == len(g):
             raise ValueError(
                 f"{path}: expected rows of {n_inputs(version)} features with chips and games, got {x.shape}"
@@ -73,6 +76,16 @@ def read_rows(paths, version: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         gs.append(g + base)
         base += int(g.max()) + 1
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
+
+
+def table_rows(x3: np.ndarray, g: np.ndarray, path="rows") -> np.ndarray:
+    """v4 rows from v3 rows: ``collect`` keeps the four seats of each draw together (seat 0..3), so
+    each row gets the other seats' own features (``aivat.whole_table``) as v4's collection gives them."""
+    from agents.evaluation.aivat import whole_table
+
+    if len(x3) % 4 or (g.reshape(-1, 4) != g[::4, None]).any():
+        raise ValueError(f"{path}: the rows are not whole draws of four seats")
+    return whole_table(x3.reshape(-1, 4, x3.shape[1])).reshape(len(x3), -1)
 
 
 def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int, version: int = 3):
