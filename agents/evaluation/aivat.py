@@ -166,7 +166,8 @@ def candidate_features(
         r = parts["response"]  # (D, 4, 35, len(RESPONSE)) from ``Response.events``
         blocks += [r, np.repeat(r[rows, drawer][:, None], 4, axis=1)]
     f = np.concatenate(blocks, axis=3)
-    return whole_table(f) if version >= 4 else f
+    # v4's rows are 2.5 times wider: built in float32, V's precision (and the training rows')
+    return whole_table(f.astype(np.float32)) if version >= 4 else f
 
 
 def full_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray) -> np.ndarray:
