@@ -78,9 +78,9 @@ def test_vr_aivat_adds_a_column_and_keeps_the_plain_figures():
     agents = [make_agent(s) for s in ("greedy", "defensive", "greedy", "defensive")]
     plain = play_duplicate(agents, 6, seed=2)
     both = play_duplicate(agents, 6, seed=2, vr="aivat")
-    old = play_duplicate(agents, 6, seed=2, vr="aivat1")  # the v1 value function, still loadable
-    mid = play_duplicate(agents, 6, seed=2, vr="aivat2")  # and v2's
-    for other in (old, mid):
+    # every version of V stays loadable and gives its own term over the same luck terms
+    others = [play_duplicate(agents, 6, seed=2, vr=f"aivat{v}") for v in aivat.VERSIONS if v != aivat.DEFAULT]
+    for other in others:
         assert both["luck_own"].shape[2] == other["luck_own"].shape[2] == luck.N_FEATURES + 1
         assert not np.allclose(both["luck_own"][..., -1], other["luck_own"][..., -1])  # two different V
         np.testing.assert_allclose(both["luck_own"][..., :-1], other["luck_own"][..., :-1])  # the same luck terms
@@ -142,8 +142,9 @@ def test_value_model_file_is_small_and_refuses_bad_files(tmp_path):
         assert path.stat().st_size < 64_000
         model = aivat.ValueModel.load(path)
         assert model.version == version
-        assert model(np.zeros((3, 2, aivat.n_inputs(version)))).shape == (3, 2)
-    assert aivat.ValueModel.load().version == max(aivat.VERSIONS)  # the default is the newest
+        assert model(np.zeros((3, 4, 2, aivat.n_inputs(version)))).shape == (3, 4, 2)
+    assert aivat.ValueModel.load().version == aivat.DEFAULT == aivat.model_for("aivat")
+    assert [aivat.model_for(f"aivat{v}") for v in aivat.VERSIONS] == list(aivat.VERSIONS)
     model = aivat.ValueModel.load(aivat.MODELS[1])
     model.version = 2
     with pytest.raises(ValueError, match="inputs"):  # v1 weights under a v2 tag: the widths disagree
@@ -180,14 +181,14 @@ def test_training_at_a_tiny_size_round_trips_the_version(tmp_path, monkeypatch):
     args = ["--hands", "8", "--seed", "31", "--hidden", "8", "--epochs", "1", "--rows", str(rows), "--out", str(out)]
     assert aivat_train.main(args) == 0 and rows.exists()
     model = aivat.ValueModel.load(out)
-    assert model.version == 3 and model.n_in == aivat.n_inputs(3)
+    assert model.version == 4 and model.n_in == aivat.n_inputs(4)
     with np.load(rows, allow_pickle=False) as z:
         assert z["x"].shape[1] == model.n_in and len(z["x"]) == len(z["y"]) == len(z["g"]) > 8
         n, last = len(z["x"]), int(z["g"].max())
     monkeypatch.setattr(aivat_train, "collect", lambda *a, **k: pytest.fail("played again: --rows not read"))
     assert aivat_train.main([*args[:-2], "--out", str(tmp_path / "w.npz")]) == 0
     np.testing.assert_array_equal(aivat.ValueModel.load(tmp_path / "w.npz").weights[0], model.weights[0])
-    x, y, g = aivat_train.read_rows([rows, rows], 3)  # two files: the second's games follow the first's
+    x, y, g = aivat_train.read_rows([rows, rows], 4)  # two files: the second's games follow the first's
     assert len(x) == len(y) == len(g) == 2 * n and g.max() == 2 * last + 1
     with pytest.raises(ValueError, match="features"):
         aivat_train.read_rows([rows], 1)
@@ -233,3 +234,30 @@ def test_seat_policies_and_bad_policies():
         aivat.Response(eng, np.zeros((3, 4), np.int64))
     with pytest.raises(ValueError, match="policies"):
         aivat.Response(eng, np.full((2, 4), 7))
+
+
+def test_v4_reads_the_whole_table_and_its_mlp_is_zero_sum():
+    """v4: seat o's row ends with the own features of seats o + 1, o + 2, o + 3 (in that order), and
+    the MLP's outputs are centred over the four seats (chips are zero-sum), so V sums to the offset's
+    sum over the seats (zero for a real settlement); a row without its seat axis is refused."""
+    rng = np.random.default_rng(0)
+    f = rng.normal(size=(2, 4, 5, aivat.TABLE_BASE))
+    t = aivat.whole_table(f)
+    assert t.shape == (2, 4, 5, aivat.n_inputs(4))
+    own = len(aivat.OWN)
+    for o in range(4):
+        np.testing.assert_array_equal(t[:, o, :, : aivat.TABLE_BASE], f[:, o])
+        for j in (1, 2, 3):
+            block = t[:, o, :, aivat.TABLE_BASE + (j - 1) * own : aivat.TABLE_BASE + j * own]
+            np.testing.assert_array_equal(block, f[:, (o + j) % 4][..., aivat.OWN])
+    with pytest.raises(ValueError, match="whole_table"):
+        aivat.whole_table(f[..., :-1])
+    model = aivat.ValueModel.load(aivat.MODELS[4])
+    assert model.zero_sum and not aivat.ValueModel.load(aivat.MODELS[3]).zero_sum
+    x = aivat.whole_table(rng.uniform(size=(3, 4, 35, aivat.TABLE_BASE)))
+    x[..., aivat.chips_column(4)] = 0
+    v = model(x)
+    assert np.ptp(v) > 1.0
+    np.testing.assert_allclose(v.sum(axis=1), 0, atol=1e-9)
+    with pytest.raises(ValueError, match="4 seats"):
+        model(x[:, 0])

@@ -11,8 +11,8 @@ has conditional mean exactly zero for ANY fixed V (``centre`` makes the weighted
 over the candidates exactly 0: tests/test_aivat.py), and its sum over a hand is a sum of martingale
 differences. V must not depend on the walls it corrects: it is a small MLP trained once by
 ``python -m agents.evaluation.aivat_train`` on self-play hands of other seeds and shipped as
-``agents/evaluation/aivat_v3.npz`` (``aivat_v1.npz``, ``aivat_v2.npz``: the earlier versions, still
-loadable; numbers only: loaded with ``allow_pickle=False``).
+``agents/evaluation/aivat_vN.npz`` (``DEFAULT`` is the one ``--vr aivat`` reads; every version stays
+loadable as ``--vr aivatN``; numbers only: loaded with ``allow_pickle=False``).
 
 V_o reads hand-crafted features of the state after the candidate draw (``candidate_features``,
 computed from ``agents.evaluation.luck.draw_parts``, the same enumeration of candidate draws the luck terms
@@ -26,7 +26,9 @@ Version 2 adds what the full state tells (``FULL``, ``full_features``): every se
 give the winning tiles the others hold, the danger a seat holds, its ukeire; the engine's scorer
 (``WinTai``) gives the tai of each candidate win. Version 3 adds the drawer's immediate response
 (``Response``: its rule's decision after each candidate, read from the state; a self-draw or a discard
-a ready seat waits on settled exactly), and V adds those chips to the MLP.
+a ready seat waits on settled exactly), and V adds those chips to the MLP. Version 4 shows V_o the
+whole table (``whole_table``: the own features of the next, opposite and previous seat too) and
+centres the MLP's outputs over the four seats (``ValueModel.zero_sum``).
 """
 
 from __future__ import annotations
@@ -88,9 +90,13 @@ RESPONSE = (
 )
 CHIPS = 100.0  # the ev_chips feature is chips / CHIPS
 TAI = 10.0  # the tai features are tai / TAI
-VERSIONS = (1, 2, 3)
+VERSIONS = (1, 2, 3, 4)
 MODELS = {v: Path(__file__).with_name(f"aivat_v{v}.npz") for v in VERSIONS}
-MODEL = MODELS[max(VERSIONS)]  # the shipped V (``--vr aivat``; ``--vr aivat1`` / ``aivat2`` read the older files)
+# the V ``--vr aivat`` reads: a new version becomes it only by the rule docs/evaluation.md declares
+# (narrower than the default's on both 1,000-wall matches); ``--vr aivatN`` reads any version
+DEFAULT = 3
+MODEL = MODELS[DEFAULT]
+VR_CHOICES = ("luck", "aivat", *(f"aivat{v}" for v in VERSIONS))  # the ``--vr`` choices of the CLIs
 STAGE = 100.0  # undrawn tiles at the deal, about: the stage feature is undrawn / STAGE
 
 
@@ -99,15 +105,16 @@ def model_for(vr) -> int | None:
     luck terms alone ("luck", True) or no correction."""
     if not isinstance(vr, str):
         return None
-    return {"aivat": max(VERSIONS), **{f"aivat{v}": v for v in VERSIONS}}.get(vr)
+    return {"aivat": DEFAULT, **{f"aivat{v}": v for v in VERSIONS}}.get(vr)
 
 
 def n_inputs(version: int) -> int:
     """V's input width: a seat's ``FEATURES`` and the drawer's (v1), then ``FULL`` of both (v2), then
-    ``RESPONSE`` of both (v3)."""
+    ``RESPONSE`` of both (v3), then the three other seats' own blocks (v4, ``whole_table``)."""
     if version not in VERSIONS:
         raise ValueError(f"aivat value model: unknown feature version {version} (known: {VERSIONS})")
-    return 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0) + (2 * len(RESPONSE) if version >= 3 else 0)
+    n = 2 * len(FEATURES) + (2 * len(FULL) if version >= 2 else 0) + (2 * len(RESPONSE) if version >= 3 else 0)
+    return n + (3 * len(OWN) if version >= 4 else 0)
 
 
 def chips_column(version: int) -> int | None:
@@ -116,6 +123,23 @@ def chips_column(version: int) -> int | None:
 
 
 N_IN = n_inputs(1)
+# the columns of a seat's own features in the v3 layout (``FEATURES``, ``FULL``, ``RESPONSE``; the
+# drawer's copies left out): v4 appends these of the next, opposite and previous seat
+_V1, _V2 = 2 * len(FEATURES), 2 * len(FEATURES) + 2 * len(FULL)
+OWN = np.r_[0 : len(FEATURES), _V1 : _V1 + len(FULL), _V2 : _V2 + len(RESPONSE)]
+TABLE_BASE = _V2 + 2 * len(RESPONSE)  # the width ``whole_table`` reads: v3's
+_AROUND = (np.arange(4)[:, None] + np.arange(1, 4)[None, :]) % 4  # seat o: o + 1, o + 2, o + 3
+
+
+def whole_table(f: np.ndarray) -> np.ndarray:
+    """The v4 rows from ``f`` (D, 4 seats, ..., ``TABLE_BASE``: v3's features): each
+    seat's row followed by the own features (``OWN``) of the seats after it in play order (next,
+    opposite, previous), so that V_o sees who is ready, fed or dealing in around o and who feeds whom."""
+    if f.ndim < 3 or f.shape[1] != 4 or f.shape[-1] != TABLE_BASE:
+        raise ValueError(f"whole_table: expected (D, 4, ..., {TABLE_BASE}) features, got {f.shape}")
+    own = f[..., OWN]  # (D, 4, ..., len(OWN))
+    around = np.moveaxis(own[:, _AROUND], 2, -2)  # (D, 4, ..., 3, len(OWN))
+    return np.concatenate([f, around.reshape(*around.shape[:-2], -1)], axis=-1)
 
 
 def candidate_features(
@@ -141,7 +165,9 @@ def candidate_features(
     if version >= 3:
         r = parts["response"]  # (D, 4, 35, len(RESPONSE)) from ``Response.events``
         blocks += [r, np.repeat(r[rows, drawer][:, None], 4, axis=1)]
-    return np.concatenate(blocks, axis=3)
+    f = np.concatenate(blocks, axis=3)
+    # v4's rows are 2.5 times wider: built in float32, V's precision (and the training rows')
+    return whole_table(f.astype(np.float32)) if version >= 4 else f
 
 
 def full_features(parts: dict, drawer: np.ndarray, undrawn: np.ndarray) -> np.ndarray:
@@ -471,14 +497,26 @@ class ValueModel:
         arrays.update({f"b{i}": b.astype(np.float32) for i, b in enumerate(self.biases)})
         np.savez(path, **arrays)
 
+    @property
+    def zero_sum(self) -> bool:
+        """v4 on: the MLP's outputs are centred over the four seats of a state (chips are zero-sum, and
+        so is the offset), so V needs the seats together: ``x`` (D, 4 seats, ..., n_in)."""
+        return self.version >= 4
+
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        """V of every row of ``x`` (..., n_in) -> (...)."""
+        """V of every row of ``x`` (..., n_in) -> (...); a ``zero_sum`` model reads (D, 4, ..., n_in)."""
+        if x.shape[-1] != self.n_in or (self.zero_sum and (x.ndim < 3 or x.shape[1] != 4)):
+            want = "(D, 4 seats, ..., n_in)" if self.zero_sum else "(..., n_in)"
+            raise ValueError(f"aivat value model v{self.version}: expected {want} with n_in={self.n_in}, got {x.shape}")
         h = x.reshape(-1, self.n_in).astype(np.float32)
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             h = h @ w + b
             if i < len(self.weights) - 1:
                 h = np.maximum(h, 0.0)
-        return h.reshape(x.shape[:-1]).astype(np.float64) + self.offset(x)
+        v = h.reshape(x.shape[:-1]).astype(np.float64)
+        if self.zero_sum:
+            v -= v.mean(axis=1, keepdims=True)
+        return v + self.offset(x)
 
     def offset(self, x: np.ndarray) -> np.ndarray:
         """What V adds to the MLP (v3 on): the chips the seat gets at once from the drawer's predicted

@@ -1,6 +1,7 @@
 """Train the value function V of ``agents.evaluation.aivat`` by regression on final chips of self-play hands.
 
-    python -m agents.evaluation.aivat_train --hands 16000 --seed 2626 --hidden 64 --epochs 4   # aivat_v2.npz
+    python -m agents.evaluation.aivat_train --hands 16000 --seed 2626 --hidden 64 --epochs 4 --rows R4.npz   # aivat_v4.npz
+    python -m agents.evaluation.aivat_train --seed 2626 --hidden 64 --epochs 4 --rows R1.npz   # the same from v3 rows
     python -m agents.evaluation.aivat_train --version 1 --out agents/evaluation/aivat_v1.npz ...  # the v1 features
 
 Each game seats four agents drawn (seeded) from the pool (greedy, defensive, random, the shipped
@@ -64,6 +65,8 @@ def read_rows(paths, version: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for path in paths:
         with np.load(path, allow_pickle=False) as z:
             x, y, g = z["x"], z["y"], z["g"]
+        if version >= 4 and x.ndim == 2 and x.shape[1] == n_inputs(3):
+            x = table_rows(x, g, path)  # v3 rows: the same draws, the other seats' features added
         if x.ndim != 2 or x.shape[1] != n_inputs(version) or not len(x) == len(y) == len(g):
             raise ValueError(
                 f"{path}: expected rows of {n_inputs(version)} features with chips and games, got {x.shape}"
@@ -73,6 +76,16 @@ def read_rows(paths, version: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         gs.append(g + base)
         base += int(g.max()) + 1
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
+
+
+def table_rows(x3: np.ndarray, g: np.ndarray, path="rows") -> np.ndarray:
+    """v4 rows from v3 rows: ``collect`` keeps the four seats of each draw together (seat 0..3), so
+    each row gets the other seats' own features (``aivat.whole_table``) as v4's collection gives them."""
+    from agents.evaluation.aivat import whole_table
+
+    if len(x3) % 4 or (g.reshape(-1, 4) != g[::4, None]).any():
+        raise ValueError(f"{path}: the rows are not whole draws of four seats")
+    return whole_table(x3.reshape(-1, 4, x3.shape[1])).reshape(len(x3), -1)
 
 
 def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: int, seed: int, version: int = 3):
@@ -86,8 +99,10 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: in
     # v3 on: V adds the chips of the drawer's predicted response to the MLP (``ValueModel.offset``),
     # so the MLP fits what is left
     offset = ValueModel([np.zeros((x.shape[1], 1))], [np.zeros(1)], version).offset(x[~hold])
-    xt = torch.tensor(x[~hold], dtype=torch.float32)
-    yt = torch.tensor(y[~hold] - offset, dtype=torch.float32)
+    # v4 on (``ValueModel.zero_sum``): a batch is whole draws, the MLP's four outputs centred over the seats
+    seats = 4 if version >= 4 else 1
+    xt = torch.tensor(x[~hold], dtype=torch.float32).reshape(-1, seats, x.shape[1])
+    yt = torch.tensor(y[~hold] - offset, dtype=torch.float32).reshape(-1, seats)
     net = torch.nn.Sequential(
         torch.nn.Linear(x.shape[1], hidden),
         torch.nn.ReLU(),
@@ -97,9 +112,14 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: in
     )
     opt = torch.optim.Adam(net.parameters(), lr=3e-3)
     g = torch.Generator().manual_seed(seed)
+
+    def v(rows):
+        out = net(rows)[..., 0]
+        return out - out.mean(dim=1, keepdim=True) if seats == 4 else out
+
     for _ in range(epochs):
-        for idx in torch.randperm(len(xt), generator=g).split(4096):
-            loss = ((net(xt[idx])[:, 0] - yt[idx]) ** 2).mean()
+        for idx in torch.randperm(len(xt), generator=g).split(4096 // seats):
+            loss = ((v(xt[idx]) - yt[idx]) ** 2).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -107,7 +127,7 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, hidden: int, epochs: in
     model = ValueModel(
         [m.weight.detach().numpy().T.copy() for m in lin], [m.bias.detach().numpy().copy() for m in lin], version
     )
-    err = float(np.mean((model(x[hold]) - y[hold]) ** 2))
+    err = float(np.mean((model(x[hold].reshape(-1, seats, 1, x.shape[1])).reshape(-1) - y[hold]) ** 2))
     base = float(np.mean((y[hold] - y[~hold].mean()) ** 2))
     return model, {"heldout_mse": err, "heldout_mse_constant": base}
 
@@ -118,7 +138,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=2626)
     p.add_argument("--hidden", type=int, default=32)
     p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--version", type=int, default=3, help="the feature version (agents.evaluation.aivat.VERSIONS)")
+    p.add_argument("--version", type=int, default=4, help="the feature version (agents.evaluation.aivat.VERSIONS)")
     p.add_argument("--out", default=None, help="the model file (default agents/evaluation/aivat_v<version>.npz)")
     p.add_argument(
         "--rows",

@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from agents import make_agent
-from agents.evaluation.aivat import model_for
+from agents.evaluation.aivat import VR_CHOICES, model_for
 from envs.engine.rng import derive_seed
 
 
@@ -229,9 +229,9 @@ def main(argv=None) -> int:
     )
     p.add_argument(
         "--vr",
-        choices=("luck", "aivat", "aivat1", "aivat2"),
+        choices=VR_CHOICES,
         default="luck",
-        help="aa/ab: the luck terms, or with the AIVAT term too (the newest V; aivat1, aivat2: the older ones); "
+        help="aa/ab: the luck terms, or with the AIVAT term too (aivat: the default V; aivatN: version N); "
         "residual: the AIVAT term alone",
     )
     a = p.parse_args(argv)

@@ -7,7 +7,7 @@ tw16 bench train [--device cpu|cuda|cuda:N|auto] [--seconds S] [--net main|defau
 tw16 bench soak --hands N [--seed S]             (random and greedy play, invariant checker on,
                                                every profile and option combination)
 tw16 eval A B C D --hands N [--json] [--plot PNG] [--log-dir DIR] [--workers N | --ray ADDRESS]
-                 [--batch-walls W] [--eval-set v1] [--vr [aivat|aivat1|aivat2]] [--device D]   (published walls; variance-reduced
+                 [--batch-walls W] [--eval-set v1] [--vr [aivat|aivatN]] [--device D]   (published walls; variance-reduced
                                                figures; D: where the networks run)
 tw16 replay LOG [--html PAGE] [--view SEAT]
 tw16 replay --seed S --agents A,B,C,D [--out LOG] [--profile NAME] [--rules JSON]   (record one hand)
@@ -113,6 +113,7 @@ def _cmd_bot(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from agents import agent_help, agent_usage
+    from agents.evaluation.aivat import VR_CHOICES
 
     p = argparse.ArgumentParser(
         prog="tw16", description="Taiwanese 16-tile mahjong (台灣十六張麻將) research environment"
@@ -202,10 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         const="luck",
         default=False,
-        choices=("luck", "aivat", "aivat1", "aivat2"),
+        choices=VR_CHOICES,
         help="also report chips per hand corrected by the luck of the draws (unbiased control variates, "
         "docs/evaluation.md) with their narrower 95%% CI; --vr aivat adds the AIVAT term of a "
-        "trained value function (the newest, agents/evaluation/aivat_vN.npz; aivat1, aivat2: the older files)",
+        "trained value function (aivat: the default, agents/evaluation/aivat.DEFAULT; aivatN: version N)",
     )
     e.add_argument(
         "--human",
