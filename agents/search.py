@@ -64,8 +64,17 @@ ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2, "
 # measurable. The rollouts' values are biased (uniformly dealt opponents hold worse hands than real
 # ones, and the rollout policy does not fold), so only a clear gain over the base choice is worth
 # taking, and at these k few are both clear and real.
-DEFAULTS = {"k": 8, "n": 3, "rollout": "efficient", "z": 3.0, "base": "greedy", "w": 0.0, "ms": 0.0}
+DEFAULTS = {"k": 8, "n": 3, "rollout": "efficient", "z": 3.0, "base": "greedy", "w": 0.0, "ms": 0.0, "leaf": "rollout"}
 BASES = ("greedy", "defensive", "neural", "neural:PATH")
+# how a candidate is valued (module docstring): "rollout" plays the hand out; "zero" and "value" stop
+# at the seat's next decision (or the hand's end) and value an open leaf at 0 or by the network's value head
+LEAVES = ("rollout", "zero", "value")
+# the value head's units: tai x the reward_scale it was trained with (training/config.py's default,
+# 0.1, for every shipped checkpoint; a checkpoint does not record it), so chips = v x per_tai / 0.1
+VALUE_REWARD_SCALE = 0.1
+# leaf-evaluated decisions run over chunks of this many games (the leaves of a chunk, k x n a game, are
+# allocated, encoded and valued together: bounded memory whatever the batch)
+LEAF_CHUNK = 64
 
 
 class SearchAgent:
@@ -83,6 +92,7 @@ class SearchAgent:
         base: str = "greedy",
         w: float = 0.0,
         ms: float = 0.0,
+        leaf: str = "rollout",
     ):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
@@ -105,7 +115,12 @@ class SearchAgent:
                 or not 0 <= val <= top
             ):
                 raise ValueError(f"{key} must be a number in 0..{top:g}, got {val!r}")
+        if leaf not in LEAVES:
+            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, got {leaf!r}")
+        if leaf == "value" and not base.startswith("neural"):
+            raise ValueError(f"leaf=value reads the base network's value head: use base=neural (got base={base})")
         self.k, self.n, self.rollout, self.z, self.base = int(k), int(n), rollout, float(z), base
+        self.leaf = leaf
         self.w, self.ms = float(w), float(ms)
         self.net = None
         # Defensive's parameters and tables, read by rollout=defensive and base=defensive
@@ -124,7 +139,7 @@ class SearchAgent:
 
             self.net = NeuralAgent(base.partition(":")[2] or DEFAULT_CHECKPOINT)
             self.enc = PlanesV0(derived=self.net.derived)
-        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms) == tuple(DEFAULTS.values())
+        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms, leaf) == tuple(DEFAULTS.values())
         self.name = "search" if same else f"search:k={self.k},n={self.n},rollout={rollout},z={self.z:g}"
         if base != "greedy":
             self.name += f",base={base}"
@@ -132,24 +147,30 @@ class SearchAgent:
             self.name += f",w={self.w:g}"
         if not same and self.ms:
             self.name += f",ms={self.ms:g}"
+        if leaf != "rollout":
+            self.name += f",leaf={leaf}"
+        self._leaves = None  # (the leaf states' buffer, reused while large enough)
         self.searched = 0  # decisions that ran rollouts (counted over resets: duplicate play resets per batch)
+        self.changed = 0  # leaf modes: searched decisions that left the base's choice
         self.decisions = 0
         self.seconds = 0.0
         self.reset(seed)
 
     @classmethod
     def from_spec(cls, arg: str, seed: int | None = 0) -> SearchAgent:
-        """``k=8,n=3,rollout=efficient,z=3,base=greedy,w=0,ms=0`` (any subset, in any order) -> an agent."""
+        """``k=8,n=3,rollout=efficient,z=3,base=greedy,w=0,ms=0,leaf=rollout`` (any subset, in any order) -> an agent."""
         params: dict = {}
         for part in filter(None, str(arg).split(",")):
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
                 raise ValueError(
                     f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, w=NUMBER, ms=NUMBER, "
-                    f"rollout={'|'.join(ROLLOUTS)} or base={'|'.join(BASES)}"
+                    f"rollout={'|'.join(ROLLOUTS)}, base={'|'.join(BASES)} or leaf={'|'.join(LEAVES)}"
                 )
             try:
-                params[key] = val if key in ("rollout", "base") else float(val) if key in ("z", "w", "ms") else int(val)
+                params[key] = (
+                    val if key in ("rollout", "base", "leaf") else float(val) if key in ("z", "w", "ms") else int(val)
+                )
             except ValueError:
                 raise ValueError(f"search agent option {part!r}: {key} must be a number") from None
         return cls(seed, **params)
@@ -172,6 +193,11 @@ class SearchAgent:
         out = np.empty(games.size, np.int64)
         values = np.empty((games.size, self.n), np.float64)
         t0 = time.perf_counter()
+        if self.leaf != "rollout":
+            for c0 in range(0, games.size, LEAF_CHUNK):
+                part = slice(c0, c0 + LEAF_CHUNK)
+                out[part], values[part] = self.leaf_decisions(engine, games[part], seeds[part])
+            return self._done(out, values, t0, games.size)
         cands = None if self.net is None else self.net_candidates(engine, games)
         _core.search_batch(
             engine.s,
@@ -190,11 +216,69 @@ class SearchAgent:
             self.w,
             self.ms,
         )
+        return self._done(out, values, t0, games.size)
+
+    def _done(self, out: np.ndarray, values: np.ndarray, t0: float, n_games: int) -> np.ndarray:
         self.seconds += time.perf_counter() - t0
-        self.decisions += games.size
+        self.decisions += n_games
         self.searched += int((~np.isnan(values[:, 0])).sum())
         self.last_values = values
         return out
+
+    def leaf_decisions(self, engine, games: np.ndarray, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The leaf-evaluated decisions (``leaf=zero|value``) of ``engine``'s games ``games``: (actions
+        (G,), each candidate's weighted mean value (G, n), NaN past the candidates and where nothing
+        was searched). The native core plays every candidate to its leaf under each determinization
+        (``envs._core.search_leaves_batch``); an open leaf is valued here."""
+        from envs.engine.state import alloc
+        from envs.obs.planes_v0 import encode_state_rows
+
+        G, k, n = games.size, self.k, self.n
+        if self._leaves is None or self._leaves.hands.shape[0] < G * k * n:
+            self._leaves = alloc(G * k * n, 0)
+        cands = np.empty((G, n), np.int64)
+        chips = np.empty((G, k, n), np.float64)
+        status = np.empty((G, k, n), np.int8)
+        log_w = np.empty((G, k), np.float64)
+        done = np.empty(G, np.int64)
+        given = None if self.net is None else self.net_candidates(engine, games)
+        _core.search_leaves_batch(
+            engine.s,
+            games,
+            seeds,
+            k,
+            n,
+            ROLLOUTS[self.rollout],
+            engine.native,
+            self._leaves,
+            cands,
+            chips,
+            status,
+            log_w,
+            done,
+            given,
+            self.defence,
+            self.base == "defensive",
+            self.w,
+            self.ms,
+        )
+        ran = np.arange(k)[None, :, None] < done[:, None, None]  # (G, k, 1): the determinizations that ran
+        leaf_open = (status == LEAF_OPEN) & ran & (cands >= 0)[:, None, :]
+        if self.leaf == "value" and leaf_open.any():
+            rows = np.flatnonzero(leaf_open.reshape(-1))  # slot (i * k + d) * n + j of the leaves
+            seats = np.repeat(engine.current_player[games].astype(np.int64), k * n)[rows]
+            obs = self.enc.alloc(rows.size)
+            encode_state_rows(obs, rows, seats, self._leaves, engine.native, self.enc.flags)
+            scale = engine.rules.stakes.per_tai / VALUE_REWARD_SCALE
+            chips.reshape(-1)[rows] += scale * self.net.values(obs).astype(np.float64)
+        out = cands[:, 0].copy()
+        means = np.full((G, n), np.nan)
+        for i in np.flatnonzero(done > 0):
+            nc = int((cands[i] >= 0).sum())
+            best, means[i, :nc] = choose(chips[i, : done[i], :nc], log_w[i, : done[i]], self.z)
+            out[i] = cands[i, best]
+            self.changed += best != 0
+        return out, means
 
     def net_candidates(self, engine, games: np.ndarray) -> np.ndarray:
         """(G, n) the network's ``n`` most probable legal actions per game, best first, -1 past the legal
@@ -204,3 +288,28 @@ class SearchAgent:
         mask = engine.legal_action_mask[games]
         order = np.argsort(-self.net.logits(obs, mask), axis=1, kind="stable")[:, : self.n]
         return np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)
+
+
+LEAF_OPEN = 1  # search_leaves_batch's status of a leaf where the seat is to decide again (tw16/resample.hpp)
+
+
+def choose(values: np.ndarray, log_w: np.ndarray, z: float) -> tuple[int, np.ndarray]:
+    """The search's choice among candidates from their values (k determinizations, nc candidates; the
+    base candidate first) and the determinizations' log importance weights (k,): (the index of the
+    candidate of best weighted mean among those that beat the base one by more than ``z`` standard
+    errors of the paired differences, their variance floored at 1 chip squared and the standard error
+    over the weights' effective sample size; the weighted means (nc,)). The rule of the native search
+    (``search_action``, tw16/resample.hpp), so that the leaf modes decide as the rollouts do."""
+    k = values.shape[0]
+    w = np.exp(log_w - log_w.max())
+    W, W2 = w.sum(), (w * w).sum()
+    means = (w[:, None] * values).sum(0) / W
+    sq = (w[:, None] * (values - values[:, :1]) ** 2).sum(0)
+    ess, denom = W * W / W2, W - W2 / W
+    best = 0
+    for j in range(1, values.shape[1]):
+        d = means[j] - means[0]
+        var = max(1.0, (sq[j] - W * d * d) / denom if k > 1 and denom > 0 else 0.0)
+        if d > z * np.sqrt(var / ess) and means[j] > means[best]:
+            best = j
+    return best, means

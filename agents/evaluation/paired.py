@@ -44,6 +44,8 @@ def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0
             corrected[spec] = corrected_slot0(res)
         if hasattr(agents[0], "seconds") and getattr(agents[0], "decisions", 0):
             seconds[spec] = {"ms_per_decision": 1000 * agents[0].seconds / agents[0].decisions}
+            if getattr(agents[0], "leaf", "rollout") != "rollout":  # how often the leaf search left its base
+                seconds[spec].update(searched=agents[0].searched, changed=agents[0].changed)
     a, b = per_wall[spec_a], per_wall[spec_b]
     row = lambda x: dict(zip(("chips_per_hand", "ci95"), mean_ci(x)))  # noqa: E731
     corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else None  # none for a constant result
