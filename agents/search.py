@@ -64,7 +64,17 @@ ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2, "
 # measurable. The rollouts' values are biased (uniformly dealt opponents hold worse hands than real
 # ones, and the rollout policy does not fold), so only a clear gain over the base choice is worth
 # taking, and at these k few are both clear and real.
-DEFAULTS = {"k": 8, "n": 3, "rollout": "efficient", "z": 3.0, "base": "greedy", "w": 0.0, "ms": 0.0, "leaf": "rollout"}
+DEFAULTS = {
+    "k": 8,
+    "n": 3,
+    "rollout": "efficient",
+    "z": 3.0,
+    "base": "greedy",
+    "w": 0.0,
+    "ms": 0.0,
+    "leaf": "rollout",
+    "m": 0.0,
+}
 BASES = ("greedy", "defensive", "neural", "neural:PATH")
 # how a candidate is valued (module docstring): "rollout" plays the hand out; "zero" and "value" stop
 # at the seat's next decision (or the hand's end) and value an open leaf at 0 or by the network's value head
@@ -93,6 +103,7 @@ class SearchAgent:
         w: float = 0.0,
         ms: float = 0.0,
         leaf: str = "rollout",
+        m: float = 0.0,
     ):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
@@ -108,7 +119,7 @@ class SearchAgent:
             raise ValueError(
                 f"rollout=base plays Greedy at every seat: with base={base} use defensive, efficient, greedy or random"
             )
-        for key, val, top in (("w", w, 1e3), ("ms", ms, 1e7)):
+        for key, val, top in (("w", w, 1e3), ("ms", ms, 1e7), ("m", m, 1e6)):
             if (
                 isinstance(val, bool)
                 or not isinstance(val, (int, float, np.integer, np.floating))
@@ -120,7 +131,9 @@ class SearchAgent:
         if leaf == "value" and not base.startswith("neural"):
             raise ValueError(f"leaf=value reads the base network's value head: use base=neural (got base={base})")
         self.k, self.n, self.rollout, self.z, self.base = int(k), int(n), rollout, float(z), base
-        self.leaf = leaf
+        if m and leaf == "rollout":
+            raise ValueError("m (a margin in chips) applies to the leaf modes: use leaf=zero or leaf=value")
+        self.leaf, self.m = leaf, float(m)
         self.w, self.ms = float(w), float(ms)
         self.net = None
         # Defensive's parameters and tables, read by rollout=defensive and base=defensive
@@ -139,7 +152,7 @@ class SearchAgent:
 
             self.net = NeuralAgent(base.partition(":")[2] or DEFAULT_CHECKPOINT)
             self.enc = PlanesV0(derived=self.net.derived)
-        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms, leaf) == tuple(DEFAULTS.values())
+        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms, leaf, self.m) == tuple(DEFAULTS.values())
         self.name = "search" if same else f"search:k={self.k},n={self.n},rollout={rollout},z={self.z:g}"
         if base != "greedy":
             self.name += f",base={base}"
@@ -149,6 +162,8 @@ class SearchAgent:
             self.name += f",ms={self.ms:g}"
         if leaf != "rollout":
             self.name += f",leaf={leaf}"
+        if self.m:
+            self.name += f",m={self.m:g}"
         self._leaves = None  # (the leaf states' buffer, reused while large enough)
         self.searched = 0  # decisions that ran rollouts (counted over resets: duplicate play resets per batch)
         self.changed = 0  # leaf modes: searched decisions that left the base's choice
@@ -158,18 +173,23 @@ class SearchAgent:
 
     @classmethod
     def from_spec(cls, arg: str, seed: int | None = 0) -> SearchAgent:
-        """``k=8,n=3,rollout=efficient,z=3,base=greedy,w=0,ms=0,leaf=rollout`` (any subset, in any order) -> an agent."""
+        """``k=8,n=3,rollout=efficient,z=3,base=greedy,w=0,ms=0,leaf=rollout,m=0`` (any subset, in any
+        order) -> an agent."""
         params: dict = {}
         for part in filter(None, str(arg).split(",")):
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
                 raise ValueError(
-                    f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, w=NUMBER, ms=NUMBER, "
+                    f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, w=NUMBER, ms=NUMBER, m=NUMBER, "
                     f"rollout={'|'.join(ROLLOUTS)}, base={'|'.join(BASES)} or leaf={'|'.join(LEAVES)}"
                 )
             try:
                 params[key] = (
-                    val if key in ("rollout", "base", "leaf") else float(val) if key in ("z", "w", "ms") else int(val)
+                    val
+                    if key in ("rollout", "base", "leaf")
+                    else float(val)
+                    if key in ("z", "w", "ms", "m")
+                    else int(val)
                 )
             except ValueError:
                 raise ValueError(f"search agent option {part!r}: {key} must be a number") from None
@@ -275,7 +295,7 @@ class SearchAgent:
         means = np.full((G, n), np.nan)
         for i in np.flatnonzero(done > 0):
             nc = int((cands[i] >= 0).sum())
-            best, means[i, :nc] = choose(chips[i, : done[i], :nc], log_w[i, : done[i]], self.z)
+            best, means[i, :nc] = choose(chips[i, : done[i], :nc], log_w[i, : done[i]], self.z, self.m)
             out[i] = cands[i, best]
             self.changed += best != 0
         return out, means
@@ -293,13 +313,16 @@ class SearchAgent:
 LEAF_OPEN = 1  # search_leaves_batch's status of a leaf where the seat is to decide again (tw16/resample.hpp)
 
 
-def choose(values: np.ndarray, log_w: np.ndarray, z: float) -> tuple[int, np.ndarray]:
+def choose(values: np.ndarray, log_w: np.ndarray, z: float, margin: float = 0.0) -> tuple[int, np.ndarray]:
     """The search's choice among candidates from their values (k determinizations, nc candidates; the
     base candidate first) and the determinizations' log importance weights (k,): (the index of the
     candidate of best weighted mean among those that beat the base one by more than ``z`` standard
     errors of the paired differences, their variance floored at 1 chip squared and the standard error
-    over the weights' effective sample size; the weighted means (nc,)). The rule of the native search
-    (``search_action``, tw16/resample.hpp), so that the leaf modes decide as the rollouts do."""
+    over the weights' effective sample size, and by more than ``margin`` chips; the weighted means
+    (nc,)). With margin 0 the rule of the native search (``search_action``, tw16/resample.hpp). The
+    margin is for the value head's errors: they are systematic (the same leaf hand is misjudged the
+    same way under every determinization), so their paired differences have little spread and a z
+    test alone passes them."""
     k = values.shape[0]
     w = np.exp(log_w - log_w.max())
     W, W2 = w.sum(), (w * w).sum()
@@ -310,6 +333,6 @@ def choose(values: np.ndarray, log_w: np.ndarray, z: float) -> tuple[int, np.nda
     for j in range(1, values.shape[1]):
         d = means[j] - means[0]
         var = max(1.0, (sq[j] - W * d * d) / denom if k > 1 and denom > 0 else 0.0)
-        if d > z * np.sqrt(var / ess) and means[j] > means[best]:
+        if d > max(z * np.sqrt(var / ess), margin) and means[j] > means[best]:
             best = j
     return best, means

@@ -236,6 +236,10 @@ def test_choose_is_the_z_test_of_the_paired_differences():
     skew = np.column_stack([base, np.array([1.0, 1.0, 1.0, -1000.0])])
     best, means = choose(skew, w, 0.0)
     assert best == 1 and abs(means[1] - 1.0) < 1e-6
+    # a margin in chips on top of the z test: a small, consistent gain is not taken
+    steady = np.column_stack([base, base + 4.0])
+    assert choose(steady, np.zeros(4), 3.0)[0] == 1 and choose(steady, np.zeros(4), 3.0, 5.0)[0] == 0
+    assert choose(steady, np.zeros(4), 3.0, 3.9)[0] == 1
     one = np.array([[0.0, 0.5]])
     assert choose(one, np.zeros(1), 0.0)[0] == 1 and choose(one, np.zeros(1), 1.0)[0] == 0  # (the 1 chip floor)
 
@@ -281,12 +285,16 @@ def test_leaf_search_is_deterministic_and_thread_independent():
 def test_leaf_options_and_arguments_are_refused_when_bad():
     a = make_agent("search:base=neural,leaf=value,k=4")
     assert a.leaf == "value" and a.name.endswith(",base=neural,leaf=value")
+    assert make_agent("search:base=neural,leaf=value,m=20").name.endswith(",leaf=value,m=20")
     assert make_agent("search").leaf == "rollout" and make_agent("search").name == "search"
     for spec, msg in (
         ("search:leaf=net", "leaf must be one of"),
         ("search:leaf=value", "leaf=value reads the base network"),
         ("search:base=defensive,leaf=value", "use base=neural"),
         ("search:leaf", "expected k=INT"),
+        ("search:m=5", "m \\(a margin in chips\\) applies to the leaf modes"),
+        ("search:leaf=zero,m=-1", "m must be a number"),
+        ("search:leaf=zero,m=x", "m must be a number"),
     ):
         with pytest.raises(ValueError, match=msg):
             make_agent(spec)
