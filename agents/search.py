@@ -29,6 +29,19 @@ the z test are weighted, the standard error over the weights' effective sample s
 always runs); with it the decisions depend on the machine's speed, so a seeded run is repeatable only
 without it.
 
+``leaf=zero`` and ``leaf=value`` (default ``rollout``: the above) stop each candidate's play early:
+under each determinization the candidate is played, then the rollout policy at the other seats, until
+the hand ends or the seat is to decide again (a win on offer to the seat is taken); that catches a
+deal-in on the candidate discard, and the opponents' claims and wins before the seat's next turn,
+exactly under that deal (``envs._core.search_leaves_batch``, native/src/resample.cpp). A settled
+hand is valued by its chips; an open leaf at 0 (``zero``: only what settles within the horizon
+counts) or by the network's value head on the seat's observation of the leaf (``value``, base=neural
+only: the value x per_tai / 0.1, the reward scale it was trained with). The network runs once over
+every open leaf of a batch of decisions. The same z test (``choose``) then picks the candidate, with
+``m`` (chips, default 0) a margin the alternative must also clear: the value head misjudges a leaf's
+hand the same way under every determinization, so its errors pass a z test. ``ms`` bounds the
+leaves' play, not the network's pass.
+
 Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
 (``agents.evaluation.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
 hidden state is what ``resample_hidden`` keeps (native/include/tw16/resample.hpp): the kinds of the
@@ -38,6 +51,7 @@ opponents' concealed kongs and their 過水 flags; everything else hidden is dea
     make_agent("search:k=16,n=4,rollout=random")
     make_agent("search:base=neural")              # over agents/checkpoints' default network
     make_agent("search:base=defensive,rollout=defensive,k=8,n=2,z=2,w=0.05,ms=50")
+    make_agent("search:base=neural,leaf=value,rollout=defensive,k=8,n=3,z=2,m=15")
 """
 
 from __future__ import annotations
