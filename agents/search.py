@@ -96,9 +96,11 @@ LEAVES = ("rollout", "zero", "value")
 # the value head's units: tai x the reward_scale it was trained with (training/config.py's default,
 # 0.1, for every shipped checkpoint; a checkpoint does not record it), so chips = v x per_tai / 0.1
 VALUE_REWARD_SCALE = 0.1
-# leaf-evaluated decisions run over chunks of this many games (the leaves of a chunk, k x n a game, are
-# allocated, encoded and valued together: bounded memory whatever the batch)
-LEAF_CHUNK = 64
+# leaf-evaluated decisions run over chunks of games of about this many leaves (k x n a game; a chunk's
+# leaves are allocated, encoded and valued together: about 4 kB of state and 12 kB of observation
+# each, bounded whatever the batch), and one decision may hold at most MAX_LEAVES of them
+LEAF_ROWS = 4096
+MAX_LEAVES = 1 << 16
 
 
 class SearchAgent:
@@ -145,6 +147,11 @@ class SearchAgent:
         if leaf == "value" and not base.startswith("neural"):
             raise ValueError(f"leaf=value reads the base network's value head: use base=neural (got base={base})")
         self.k, self.n, self.rollout, self.z, self.base = int(k), int(n), rollout, float(z), base
+        if leaf != "rollout" and int(k) * int(n) > MAX_LEAVES:
+            raise ValueError(
+                f"k x n = {int(k) * int(n)} leaves per decision, more than the leaf modes hold ({MAX_LEAVES}): "
+                "lower k (with ms, k is only an upper bound)"
+            )
         if m and leaf == "rollout":
             raise ValueError("m (a margin in chips) applies to the leaf modes: use leaf=zero or leaf=value")
         self.leaf, self.m = leaf, float(m)
@@ -228,8 +235,9 @@ class SearchAgent:
         values = np.empty((games.size, self.n), np.float64)
         t0 = time.perf_counter()
         if self.leaf != "rollout":
-            for c0 in range(0, games.size, LEAF_CHUNK):
-                part = slice(c0, c0 + LEAF_CHUNK)
+            chunk = max(1, LEAF_ROWS // (self.k * self.n))
+            for c0 in range(0, games.size, chunk):
+                part = slice(c0, c0 + chunk)
                 out[part], values[part] = self.leaf_decisions(engine, games[part], seeds[part])
             return self._done(out, values, t0, games.size)
         cands = None if self.net is None else self.net_candidates(engine, games)

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from test_search_options import DEFENCE, mid_game
@@ -295,6 +297,7 @@ def test_leaf_options_and_arguments_are_refused_when_bad():
         ("search:m=5", "m \\(a margin in chips\\) applies to the leaf modes"),
         ("search:leaf=zero,m=-1", "m must be a number"),
         ("search:leaf=zero,m=x", "m must be a number"),
+        ("search:leaf=zero,k=30000,n=3", "leaves per decision"),
     ):
         with pytest.raises(ValueError, match=msg):
             make_agent(spec)
@@ -337,6 +340,23 @@ def test_leaf_options_and_arguments_are_refused_when_bad():
         ({"status": np.empty((G, k, n), np.int64)}, TypeError, "status"),
         ({"log_w": np.empty((G, k + 1))}, ValueError, "log_w"),
         ({"done": np.empty(G + 1, np.int64)}, ValueError, "done"),
+        ({"leaves": eng.s}, ValueError, "shares memory with state"),
     ):
         with pytest.raises(err, match=msg):
             call(**kw)
+
+
+def test_the_time_budget_bounds_leaf_decisions():
+    """ms stops starting determinizations of the leaves: k = 5,000 (far past the budget) under 10 ms."""
+    eng = mid_game(batch=8, seed=24)
+    games = np.flatnonzero(~eng.terminated)
+    agent = make_agent("search:leaf=zero,rollout=efficient,k=5000,n=3,ms=10,z=0")
+    _core.set_num_threads(1)
+    try:
+        t0 = time.perf_counter()
+        out = agent.act_engine(eng, games)
+        dt = time.perf_counter() - t0
+    finally:
+        _core.set_num_threads(0)
+    assert eng.legal_action_mask[games, out].all() and agent.searched > 0
+    assert dt < games.size * 0.1 + 1.0

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.hpp"
@@ -47,6 +48,34 @@ void check_decision(const State& S, int64_t b, int64_t seat, Opts opts, const ch
 }
 
 bool step_ok(const State& S, int64_t b, int64_t a, Opts opts) { return game_ok<false>(S, b, a, opts, nullptr); }
+
+// The bytes an array's view spans (its elements between the lowest and the highest address).
+template <class T, int N>
+std::pair<const char*, const char*> extent(const View<T, N>& v) {
+    const char* p = reinterpret_cast<const char*>(v.data);
+    int64_t lo = 0, hi = 0;
+    for (int d = 0; d < N; ++d) {
+        if (v.shape[d] == 0) return {p, p};
+        (v.stride[d] < 0 ? lo : hi) += (v.shape[d] - 1) * v.stride[d];
+    }
+    return {p + lo * static_cast<int64_t>(sizeof(T)), p + (hi + 1) * static_cast<int64_t>(sizeof(T))};
+}
+
+// Whether any array of a shares memory with any array of b: leaves written while the searched state
+// is read by other threads would tear the games being searched.
+bool overlaps(const State& a, const State& b) {
+    std::vector<std::pair<const char*, const char*>> ea, eb;
+#define TW16_EXTENT(name_, type_, rank_, shape_, fill_, writable_) \
+    ea.push_back(extent(a.name_));                                 \
+    eb.push_back(extent(b.name_));
+    TW16_STATE_FIELDS(TW16_EXTENT)
+#undef TW16_EXTENT
+    for (const auto& x : ea)
+        for (const auto& y : eb)
+            if (x.first < y.second && y.first < x.second) return true;
+    return false;
+}
+
 // search_batch's and search_leaves_batch's common arguments, checked: the games (distinct live
 // decisions), their seeds, the configuration, Defensive's parameters and the given candidates.
 struct SearchArgs {
@@ -226,6 +255,7 @@ void bind_search(nb::module_& m) {
            const nb::object& defence_o, bool base_defensive, double weight, double ms) {
             const State S = state_of(state);
             const State L = state_of(leaves, "leaves");
+            if (overlaps(S, L)) bad("leaves: shares memory with state (the leaves need their own arrays)");
             const Hold hold(S, L);  // (hold.hpp: both at once, until the call returns)
             check_divides(rules);
             const Opts opts = rules.options();
