@@ -224,6 +224,8 @@ def test_value_leaves_add_the_value_head_on_the_replayed_leaf():
         assert out[i] == cands[int(np.argmax(vals.mean(0)))] or np.ptp(vals.mean(0)) == 0
         checked += 1
     assert checked > 5
+    with pytest.raises(ValueError, match="obs must be an array"):
+        agent.net.values(np.zeros((2, 34), np.float32))
 
 
 def test_choose_is_the_z_test_of_the_paired_differences():
