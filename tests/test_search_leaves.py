@@ -346,6 +346,19 @@ def test_leaf_options_and_arguments_are_refused_when_bad():
     ):
         with pytest.raises(err, match=msg):
             call(**kw)
+    # a river entry's seat indexes the discard model's per-seat arrays: out of range it is refused
+    # (before, search_weights wrote past a stack array: the fuzz of tests/sanitize_driver.py crashed)
+    b = int(games[0])
+    assert eng.s.g[b, st.G_NRIVER] > 0
+    eng.s.river[b, 0, st.RV_SEAT] = 35
+    w = np.empty(4)
+    for fn in (
+        lambda: _core.search_weights(eng.s, b, 3, 4, 0.5, eng.native, w),
+        lambda: _core.search_log_weight(eng.s, b, int(eng.current_player[b]), eng.native),
+        lambda: call(),
+    ):
+        with pytest.raises(ValueError, match="river\\[0\\] = \\(kind .*, seat 35\\)"):
+            fn()
 
 
 def test_the_time_budget_bounds_leaf_decisions():

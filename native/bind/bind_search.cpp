@@ -42,6 +42,14 @@ void check_decision(const State& S, int64_t b, int64_t seat, Opts opts, const ch
     while (a < A::N_ACTIONS && !S.mask(b, a)) ++a;
     std::string why;
     if (!game_ok<true>(S, b, a, opts, &why)) bad(w + why);
+    // The river's seats and kinds index per-seat and per-kind arrays (discard_log_weight): neither the
+    // invariant checker nor the step reads every entry's seat, so they are checked here.
+    for (int64_t i = 0; i < S.g(b, St::G_NRIVER); ++i) {
+        const int64_t rs = S.river(b, i, St::RV_SEAT), rk = S.river(b, i, St::RV_KIND);
+        if (rs < 0 || rs > 3 || rk < 0 || rk >= py::tiles::N_KINDS)
+            bad(w + "river[" + str(i) + "] = (kind " + str(rk) + ", seat " + str(rs) +
+                "): expected a kind 0..33 and a seat 0..3");
+    }
     if (seat >= 0 && S.g(b, St::G_CUR) != seat)
         bad("seat = " + str(seat) + " is not the seat to decide in game " + str(b) + " (" + str(S.g(b, St::G_CUR)) +
             "): resample at the seat's own decision");
