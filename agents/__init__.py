@@ -103,7 +103,11 @@ AGENT_KINDS: tuple[AgentKind, ...] = (
     AgentKind("defensive", "", False, "greedy that folds against danger", _defensive),
     AgentKind("neural", "PATH", True, "a policy network (default: the shipped checkpoint)", _neural),
     AgentKind(
-        "search", "k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS", True, "determinized rollouts over a base agent", _search
+        "search",
+        "k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS,leaf=L,m=M",
+        True,
+        "determinized rollouts or short leaves over a base agent",
+        _search,
     ),
     AgentKind(
         "sb3+trusted",

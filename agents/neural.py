@@ -279,6 +279,16 @@ class NeuralAgent:
         return masked_logits(logits, torch.from_numpy(mask).to(self.device))
 
     @torch.no_grad()
+    def values(self, obs: np.ndarray) -> np.ndarray:
+        """(n,) float32: the value head on observations (n, C, 34): the seat's expected return over the
+        rest of the hand in the training's reward units (tai x ``reward_scale``, 0.1 for every shipped
+        checkpoint: training/config.py)."""
+        if not isinstance(obs, np.ndarray) or obs.ndim != 3:
+            raise ValueError(f"obs must be an array (n, C, 34), got {getattr(obs, 'shape', type(obs).__name__)}")
+        _, v = self.net(torch.from_numpy(net_input(obs, self.net.cfg)).to(self.device))
+        return v.cpu().numpy()
+
+    @torch.no_grad()
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         logits = self._logits(obs, mask)
         if self.sample:

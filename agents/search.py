@@ -29,6 +29,19 @@ the z test are weighted, the standard error over the weights' effective sample s
 always runs); with it the decisions depend on the machine's speed, so a seeded run is repeatable only
 without it.
 
+``leaf=zero`` and ``leaf=value`` (default ``rollout``: the above) stop each candidate's play early:
+under each determinization the candidate is played, then the rollout policy at the other seats, until
+the hand ends or the seat is to decide again (a win on offer to the seat is taken); that catches a
+deal-in on the candidate discard, and the opponents' claims and wins before the seat's next turn,
+exactly under that deal (``envs._core.search_leaves_batch``, native/src/resample.cpp). A settled
+hand is valued by its chips; an open leaf at 0 (``zero``: only what settles within the horizon
+counts) or by the network's value head on the seat's observation of the leaf (``value``, base=neural
+only: the value x per_tai / 0.1, the reward scale it was trained with). The network runs once over
+every open leaf of a batch of decisions. The same z test (``choose``) then picks the candidate, with
+``m`` (chips, default 0) a margin the alternative must also clear: the value head misjudges a leaf's
+hand the same way under every determinization, so its errors pass a z test. ``ms`` bounds the
+leaves' play, not the network's pass.
+
 Unlike the other agents it reads the engine, not an observation: ``act_engine(engine, games)``
 (``agents.evaluation.arena.run_games`` calls it for an agent with ``needs_engine``). What it uses of the
 hidden state is what ``resample_hidden`` keeps (native/include/tw16/resample.hpp): the kinds of the
@@ -38,6 +51,7 @@ opponents' concealed kongs and their 過水 flags; everything else hidden is dea
     make_agent("search:k=16,n=4,rollout=random")
     make_agent("search:base=neural")              # over agents/checkpoints' default network
     make_agent("search:base=defensive,rollout=defensive,k=8,n=2,z=2,w=0.05,ms=50")
+    make_agent("search:base=neural,leaf=value,rollout=defensive,k=8,n=3,z=2,m=15")
 """
 
 from __future__ import annotations
@@ -64,8 +78,29 @@ ROLLOUTS = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "efficient": 2, "
 # measurable. The rollouts' values are biased (uniformly dealt opponents hold worse hands than real
 # ones, and the rollout policy does not fold), so only a clear gain over the base choice is worth
 # taking, and at these k few are both clear and real.
-DEFAULTS = {"k": 8, "n": 3, "rollout": "efficient", "z": 3.0, "base": "greedy", "w": 0.0, "ms": 0.0}
+DEFAULTS = {
+    "k": 8,
+    "n": 3,
+    "rollout": "efficient",
+    "z": 3.0,
+    "base": "greedy",
+    "w": 0.0,
+    "ms": 0.0,
+    "leaf": "rollout",
+    "m": 0.0,
+}
 BASES = ("greedy", "defensive", "neural", "neural:PATH")
+# how a candidate is valued (module docstring): "rollout" plays the hand out; "zero" and "value" stop
+# at the seat's next decision (or the hand's end) and value an open leaf at 0 or by the network's value head
+LEAVES = ("rollout", "zero", "value")
+# the value head's units: tai x the reward_scale it was trained with (training/config.py's default,
+# 0.1, for every shipped checkpoint; a checkpoint does not record it), so chips = v x per_tai / 0.1
+VALUE_REWARD_SCALE = 0.1
+# leaf-evaluated decisions run over chunks of games of about this many leaves (k x n a game; a chunk's
+# leaves are allocated, encoded and valued together: about 4 kB of state and 12 kB of observation
+# each, bounded whatever the batch), and one decision may hold at most MAX_LEAVES of them
+LEAF_ROWS = 4096
+MAX_LEAVES = 1 << 16
 
 
 class SearchAgent:
@@ -83,6 +118,8 @@ class SearchAgent:
         base: str = "greedy",
         w: float = 0.0,
         ms: float = 0.0,
+        leaf: str = "rollout",
+        m: float = 0.0,
     ):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
@@ -98,14 +135,26 @@ class SearchAgent:
             raise ValueError(
                 f"rollout=base plays Greedy at every seat: with base={base} use defensive, efficient, greedy or random"
             )
-        for key, val, top in (("w", w, 1e3), ("ms", ms, 1e7)):
+        for key, val, top in (("w", w, 1e3), ("ms", ms, 1e7), ("m", m, 1e6)):
             if (
                 isinstance(val, bool)
                 or not isinstance(val, (int, float, np.integer, np.floating))
                 or not 0 <= val <= top
             ):
                 raise ValueError(f"{key} must be a number in 0..{top:g}, got {val!r}")
+        if leaf not in LEAVES:
+            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, got {leaf!r}")
+        if leaf == "value" and not base.startswith("neural"):
+            raise ValueError(f"leaf=value reads the base network's value head: use base=neural (got base={base})")
         self.k, self.n, self.rollout, self.z, self.base = int(k), int(n), rollout, float(z), base
+        if leaf != "rollout" and int(k) * int(n) > MAX_LEAVES:
+            raise ValueError(
+                f"k x n = {int(k) * int(n)} leaves per decision, more than the leaf modes hold ({MAX_LEAVES}): "
+                "lower k (with ms, k is only an upper bound)"
+            )
+        if m and leaf == "rollout":
+            raise ValueError("m (a margin in chips) applies to the leaf modes: use leaf=zero or leaf=value")
+        self.leaf, self.m = leaf, float(m)
         self.w, self.ms = float(w), float(ms)
         self.net = None
         # Defensive's parameters and tables, read by rollout=defensive and base=defensive
@@ -124,7 +173,7 @@ class SearchAgent:
 
             self.net = NeuralAgent(base.partition(":")[2] or DEFAULT_CHECKPOINT)
             self.enc = PlanesV0(derived=self.net.derived)
-        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms) == tuple(DEFAULTS.values())
+        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms, leaf, self.m) == tuple(DEFAULTS.values())
         self.name = "search" if same else f"search:k={self.k},n={self.n},rollout={rollout},z={self.z:g}"
         if base != "greedy":
             self.name += f",base={base}"
@@ -132,24 +181,37 @@ class SearchAgent:
             self.name += f",w={self.w:g}"
         if not same and self.ms:
             self.name += f",ms={self.ms:g}"
+        if leaf != "rollout":
+            self.name += f",leaf={leaf}"
+        if self.m:
+            self.name += f",m={self.m:g}"
+        self._leaves = None  # (the leaf states' buffer, reused while large enough)
         self.searched = 0  # decisions that ran rollouts (counted over resets: duplicate play resets per batch)
+        self.changed = 0  # leaf modes: searched decisions that left the base's choice
         self.decisions = 0
         self.seconds = 0.0
         self.reset(seed)
 
     @classmethod
     def from_spec(cls, arg: str, seed: int | None = 0) -> SearchAgent:
-        """``k=8,n=3,rollout=efficient,z=3,base=greedy,w=0,ms=0`` (any subset, in any order) -> an agent."""
+        """``k=8,n=3,rollout=efficient,z=3,base=greedy,w=0,ms=0,leaf=rollout,m=0`` (any subset, in any
+        order) -> an agent."""
         params: dict = {}
         for part in filter(None, str(arg).split(",")):
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
                 raise ValueError(
-                    f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, w=NUMBER, ms=NUMBER, "
-                    f"rollout={'|'.join(ROLLOUTS)} or base={'|'.join(BASES)}"
+                    f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, w=NUMBER, ms=NUMBER, m=NUMBER, "
+                    f"rollout={'|'.join(ROLLOUTS)}, base={'|'.join(BASES)} or leaf={'|'.join(LEAVES)}"
                 )
             try:
-                params[key] = val if key in ("rollout", "base") else float(val) if key in ("z", "w", "ms") else int(val)
+                params[key] = (
+                    val
+                    if key in ("rollout", "base", "leaf")
+                    else float(val)
+                    if key in ("z", "w", "ms", "m")
+                    else int(val)
+                )
             except ValueError:
                 raise ValueError(f"search agent option {part!r}: {key} must be a number") from None
         return cls(seed, **params)
@@ -172,6 +234,12 @@ class SearchAgent:
         out = np.empty(games.size, np.int64)
         values = np.empty((games.size, self.n), np.float64)
         t0 = time.perf_counter()
+        if self.leaf != "rollout":
+            chunk = max(1, LEAF_ROWS // (self.k * self.n))
+            for c0 in range(0, games.size, chunk):
+                part = slice(c0, c0 + chunk)
+                out[part], values[part] = self.leaf_decisions(engine, games[part], seeds[part])
+            return self._done(out, values, t0, games.size)
         cands = None if self.net is None else self.net_candidates(engine, games)
         _core.search_batch(
             engine.s,
@@ -190,11 +258,69 @@ class SearchAgent:
             self.w,
             self.ms,
         )
+        return self._done(out, values, t0, games.size)
+
+    def _done(self, out: np.ndarray, values: np.ndarray, t0: float, n_games: int) -> np.ndarray:
         self.seconds += time.perf_counter() - t0
-        self.decisions += games.size
+        self.decisions += n_games
         self.searched += int((~np.isnan(values[:, 0])).sum())
         self.last_values = values
         return out
+
+    def leaf_decisions(self, engine, games: np.ndarray, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The leaf-evaluated decisions (``leaf=zero|value``) of ``engine``'s games ``games``: (actions
+        (G,), each candidate's weighted mean value (G, n), NaN past the candidates and where nothing
+        was searched). The native core plays every candidate to its leaf under each determinization
+        (``envs._core.search_leaves_batch``); an open leaf is valued here."""
+        from envs.engine.state import alloc
+        from envs.obs.planes_v0 import encode_state_rows
+
+        G, k, n = games.size, self.k, self.n
+        if self._leaves is None or self._leaves.hands.shape[0] < G * k * n:
+            self._leaves = alloc(G * k * n, 0)
+        cands = np.empty((G, n), np.int64)
+        chips = np.empty((G, k, n), np.float64)
+        status = np.empty((G, k, n), np.int8)
+        log_w = np.empty((G, k), np.float64)
+        done = np.empty(G, np.int64)
+        given = None if self.net is None else self.net_candidates(engine, games)
+        _core.search_leaves_batch(
+            engine.s,
+            games,
+            seeds,
+            k,
+            n,
+            ROLLOUTS[self.rollout],
+            engine.native,
+            self._leaves,
+            cands,
+            chips,
+            status,
+            log_w,
+            done,
+            given,
+            self.defence,
+            self.base == "defensive",
+            self.w,
+            self.ms,
+        )
+        ran = np.arange(k)[None, :, None] < done[:, None, None]  # (G, k, 1): the determinizations that ran
+        leaf_open = (status == LEAF_OPEN) & ran & (cands >= 0)[:, None, :]
+        if self.leaf == "value" and leaf_open.any():
+            rows = np.flatnonzero(leaf_open.reshape(-1))  # slot (i * k + d) * n + j of the leaves
+            seats = np.repeat(engine.current_player[games].astype(np.int64), k * n)[rows]
+            obs = self.enc.alloc(rows.size)
+            encode_state_rows(obs, rows, seats, self._leaves, engine.native, self.enc.flags)
+            scale = engine.rules.stakes.per_tai / VALUE_REWARD_SCALE
+            chips.reshape(-1)[rows] += scale * self.net.values(obs).astype(np.float64)
+        out = cands[:, 0].copy()
+        means = np.full((G, n), np.nan)
+        for i in np.flatnonzero(done > 0):
+            nc = int((cands[i] >= 0).sum())
+            best, means[i, :nc] = choose(chips[i, : done[i], :nc], log_w[i, : done[i]], self.z, self.m)
+            out[i] = cands[i, best]
+            self.changed += best != 0
+        return out, means
 
     def net_candidates(self, engine, games: np.ndarray) -> np.ndarray:
         """(G, n) the network's ``n`` most probable legal actions per game, best first, -1 past the legal
@@ -204,3 +330,31 @@ class SearchAgent:
         mask = engine.legal_action_mask[games]
         order = np.argsort(-self.net.logits(obs, mask), axis=1, kind="stable")[:, : self.n]
         return np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)
+
+
+LEAF_OPEN = 1  # search_leaves_batch's status of a leaf where the seat is to decide again (tw16/resample.hpp)
+
+
+def choose(values: np.ndarray, log_w: np.ndarray, z: float, margin: float = 0.0) -> tuple[int, np.ndarray]:
+    """The search's choice among candidates from their values (k determinizations, nc candidates; the
+    base candidate first) and the determinizations' log importance weights (k,): (the index of the
+    candidate of best weighted mean among those that beat the base one by more than ``z`` standard
+    errors of the paired differences, their variance floored at 1 chip squared and the standard error
+    over the weights' effective sample size, and by more than ``margin`` chips; the weighted means
+    (nc,)). With margin 0 the rule of the native search (``search_action``, tw16/resample.hpp). The
+    margin is for the value head's errors: they are systematic (the same leaf hand is misjudged the
+    same way under every determinization), so their paired differences have little spread and a z
+    test alone passes them."""
+    k = values.shape[0]
+    w = np.exp(log_w - log_w.max())
+    W, W2 = w.sum(), (w * w).sum()
+    means = (w[:, None] * values).sum(0) / W
+    sq = (w[:, None] * (values - values[:, :1]) ** 2).sum(0)
+    ess, denom = W * W / W2, W - W2 / W
+    best = 0
+    for j in range(1, values.shape[1]):
+        d = means[j] - means[0]
+        var = max(1.0, (sq[j] - W * d * d) / denom if k > 1 and denom > 0 else 0.0)
+        if d > max(z * np.sqrt(var / ess), margin) and means[j] > means[best]:
+            best = j
+    return best, means

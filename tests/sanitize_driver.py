@@ -612,6 +612,8 @@ INTS = [-1, -2, 0, 1, 2, 3, 4, 5, 33, 34, 35, 143, 144, 1 << 31, -(1 << 31), (1 
 INT_LIMITS = {
     ("random_play", "episodes"): [-1, -(1 << 63), 0, 1, 2],
     ("search_batch", "k"): [-1, -(1 << 63), 0, 1, 3, (1 << 20) + 1, (1 << 63) - 1],
+    ("search_leaves_batch", "k"): [-1, -(1 << 63), 0, 1, 3, (1 << 20) + 1, (1 << 63) - 1],
+    ("search_determinization", "i"): [-1, -(1 << 63), 0, 1, 3, 1 << 20, (1 << 63) - 1],
     ("score_all", "reps"): [-1, -(1 << 63), 0, 1, 2],
     ("gen_group", "nk"): [-1, 0, 2, 3, 4, 5, 10, 34, (1 << 63) - 1, -(1 << 63)],
     ("set_num_threads", "n"): [-1, 0, 1, 2, 3, 1024, 1025, -(1 << 31), (1 << 63) - 1],
@@ -847,6 +849,27 @@ def valid_calls(core, ctx, S):
             0.5,
             0.0,
         ],
+        "search_leaves_batch": [
+            S,
+            np.array([1], np.int64),
+            np.array([3], np.uint64),
+            2,
+            2,
+            4,  # ROLLOUT_DEFENSIVE, as above
+            ctx.native,
+            st.alloc(4, 0),  # the leaves: 1 game x k 2 x n 2, no scripted walls
+            np.zeros((1, 2), np.int64),
+            np.zeros((1, 2, 2)),
+            np.zeros((1, 2, 2), np.int8),
+            np.zeros((1, 2)),
+            np.zeros(1, np.int64),
+            np.array([[np.flatnonzero(S.mask[1])[0], -1]], np.int64),
+            search_defence,
+            False,
+            0.5,
+            0.0,
+        ],
+        "search_determinization": [S, 1, 3, 1, ctx.native, st.alloc(2, 0), 1],
         "search_weights": [S, 1, 3, 4, 0.5, ctx.native, np.zeros(4)],
         "search_log_weight": [S, 1, int(S.g[1, st.G_CUR]), ctx.native],
         # encoders

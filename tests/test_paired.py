@@ -32,3 +32,20 @@ def test_paired_identical_agents_differ_by_nothing_and_the_cli_prints_json(capsy
     assert r["b"]["ms_per_decision"] >= 0 and "ms_per_decision" not in r["a"]
     r = paired("greedy", "greedy", ["greedy"] * 3, 40, seed=2)
     assert "vr" not in r and r["b_minus_a"]["ci95"] == [0.0, 0.0]
+
+
+def test_several_b_against_one_a_play_a_once_with_the_same_figures(capsys):
+    """``played`` (the CLI with several b) reuses a's games: each pair reads as a fresh paired call."""
+    played: dict = {}
+    specs = ("defensive", "random")
+    got = [paired("greedy", b, ["greedy"] * 3, 40, seed=3, vr=True, played=played) for b in specs]
+    assert set(played) == {"greedy", *specs}
+    for b, r in zip(specs, got):
+        assert r == paired("greedy", b, ["greedy"] * 3, 40, seed=3, vr=True)
+    assert main(["greedy", *specs, "--field", "greedy", "--hands", "40", "--seed", "3", "--vr"]) == 0
+    out, dec, i, printed = capsys.readouterr().out, json.JSONDecoder(), 0, []
+    while out[i:].strip():
+        r, i = dec.raw_decode(out, i + len(out[i:]) - len(out[i:].lstrip()))
+        printed.append(r)
+    assert [r["b"]["agent"] for r in printed] == list(specs)
+    assert json.loads(json.dumps(got)) == printed

@@ -22,13 +22,24 @@ import numpy as np
 from agents.evaluation.variance import cross_fit, luck_fit, mean_ci
 
 
-def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0, rules=None, vr: bool = False) -> dict:
+def paired(
+    spec_a: str,
+    spec_b: str,
+    field: list[str],
+    hands: int,
+    seed: int = 0,
+    rules=None,
+    vr: bool = False,
+    played: dict | None = None,
+) -> dict:
     """Chips per hand of ``spec_a`` and ``spec_b`` (each in slot 0 against ``field``'s three agents)
     and of b - a, wall by wall, with 95% intervals; ``rules`` default ``Rules()`` (external bots,
     ``olympiad:COMMAND``, need the events' rules: docs/olympiad.md). ``vr``: also the variance-reduced
     figures under ``"vr"`` (``agents.evaluation.variance``: each agent's chips per wall minus its
     cross-fitted luck terms, which have mean zero, so b - a of the corrected values keeps its mean)
-    and the interval width ratio plain / corrected of the difference."""
+    and the interval width ratio plain / corrected of the difference. ``played``: a dict kept across
+    calls with the same field, hands, seed, rules and vr, so that an agent already played (the
+    baseline ``a`` against several ``b``) is not played again: its results are the same."""
     from agents import make_agent
     from agents.evaluation.arena import play_duplicate, walls_for
 
@@ -36,7 +47,11 @@ def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0
         raise ValueError(f"the field is three agents, got {len(field)}: {field}")
     walls = walls_for(hands)
     per_wall, corrected, seconds = {}, {}, {}
+    played = {} if played is None else played
     for spec in (spec_a, spec_b):
+        if spec in played:
+            per_wall[spec], corrected[spec], seconds[spec] = played[spec]
+            continue
         agents = [make_agent(spec, seed=seed)] + [make_agent(s, seed=seed) for s in field]
         res = play_duplicate(agents, walls, rules, seed=seed, vr=vr)
         per_wall[spec] = res["per_wall"][:, 0] / 4
@@ -44,6 +59,9 @@ def paired(spec_a: str, spec_b: str, field: list[str], hands: int, seed: int = 0
             corrected[spec] = corrected_slot0(res)
         if hasattr(agents[0], "seconds") and getattr(agents[0], "decisions", 0):
             seconds[spec] = {"ms_per_decision": 1000 * agents[0].seconds / agents[0].decisions}
+            if getattr(agents[0], "leaf", "rollout") != "rollout":  # how often the leaf search left its base
+                seconds[spec].update(searched=agents[0].searched, changed=agents[0].changed)
+        played[spec] = per_wall[spec], corrected.get(spec), seconds.get(spec, {})
     a, b = per_wall[spec_a], per_wall[spec_b]
     row = lambda x: dict(zip(("chips_per_hand", "ci95"), mean_ci(x)))  # noqa: E731
     corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else None  # none for a constant result
@@ -78,7 +96,7 @@ def corrected_slot0(res: dict) -> np.ndarray:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m agents.evaluation.paired", description=__doc__.splitlines()[0])
     p.add_argument("a", help="the first agent (the baseline)")
-    p.add_argument("b", help="the second agent")
+    p.add_argument("b", nargs="+", help="the second agent (several: each against a, which plays once)")
     p.add_argument("--field", nargs="+", default=["defensive"], help="the three opponents (one name: three copies)")
     p.add_argument("--hands", type=int, default=8000)
     p.add_argument("--seed", type=int, default=0)
@@ -90,7 +108,9 @@ def main(argv=None) -> int:
     from envs.rules import Rules
 
     rules = Rules.make(a.profile, **json.loads(a.rules)) if a.rules else Rules(profile=a.profile)
-    print(json.dumps(paired(a.a, a.b, field, a.hands, a.seed, rules, vr=a.vr), indent=1))
+    played: dict = {}
+    for b in a.b:
+        print(json.dumps(paired(a.a, b, field, a.hands, a.seed, rules, vr=a.vr, played=played), indent=1), flush=True)
     return 0
 
 

@@ -340,6 +340,20 @@ int64_t efficient_action(const State& R, Stream& arng, View<int64_t, 1> sh, View
     return random_action(m, arng.v(), 0, legal);
 }
 
+// The rollout policy's action for the seat to decide in game 0 of R.
+int64_t policy_action(const State& R, const SearchCfg& cfg, Stream& arng, View<int64_t, 1> shv, View<int64_t, 1> lv,
+                      Opts opts) {
+    if (cfg.policy == ROLLOUT_BASE) {
+        int64_t base = -1;
+        search_candidates(R, 0, &base, 1, opts);
+        return base;
+    }
+    return cfg.policy == ROLLOUT_DEFENSIVE   ? defensive_decision(R, 0, opts, *cfg.defence)
+           : cfg.policy == ROLLOUT_EFFICIENT ? efficient_action(R, arng, shv, lv)
+           : cfg.policy == RP::POLICY_GREEDY ? greedy_action(R, 0, arng.v(), shv, lv)
+                                             : random_action(R.mask[0], arng.v(), 0, lv);
+}
+
 // Play game 0 of R from action a with the rollout policy to the end of the hand: the seat's chips.
 // Returns false when ok refused a state.
 bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
@@ -355,16 +369,39 @@ bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const Searc
         if (a < 0 || !R.mask(0, a) || !ok(R, 0, a, opts)) return false;
         step_game(R, 0, a, opts, ecfg, prof);
         if (R.terminated[0] || R.g(0, St::G_HANDS) != hands0) break;
-        int64_t base = -1;
-        if (cfg.policy == ROLLOUT_BASE) search_candidates(R, 0, &base, 1, opts);
-        a = cfg.policy == ROLLOUT_BASE        ? base
-            : cfg.policy == ROLLOUT_DEFENSIVE ? defensive_decision(R, 0, opts, *cfg.defence)
-            : cfg.policy == ROLLOUT_EFFICIENT ? efficient_action(R, arng, shv, lv)
-            : cfg.policy == RP::POLICY_GREEDY ? greedy_action(R, 0, arng.v(), shv, lv)
-                                              : random_action(R.mask[0], arng.v(), 0, lv);
+        a = policy_action(R, cfg, arng, shv, lv, opts);
     }
     *value = static_cast<double>(sub_wrap(R.scores(0, seat), before));
     return true;
+}
+
+// Play game 0 of R from the seat's action a to the leaf: the other seats play the rollout policy
+// until the hand ends (LEAF_SETTLED) or `seat` is to decide again (LEAF_OPEN); a decision of the seat
+// with a win on offer is played as the win (the search takes every win: its chips are then exact).
+// *chips: the seat's chips gained on the way (a settled hand's result). LEAF_REFUSED when ok refused
+// a state or the hand ran past cfg.max_steps.
+int64_t play_to_leaf(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
+                     const Prof& prof, StepOk ok, double* chips) {
+    Stream arng(seed);
+    std::array<int64_t, 34> sh{};
+    std::array<int64_t, A::N_ACTIONS> legal{};
+    const auto shv = View<int64_t, 1>::contiguous(sh.data(), {34});
+    const auto lv = View<int64_t, 1>::contiguous(legal.data(), {A::N_ACTIONS});
+    const int64_t before = R.scores(0, seat);
+    const int64_t hands0 = R.g(0, St::G_HANDS);
+    for (int64_t t = 0; t < cfg.max_steps; ++t) {
+        if (a < 0 || !R.mask(0, a) || !ok(R, 0, a, opts)) return LEAF_REFUSED;
+        step_game(R, 0, a, opts, ecfg, prof);
+        *chips = static_cast<double>(sub_wrap(R.scores(0, seat), before));
+        if (R.terminated[0] || R.g(0, St::G_HANDS) != hands0) return LEAF_SETTLED;
+        if (R.g(0, St::G_CUR) == seat) {
+            if (!R.mask(0, A::WIN)) return LEAF_OPEN;
+            a = A::WIN;
+        } else {
+            a = policy_action(R, cfg, arng, shv, lv, opts);
+        }
+    }
+    return LEAF_REFUSED;
 }
 }  // namespace
 
@@ -437,6 +474,19 @@ uint64_t next_determinization(const State& S, int64_t b, int64_t seat, Stream& r
     return rollout_seed;
 }
 }  // namespace
+
+uint64_t search_determinization(const State& S, int64_t b, uint64_t seed, int64_t i, Opts opts, Cfg ecfg,
+                                const Prof& prof, const State& dst, int64_t c) {
+    const int64_t seat = S.g(b, St::G_CUR);
+    GameBuf det(1);
+    const State D = det.state();
+    Stream r(seed);
+    double lw = 0.0;
+    uint64_t rs = 0;
+    for (int64_t q = 0; q <= i; ++q) rs = next_determinization(S, b, seat, r, 0.0, D, opts, ecfg, prof, &lw);
+    copy_game(D, 0, dst, c);
+    return rs;
+}
 
 void search_weights(const State& S, int64_t b, uint64_t seed, int64_t k, double beta, Opts opts, Cfg ecfg,
                     const Prof& prof, double* w) {
@@ -516,6 +566,35 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
         if (d > cfg.z * std::sqrt(var / ess) && values[j] > values[best]) best = j;
     }
     return cands[best];
+}
+
+int64_t search_leaves(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
+                      const Prof& prof, StepOk ok, const int64_t* cands, int64_t nc, const State& L, int64_t l0,
+                      double* chips, int8_t* status, double* log_w) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const int64_t seat = S.g(b, St::G_CUR);
+    GameBuf det(1), leaf(1);
+    const State D = det.state(), R = leaf.state();
+    Stream r(seed);
+    int64_t done = 0;
+    for (int64_t i = 0; i < cfg.k; ++i) {
+        if (i > 0 && cfg.ms > 0.0 &&
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= cfg.ms)
+            break;
+        // the determinizations (and their rollout seeds) of search_action, in its order
+        const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &log_w[i]);
+        for (int64_t j = 0; j < nc; ++j) {
+            copy_game(D, 0, R, 0);
+            double c = 0.0;
+            const int64_t st = play_to_leaf(R, seat, cands[j], rs, cfg, opts, ecfg, prof, ok, &c);
+            if (st == LEAF_REFUSED) return -1;
+            if (st == LEAF_OPEN) copy_game(R, 0, L, l0 + i * cfg.n + j);
+            chips[i * cfg.n + j] = c;
+            status[i * cfg.n + j] = static_cast<int8_t>(st);
+        }
+        ++done;
+    }
+    return done;
 }
 
 }  // namespace tw16

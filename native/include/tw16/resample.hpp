@@ -100,6 +100,11 @@ double discard_log_weight(const State& S, int64_t b, int64_t seat, const Prof& p
 void search_weights(const State& S, int64_t b, uint64_t seed, int64_t k, double beta, Opts opts, Cfg ecfg,
                     const Prof& prof, double* w);
 
+// Determinization i (0-based) of those search_action and search_leaves deal from `seed` for game b's
+// seat to decide, into slot c of dst; returns its rollout stream's seed (tests replay a leaf from it).
+uint64_t search_determinization(const State& S, int64_t b, uint64_t seed, int64_t i, Opts opts, Cfg ecfg,
+                                const Prof& prof, const State& dst, int64_t c);
+
 // A check run before each rollout step (the bindings' game_ok): false refuses the state.
 using StepOk = bool (*)(const State&, int64_t b, int64_t action, Opts opts);
 
@@ -126,5 +131,24 @@ int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n
 int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
                       const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands,
                       const int64_t* given = nullptr, int64_t n_given = 0);
+
+// -- leaf-evaluated search (agents/search.py leaf=zero|value) ------------------------------------
+// What play_to_leaf reached: a state refused (by ok, or a hand past max_steps), the seat to decide
+// again (the leaf's value is estimated: the network's value head, agents/search.py), or the hand over.
+inline constexpr int8_t LEAF_REFUSED = 0;
+inline constexpr int8_t LEAF_OPEN = 1;
+inline constexpr int8_t LEAF_SETTLED = 2;
+
+// The leaves of the search for game b over the candidates cands[0..nc) (nc <= cfg.n): for each
+// determinization i (search_action's, in its order, from `seed`: the same deals and importance
+// weights; no new one starts past cfg.ms milliseconds, the first always runs) and candidate j, the
+// candidate, then the rollout policy at the other seats until the hand ends or the seat is to decide
+// again (a win on offer to the seat is taken). Writes, at e = i * cfg.n + j, chips[e] (the seat's
+// chips gained on the way: a settled hand's result) and status[e] (LEAF_OPEN or LEAF_SETTLED), the
+// open leaf's state into slot l0 + e of L, and log_w[i] (beta * discard_log_weight; 0 at beta 0).
+// Returns how many determinizations ran, or -1 when a state was refused.
+int64_t search_leaves(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
+                      const Prof& prof, StepOk ok, const int64_t* cands, int64_t nc, const State& L, int64_t l0,
+                      double* chips, int8_t* status, double* log_w);
 
 }  // namespace tw16
