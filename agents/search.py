@@ -341,20 +341,12 @@ def choose(values: np.ndarray, log_w: np.ndarray, z: float, margin: float = 0.0)
     candidate of best weighted mean among those that beat the base one by more than ``z`` standard
     errors of the paired differences, their variance floored at 1 chip squared and the standard error
     over the weights' effective sample size, and by more than ``margin`` chips; the weighted means
-    (nc,)). With margin 0 the rule of the native search (``search_action``, tw16/resample.hpp). The
-    margin is for the value head's errors: they are systematic (the same leaf hand is misjudged the
+    (nc,)). The native search's own rule (``envs._core.search_choose``: tw16/resample.hpp PairedMeans,
+    which ``search_action`` accumulates its rollouts in). The margin is for the value head's errors: they are systematic (the same leaf hand is misjudged the
     same way under every determinization), so their paired differences have little spread and a z
     test alone passes them."""
-    k = values.shape[0]
-    w = np.exp(log_w - log_w.max())
-    W, W2 = w.sum(), (w * w).sum()
-    means = (w[:, None] * values).sum(0) / W
-    sq = (w[:, None] * (values - values[:, :1]) ** 2).sum(0)
-    ess, denom = W * W / W2, W - W2 / W
-    best = 0
-    for j in range(1, values.shape[1]):
-        d = means[j] - means[0]
-        var = max(1.0, (sq[j] - W * d * d) / denom if k > 1 and denom > 0 else 0.0)
-        if d > max(z * np.sqrt(var / ess), margin) and means[j] > means[best]:
-            best = j
-    return best, means
+    means = np.empty(values.shape[1], np.float64)
+    best = _core.search_choose(
+        np.ascontiguousarray(values, np.float64), np.ascontiguousarray(log_w, np.float64), z, margin, means
+    )
+    return int(best), means

@@ -871,6 +871,7 @@ def valid_calls(core, ctx, S):
         ],
         "search_determinization": [S, 1, 3, 1, ctx.native, st.alloc(2, 0), 1],
         "search_weights": [S, 1, 3, 4, 0.5, ctx.native, np.zeros(4)],
+        "search_choose": [np.arange(6.0).reshape(3, 2), np.zeros(3), 1.0, 0.0, np.zeros(2)],
         "search_log_weight": [S, 1, int(S.g[1, st.G_CUR]), ctx.native],
         # encoders
         "planes_v0_encode": [

@@ -375,3 +375,50 @@ def test_the_time_budget_bounds_leaf_decisions():
         _core.set_num_threads(0)
     assert eng.legal_action_mask[games, out].all() and agent.searched > 0
     assert dt < games.size * 0.1 + 1.0
+
+
+def _choose_reference(values, log_w, z, margin):
+    """The rule written out over whole arrays (the weights normalised once), to check the native
+    accumulator (PairedMeans: one determinization at a time, rescaled as larger weights arrive)."""
+    k = values.shape[0]
+    w = np.exp(log_w - log_w.max())
+    W, W2 = w.sum(), (w * w).sum()
+    means = (w[:, None] * values).sum(0) / W
+    sq = (w[:, None] * (values - values[:, :1]) ** 2).sum(0)
+    ess, denom = W * W / W2, W - W2 / W
+    best = 0
+    for j in range(1, values.shape[1]):
+        d = means[j] - means[0]
+        var = max(1.0, (sq[j] - W * d * d) / denom if k > 1 and denom > 0 else 0.0)
+        if d > max(z * np.sqrt(var / ess), margin) and means[j] > means[best]:
+            best = j
+    return best, means
+
+
+def test_choose_matches_the_rule_over_whole_arrays():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        k, nc = int(rng.integers(1, 12)), int(rng.integers(1, 6))
+        values = rng.normal(0, 20, (k, nc)) + rng.normal(0, 5, nc)
+        log_w = rng.normal(0, 3, k) if rng.random() < 0.5 else np.zeros(k)
+        z, margin = float(rng.choice([0.0, 1.0, 2.0])), float(rng.choice([0.0, 3.0]))
+        best, means = choose(values, log_w, z, margin)
+        ref_best, ref_means = _choose_reference(values, log_w, z, margin)
+        np.testing.assert_allclose(means, ref_means, rtol=1e-9, atol=1e-9)
+        assert best == ref_best
+
+
+def test_choose_refuses_bad_input():
+    ok = np.zeros((3, 2))
+    for args, match in (
+        ((np.zeros((0, 2)), np.zeros(0), 1.0, 0.0, np.zeros(2)), "no determinization"),
+        ((np.zeros((3, 77)), np.zeros(3), 1.0, 0.0, np.zeros(77)), "nc = 77"),
+        ((ok, np.zeros(4), 1.0, 0.0, np.zeros(2)), "log_w"),
+        ((ok, np.zeros(3), 1.0, 0.0, np.zeros(3)), "means"),
+        ((ok, np.zeros(3), -1.0, 0.0, np.zeros(2)), "z = "),
+        ((ok, np.zeros(3), 1.0, np.nan, np.zeros(2)), "margin = "),
+        ((np.array([[0.0, np.nan]] * 3), np.zeros(3), 1.0, 0.0, np.zeros(2)), r"values\[0, 1\] is not finite"),
+        ((ok, np.array([0.0, np.inf, 0.0]), 1.0, 0.0, np.zeros(2)), r"log_w\[1\] is not finite"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            _core.search_choose(*args)

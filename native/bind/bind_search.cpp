@@ -357,6 +357,39 @@ void bind_search(nb::module_& m) {
         "The discard model's log weight (before beta) of game b's deal as seat sees it "
         "(tw16/resample.hpp discard_log_weight).");
     m.def(
+        "search_choose",
+        [](const AnyArray& values_a, const AnyArray& log_w_a, double z, double margin, const RwArray& means_a) {
+            const auto values = ro<double, 2>(values_a, "values", {-1, -1});
+            const int64_t k = values.shape[0], nc = values.shape[1];
+            if (k < 1) bad("values: no determinization (expected (k >= 1, nc) values)");
+            if (nc < 1 || nc > A::N_ACTIONS) bad("values: nc = " + str(nc) + ", expected 1..76 candidates");
+            const auto log_w = ro<double, 1>(log_w_a, "log_w", {k});
+            const auto means = rw<double, 1>(means_a, "means", {nc});
+            if (!(z >= 0.0 && z <= 1e6)) bad("z = " + std::to_string(z) + ", expected 0..1e6 standard errors");
+            if (!(margin >= 0.0 && margin <= 1e6))
+                bad("margin = " + std::to_string(margin) + ", expected 0..1e6 chips");
+            PairedMeans pm(nc);
+            for (int64_t i = 0; i < k; ++i) {
+                if (!std::isfinite(log_w[i])) bad("log_w[" + str(i) + "] is not finite");
+                pm.start(log_w[i]);
+                for (int64_t j = 0; j < nc; ++j) {
+                    if (!std::isfinite(values(i, j))) bad("values[" + str(i) + ", " + str(j) + "] is not finite");
+                    pm.add(j, values(i, j));
+                }
+                pm.finish();
+            }
+            std::vector<double> mu(static_cast<size_t>(nc));
+            const int64_t best = pm.choose(z, margin, mu.data());
+            for (int64_t j = 0; j < nc; ++j) means[j] = mu[static_cast<size_t>(j)];
+            return best;
+        },
+        nb::arg("values"), nb::arg("log_w"), nb::arg("z"), nb::arg("margin"), nb::arg("means"),
+        "The search's choice (tw16/resample.hpp PairedMeans, search_batch's rule) from values (float64 (k, nc): "
+        "each candidate's value under each determinization, the base candidate first) and log_w (float64 (k,): "
+        "the determinizations' log importance weights): the index of the best weighted mean among the candidates "
+        "that beat the base one by more than z standard errors of the paired differences and by more than margin "
+        "chips (0: none does); means (float64 (nc,)) receives the weighted means.");
+    m.def(
         "search_weights",
         [](nb::handle state, int64_t b, uint64_t seed, int64_t k, double beta, const Rules& rules,
            const RwArray& out_a) {

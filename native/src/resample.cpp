@@ -503,6 +503,42 @@ void search_weights(const State& S, int64_t b, uint64_t seed, int64_t k, double 
     for (int64_t i = 0; i < k; ++i) w[i] /= sum;
 }
 
+void PairedMeans::start(double log_w) {
+    if (done == 0) top = log_w;
+    if (log_w > top) {  // rescale what is summed so that the largest weight so far is 1 (no underflow)
+        const double f = std::exp(top - log_w);
+        for (int64_t j = 0; j < nc; ++j) sum[j] *= f, sq[j] *= f;
+        W *= f;
+        W2 *= f * f;
+        top = log_w;
+    }
+    w = std::exp(log_w - top);
+}
+
+void PairedMeans::add(int64_t j, double v) {
+    sum[j] += w * v;
+    if (j == 0) v0 = v;
+    sq[j] += w * (v - v0) * (v - v0);
+}
+
+void PairedMeans::finish() {
+    W += w;
+    W2 += w * w;
+    ++done;
+}
+
+int64_t PairedMeans::choose(double z, double margin, double* means) const {
+    const double ess = W * W / W2, denom = W - W2 / W;
+    int64_t best = 0;
+    for (int64_t j = 0; j < nc; ++j) means[j] = sum[j] / W;
+    for (int64_t j = 1; j < nc; ++j) {
+        const double d = means[j] - means[0];
+        const double var = std::max(1.0, done > 1 && denom > 0.0 ? (sq[j] - W * d * d) / denom : 0.0);
+        if (d > std::max(z * std::sqrt(var / ess), margin) && means[j] > means[best]) best = j;
+    }
+    return best;
+}
+
 int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t seed, Opts opts, Cfg ecfg,
                       const Prof& prof, StepOk ok, double* values, int64_t* cands, int64_t* n_cands,
                       const int64_t* given, int64_t n_given) {
@@ -515,15 +551,10 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
     if (nc == 0) return -1;
     if (nc == 1 || cands[0] == A::WIN) return cands[0];  // nothing to search
     *n_cands = nc;
-    for (int64_t j = 0; j < nc; ++j) values[j] = 0.0;
     GameBuf det(1), roll(1);
     const State D = det.state(), R = roll.state();
     Stream r(seed);
-    // Importance weights relative to the largest so far (exactly 1.0 at beta = 0: the unweighted sums,
-    // bit for bit); normalised by their total W below.
-    std::array<double, A::N_ACTIONS> sq{};  // weighted sums of squared differences to the base candidate
-    double W = 0.0, W2 = 0.0, top = 0.0;
-    int64_t done = 0;
+    PairedMeans pm(nc);
     for (int64_t i = 0; i < cfg.k; ++i) {
         if (i > 0 && cfg.ms > 0.0 &&
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= cfg.ms)
@@ -531,40 +562,16 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
         double lw = 0.0;
         // the same rollout stream rs for every candidate
         const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &lw);
-        if (i == 0) top = lw;
-        if (lw > top) {  // rescale what is summed so that the largest weight so far is 1 (no underflow)
-            const double f = std::exp(top - lw);
-            for (int64_t j = 0; j < nc; ++j) values[j] *= f, sq[j] *= f;
-            W *= f;
-            W2 *= f * f;
-            top = lw;
-        }
-        const double w = std::exp(lw - top);
-        double v0 = 0.0;
+        pm.start(lw);
         for (int64_t j = 0; j < nc; ++j) {
             copy_game(D, 0, R, 0);
             double v = 0.0;
             if (!rollout(R, seat, cands[j], rs, cfg, opts, ecfg, prof, ok, &v)) return -1;
-            values[j] += w * v;
-            if (j == 0) v0 = v;
-            sq[j] += w * (v - v0) * (v - v0);
+            pm.add(j, v);
         }
-        W += w;
-        W2 += w * w;
-        ++done;
+        pm.finish();
     }
-    // The best mean, if it beats the base candidate by z standard errors of the paired differences
-    // (their variance floored at 1 chip squared: k equal differences are not certainty). Weighted:
-    // the variance with the reliability-weights correction and the effective sample size W^2 / W2
-    // (both k and k - 1 when every weight is 1).
-    const double ess = W * W / W2, denom = W - W2 / W;
-    int64_t best = 0;
-    for (int64_t j = 0; j < nc; ++j) values[j] /= W;
-    for (int64_t j = 1; j < nc; ++j) {
-        const double d = values[j] - values[0];
-        const double var = std::max(1.0, done > 1 && denom > 0.0 ? (sq[j] - W * d * d) / denom : 0.0);
-        if (d > cfg.z * std::sqrt(var / ess) && values[j] > values[best]) best = j;
-    }
+    const int64_t best = pm.choose(cfg.z, 0.0, values);
     return cands[best];
 }
 

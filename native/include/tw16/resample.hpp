@@ -3,6 +3,7 @@
 // random stream for the hands after this one), so that an agent can play determinized rollouts.
 // Python: envs/engine/api.py (Engine.clone, Engine.resample_hidden), agents/search.py.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -116,6 +117,27 @@ using StepOk = bool (*)(const State&, int64_t b, int64_t action, Opts opts);
 // Defensive's decision (defensive_decision) comes first instead of Greedy's, then Greedy's order.
 int64_t search_candidates(const State& S, int64_t b, int64_t* out, int64_t max_n, Opts opts,
                           const greedy::Defence* defence = nullptr);
+
+// The search's choice from the candidates' values under weighted determinizations, accumulated one
+// determinization at a time (search_action's rollouts; agents/search.py's leaf modes through the
+// binding search_choose): weights are kept relative to the largest so far, so none underflows, and
+// are exactly 1.0 when every log weight is equal (the unweighted sums, bit for bit).
+struct PairedMeans {
+    explicit PairedMeans(int64_t nc) : nc(nc) {}
+    void start(double log_w);       // a new determinization, of this log importance weight
+    void add(int64_t j, double v);  // candidate j's value under it (the base candidate, j = 0, first)
+    void finish();                  // closes the determinization
+    // The weighted means into means[0..nc), and the index of the best mean among the candidates that
+    // beat the base one by more than z standard errors of the paired differences (their variance
+    // floored at 1 chip squared: k equal differences are not certainty; the reliability-weights
+    // correction and the effective sample size W^2 / W2) and by more than `margin` chips; 0 if none.
+    int64_t choose(double z, double margin, double* means) const;
+
+    int64_t nc, done = 0;
+    std::array<double, py::actions::N_ACTIONS> sum{},
+        sq{};  // weighted sums of values and of squared differences to the base
+    double W = 0.0, W2 = 0.0, top = 0.0, w = 0.0, v0 = 0.0;
+};
 
 // The search's decision for game b: WIN when legal, the only legal action when there is one, else for
 // each of k determinizations (resample_hidden with seeds drawn from `seed`) and each candidate, the
