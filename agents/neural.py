@@ -241,6 +241,9 @@ def _config(raw, name: str) -> NetConfig:
     return NetConfig(**raw)
 
 
+UNRECORDED_REWARD_SCALE = 0.1  # the reward scale of checkpoints that do not record theirs (NeuralAgent)
+
+
 class NeuralAgent:
     """Acts with a trained network: greedy (argmax) by default, or sampling with ``sample=True``."""
 
@@ -255,8 +258,12 @@ class NeuralAgent:
         net: PolicyValueNet | None = None,
     ):
         self.device = torch.device(device)
+        meta = {}
         if net is None:
-            net, _ = load_checkpoint(checkpoint, device)
+            net, meta = load_checkpoint(checkpoint, device)
+        # the value head's unit: tai x this scale (the trainers record it; older checkpoints, all
+        # trained at 0.1, do not)
+        self.reward_scale = float(meta.get("reward_scale", UNRECORDED_REWARD_SCALE))
         self.net = net.to(self.device).eval()
         self.in_channels = self.net.cfg.in_channels
         self.derived = self.in_channels > N_CHANNELS  # encoders must add the derived planes

@@ -36,7 +36,7 @@ deal-in on the candidate discard, and the opponents' claims and wins before the 
 exactly under that deal (``envs._core.search_leaves_batch``, native/src/resample.cpp). A settled
 hand is valued by its chips; an open leaf at 0 (``zero``: only what settles within the horizon
 counts) or by the network's value head on the seat's observation of the leaf (``value``, base=neural
-only: the value x per_tai / 0.1, the reward scale it was trained with). The network runs once over
+only: the value x per_tai / the reward scale it was trained with, ``NeuralAgent.reward_scale``). The network runs once over
 every open leaf of a batch of decisions. The same z test (``choose``) then picks the candidate, with
 ``m`` (chips, default 0) a margin the alternative must also clear: the value head misjudges a leaf's
 hand the same way under every determinization, so its errors pass a z test. ``ms`` bounds the
@@ -93,9 +93,6 @@ BASES = ("greedy", "defensive", "neural", "neural:PATH")
 # how a candidate is valued (module docstring): "rollout" plays the hand out; "zero" and "value" stop
 # at the seat's next decision (or the hand's end) and value an open leaf at 0 or by the network's value head
 LEAVES = ("rollout", "zero", "value")
-# the value head's units: tai x the reward_scale it was trained with (training/config.py's default,
-# 0.1, for every shipped checkpoint; a checkpoint does not record it), so chips = v x per_tai / 0.1
-VALUE_REWARD_SCALE = 0.1
 # leaf-evaluated decisions run over chunks of games of about this many leaves (k x n a game; a chunk's
 # leaves are allocated, encoded and valued together: about 4 kB of state and 12 kB of observation
 # each, bounded whatever the batch), and one decision may hold at most MAX_LEAVES of them
@@ -311,7 +308,7 @@ class SearchAgent:
             seats = np.repeat(engine.current_player[games].astype(np.int64), k * n)[rows]
             obs = self.enc.alloc(rows.size)
             encode_state_rows(obs, rows, seats, self._leaves, engine.native, self.enc.flags)
-            scale = engine.rules.stakes.per_tai / VALUE_REWARD_SCALE
+            scale = engine.rules.stakes.per_tai / self.net.reward_scale  # the value head: tai x reward_scale
             chips.reshape(-1)[rows] += scale * self.net.values(obs).astype(np.float64)
         out = cands[:, 0].copy()
         means = np.full((G, n), np.nan)

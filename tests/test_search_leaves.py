@@ -22,7 +22,7 @@ from test_search_options import DEFENCE, mid_game
 from agents import make_agent
 from agents.evaluation.arena import play_duplicate
 from agents.greedy import DefensiveAgent
-from agents.search import LEAF_OPEN, VALUE_REWARD_SCALE, choose
+from agents.search import LEAF_OPEN, choose
 from envs import _core
 from envs._core import _testing
 from envs.engine import state as st
@@ -205,7 +205,8 @@ def test_value_leaves_add_the_value_head_on_the_replayed_leaf():
     agent = make_agent("search:base=neural,leaf=value,rollout=defensive,k=2,n=2,z=0")
     seeds = np.arange(games.size, dtype=np.uint64) + 7
     out, means = agent.leaf_decisions(eng, games, seeds)
-    scale = eng.rules.stakes.per_tai / VALUE_REWARD_SCALE
+    scale = eng.rules.stakes.per_tai / 0.1  # ppo_v2.pt: trained at reward scale 0.1 (not recorded in it)
+    assert agent.net.reward_scale == 0.1
     enc, checked = PlanesV0(derived=True), 0
     for i, b in enumerate(games):
         if np.isnan(means[i, 0]):

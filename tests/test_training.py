@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 
 import numpy as np
-from tiny_training import tiny_config, tiny_pool_config
+from tiny_training import SMALL, tiny_config, tiny_pool_config
 
 from agents.neural import NetConfig, load_checkpoint
 from training.credit import SeatCredit
@@ -147,3 +147,27 @@ def test_curves_are_plotted_from_the_log(tmp_path):
     (tmp_path / "empty.csv").write_text("update,decisions\n")
     with np.testing.assert_raises(ValueError):
         plot_curves(tmp_path / "empty.csv", tmp_path / "x.png")
+
+
+def test_checkpoints_record_the_reward_scale_the_value_head_learnt_in(tmp_path):
+    """The value head's unit is tai x reward_scale: PPO and BC write it into the checkpoint, and
+    ``NeuralAgent.reward_scale`` reads it (0.1 for checkpoints that predate it, as ppo_v2.pt)."""
+    from agents.neural import NeuralAgent
+    from training.bc import BCConfig, train_bc
+
+    ppo = train(tiny_config(tmp_path, reward_scale=0.25, total_decisions=192))
+    assert NeuralAgent(ppo).reward_scale == 0.25
+    bc = train_bc(
+        BCConfig(
+            teachers=("greedy",) * 4,
+            hands=4,
+            batch_hands=4,
+            epochs=1,
+            net=SMALL,
+            out=str(tmp_path / "bc.pt"),
+            progress=False,
+            reward_scale=0.5,
+        )
+    )
+    assert NeuralAgent(bc).reward_scale == 0.5
+    assert NeuralAgent().reward_scale == 0.1

@@ -153,6 +153,13 @@ def train_bc(cfg: BCConfig) -> Path:
             )
     out = Path(cfg.out)
     save_checkpoint(
-        out, net, kind="bc", decisions=n, teachers=list(cfg.teachers), history=history, collect_s=round(collect_s, 1)
+        out,
+        net,
+        kind="bc",
+        decisions=n,
+        teachers=list(cfg.teachers),
+        history=history,
+        collect_s=round(collect_s, 1),
+        reward_scale=cfg.reward_scale,
     )
     return out

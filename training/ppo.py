@@ -335,7 +335,9 @@ def train(cfg: TrainConfig) -> Path:
             if update % cfg.pool_every == 0:
                 opponents.snapshot(net)
             if update % cfg.checkpoint_every == 0 or update == n_updates:
-                save_checkpoint(out / "policy.pt", net, decisions=done_decisions, update=update)
+                save_checkpoint(
+                    out / "policy.pt", net, decisions=done_decisions, update=update, reward_scale=cfg.reward_scale
+                )
                 save_state()
     finally:
         rollout.close()
@@ -351,6 +353,7 @@ def train(cfg: TrainConfig) -> Path:
         net,
         decisions=done_decisions,
         update=update,
+        reward_scale=cfg.reward_scale,
         wall_s=round(time.perf_counter() - t_start, 1),
         **extra,
     )
