@@ -375,6 +375,11 @@ class Response:
         n, at = np.unique(streak.astype(np.int64), return_inverse=True)
         return np.array([dealer_tai(int(v), self.eng.native) for v in n], np.float64)[at.reshape(-1)]
 
+    def _leg(self, tai, dealer_tai, winner, payer, dealer) -> np.ndarray:
+        """The chips one payer owes one winner: base + per_tai x (hand tai, plus the dealer tai when
+        the dealer wins or pays), elementwise."""
+        return self.base + self.per_tai * (tai + dealer_tai * ((winner == dealer) | (payer == dealer)))
+
     def events(self, decision, parts, drawer, dealer, streak) -> np.ndarray:
         """(D, 4, 35, len(RESPONSE)): ``RESPONSE`` of each seat after each candidate kind, from the
         drawer's ``decision`` (D, 34) (``decisions``), ``parts`` with ``tai`` (``WinTai.table``)."""
@@ -388,9 +393,7 @@ class Response:
         s = drawer[d_idx]
         for o in range(4):
             pays = o != s
-            leg = self.base + self.per_tai * (
-                tai[d_idx, s, k_idx] + dt[d_idx] * ((s == dealer[d_idx]) | (o == dealer[d_idx]))
-            )
+            leg = self._leg(tai[d_idx, s, k_idx], dt[d_idx], s, o, dealer[d_idx])
             out[d_idx[pays], o, k_idx[pays], 1] = 1
             out[d_idx[pays], o, k_idx[pays], 2] = -leg[pays] / CHIPS
             out[d_idx[pays], s[pays], k_idx[pays], 2] += leg[pays] / CHIPS
@@ -403,9 +406,7 @@ class Response:
             hit = open_ & (parts["waits"][rows[:, None], o[:, None], disc] > 0)
             d_idx, k_idx = np.nonzero(hit)
             w, p, t = o[d_idx], drawer[d_idx], disc[d_idx, k_idx]
-            leg = self.base + self.per_tai * (
-                tai[d_idx, w, t] + dt[d_idx] * ((w == dealer[d_idx]) | (p == dealer[d_idx]))
-            )
+            leg = self._leg(tai[d_idx, w, t], dt[d_idx], w, p, dealer[d_idx])
             out[d_idx, w, k_idx, 0] = 1
             out[d_idx, w, k_idx, 2] = leg / CHIPS
             out[d_idx, p, k_idx, 1] = 1
