@@ -354,34 +354,15 @@ int64_t policy_action(const State& R, const SearchCfg& cfg, Stream& arng, View<i
                                              : random_action(R.mask[0], arng.v(), 0, lv);
 }
 
-// Play game 0 of R from action a with the rollout policy to the end of the hand: the seat's chips.
-// Returns false when ok refused a state.
-bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
-             const Prof& prof, StepOk ok, double* value) {
-    Stream arng(seed);
-    std::array<int64_t, 34> sh{};
-    std::array<int64_t, A::N_ACTIONS> legal{};
-    const auto shv = View<int64_t, 1>::contiguous(sh.data(), {34});
-    const auto lv = View<int64_t, 1>::contiguous(legal.data(), {A::N_ACTIONS});
-    const int64_t before = R.scores(0, seat);
-    const int64_t hands0 = R.g(0, St::G_HANDS);
-    for (int64_t t = 0; t < cfg.max_steps; ++t) {
-        if (a < 0 || !R.mask(0, a) || !ok(R, 0, a, opts)) return false;
-        step_game(R, 0, a, opts, ecfg, prof);
-        if (R.terminated[0] || R.g(0, St::G_HANDS) != hands0) break;
-        a = policy_action(R, cfg, arng, shv, lv, opts);
-    }
-    *value = static_cast<double>(sub_wrap(R.scores(0, seat), before));
-    return true;
-}
+inline constexpr int64_t PLAY_CUT = 3;  // play_on: the hand ran past cfg.max_steps
 
-// Play game 0 of R from the seat's action a to the leaf: the other seats play the rollout policy
-// until the hand ends (LEAF_SETTLED) or `seat` is to decide again (LEAF_OPEN); a decision of the seat
-// with a win on offer is played as the win (the search takes every win: its chips are then exact).
-// *chips: the seat's chips gained on the way (a settled hand's result). LEAF_REFUSED when ok refused
-// a state or the hand ran past cfg.max_steps.
-int64_t play_to_leaf(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
-                     const Prof& prof, StepOk ok, double* chips) {
+// Play game 0 of R from the seat's action a with the rollout policy at every seat: to the end of the
+// hand, or with to_leaf until `seat` is to decide again (LEAF_OPEN), a decision of the seat with a
+// win on offer played as the win (the search takes every win: its chips are then exact). *chips: the
+// seat's chips gained on the way. Returns LEAF_SETTLED when the hand ended, LEAF_REFUSED when ok
+// refused a state, PLAY_CUT past cfg.max_steps.
+int64_t play_on(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
+                const Prof& prof, StepOk ok, bool to_leaf, double* chips) {
     Stream arng(seed);
     std::array<int64_t, 34> sh{};
     std::array<int64_t, A::N_ACTIONS> legal{};
@@ -389,19 +370,35 @@ int64_t play_to_leaf(const State& R, int64_t seat, int64_t a, uint64_t seed, con
     const auto lv = View<int64_t, 1>::contiguous(legal.data(), {A::N_ACTIONS});
     const int64_t before = R.scores(0, seat);
     const int64_t hands0 = R.g(0, St::G_HANDS);
+    *chips = 0.0;
     for (int64_t t = 0; t < cfg.max_steps; ++t) {
         if (a < 0 || !R.mask(0, a) || !ok(R, 0, a, opts)) return LEAF_REFUSED;
         step_game(R, 0, a, opts, ecfg, prof);
         *chips = static_cast<double>(sub_wrap(R.scores(0, seat), before));
         if (R.terminated[0] || R.g(0, St::G_HANDS) != hands0) return LEAF_SETTLED;
-        if (R.g(0, St::G_CUR) == seat) {
+        if (to_leaf && R.g(0, St::G_CUR) == seat) {
             if (!R.mask(0, A::WIN)) return LEAF_OPEN;
             a = A::WIN;
         } else {
             a = policy_action(R, cfg, arng, shv, lv, opts);
         }
     }
-    return LEAF_REFUSED;
+    return PLAY_CUT;
+}
+
+// The hand played out from action a (play_on to the end; a hand cut at cfg.max_steps counts what it
+// gained): the seat's chips. Returns false when ok refused a state.
+bool rollout(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
+             const Prof& prof, StepOk ok, double* value) {
+    return play_on(R, seat, a, seed, cfg, opts, ecfg, prof, ok, false, value) != LEAF_REFUSED;
+}
+
+// The candidate played to its leaf (play_on with to_leaf): LEAF_OPEN or LEAF_SETTLED, LEAF_REFUSED
+// when ok refused a state or the hand ran past cfg.max_steps.
+int64_t play_to_leaf(const State& R, int64_t seat, int64_t a, uint64_t seed, const SearchCfg& cfg, Opts opts, Cfg ecfg,
+                     const Prof& prof, StepOk ok, double* chips) {
+    const int64_t st = play_on(R, seat, a, seed, cfg, opts, ecfg, prof, ok, true, chips);
+    return st == PLAY_CUT ? LEAF_REFUSED : st;
 }
 }  // namespace
 
