@@ -24,6 +24,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from search_cases import pon_endgame
 
 from envs import _core
 from envs._core import _testing
@@ -32,7 +33,6 @@ from envs.engine.api import Engine
 from envs.engine.scripted import legal_names, play, scripted_engine
 from envs.obs.planes_v0 import PlanesV0
 from envs.rules import Rules
-from envs.tiles import MELD_PON
 
 ENC = PlanesV0(derived=True)
 CONFIGS = [
@@ -173,42 +173,8 @@ WALL_KINDS = (33, 33)  # with the hidden flower f8 between head and tail
 def small_case() -> Engine:
     """A late-game state built by hand: each opponent has five pons and one concealed tile, the live
     wall holds three tiles (two 33 and the flower f8), E (17 tiles, no meld) is to discard."""
-    eng = Engine(Rules.make("standard", dead_wall=0), 1)
-    eng.reset(5)
-    s = eng.s
-    s.hands[0], s.melds[0], s.river[0] = 0, 0, -1
-    left = np.full(34, 4)
-    for o in (1, 2, 3):
-        for i in range(5):
-            k = 5 * (o - 1) + i
-            s.melds[0, o, i] = (MELD_PON, k, (o + 1) % 4)
-            left[k] -= 3
-        s.p[0, o, st.P_NMELDS] = 5
-        s.hands[0, o, OPP_KINDS[o - 1]] = 1
-        left[OPP_KINDS[o - 1]] -= 1
-    own = np.bincount([15] * 3 + [16] * 3 + [17] * 3 + [18] * 3 + [19] * 3 + [20] * 2, minlength=34)
-    s.hands[0, 0] = own
-    left -= own
-    left[33] -= 2
-    kinds = np.repeat(np.arange(34), left)
-    s.river[0, : len(kinds)] = np.stack([kinds, np.arange(len(kinds)) % 4, -np.ones_like(kinds), 0 * kinds], axis=1)
-    live = [4 * 33, 4 * 33 + 1, 143]
-    s.wall[0] = np.insert(np.setdiff1d(np.arange(144), live), HEAD, live)
-    s.p[0, :, st.P_FLOWERS] = [0b11, 0b1100, 0b110000, 0b1000000]
-    s.p[0, :, st.P_CLAIM], s.p[0, :, st.P_ANSWER] = 0, -1
-    g = s.g[0]
-    g[[st.G_PHASE, st.G_CUR, st.G_TURN, st.G_HEAD, st.G_TAIL, st.G_NRIVER]] = [
-        st.PH_TURN,
-        0,
-        0,
-        HEAD,
-        HEAD + 2,
-        len(kinds),
-    ]
-    g[[st.G_NKONG, st.G_TILE, st.G_LAST_DRAWN, st.G_AFTER_CLAIM, st.G_DRAWSRC]] = [0, -1, 20, 0, st.SRC_FRONT]
-    _core.mask_rows(s.mask, s.g, s.p, s.hands, s.melds, s.terminated, eng.native)
-    assert _testing.check_game(s, 0, eng.native) == 0
-    return eng
+    own = [15] * 3 + [16] * 3 + [17] * 3 + [18] * 3 + [19] * 3 + [20] * 2
+    return pon_endgame(OPP_KINDS, own, [4 * 33, 4 * 33 + 1], HEAD)
 
 
 def outcome(eng):

@@ -17,6 +17,7 @@ import time
 
 import numpy as np
 import pytest
+from search_cases import pon_endgame
 from test_search_options import DEFENCE, mid_game
 
 from agents import make_agent
@@ -24,13 +25,10 @@ from agents.evaluation.arena import play_duplicate
 from agents.greedy import DefensiveAgent
 from agents.search import LEAF_OPEN, choose
 from envs import _core
-from envs._core import _testing
 from envs.engine import state as st
 from envs.engine.actions import WIN
 from envs.engine.api import Engine
 from envs.obs.planes_v0 import PlanesV0
-from envs.rules import Rules
-from envs.tiles import MELD_PON
 
 POLICY_DEFENSIVE = 4
 LEAF_SETTLED = 2
@@ -133,44 +131,8 @@ def deal_in_case() -> Engine:
     wait on it); the unseen tiles are three 32 (W), two 33 (N) and the flower f8, so that in every deal
     at least one opponent holds a 32. E (17 tiles: 15-19 three each, one 20, one 32) is to discard: the
     32 deals in under every determinization, the 20 (three in the river) never does."""
-    eng = Engine(Rules.make("standard", dead_wall=0), 1)
-    eng.reset(5)
-    s = eng.s
-    s.hands[0], s.melds[0], s.river[0] = 0, 0, -1
-    left = np.full(34, 4)
-    for o, held in zip((1, 2, 3), (32, 32, 33)):
-        for i in range(5):
-            kind = 5 * (o - 1) + i
-            s.melds[0, o, i] = (MELD_PON, kind, (o + 1) % 4)
-            left[kind] -= 3
-        s.p[0, o, st.P_NMELDS] = 5
-        s.hands[0, o, held] = 1
-        left[held] -= 1
-    own = np.bincount([15] * 3 + [16] * 3 + [17] * 3 + [18] * 3 + [19] * 3 + [20, 32], minlength=34)
-    s.hands[0, 0] = own
-    left -= own
-    left[32] -= 1  # one 32 and one 33 in the wall
-    left[33] -= 1
-    kinds = np.repeat(np.arange(34), left)
-    s.river[0, : len(kinds)] = np.stack([kinds, np.arange(len(kinds)) % 4, -np.ones_like(kinds), 0 * kinds], axis=1)
-    head = 60
-    live = [4 * 32 + 3, 4 * 33 + 3, 143]
-    s.wall[0] = np.insert(np.setdiff1d(np.arange(144), live), head, live)
-    s.p[0, :, st.P_FLOWERS] = [0b11, 0b1100, 0b110000, 0b1000000]
-    s.p[0, :, st.P_CLAIM], s.p[0, :, st.P_ANSWER] = 0, -1
-    g = s.g[0]
-    g[[st.G_PHASE, st.G_CUR, st.G_TURN, st.G_HEAD, st.G_TAIL, st.G_NRIVER]] = [
-        st.PH_TURN,
-        0,
-        0,
-        head,
-        head + 2,
-        len(kinds),
-    ]
-    g[[st.G_NKONG, st.G_TILE, st.G_LAST_DRAWN, st.G_AFTER_CLAIM, st.G_DRAWSRC]] = [0, -1, 20, 0, st.SRC_FRONT]
-    _core.mask_rows(s.mask, s.g, s.p, s.hands, s.melds, s.terminated, eng.native)
-    assert _testing.check_game(s, 0, eng.native) == 0
-    return eng
+    own = [15] * 3 + [16] * 3 + [17] * 3 + [18] * 3 + [19] * 3 + [20, 32]
+    return pon_endgame((32, 32, 33), own, [4 * 32 + 3, 4 * 33 + 3])
 
 
 def test_a_discard_that_deals_in_everywhere_is_valued_at_the_settlement():
