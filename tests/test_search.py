@@ -372,6 +372,15 @@ def test_search_agent_spec_and_protocol():
             7,
             30,
         ),
+        # the leaf modes (tests/test_search_leaves.py)
+        (
+            "neural",
+            "defensive",
+            ("search:n=1,base=neural,leaf=value", "search:z=1000000,k=2,base=neural,leaf=value"),
+            5,
+            10,
+        ),
+        ("defensive", "defensive", ("search:z=1000000,k=2,base=defensive,rollout=defensive,leaf=zero",), 6, 10),
     ],
 )
 def test_search_with_one_candidate_or_no_reachable_gain_is_its_base(base, field_agent, searches, seed, searched):
