@@ -104,11 +104,12 @@ def defence_array(**params: float) -> np.ndarray:
     return np.array([{**DEFENCE_DEFAULTS, **params}[k] for k in DEFENCE_DEFAULTS], np.float64)
 
 
-def rule_actions(f: Features, mask: np.ndarray, defence: np.ndarray) -> np.ndarray:
+def rule_actions(f: Features, mask: np.ndarray, defence: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The rule's action (int64 (B,)) for each row of decoded observations ``f`` and legal ``mask``:
     Greedy's for a zero ``defence``, Defensive's for ``defence_array()`` (the one call of the core's
-    ``act_kernel``, with the fitted tables)."""
-    out = np.empty(mask.shape[0], np.int64)
+    ``act_kernel``, with the fitted tables); written into ``out`` when given (tests pass a sentinel
+    fill, so a row the kernel skipped shows)."""
+    out = np.empty(mask.shape[0], np.int64) if out is None else out
     act_kernel(
         f.hand,
         f.n_melds,

@@ -90,24 +90,7 @@ def _efficiency(f):
 
 
 def _act(f, mask, defence):
-    out = np.full(mask.shape[0], -7, np.int64)
-    _core.act_kernel(
-        f.hand,
-        f.n_melds,
-        f.unseen,
-        f.opp_melds,
-        f.opp_ready,
-        f.opp_disc,
-        f.opp_passed,
-        f.tiles_left,
-        f.claim_tile,
-        mask,
-        defence,
-        gr.WIN_LOGIT,
-        gr.READY_P,
-        out,
-    )
-    return out
+    return gr.rule_actions(f, mask, defence, out=np.full(mask.shape[0], -7, np.int64))
 
 
 def _ukeire(hand, n_sets, s, unseen):
