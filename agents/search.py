@@ -29,6 +29,13 @@ the z test are weighted, the standard error over the weights' effective sample s
 always runs); with it the decisions depend on the machine's speed, so a seeded run is repeatable only
 without it.
 
+``oracle=1`` keeps every hidden hand and deals again only the order of the wall
+(``reshuffle_wall``, tw16/resample.hpp): the agent reads the opponents' concealed tiles, so it is not a
+fair player. It answers a diagnostic question (how much does the search add when its determinizations
+are the true state: the bias of uniform deals removed) and gives training targets
+(agents/checkpoints/README.md, issue 26): the mean of its rollouts over the states a seat meets is the
+value of the seat's information state under the rollout policy, with no model of the opponents' hands.
+
 ``leaf=zero`` and ``leaf=value`` (default ``rollout``: the above) stop each candidate's play early:
 under each determinization the candidate is played, then the rollout policy at the other seats, until
 the hand ends or the seat is to decide again (a win on offer to the seat is taken); that catches a
@@ -88,6 +95,7 @@ DEFAULTS = {
     "ms": 0.0,
     "leaf": "rollout",
     "m": 0.0,
+    "oracle": 0,
 }
 BASES = ("greedy", "defensive", "neural", "neural:PATH")
 # how a candidate is valued (module docstring): "rollout" plays the hand out; "zero" and "value" stop
@@ -117,6 +125,7 @@ class SearchAgent:
         ms: float = 0.0,
         leaf: str = "rollout",
         m: float = 0.0,
+        oracle: int = 0,
     ):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
@@ -139,6 +148,8 @@ class SearchAgent:
                 or not 0 <= val <= top
             ):
                 raise ValueError(f"{key} must be a number in 0..{top:g}, got {val!r}")
+        if isinstance(oracle, bool) or oracle not in (0, 1):
+            raise ValueError(f"oracle must be 0 or 1, got {oracle!r}")
         if leaf not in LEAVES:
             raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, got {leaf!r}")
         if leaf == "value" and not base.startswith("neural"):
@@ -153,6 +164,7 @@ class SearchAgent:
             raise ValueError("m (a margin in chips) applies to the leaf modes: use leaf=zero or leaf=value")
         self.leaf, self.m = leaf, float(m)
         self.w, self.ms = float(w), float(ms)
+        self.oracle = bool(oracle)
         self.net = None
         # Defensive's parameters and tables, read by rollout=defensive and base=defensive
         self.defence = None
@@ -170,7 +182,9 @@ class SearchAgent:
 
             self.net = NeuralAgent(base.partition(":")[2] or DEFAULT_CHECKPOINT)
             self.enc = PlanesV0(derived=self.net.derived)
-        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms, leaf, self.m) == tuple(DEFAULTS.values())
+        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms, leaf, self.m, int(oracle)) == tuple(
+            DEFAULTS.values()
+        )
         self.name = "search" if same else f"search:k={self.k},n={self.n},rollout={rollout},z={self.z:g}"
         if base != "greedy":
             self.name += f",base={base}"
@@ -182,6 +196,8 @@ class SearchAgent:
             self.name += f",leaf={leaf}"
         if self.m:
             self.name += f",m={self.m:g}"
+        if self.oracle:
+            self.name += ",oracle=1"
         self._leaves = None  # (the leaf states' buffer, reused while large enough)
         self.searched = 0  # decisions that ran rollouts (counted over resets: duplicate play resets per batch)
         self.changed = 0  # leaf modes: searched decisions that left the base's choice
@@ -198,7 +214,7 @@ class SearchAgent:
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
                 raise ValueError(
-                    f"search agent option {part!r}: expected k=INT, n=INT, z=NUMBER, w=NUMBER, ms=NUMBER, m=NUMBER, "
+                    f"search agent option {part!r}: expected k=INT, n=INT, oracle=0|1, z=NUMBER, w=NUMBER, ms=NUMBER, m=NUMBER, "
                     f"rollout={'|'.join(ROLLOUTS)}, base={'|'.join(BASES)} or leaf={'|'.join(LEAVES)}"
                 )
             try:
@@ -254,6 +270,7 @@ class SearchAgent:
             self.base == "defensive",
             self.w,
             self.ms,
+            self.oracle,
         )
         return self._done(out, values, t0, games.size)
 
@@ -300,6 +317,7 @@ class SearchAgent:
             self.base == "defensive",
             self.w,
             self.ms,
+            self.oracle,
         )
         ran = np.arange(k)[None, :, None] < done[:, None, None]  # (G, k, 1): the determinizations that ran
         leaf_open = (status == LEAF_OPEN) & ran & (cands >= 0)[:, None, :]

@@ -11,7 +11,7 @@ normal envs._core is used: the same checks, no sanitizer). PHASE is one of
 - ``play``: random and greedy play with the invariant checker (``random_play``, check on) on every
   profile and option set; batch steps through ``step_batch`` / ``step_some`` / ``reset_some`` with
   the invariant checker, the mask, the encoders and the agents' kernels at every decision, and
-  ``resample_hidden`` / ``copy_game`` on every live game (``search_batch`` every sixth step).
+  ``resample_hidden`` / ``copy_game`` (``reshuffle_wall`` every third step) on every live game (``search_batch`` every sixth step).
 - ``score``: scoring of random hands (complete and not) on every profile: ``score_batch``,
   ``score_hand``, ``hk_score``, ``settle_batch``, ``settle``, ``hk_legs``, ``hk_settle``,
   ``winning_shape``; the hand analysis on random counts (``eval_batch`` on every function,
@@ -289,6 +289,11 @@ def phase_play(core, scale, summary):
                     assert core._testing.check_game(R, int(b), ctx.native) == 0, (
                         f"{ctx.name}: a resampled state fails the checker"
                     )
+                    if t % 3 == 0:  # the oracle's determinization (search oracle=1) on top
+                        core.reshuffle_wall(R, int(b), 11 * t + int(b), ctx.native)
+                        assert core._testing.check_game(R, int(b), ctx.native) == 0, (
+                            f"{ctx.name}: a reshuffled wall fails the checker"
+                        )
                 core.copy_game(S, int(games[0]), R, int(games[0]))
                 if t % 6 == 0:
                     sa, sv = np.zeros(games.size, np.int64), np.zeros((games.size, 2))
@@ -300,7 +305,20 @@ def phase_play(core, scale, summary):
                         for i, b in enumerate(games):
                             legal = np.flatnonzero(S.mask[b])[::-1][:2]
                             cand[i, : legal.size] = legal
-                    core.search_batch(R, games, games.astype(np.uint64), 2, 2, t % 4, 1.0, ctx.native, sa, sv, cand)
+                    core.search_batch(
+                        R,
+                        games,
+                        games.astype(np.uint64),
+                        2,
+                        2,
+                        t % 4,
+                        1.0,
+                        ctx.native,
+                        sa,
+                        sv,
+                        cand,
+                        oracle=t % 18 == 0,
+                    )
                     assert S.mask[games, sa].all(), f"{ctx.name}: search_batch chose an illegal action"
                     if cand is not None:
                         assert (cand == sa[:, None]).any(axis=1).all(), f"{ctx.name}: search_batch left its candidates"
@@ -832,6 +850,7 @@ def valid_calls(core, ctx, S):
         # search at decision time (game 1 is a live decision)
         "copy_game": [S, 1, _copy_arg(S), 0],
         "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.native],
+        "reshuffle_wall": [S, 1, 5, ctx.native],
         "search_batch": [
             S,
             np.array([1], np.int64),

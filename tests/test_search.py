@@ -437,3 +437,95 @@ def test_search_batch_refuses_bad_candidates():
         run([[a0], [a1]])  # the wrong shape
     with pytest.raises(TypeError, match="candidates: expected a numpy array"):
         _core.search_batch(eng.s, games, seeds, 2, 2, 2, 0.0, eng.native, out, vals, [[a0, -1], [a1, -1]])
+
+
+# -- the oracle's determinization (search:...,oracle=1; training targets, issue 26) ------------------
+@pytest.mark.parametrize("profile,options", CONFIGS, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CONFIGS)])
+def test_reshuffle_wall_keeps_every_hand_and_permutes_the_undrawn_wall(profile, options):
+    """Only the order of wall[head..tail] changes (the same tiles, flowers included), with the game's
+    stream; hands, melds, claims and every scalar stay; play goes on legally; deterministic per seed."""
+    eng = Engine(Rules.make(profile, **options), 16, auto_reset=True)
+    eng.reset(21)
+    rng = np.random.default_rng(21)
+    n = moved = 0
+    for rnd in range(12):
+        random_steps(eng, rng, 9)
+        for b in range(eng.batch_size):
+            if eng.terminated[b]:
+                continue
+            before, after, again = eng.clone(b), eng.clone(b), eng.clone(b)
+            after.reshuffle_wall(0, 100 * rnd + b)
+            again.reshuffle_wall(0, 100 * rnd + b)
+            s0, s1 = before.s, after.s
+            assert _testing.check_game(s1, 0, after.native) == 0
+            for f in ("hands", "melds", "river", "scores", "p", "mask"):
+                np.testing.assert_array_equal(getattr(s0, f), getattr(s1, f), err_msg=f)
+            g_keep = [i for i in range(st.NG) if i != st.G_SCRIPT_USED]
+            np.testing.assert_array_equal(s0.g[0, g_keep], s1.g[0, g_keep])
+            head, tail = int(s0.g[0, st.G_HEAD]), int(s0.g[0, st.G_TAIL])
+            w0, w1 = s0.wall[0], s1.wall[0]
+            np.testing.assert_array_equal(np.sort(w0[head : tail + 1]), np.sort(w1[head : tail + 1]))
+            np.testing.assert_array_equal(w0[:head], w1[:head])
+            np.testing.assert_array_equal(w0[tail + 1 :], w1[tail + 1 :])
+            for x, y in zip(after.s, again.s):
+                np.testing.assert_array_equal(x, y)
+            moved += not np.array_equal(w0, w1)
+            n += 1
+            if b % 4 == 0:
+                _continue_checked(after, np.random.default_rng(b))
+    assert n >= 100 and moved > 0.9 * n, (n, moved)
+
+
+def test_reshuffle_wall_is_uniform():
+    """Over many seeds every undrawn slot holds each of the undrawn tiles about equally often."""
+    eng = Engine(Rules(), 1)
+    eng.reset(5)
+    random_steps(eng, np.random.default_rng(5), 30)
+    assert not eng.terminated[0]
+    head, tail = int(eng.s.g[0, st.G_HEAD]), int(eng.s.g[0, st.G_TAIL])
+    tiles = eng.s.wall[0, head : tail + 1].copy()
+    first = Counter()
+    for seed in range(3000):
+        c = eng.clone(0)
+        c.reshuffle_wall(0, seed)
+        first[int(c.s.wall[0, head])] += 1
+    assert set(first) == set(tiles.tolist())
+    expected = 3000 / tiles.size
+    chi2 = sum((first[int(t)] - expected) ** 2 / expected for t in tiles)
+    assert chi2 < tiles.size + 5 * math.sqrt(2 * tiles.size), (chi2, tiles.size)
+
+
+def test_reshuffle_wall_refuses_bad_arguments():
+    eng = Engine(Rules(), 2)
+    eng.reset(3)
+    with pytest.raises(ValueError, match="b = 2"):
+        eng.reshuffle_wall(2, 0)
+    with pytest.raises(ValueError, match="seed"):
+        eng.reshuffle_wall(0, -1)
+    bad = eng.clone(0)
+    bad.s.g[0, st.G_TAIL] = 999  # a wall pointer past the wall
+    with pytest.raises(ValueError):
+        bad.reshuffle_wall(0, 0)
+    done = eng.clone(0)
+    done.s.terminated[0] = True
+    with pytest.raises(ValueError, match="over"):
+        done.reshuffle_wall(0, 0)
+
+
+def test_oracle_search_names_and_determinism():
+    """oracle=1 is named in the agent's name, refused with other values, and deterministic given the
+    seed."""
+    from agents import make_agent
+    from agents.evaluation.arena import play_duplicate
+
+    a = make_agent("search:base=defensive,rollout=efficient,k=2,n=2,z=0,oracle=1")
+    assert a.oracle and a.name.endswith(",oracle=1")
+    for spec in ("search:oracle=2", "search:oracle=x"):
+        with pytest.raises(ValueError):
+            make_agent(spec)
+    field = [make_agent("greedy") for _ in range(3)]
+    runs = [
+        play_duplicate([make_agent(f"search:base=defensive,k=2,n=2,z=0,oracle={o}"), *field], 2, seed=9)["per_wall"]
+        for o in (1, 1)
+    ]
+    np.testing.assert_array_equal(runs[0], runs[1])

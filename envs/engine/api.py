@@ -388,6 +388,19 @@ class Engine:
             raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
         _core.resample_hidden(self.s, b, seat, seed, self.native)
 
+    @_locked
+    def reshuffle_wall(self, b: int, seed: int) -> None:
+        """Deal again, in place and uniformly, the order of game ``b``'s undrawn wall (dead wall and its
+        flowers included) and the game's random stream, every hand, meld and claim kept as it is: the
+        search's oracle determinization (``search:...,oracle=1``), which knows what the seats hold.
+        Deterministic given ``seed`` (an int in 0..2**64-1); ``b`` a live decision of a game the engine
+        made (ValueError otherwise)."""
+        b = self._game_index(b, "b")
+        seed = as_int(seed, "seed")
+        if not 0 <= seed < 1 << 64:
+            raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
+        _core.reshuffle_wall(self.s, b, seed, self.native)
+
     def _game_index(self, b, name: str) -> int:
         b = as_int(b, name)
         if not 0 <= b < self.batch_size:

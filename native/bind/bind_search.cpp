@@ -98,7 +98,7 @@ struct SearchArgs {
 
 void parse_search(SearchArgs& a, const State& S, Opts opts, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k,
                   int64_t n, int64_t policy, double z, const nb::object& candidates_o, const nb::object& defence_o,
-                  bool base_defensive, double weight, double ms) {
+                  bool base_defensive, double weight, double ms, bool oracle) {
     a.games = ro<int64_t, 1>(games_a, "games", {-1});
     const int64_t G = a.G = a.games.shape[0];
     const auto& games = a.games;
@@ -166,6 +166,7 @@ void parse_search(SearchArgs& a, const State& S, Opts opts, const AnyArray& game
     a.sc.base_defensive = base_defensive;
     a.sc.weight = weight;
     a.sc.ms = ms;
+    a.sc.oracle = oracle;
 }
 }  // namespace
 
@@ -203,10 +204,23 @@ void bind_search(nb::module_& m) {
         "Deal again, in place and uniformly, what seat (the seat to decide in game b) cannot see: the opponents' "
         "concealed tiles and the wall (tw16/resample.hpp). Deterministic given seed.");
     m.def(
+        "reshuffle_wall",
+        [](nb::handle state, int64_t b, uint64_t seed, const Rules& rules) {
+            const State S = state_of(state);
+            const Hold hold(S);  // (hold.hpp: until the call returns)
+            check_divides(rules);
+            check_decision(S, b, -1, rules.options(), "b");  // (bounds the wall's head and tail)
+            reshuffle_wall(S, b, seed);
+        },
+        nb::arg("state"), nb::arg("b"), nb::arg("seed"), nb::arg("rules"),
+        "Deal again, in place and uniformly, the order of game b's undrawn wall (head..tail, the dead wall "
+        "included), every hand kept: the search's oracle determinization (tw16/resample.hpp reshuffle_wall). "
+        "Deterministic given seed.");
+    m.def(
         "search_batch",
         [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
            double z, const Rules& rules, const RwArray& out_a, const RwArray& values_a, const nb::object& candidates_o,
-           const nb::object& defence_o, bool base_defensive, double weight, double ms) {
+           const nb::object& defence_o, bool base_defensive, double weight, double ms, bool oracle) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
             check_divides(rules);
@@ -215,7 +229,7 @@ void bind_search(nb::module_& m) {
             const Prof& prof = rules.prof;
             SearchArgs args;
             parse_search(args, S, opts, games_a, seeds_a, k, n, policy, z, candidates_o, defence_o, base_defensive,
-                         weight, ms);
+                         weight, ms, oracle);
             const int64_t G = args.G;
             const auto& games = args.games;
             const auto out = rw<int64_t, 1>(out_a, "out", {G});
@@ -242,7 +256,7 @@ void bind_search(nb::module_& m) {
         nb::arg("state"), nb::arg("games"), nb::arg("seeds"), nb::arg("k"), nb::arg("n"), nb::arg("policy"),
         nb::arg("z"), nb::arg("rules"), nb::arg("out"), nb::arg("values"), nb::arg("candidates") = nb::none(),
         nb::arg("defence") = nb::none(), nb::arg("base_defensive") = false, nb::arg("weight") = 0.0,
-        nb::arg("ms") = 0.0,
+        nb::arg("ms") = 0.0, nb::arg("oracle") = false,
         "The search agent's decision for each game in games (int64 (G,), distinct, each a live decision): "
         "out[i] the action, values[i, j] the mean chips of its j-th candidate over k determinizations "
         "(NaN past the candidates; another candidate than the first (Greedy's) is played only when it beats it by "
@@ -254,13 +268,15 @@ void bind_search(nb::module_& m) {
         "defence ((params (8,), win_logit (5, 3), ready_p (5, 4)), agents/greedy.py's) is read by policy "
         "ROLLOUT_DEFENSIVE (4: every seat plays Defensive) and base_defensive (Defensive's decision is the base "
         "candidate); weight: beta of the determinizations' importance weights (search_weights; 0: uniform); "
-        "ms: a time budget per decision in milliseconds (0: none; results then depend on the machine's speed).");
+        "ms: a time budget per decision in milliseconds (0: none; results then depend on the machine's speed); oracle: "
+        "the determinizations keep every hidden hand and deal again only the wall's order (reshuffle_wall: it reads "
+        "what the seat cannot see, for training targets and diagnostics).");
     m.def(
         "search_leaves_batch",
         [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
            const Rules& rules, nb::handle leaves, const RwArray& cands_a, const RwArray& chips_a,
            const RwArray& status_a, const RwArray& log_w_a, const RwArray& done_a, const nb::object& candidates_o,
-           const nb::object& defence_o, bool base_defensive, double weight, double ms) {
+           const nb::object& defence_o, bool base_defensive, double weight, double ms, bool oracle) {
             const State S = state_of(state);
             const State L = state_of(leaves, "leaves");
             if (overlaps(S, L)) bad("leaves: shares memory with state (the leaves need their own arrays)");
@@ -271,7 +287,7 @@ void bind_search(nb::module_& m) {
             const Prof& prof = rules.prof;
             SearchArgs args;
             parse_search(args, S, opts, games_a, seeds_a, k, n, policy, 0.0, candidates_o, defence_o, base_defensive,
-                         weight, ms);
+                         weight, ms, oracle);
             const int64_t G = args.G;
             const auto& games = args.games;
             if (L.batch() < G * k * n)
@@ -318,7 +334,7 @@ void bind_search(nb::module_& m) {
         nb::arg("state"), nb::arg("games"), nb::arg("seeds"), nb::arg("k"), nb::arg("n"), nb::arg("policy"),
         nb::arg("rules"), nb::arg("leaves"), nb::arg("cands"), nb::arg("chips"), nb::arg("status"), nb::arg("log_w"),
         nb::arg("done"), nb::arg("candidates") = nb::none(), nb::arg("defence") = nb::none(),
-        nb::arg("base_defensive") = false, nb::arg("weight") = 0.0, nb::arg("ms") = 0.0,
+        nb::arg("base_defensive") = false, nb::arg("weight") = 0.0, nb::arg("ms") = 0.0, nb::arg("oracle") = false,
         "The leaves of the search for each game in games (as search_batch: the same candidates, determinizations, "
         "importance weights and budget; tw16/resample.hpp search_leaves): cands[i] (int64 (G, n)) the candidates, "
         "best first, -1 past them; done[i] (int64 (G,)) the determinizations that ran (0: nothing to search, a win "

@@ -164,6 +164,19 @@ void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opt
     mask_rows(S.mask[b], g, S.p[b], S.hands[b], S.melds[b], S.terminated[b], opts, cfg, prof.p_opts);
 }
 
+void reshuffle_wall(const State& S, int64_t b, uint64_t seed) {
+    auto g = S.g[b];
+    Stream r(seed);
+    S.rng[b] = r.next();  // (as resample_hidden: the hands after this one are dealt from a new stream)
+    g[St::G_SCRIPT_USED] = std::max<int64_t>(g[St::G_SCRIPT_USED], S.script.shape[1]);
+    if (g[St::G_PHASE] == St::PH_LA_CUT) return;
+    const int64_t head = g[St::G_HEAD], n = g[St::G_TAIL] - head + 1;
+    std::array<uint8_t, T::N_TILES> w;  // physical ids: a shuffle of them is a shuffle of the kinds
+    for (int64_t i = 0; i < n; ++i) w[i] = S.wall(b, head + i);
+    shuffle(w.data(), n, r);
+    for (int64_t i = 0; i < n; ++i) S.wall(b, head + i) = w[i];
+}
+
 GameBuf::GameBuf(int64_t n)
     : wall(n * St::WALL_SIZE),
       hands(n * 4 * T::N_KINDS),
@@ -463,9 +476,12 @@ namespace {
 // of S copied into game 0 of D with what `seat` cannot see dealt again. Writes its log importance
 // weight (0 at beta = 0, without computing it) and returns its rollout stream's seed.
 uint64_t next_determinization(const State& S, int64_t b, int64_t seat, Stream& r, double beta, const State& D,
-                              Opts opts, Cfg ecfg, const Prof& prof, double* log_w) {
+                              Opts opts, Cfg ecfg, const Prof& prof, double* log_w, bool oracle = false) {
     copy_game(S, b, D, 0);
-    resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
+    if (oracle)
+        reshuffle_wall(D, 0, r.next());
+    else
+        resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
     const uint64_t rollout_seed = r.next();
     *log_w = beta == 0.0 ? 0.0 : beta * discard_log_weight(D, 0, seat, prof);
     return rollout_seed;
@@ -558,7 +574,7 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
             break;
         double lw = 0.0;
         // the same rollout stream rs for every candidate
-        const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &lw);
+        const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &lw, cfg.oracle);
         pm.start(lw);
         for (int64_t j = 0; j < nc; ++j) {
             copy_game(D, 0, R, 0);
@@ -586,7 +602,7 @@ int64_t search_leaves(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= cfg.ms)
             break;
         // the determinizations (and their rollout seeds) of search_action, in its order
-        const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &log_w[i]);
+        const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &log_w[i], cfg.oracle);
         for (int64_t j = 0; j < nc; ++j) {
             copy_game(D, 0, R, 0);
             double c = 0.0;

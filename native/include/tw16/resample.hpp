@@ -38,6 +38,14 @@ void copy_game(const State& src, int64_t b, const State& dst, int64_t c);
 // determinized search.
 void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opts opts, Cfg cfg, const Prof& prof);
 
+// The oracle's determinization (SearchCfg::oracle): only the order of the undrawn wall (head..tail, the
+// dead wall and its flowers included) is dealt again, uniformly, and the game's stream reseeded (the
+// remaining scripted walls skipped); every hand, claim and answer stays as it is. It reads what the
+// seat cannot see (the opponents' concealed tiles), so it serves training and diagnostics: rollouts
+// from it sample the true state's continuations, whose mean over the states a seat meets is the value
+// of its information state. Deterministic given seed.
+void reshuffle_wall(const State& S, int64_t b, uint64_t seed);
+
 // One game's arrays, owned: n slots (script K = 0) for the search's determinizations and rollouts.
 struct GameBuf {
     explicit GameBuf(int64_t n);
@@ -81,6 +89,9 @@ struct SearchCfg {
     bool base_defensive = false;  // the base candidate is Defensive's decision, not Greedy's
     double weight = 0.0;          // beta of discard_log_weight: 0 weighs every determinization alike
     double ms = 0.0;              // time budget per decision in milliseconds (0: none; >= 1 determinization)
+    // The determinizations keep the opponents' hands (reshuffle_wall, not resample_hidden): an
+    // oracle that reads the hidden tiles, for training targets and diagnostics, never a fair agent.
+    bool oracle = false;
 };
 
 // Defensive's decision (agents/greedy.py DefensiveAgent) for the seat to decide in game b, its inputs
