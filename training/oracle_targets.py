@@ -18,10 +18,12 @@ chase it (``choose`` with z = 0).
    and rollout streams for every candidate, the rollout policy at every seat, its own rest of the hand
    included) and the network's own choice is played (the states are the network's). Rows: the
    observation, the mask, the candidates, their mean chips.
-2. ``fit``: from the network, minimise over the rows the cross-entropy of the policy against
-   softmax(values / temperature) over the candidates (the other legal actions get no mass), plus
-   ``anchor`` x the KL from the starting policy (over every legal action: what the targets do not
-   cover stays as it was).
+2. ``fit``: from the network, minimise over the rows the cross-entropy of the policy against a
+   target, plus ``anchor`` x the KL from the starting policy. ``mode="prior"`` (the default): the
+   starting policy reweighted on the candidates, p0(a) exp(value(a) / temperature), renormalised to
+   the mass p0 gave them (the other actions keep p0's): the maximiser of E_pi[value] - temperature x
+   KL(pi || p0), which leaves the network's choice where the values differ by little against the
+   temperature. ``mode="softmax"``: softmax(values / temperature) over the candidates alone.
 
     python -m training.oracle_targets collect --checkpoint agents/checkpoints/ppo_v2.pt --hands 4000 \\
         --seed 1 --out rows.npz
@@ -156,8 +158,9 @@ def collect(cfg: CollectConfig, out: str | Path) -> dict:
 @dataclass
 class FitConfig:
     checkpoint: str = "agents/checkpoints/ppo_v2.pt"
-    temperature: float = 5.0  # chips: the targets are softmax(values / temperature) over the candidates
-    anchor: float = 0.1  # weight of the KL from the starting policy
+    mode: str = "prior"  # the target: "prior" (p0 x exp(value / temperature)) or "softmax" (module docstring)
+    temperature: float = 10.0  # chips
+    anchor: float = 0.0  # weight of the KL from the starting policy
     epochs: int = 2
     batch: int = 512
     lr: float = 3e-4
@@ -180,7 +183,7 @@ def load_rows(paths) -> dict[str, np.ndarray]:
 
 def targets(values: np.ndarray, cands: np.ndarray, temperature: float) -> np.ndarray:
     """(N, 76) float32: softmax(values / temperature) over each row's candidates (NaN values and -1
-    candidates get none)."""
+    candidates get none): mode "softmax"."""
     v = np.where(np.isnan(values) | (cands < 0), -np.inf, values / temperature)
     v = v - v.max(axis=1, keepdims=True)
     w = np.exp(v)
@@ -190,6 +193,23 @@ def targets(values: np.ndarray, cands: np.ndarray, temperature: float) -> np.nda
     ok = cands.reshape(-1) >= 0
     np.add.at(t, (rows[ok], cands.reshape(-1)[ok]), w.reshape(-1)[ok])
     return t
+
+
+def prior_targets(p0, cands, values, temperature: float):
+    """(B, 76) torch: p0 reweighted on each row's candidates by exp(value / temperature), renormalised
+    to the mass p0 gave them; the other actions (and a candidate without a value) keep p0 (mode
+    "prior")."""
+    import torch
+
+    ok = ((cands >= 0) & ~torch.isnan(values)).float()
+    c = cands.clamp_min(0)
+    on = torch.zeros_like(p0).scatter_add(1, c, ok)  # 1 on the valued candidates (a -1 adds 0 at action 0)
+    v = torch.zeros_like(p0).scatter_add(1, c, torch.nan_to_num(values) * ok)
+    v = torch.where(on > 0, v / temperature, torch.full_like(v, -torch.inf))
+    pc = p0 * on
+    w = pc * torch.exp(v - v.max(1, keepdim=True).values)
+    w = w * (pc.sum(1, keepdim=True) / w.sum(1, keepdim=True).clamp_min(1e-30))
+    return p0 * (1 - on) + w
 
 
 def fit(cfg: FitConfig, rows: dict[str, np.ndarray], out: str | Path) -> dict:
@@ -202,19 +222,27 @@ def fit(cfg: FitConfig, rows: dict[str, np.ndarray], out: str | Path) -> dict:
     start, _ = load_checkpoint(cfg.checkpoint)
     n = rows["obs"].shape[0]
     n_hold = int(n * cfg.holdout)
-    tgt = targets(rows["values"], rows["cands"], cfg.temperature)
+    if cfg.mode not in ("prior", "softmax"):
+        raise ValueError(f"mode must be 'prior' or 'softmax', got {cfg.mode!r}")
+    if not cfg.temperature > 0:
+        raise ValueError(f"temperature must be > 0 chips, got {cfg.temperature!r}")
+    tgt = targets(rows["values"], rows["cands"], cfg.temperature) if cfg.mode == "softmax" else None
     obs = rows["obs"]
     mask = rows["mask"].astype(bool)
 
     def batch(idx):
         x = torch.from_numpy(net_input(obs[idx].astype(np.float32), net.cfg))
         m = torch.from_numpy(mask[idx])
-        return x, m, torch.from_numpy(tgt[idx])
+        if tgt is not None:
+            return x, m, torch.from_numpy(tgt[idx])
+        return x, m, (torch.from_numpy(rows["cands"][idx]), torch.from_numpy(rows["values"][idx].astype(np.float32)))
 
     def losses(x, m, t):
         logp = torch.log_softmax(masked_logits(net(x)[0], m), -1)
         with torch.no_grad():
             p0 = torch.softmax(masked_logits(start(x)[0], m), -1)
+            if isinstance(t, tuple):
+                t = prior_targets(p0, *t, cfg.temperature)
         ce = -(t * logp).sum(-1).mean()
         kl = (p0 * (torch.log(p0.clamp_min(1e-12)) - logp)).sum(-1).mean()
         return ce, kl, logp
