@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 
 import numpy as np
+import pytest
 from tiny_training import SMALL, tiny_config, tiny_pool_config
 
 from agents.neural import NetConfig, load_checkpoint
@@ -171,3 +172,28 @@ def test_checkpoints_record_the_reward_scale_the_value_head_learnt_in(tmp_path):
     )
     assert NeuralAgent(bc).reward_scale == 0.5
     assert NeuralAgent().reward_scale == 0.1
+
+
+def test_oracle_advantages_are_deterministic_and_refuse_bad_options(tmp_path):
+    """--ppo.advantage oracle: the rollouts' advantages drive the update (their spread is logged beside
+    GAE's, adv_std_raw), the run is the same for the same seed, and bad options are refused."""
+    import torch
+
+    def run(name):
+        cfg = tiny_pool_config(tmp_path, name, seed=5, advantage="oracle", oracle_k=2, oracle_n=3)
+        net, _ = load_checkpoint(train(cfg))
+        rows = list(csv.DictReader(open(tmp_path / name / "log.csv")))
+        return net.state_dict(), rows
+
+    (w1, log1), (w2, log2) = run("a"), run("b")
+    assert all(torch.equal(w1[k], w2[k]) for k in w1)
+    for r1, r2 in zip(log1, log2):
+        assert r1["adv_std"] == r2["adv_std"] and float(r1["adv_std"]) > 0 and float(r1["oracle_s"]) > 0
+        assert r1["adv_std_raw"] != r1["adv_std"]  # GAE's advantages, beside the rollouts' own
+    for bad in (
+        {"advantage": "mc"},
+        {"advantage": "oracle", "oracle_n": 1},
+        {"advantage": "oracle", "oracle_rollout": "base"},
+    ):
+        with pytest.raises(ValueError):
+            tiny_pool_config(tmp_path, **bad)

@@ -8,6 +8,7 @@ from dataclasses import InitVar, dataclass, field
 from agents.neural import NetConfig
 
 CRITICS = ("shared", "oracle")
+ADVANTAGES = ("gae", "oracle")
 
 
 @dataclass
@@ -46,6 +47,16 @@ class TrainConfig:
     # the value loss trains only the value head: the shared features (and so the policy's argmax) move
     # by the policy loss alone, not by a regression on returns that are mostly luck
     value_detach: bool = False
+    # "gae": advantages along each seat's chain of decisions (GAE over the critic's values); "oracle":
+    # each learner decision's advantage from rollouts of the true state (training.oracle_targets: the
+    # hidden hands kept, the wall's order dealt again oracle_k times, the rollout policy at every seat):
+    # the sampled action's mean chips minus the policy-weighted mean over it and the policy's next
+    # oracle_n - 1 most probable legal actions, on the same wall orders. A critic that reads the hidden
+    # state, as the oracle critic does, but by simulation: nothing of it reaches the actor's input
+    advantage: str = "gae"
+    oracle_k: int = 8
+    oracle_n: int = 4
+    oracle_rollout: str = "efficient"  # agents.search.ROLLOUTS (defensive: about 14 times the cost)
     critic_lr: float = 1e-3  # the oracle critic's Adam learning rate (constant)
     probe_states: int = 1024  # fixed learner states (of the first rollout) on which log.csv tracks the argmax's change
     selfplay_frac: float = 0.25  # games where the policy plays all four seats
@@ -72,5 +83,18 @@ class TrainConfig:
     def __post_init__(self, numba_threads: int | None) -> None:
         if numba_threads is not None:
             self.core_threads = numba_threads
+        if self.advantage not in ADVANTAGES:
+            raise ValueError(f"advantage must be one of {list(ADVANTAGES)}, got {self.advantage!r}")
+        if self.advantage == "oracle":
+            from agents.search import ROLLOUTS
+
+            if self.oracle_rollout not in ROLLOUTS or self.oracle_rollout == "base":
+                raise ValueError(
+                    f"oracle_rollout must be one of random, greedy, efficient, defensive, got {self.oracle_rollout!r}"
+                )
+            if not (1 <= self.oracle_k <= 4096 and 2 <= self.oracle_n <= 16):
+                raise ValueError(
+                    f"oracle_k must be in 1..4096 and oracle_n in 2..16, got {self.oracle_k}, {self.oracle_n}"
+                )
         if self.critic not in CRITICS:
             raise ValueError(f"critic must be one of {list(CRITICS)}, got {self.critic!r}")

@@ -16,6 +16,7 @@ from agents import make_agent
 from agents.device import resolve_device, synchronize
 from agents.evaluation.luck import LuckRecorder
 from agents.neural import NeuralAgent, PolicyValueNet, masked_logits, net_input
+from envs import _core
 from envs.driver import Driver
 from envs.engine.actions import N_ACTIONS
 from envs.engine.rng import game_seeds
@@ -32,7 +33,7 @@ from training.luck_credit import BETA_FILE, load_beta
 # encoding every game's observation, the networks' input (efficiency planes), the networks' forward
 # passes and sampling, the rule-based opponents, the engine's step (and new deals), the advantages, and
 # the copies between the CPU and the device (zero on the CPU, where the networks read the arrays in place)
-TIMING_PARTS = ("encode", "net_input", "forward", "opponents", "engine", "gae", "transfer")
+TIMING_PARTS = ("encode", "net_input", "forward", "opponents", "engine", "gae", "transfer", "oracle")
 
 
 def gae(values, rewards, ended, next_t, gamma, lam):
@@ -133,6 +134,63 @@ class Batch:
         )
 
 
+class OracleAdvantage:
+    """``TrainConfig.advantage == "oracle"``: each learner decision's advantage from the oracle search
+    (``envs._core.search_batch`` with ``oracle=True``, agents/search.py): the sampled action and the
+    policy's next ``oracle_n - 1`` most probable legal actions, each played out from the true state
+    under the same ``oracle_k`` wall orders (the hidden hands kept) by the rollout policy at every seat;
+    the sampled action's mean chips minus the policy-weighted mean of the candidates', in reward units.
+    Decisions with nothing to search (one legal action, or a win first) get 0."""
+
+    def __init__(self, cfg: TrainConfig, seed: int):
+        from agents.greedy import READY_P, WIN_LOGIT, defence_array
+        from agents.search import ROLLOUTS
+
+        self.k, self.n, self.policy = cfg.oracle_k, cfg.oracle_n, ROLLOUTS[cfg.oracle_rollout]
+        self.defence = None
+        if cfg.oracle_rollout == "defensive":
+            self.defence = (
+                defence_array(),
+                np.ascontiguousarray(WIN_LOGIT, np.float64),
+                np.ascontiguousarray(READY_P, np.float64),
+            )
+        self.scale = cfg.reward_scale
+        self.rng = np.random.default_rng([int(seed), 0x0AC1E])  # the searches' seeds, apart from the sampling
+
+    def __call__(self, engine, games, taken, net, x, mask) -> np.ndarray:
+        with torch.inference_mode():
+            p = torch.softmax(masked_logits(net(torch.from_numpy(x))[0], torch.from_numpy(mask)), -1).numpy()
+        order = np.argsort(-p, axis=1, kind="stable")
+        order = order[order != taken[:, None]].reshape(len(games), -1)[:, : self.n - 1]  # the others, best first
+        cands = np.concatenate([taken[:, None], order], axis=1).astype(np.int64)
+        cands[~np.take_along_axis(mask, cands, axis=1)] = -1
+        values = np.empty((len(games), self.n), np.float64)
+        out = np.empty(len(games), np.int64)
+        seeds = self.rng.integers(0, 1 << 63, size=len(games), dtype=np.uint64)
+        _core.search_batch(
+            engine.s,
+            np.asarray(games, np.int64),
+            seeds,
+            self.k,
+            self.n,
+            self.policy,
+            0.0,
+            engine.native,
+            out,
+            values,
+            cands,
+            self.defence,
+            False,
+            0.0,
+            0.0,
+            True,
+        )
+        w = np.where(np.isnan(values), 0.0, np.take_along_axis(p, np.maximum(cands, 0), axis=1))
+        base = (w * np.nan_to_num(values)).sum(1) / np.maximum(w.sum(1), 1e-12)
+        adv = np.where(np.isnan(values[:, 0]), 0.0, values[:, 0] - base)
+        return (adv * self.scale / engine.rules.stakes.per_tai).astype(np.float32)
+
+
 class Rollout:
     """``num_envs`` self-play games, stepped ``cfg.rollout_steps`` times per ``collect``: the learner's
     seats act with ``net`` (sampled), the others with opponents drawn from the slots of ``Opponents``,
@@ -173,6 +231,9 @@ class Rollout:
         self.store = None  # the learner rows' observations and masks (Batch.obs / mask are views of it)
         self.oracle = self.hid = None  # oracle_v0 of every game and the learner rows' hidden planes (oracle critic)
         # luck-corrected credit: the draws' luck terms of every game, and their coefficients in reward units
+        self.oracle_adv = None  # advantage "oracle": the search's rollout policy, Defensive's tables, a seed stream
+        if cfg.advantage == "oracle":
+            self.oracle_adv = OracleAdvantage(cfg, seed)
         self.luck = self.beta = None
         if cfg.luck_credit:
             path = cfg.luck_beta or BETA_FILE
@@ -257,6 +318,7 @@ class Rollout:
             self.hid = np.empty((T * N, N_ORACLE_EXTRA, 34), np.uint8)  # 0/1 planes: a quarter of float32
         b_act, b_logp, b_val = np.zeros((T, N), np.int64), np.zeros((T, N), np.float32), np.zeros((T, N), np.float32)
         b_learn = np.zeros((T, N), np.bool_)
+        b_oadv = None if self.oracle_adv is None else np.zeros((T, N), np.float32)
         ep_returns: list[float] = []
         credit = SeatCredit(T, N)
         net.eval()
@@ -276,7 +338,7 @@ class Rollout:
             pg = np.flatnonzero(who == -1)
             x = net_input(self.obs[np.concatenate([lg, pg])], cfg.net)  # efficiency planes computed once
             t1 = clock()
-            moved = tm["transfer"]  # the copies inside the forwards are transfer, not forward
+            moved = tm["transfer"] + tm["oracle"]  # the forwards' copies are transfer, the oracle's rollouts oracle
             credit.decide(t, seat)
             actions = np.zeros(N, np.int64)
             n = lg.size
@@ -284,6 +346,10 @@ class Rollout:
                 rows_l = slice(used, used + n)
                 s_obs[rows_l], s_mask[rows_l] = x[:n], mask[lg]
                 actions[lg], b_logp[t, lg], b_val[t, lg] = self._sample(net, s_obs[rows_l], s_mask[rows_l])
+                if b_oadv is not None:
+                    t_o = clock()
+                    b_oadv[t, lg] = self.oracle_adv(d.engine, lg, actions[lg], net, s_obs[rows_l], s_mask[rows_l])
+                    tm["oracle"] += clock() - t_o
                 if critic is not None:
                     self.hid[rows_l] = self.orc[lg, self.oracle.n_planes :]
                     b_val[t, lg] = self._critic_values(critic, s_obs[rows_l], self.hid[rows_l])
@@ -313,7 +379,7 @@ class Rollout:
             t4 = clock()
             tm["encode"] += te - t0
             tm["net_input"] += t1 - te
-            tm["forward"] += (t2 - t1) - (tm["transfer"] - moved)
+            tm["forward"] += (t2 - t1) - (tm["transfer"] + tm["oracle"] - moved)
             tm["opponents"] += t3 - t2
             tm["engine"] += t4 - t3
         t0 = clock()
@@ -327,6 +393,12 @@ class Rollout:
             adv, ret = gae(b_val, credit.reward - credit.luck, *chains)
             adv_raw, ret_raw = gae(b_val, credit.reward, *chains)
             raw = {"adv_raw": adv_raw.reshape(-1)[sel], "ret_raw": ret_raw.reshape(-1)[sel]}
+        if b_oadv is not None:  # the policy reads the rollouts' advantages; the critic still learns the returns
+            if raw:
+                raw["adv_raw"] = adv.reshape(-1)[sel]
+            else:
+                raw = {"adv_raw": adv.reshape(-1)[sel], "ret_raw": ret.reshape(-1)[sel]}
+            adv = b_oadv
         batch = Batch(
             obs=s_obs[:used],
             mask=s_mask[:used],
