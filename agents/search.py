@@ -36,6 +36,12 @@ are the true state: the bias of uniform deals removed) and gives training target
 (agents/checkpoints/README.md, issue 26): the mean of its rollouts over the states a seat meets is the
 value of the seat's information state under the rollout policy, with no model of the opponents' hands.
 
+``hm=PATH`` deals the determinizations by a model of the opponents' hands (agents/hand_model.py,
+trained by training/hand_model.py) instead of uniformly: each opponent's tiles are drawn one at a
+time, kind k with probability proportional to its hidden copies times the model's weight,
+exp(``ha`` x logit) (``ha`` default 1; 0 is the uniform deal). It reads only the seat's observation
+and the counts the seat can work out, so unlike ``oracle`` it is a fair agent.
+
 ``leaf=zero`` and ``leaf=value`` (default ``rollout``: the above) stop each candidate's play early:
 under each determinization the candidate is played, then the rollout policy at the other seats, until
 the hand ends or the seat is to decide again (a win on offer to the seat is taken); that catches a
@@ -96,6 +102,8 @@ DEFAULTS = {
     "leaf": "rollout",
     "m": 0.0,
     "oracle": 0,
+    "hm": "",
+    "ha": 1.0,
 }
 BASES = ("greedy", "defensive", "neural", "neural:PATH")
 # how a candidate is valued (module docstring): "rollout" plays the hand out; "zero" and "value" stop
@@ -126,6 +134,8 @@ class SearchAgent:
         leaf: str = "rollout",
         m: float = 0.0,
         oracle: int = 0,
+        hm: str = "",
+        ha: float = 1.0,
     ):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 1 << 20:
             raise ValueError(f"k (determinizations) must be an int in 1..2**20, got {k!r}")
@@ -150,6 +160,12 @@ class SearchAgent:
                 raise ValueError(f"{key} must be a number in 0..{top:g}, got {val!r}")
         if isinstance(oracle, bool) or oracle not in (0, 1):
             raise ValueError(f"oracle must be 0 or 1, got {oracle!r}")
+        if not isinstance(ha, (int, float, np.integer, np.floating)) or isinstance(ha, bool) or not 0 <= ha <= 100:
+            raise ValueError(f"ha (the hand model's strength) must be a number in 0..100, got {ha!r}")
+        if hm and oracle:
+            raise ValueError(
+                "hm (a hand model for the deals) and oracle=1 (no deal: the true hands) exclude each other"
+            )
         if leaf not in LEAVES:
             raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, got {leaf!r}")
         if leaf == "value" and not base.startswith("neural"):
@@ -165,6 +181,13 @@ class SearchAgent:
         self.leaf, self.m = leaf, float(m)
         self.w, self.ms = float(w), float(ms)
         self.oracle = bool(oracle)
+        self.hm, self.ha = None, float(ha)
+        if hm:
+            from agents.hand_model import HandModel
+            from envs.obs.planes_v0 import PlanesV0
+
+            self.hm = HandModel(hm)
+            self.hm_enc = PlanesV0(derived=False)
         self.net = None
         # Defensive's parameters and tables, read by rollout=defensive and base=defensive
         self.defence = None
@@ -182,9 +205,20 @@ class SearchAgent:
 
             self.net = NeuralAgent(base.partition(":")[2] or DEFAULT_CHECKPOINT)
             self.enc = PlanesV0(derived=self.net.derived)
-        same = (self.k, self.n, rollout, self.z, base, self.w, self.ms, leaf, self.m, int(oracle)) == tuple(
-            DEFAULTS.values()
-        )
+        same = (
+            self.k,
+            self.n,
+            rollout,
+            self.z,
+            base,
+            self.w,
+            self.ms,
+            leaf,
+            self.m,
+            int(oracle),
+            hm,
+            self.ha,
+        ) == tuple(DEFAULTS.values())
         self.name = "search" if same else f"search:k={self.k},n={self.n},rollout={rollout},z={self.z:g}"
         if base != "greedy":
             self.name += f",base={base}"
@@ -198,6 +232,8 @@ class SearchAgent:
             self.name += f",m={self.m:g}"
         if self.oracle:
             self.name += ",oracle=1"
+        if hm:
+            self.name += f",hm={hm}" + (f",ha={self.ha:g}" if self.ha != 1.0 else "")
         self._leaves = None  # (the leaf states' buffer, reused while large enough)
         self.searched = 0  # decisions that ran rollouts (counted over resets: duplicate play resets per batch)
         self.changed = 0  # leaf modes: searched decisions that left the base's choice
@@ -214,15 +250,15 @@ class SearchAgent:
             key, eq, val = part.partition("=")
             if not eq or key not in DEFAULTS:
                 raise ValueError(
-                    f"search agent option {part!r}: expected k=INT, n=INT, oracle=0|1, z=NUMBER, w=NUMBER, ms=NUMBER, m=NUMBER, "
+                    f"search agent option {part!r}: expected k=INT, n=INT, oracle=0|1, hm=PATH, ha=NUMBER, z=NUMBER, w=NUMBER, ms=NUMBER, m=NUMBER, "
                     f"rollout={'|'.join(ROLLOUTS)}, base={'|'.join(BASES)} or leaf={'|'.join(LEAVES)}"
                 )
             try:
                 params[key] = (
                     val
-                    if key in ("rollout", "base", "leaf")
+                    if key in ("rollout", "base", "leaf", "hm")
                     else float(val)
-                    if key in ("z", "w", "ms", "m")
+                    if key in ("z", "w", "ms", "m", "ha")
                     else int(val)
                 )
             except ValueError:
@@ -271,6 +307,7 @@ class SearchAgent:
             self.w,
             self.ms,
             self.oracle,
+            self.hand_q(engine, games),
         )
         return self._done(out, values, t0, games.size)
 
@@ -318,6 +355,7 @@ class SearchAgent:
             self.w,
             self.ms,
             self.oracle,
+            self.hand_q(engine, games),
         )
         ran = np.arange(k)[None, :, None] < done[:, None, None]  # (G, k, 1): the determinizations that ran
         leaf_open = (status == LEAF_OPEN) & ran & (cands >= 0)[:, None, :]
@@ -336,6 +374,16 @@ class SearchAgent:
             out[i] = cands[i, best]
             self.changed += best != 0
         return out, means
+
+    def hand_q(self, engine, games: np.ndarray) -> np.ndarray | None:
+        """(G, 3, 34) the hand model's weights for the seats to decide (None without ``hm``)."""
+        if self.hm is None:
+            return None
+        from agents.hand_model import unseen
+
+        seats = engine.current_player[games].astype(np.int64)
+        planes = self.hm_enc.encode_rows(engine, self.hm_enc.alloc(games.size), games, seats)
+        return self.hm.weights(planes, unseen(planes), self.ha)
 
     def net_candidates(self, engine, games: np.ndarray) -> np.ndarray:
         """(G, n) the network's ``n`` most probable legal actions per game, best first, -1 past the legal

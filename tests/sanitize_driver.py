@@ -849,7 +849,7 @@ def valid_calls(core, ctx, S):
         "hold_state": [S],
         # search at decision time (game 1 is a live decision)
         "copy_game": [S, 1, _copy_arg(S), 0],
-        "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.native],
+        "resample_hidden": [S, 1, int(S.g[1, st.G_CUR]), 5, ctx.native, np.ones((1, 3, 34))],
         "reshuffle_wall": [S, 1, 5, ctx.native],
         "search_batch": [
             S,
@@ -867,6 +867,8 @@ def valid_calls(core, ctx, S):
             False,  # (candidates are the base; base_defensive is the other base)
             0.5,
             0.0,
+            False,  # oracle (then no hand model)
+            np.ones((1, 3, 34)),  # hand_q: a hand model's weights
         ],
         "search_leaves_batch": [
             S,
@@ -887,6 +889,8 @@ def valid_calls(core, ctx, S):
             False,
             0.5,
             0.0,
+            False,
+            np.ones((1, 3, 34)),
         ],
         "search_determinization": [S, 1, 3, 1, ctx.native, st.alloc(2, 0), 1],
         "search_weights": [S, 1, 3, 4, 0.5, ctx.native, np.zeros(4)],

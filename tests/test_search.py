@@ -529,3 +529,46 @@ def test_oracle_search_names_and_determinism():
         for o in (1, 1)
     ]
     np.testing.assert_array_equal(runs[0], runs[1])
+
+
+# -- deals by a hand model (search:...,hm=PATH; resample_hidden's hand_q) ----------------------------
+def test_resample_by_a_hand_model_is_legal_and_follows_the_weights():
+    """hand_q: the states stay legal and the seat's view unchanged; a kind weighted up for the left
+    opponent lands there more often than under the uniform deal; all-equal weights are a valid deal."""
+    eng = Engine(Rules(), 1)
+    eng.reset(8)
+    random_steps(eng, np.random.default_rng(8), 12)
+    seat = int(eng.current_player[0])
+    left = (seat + 1) % 4
+    base = eng.clone(0)
+    kinds = np.flatnonzero(base.s.hands[0].sum(0) - base.s.hands[0, seat] > 0)  # kinds some opponent holds
+    k = int(kinds[0])
+    q = np.ones((1, 3, 34))
+    q[0, 0, k] = 50.0
+    got = {"uniform": 0, "model": 0}
+    for seed in range(300):
+        for name, hq in (("uniform", None), ("model", q)):
+            c = eng.clone(0)
+            _core.resample_hidden(c.s, 0, seat, seed, c.native, hq)
+            check_resampled(base, c, seat)
+            got[name] += int(c.s.hands[0, left, k])
+    assert got["model"] > 1.5 * got["uniform"], got
+    c = eng.clone(0)
+    _core.resample_hidden(c.s, 0, seat, 3, c.native, np.ones((1, 3, 34)))
+    check_resampled(base, c, seat)
+    for bad, msg in (
+        (np.ones((1, 3, 33)), "hand_q"),
+        (-np.ones((1, 3, 34)), "finite weight"),
+        (np.full((1, 3, 34), np.nan), "finite weight"),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            _core.resample_hidden(eng.clone(0).s, 0, seat, 1, eng.native, bad)
+    out, vals = np.zeros(1, np.int64), np.zeros((1, 2))
+    with pytest.raises(ValueError, match="oracle"):
+        _core.search_batch(
+            eng.s, np.array([0]), np.zeros(1, np.uint64), 2, 2, 1, 0.0, eng.native, out, vals, oracle=True, hand_q=q
+        )
+    with pytest.raises(ValueError, match="hand_q"):
+        _core.search_batch(
+            eng.s, np.array([0]), np.zeros(1, np.uint64), 2, 2, 1, 0.0, eng.native, out, vals, hand_q=q[0]
+        )

@@ -24,6 +24,7 @@ namespace {
 namespace St = py::state;
 namespace A = py::actions;
 namespace RP = py::randplay;
+namespace T = py::tiles;
 using state_checks::str;
 
 void check_index(int64_t v, int64_t n, const char* what) {
@@ -93,12 +94,37 @@ struct SearchArgs {
     SearchCfg sc;
     std::vector<int64_t> given;    // (G, n) the given candidates, empty when none
     std::vector<int64_t> n_given;  // (G,) how many per row
+    std::vector<double> hand_q;    // (G, 3, 34) the hand model's weights, empty when none
     int64_t G = 0;
+    // game i's configuration: sc, pointed at its row of the hand model
+    SearchCfg cfg_of(int64_t i) const {
+        SearchCfg c = sc;
+        c.hand_q = hand_q.empty() ? nullptr : hand_q.data() + i * 3 * T::N_KINDS;
+        return c;
+    }
 };
+
+// A hand model's weights (n, 3, 34): finite and nonnegative, copied.
+std::vector<double> parse_hand_q(const nb::object& o, int64_t n) {
+    std::vector<double> out;
+    if (o.is_none()) return out;
+    const auto q = ro<double, 3>(any_array(o, "hand_q"), "hand_q", {n, 3, T::N_KINDS});
+    out.resize(static_cast<size_t>(n * 3 * T::N_KINDS));
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t o2 = 0; o2 < 3; ++o2)
+            for (int64_t k = 0; k < T::N_KINDS; ++k) {
+                const double v = q(i, o2, k);
+                if (!(v >= 0.0 && v <= 1e300))
+                    bad("hand_q[" + str(i) + ", " + str(o2) + ", " + str(k) + "] = " + std::to_string(v) +
+                        ": expected a finite weight >= 0");
+                out[static_cast<size_t>((i * 3 + o2) * T::N_KINDS + k)] = v;
+            }
+    return out;
+}
 
 void parse_search(SearchArgs& a, const State& S, Opts opts, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k,
                   int64_t n, int64_t policy, double z, const nb::object& candidates_o, const nb::object& defence_o,
-                  bool base_defensive, double weight, double ms, bool oracle) {
+                  bool base_defensive, double weight, double ms, bool oracle, const nb::object& hand_q_o) {
     a.games = ro<int64_t, 1>(games_a, "games", {-1});
     const int64_t G = a.G = a.games.shape[0];
     const auto& games = a.games;
@@ -167,6 +193,8 @@ void parse_search(SearchArgs& a, const State& S, Opts opts, const AnyArray& game
     a.sc.weight = weight;
     a.sc.ms = ms;
     a.sc.oracle = oracle;
+    a.hand_q = parse_hand_q(hand_q_o, G);
+    if (oracle && !a.hand_q.empty()) bad("hand_q: given with oracle (the oracle deals nothing: the hands are known)");
 }
 }  // namespace
 
@@ -189,7 +217,7 @@ void bind_search(nb::module_& m) {
         "same state).");
     m.def(
         "resample_hidden",
-        [](nb::handle state, int64_t b, int64_t seat, uint64_t seed, const Rules& rules) {
+        [](nb::handle state, int64_t b, int64_t seat, uint64_t seed, const Rules& rules, const nb::object& hand_q_o) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
             check_divides(rules);
@@ -198,11 +226,14 @@ void bind_search(nb::module_& m) {
             const Prof& prof = rules.prof;
             check_index(seat, 4, "seat");
             check_decision(S, b, seat, opts, "b");
-            resample_hidden(S, b, seat, seed, opts, cfg, prof);
+            const std::vector<double> q = parse_hand_q(hand_q_o, 1);
+            resample_hidden(S, b, seat, seed, opts, cfg, prof, q.empty() ? nullptr : q.data());
         },
         nb::arg("state"), nb::arg("b"), nb::arg("seat"), nb::arg("seed"), nb::arg("rules"),
+        nb::arg("hand_q") = nb::none(),
         "Deal again, in place and uniformly, what seat (the seat to decide in game b) cannot see: the opponents' "
-        "concealed tiles and the wall (tw16/resample.hpp). Deterministic given seed.");
+        "concealed tiles and the wall (tw16/resample.hpp); with hand_q (float64 (1, 3, 34)) the opponents' tiles "
+        "are dealt by that model of their hands. Deterministic given seed.");
     m.def(
         "reshuffle_wall",
         [](nb::handle state, int64_t b, uint64_t seed, const Rules& rules) {
@@ -220,7 +251,8 @@ void bind_search(nb::module_& m) {
         "search_batch",
         [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
            double z, const Rules& rules, const RwArray& out_a, const RwArray& values_a, const nb::object& candidates_o,
-           const nb::object& defence_o, bool base_defensive, double weight, double ms, bool oracle) {
+           const nb::object& defence_o, bool base_defensive, double weight, double ms, bool oracle,
+           const nb::object& hand_q_o) {
             const State S = state_of(state);
             const Hold hold(S);  // (hold.hpp: until the call returns)
             check_divides(rules);
@@ -229,7 +261,7 @@ void bind_search(nb::module_& m) {
             const Prof& prof = rules.prof;
             SearchArgs args;
             parse_search(args, S, opts, games_a, seeds_a, k, n, policy, z, candidates_o, defence_o, base_defensive,
-                         weight, ms, oracle);
+                         weight, ms, oracle, hand_q_o);
             const int64_t G = args.G;
             const auto& games = args.games;
             const auto out = rw<int64_t, 1>(out_a, "out", {G});
@@ -242,8 +274,9 @@ void bind_search(nb::module_& m) {
                     std::vector<int64_t> c(static_cast<size_t>(n));
                     int64_t nc = 0;
                     const int64_t* g = args.given.empty() ? nullptr : args.given.data() + i * n;
-                    const int64_t a = search_action(S, games[i], args.sc, args.seeds[i], opts, cfg, prof, step_ok,
-                                                    v.data(), c.data(), &nc, g, args.n_given[static_cast<size_t>(i)]);
+                    const int64_t a =
+                        search_action(S, games[i], args.cfg_of(i), args.seeds[i], opts, cfg, prof, step_ok, v.data(),
+                                      c.data(), &nc, g, args.n_given[static_cast<size_t>(i)]);
                     out[i] = a;
                     refused[i] = a < 0;
                     for (int64_t j = 0; j < n; ++j) values(i, j) = std::nan("");
@@ -256,7 +289,7 @@ void bind_search(nb::module_& m) {
         nb::arg("state"), nb::arg("games"), nb::arg("seeds"), nb::arg("k"), nb::arg("n"), nb::arg("policy"),
         nb::arg("z"), nb::arg("rules"), nb::arg("out"), nb::arg("values"), nb::arg("candidates") = nb::none(),
         nb::arg("defence") = nb::none(), nb::arg("base_defensive") = false, nb::arg("weight") = 0.0,
-        nb::arg("ms") = 0.0, nb::arg("oracle") = false,
+        nb::arg("ms") = 0.0, nb::arg("oracle") = false, nb::arg("hand_q") = nb::none(),
         "The search agent's decision for each game in games (int64 (G,), distinct, each a live decision): "
         "out[i] the action, values[i, j] the mean chips of its j-th candidate over k determinizations "
         "(NaN past the candidates; another candidate than the first (Greedy's) is played only when it beats it by "
@@ -270,13 +303,16 @@ void bind_search(nb::module_& m) {
         "candidate); weight: beta of the determinizations' importance weights (search_weights; 0: uniform); "
         "ms: a time budget per decision in milliseconds (0: none; results then depend on the machine's speed); oracle: "
         "the determinizations keep every hidden hand and deal again only the wall's order (reshuffle_wall: it reads "
-        "what the seat cannot see, for training targets and diagnostics).");
+        "what the seat cannot see, for training targets and diagnostics); hand_q (float64 (G, 3, 34), optional): "
+        "a model of the opponents' hands, row i - 1 the weights of each kind for the opponent at seat + i "
+        "(resample_hidden's hand_q: the determinizations deal them by it, agents/hand_model.py).");
     m.def(
         "search_leaves_batch",
         [](nb::handle state, const AnyArray& games_a, const AnyArray& seeds_a, int64_t k, int64_t n, int64_t policy,
            const Rules& rules, nb::handle leaves, const RwArray& cands_a, const RwArray& chips_a,
            const RwArray& status_a, const RwArray& log_w_a, const RwArray& done_a, const nb::object& candidates_o,
-           const nb::object& defence_o, bool base_defensive, double weight, double ms, bool oracle) {
+           const nb::object& defence_o, bool base_defensive, double weight, double ms, bool oracle,
+           const nb::object& hand_q_o) {
             const State S = state_of(state);
             const State L = state_of(leaves, "leaves");
             if (overlaps(S, L)) bad("leaves: shares memory with state (the leaves need their own arrays)");
@@ -287,7 +323,7 @@ void bind_search(nb::module_& m) {
             const Prof& prof = rules.prof;
             SearchArgs args;
             parse_search(args, S, opts, games_a, seeds_a, k, n, policy, 0.0, candidates_o, defence_o, base_defensive,
-                         weight, ms, oracle);
+                         weight, ms, oracle, hand_q_o);
             const int64_t G = args.G;
             const auto& games = args.games;
             if (L.batch() < G * k * n)
@@ -315,8 +351,8 @@ void bind_search(nb::module_& m) {
                     // nothing to search: a single candidate, or a win first (the search takes it)
                     int64_t d = 0;
                     if (nc > 1 && c[0] != A::WIN)
-                        d = search_leaves(S, games[i], args.sc, args.seeds[i], opts, cfg, prof, step_ok, c.data(), nc,
-                                          L, i * k * n, ch.data(), stt.data(), lw.data());
+                        d = search_leaves(S, games[i], args.cfg_of(i), args.seeds[i], opts, cfg, prof, step_ok,
+                                          c.data(), nc, L, i * k * n, ch.data(), stt.data(), lw.data());
                     refused[i] = d < 0;
                     done[i] = std::max<int64_t>(d, 0);
                     for (int64_t j = 0; j < n; ++j) cands(i, j) = j < nc ? c[j] : -1;
@@ -335,6 +371,7 @@ void bind_search(nb::module_& m) {
         nb::arg("rules"), nb::arg("leaves"), nb::arg("cands"), nb::arg("chips"), nb::arg("status"), nb::arg("log_w"),
         nb::arg("done"), nb::arg("candidates") = nb::none(), nb::arg("defence") = nb::none(),
         nb::arg("base_defensive") = false, nb::arg("weight") = 0.0, nb::arg("ms") = 0.0, nb::arg("oracle") = false,
+        nb::arg("hand_q") = nb::none(),
         "The leaves of the search for each game in games (as search_batch: the same candidates, determinizations, "
         "importance weights and budget; tw16/resample.hpp search_leaves): cands[i] (int64 (G, n)) the candidates, "
         "best first, -1 past them; done[i] (int64 (G,)) the determinizations that ran (0: nothing to search, a win "

@@ -57,6 +57,7 @@ struct Stream {
     View<uint64_t, 1> v() { return View<uint64_t, 1>::contiguous(&s, {1}); }
     uint64_t next() { return next_u64(v(), 0); }
     int64_t below(int64_t n) { return randint(v(), 0, n); }
+    double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // uniform in [0, 1)
 };
 
 template <class T>
@@ -74,6 +75,39 @@ int64_t claim_bits(const State& S, int64_t b, int64_t s, int64_t ph, Opts opts, 
     if (ph == St::PH_CLAIM) return claim_options(g, S.p[b][s], S.hands[b][s], s, g[St::G_TURN], t, opts, prof.p_opts);
     return may_win_on(S.p[b][s], S.hands[b][s], t, g[St::G_ROB_ANKONG] != 0, prof.p_opts) ? St::C_WIN : 0;
 }
+// The hand model's deal (resample_hidden with hand_q): pool[0..np) holds the unseen playing tiles
+// (kinds); its first cnt[seat + 1] + cnt[seat + 2] + cnt[seat + 3] slots become the opponents' tiles,
+// in seat order from the seat's left, each drawn with probability proportional to the copies of its
+// kind still in the pool times hand_q[i - 1][kind] for opponent seat + i (all weights of the kinds
+// left zero: by the copies alone). The slots after them keep the rest, to be shuffled.
+void deal_by_model(int8_t* pool, int64_t np, const std::array<int64_t, 4>& cnt, int64_t seat, const double* hand_q,
+                   Stream& r) {
+    std::array<int64_t, T::N_KINDS> left{};
+    for (int64_t i = 0; i < np; ++i) ++left[pool[i]];
+    int64_t at = 0;
+    for (int64_t i = 1; i < 4; ++i) {
+        const double* q = hand_q + (i - 1) * T::N_KINDS;
+        for (int64_t j = 0; j < cnt[(seat + i) % 4]; ++j) {
+            double total = 0.0;
+            for (int64_t k = 0; k < T::N_KINDS; ++k) total += static_cast<double>(left[k]) * q[k];
+            const bool flat = !(total > 0.0);
+            if (flat)
+                for (int64_t k = 0; k < T::N_KINDS; ++k) total += static_cast<double>(left[k]);
+            double u = r.unit() * total;
+            int64_t pick = -1;
+            for (int64_t k = 0; k < T::N_KINDS; ++k) {
+                if (left[k] == 0) continue;
+                pick = k;  // (the last kind with copies left, should rounding leave u past every weight)
+                u -= static_cast<double>(left[k]) * (flat ? 1.0 : q[k]);
+                if (u < 0.0) break;
+            }
+            --left[pick];
+            pool[at++] = static_cast<int8_t>(pick);
+        }
+    }
+    for (int64_t k = 0; k < T::N_KINDS; ++k)
+        for (int64_t c = 0; c < left[k]; ++c) pool[at++] = static_cast<int8_t>(k);
+}
 }  // namespace
 
 void copy_game(const State& src, int64_t b, const State& dst, int64_t c) {
@@ -85,7 +119,8 @@ void copy_game(const State& src, int64_t b, const State& dst, int64_t c) {
 #undef TW16_COPY
 }
 
-void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opts opts, Cfg cfg, const Prof& prof) {
+void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opts opts, Cfg cfg, const Prof& prof,
+                     const double* hand_q) {
     auto g = S.g[b];
     Stream r(seed);
     S.rng[b] = r.next();  // the hands after this one are hidden too
@@ -130,8 +165,12 @@ void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opt
                 if (in_wall[i] == (pass == 0)) ids[k][j++] = static_cast<uint8_t>(i);
     }
     // A uniform arrangement: the playing tiles shuffled, the opponents' slots first (flowers are never
-    // held), then the rest with the flowers shuffled into the wall.
-    shuffle(pool.data(), np, r);
+    // held), then the rest with the flowers shuffled into the wall. With a hand model, the opponents'
+    // tiles are dealt one at a time, kind k with probability proportional to (its unseen copies left)
+    // x hand_q[opponent][k], and the pool's first slots rewritten to what they were dealt, in order.
+    if (hand_q) deal_by_model(pool.data(), np, cnt, seat, hand_q, r);
+    shuffle(pool.data() + (hand_q ? cnt[0] + cnt[1] + cnt[2] + cnt[3] : 0),
+            np - (hand_q ? cnt[0] + cnt[1] + cnt[2] + cnt[3] : 0), r);
     int64_t at = 0;
     for (int64_t i = 1; i < 4; ++i) {
         const int64_t s = (seat + i) % 4;
@@ -476,12 +515,13 @@ namespace {
 // of S copied into game 0 of D with what `seat` cannot see dealt again. Writes its log importance
 // weight (0 at beta = 0, without computing it) and returns its rollout stream's seed.
 uint64_t next_determinization(const State& S, int64_t b, int64_t seat, Stream& r, double beta, const State& D,
-                              Opts opts, Cfg ecfg, const Prof& prof, double* log_w, bool oracle = false) {
+                              Opts opts, Cfg ecfg, const Prof& prof, double* log_w, bool oracle = false,
+                              const double* hand_q = nullptr) {
     copy_game(S, b, D, 0);
     if (oracle)
         reshuffle_wall(D, 0, r.next());
     else
-        resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof);
+        resample_hidden(D, 0, seat, r.next(), opts, ecfg, prof, hand_q);
     const uint64_t rollout_seed = r.next();
     *log_w = beta == 0.0 ? 0.0 : beta * discard_log_weight(D, 0, seat, prof);
     return rollout_seed;
@@ -574,7 +614,8 @@ int64_t search_action(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
             break;
         double lw = 0.0;
         // the same rollout stream rs for every candidate
-        const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &lw, cfg.oracle);
+        const uint64_t rs =
+            next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &lw, cfg.oracle, cfg.hand_q);
         pm.start(lw);
         for (int64_t j = 0; j < nc; ++j) {
             copy_game(D, 0, R, 0);
@@ -602,7 +643,8 @@ int64_t search_leaves(const State& S, int64_t b, const SearchCfg& cfg, uint64_t 
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= cfg.ms)
             break;
         // the determinizations (and their rollout seeds) of search_action, in its order
-        const uint64_t rs = next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &log_w[i], cfg.oracle);
+        const uint64_t rs =
+            next_determinization(S, b, seat, r, cfg.weight, D, opts, ecfg, prof, &log_w[i], cfg.oracle, cfg.hand_q);
         for (int64_t j = 0; j < nc; ++j) {
             copy_game(D, 0, R, 0);
             double c = 0.0;

@@ -36,7 +36,14 @@ void copy_game(const State& src, int64_t b, const State& dst, int64_t c);
 // of the opponents' concealed kongs and their 過水 flags (P_PASS_WIN). The opponents' play (what
 // their discards and claims suggest about their hands) is not used: the deal is uniform, as in
 // determinized search.
-void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opts opts, Cfg cfg, const Prof& prof);
+//
+// hand_q (optional, 3 x 34 nonnegative weights: row i - 1 for the opponent seat + i) is a model of the
+// opponents' hands (agents/hand_model.py): each opponent's concealed tiles are then dealt one at a time,
+// kind k with probability proportional to its unseen copies left times hand_q[i - 1][k] (a kind with
+// no weight left falls back to the copies alone); the wall gets the rest, uniformly. With hand_q =
+// nullptr the deal is the uniform one above, draw for draw.
+void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opts opts, Cfg cfg, const Prof& prof,
+                     const double* hand_q = nullptr);
 
 // The oracle's determinization (SearchCfg::oracle): only the order of the undrawn wall (head..tail, the
 // dead wall and its flowers included) is dealt again, uniformly, and the game's stream reseeded (the
@@ -92,6 +99,9 @@ struct SearchCfg {
     // The determinizations keep the opponents' hands (reshuffle_wall, not resample_hidden): an
     // oracle that reads the hidden tiles, for training targets and diagnostics, never a fair agent.
     bool oracle = false;
+    // A model of the opponents' hands for the determinizations (resample_hidden's hand_q, 3 x 34), or
+    // nullptr for uniform deals. Per game: the bindings point it at that game's row.
+    const double* hand_q = nullptr;
 };
 
 // Defensive's decision (agents/greedy.py DefensiveAgent) for the seat to decide in game b, its inputs
