@@ -46,6 +46,9 @@ def _quick_ppo() -> TrainConfig:
     # 20,000 fresh hands (agents/checkpoints/README.md, "Issue 26"), so these settings stay. Luck-corrected
     # credit (--ppo.luck-credit --bc.luck-credit: 2.5x less advantage variance) read +0.01 [-0.17, +0.18]
     # over its clone on its declared 20,000 hands with --vr (same file, "second session"): not a default
+    # Oracle advantages (--ppo.advantage oracle: rollouts of the true state, a tenth of GAE's noise, 1.36 ms
+    # of CPU a learner decision) read -0.27 [-0.83, +0.29] over the clone on 8,000 exploratory hands (same
+    # file, "fifth session"): not a default either
     return TrainConfig(
         num_envs=256,
         rollout_steps=64,

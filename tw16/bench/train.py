@@ -26,7 +26,7 @@ from training.rollout import TIMING_PARTS, Opponents, Rollout
 # the networks measured: the main job's (tw16 train's default), the shipped checkpoint's, and a larger
 # one that only a GPU makes worth training (about 6 M parameters)
 NETS = {"main": Pipeline().ppo.net, "default": NetConfig(), "large": NetConfig(width=128, blocks=4, hidden=1024)}
-SPLIT = ("engine", "encode", "net_input", "forward", "opponents", "gae", "update", "transfer", "other")
+SPLIT = ("engine", "encode", "net_input", "forward", "opponents", "gae", "oracle", "update", "transfer", "other")
 
 
 def _device_name(dev: torch.device) -> str:
