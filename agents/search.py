@@ -190,15 +190,7 @@ class SearchAgent:
             self.hm_enc = PlanesV0(derived=False)
         self.net = None
         # Defensive's parameters and tables, read by rollout=defensive and base=defensive
-        self.defence = None
-        if rollout == "defensive" or base == "defensive":
-            from agents.greedy import READY_P, WIN_LOGIT, defence_array
-
-            self.defence = (
-                defence_array(),
-                np.ascontiguousarray(WIN_LOGIT, np.float64),
-                np.ascontiguousarray(READY_P, np.float64),
-            )
+        self.defence = defence_tables() if rollout == "defensive" or base == "defensive" else None
         if base.startswith("neural"):
             from agents.neural import DEFAULT_CHECKPOINT, NeuralAgent
             from envs.obs.planes_v0 import PlanesV0
@@ -393,6 +385,45 @@ class SearchAgent:
         mask = engine.legal_action_mask[games]
         order = np.argsort(-self.net.logits(obs, mask), axis=1, kind="stable")[:, : self.n]
         return np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)
+
+
+def defence_tables() -> tuple:
+    """Defensive's (params, win_logit, ready_p) as the native search reads them (agents/greedy.py)."""
+    from agents.greedy import READY_P, WIN_LOGIT, defence_array
+
+    return defence_array(), np.ascontiguousarray(WIN_LOGIT, np.float64), np.ascontiguousarray(READY_P, np.float64)
+
+
+def oracle_values(engine, games: np.ndarray, cands: np.ndarray, k: int, rollout: str, seeds: np.ndarray) -> np.ndarray:
+    """(G, n) float64: the oracle search's mean chips of each game's candidates ``cands`` (G, n), -1
+    padded, over ``k`` wall orders with the true hands kept (``search_batch`` with ``oracle=True``, the
+    ``rollout`` policy at every seat); NaN past the candidates and where nothing was searched (a win
+    first, a single candidate). Reads the hidden hands: for training targets and diagnostics."""
+    if rollout not in ROLLOUTS or rollout == "base":
+        raise ValueError(f"rollout must be one of random, greedy, efficient, defensive, got {rollout!r}")
+    games = np.ascontiguousarray(games, np.int64)
+    values = np.empty(cands.shape, np.float64)
+    out = np.empty(games.size, np.int64)
+    defence = defence_tables() if rollout == "defensive" else None
+    _core.search_batch(
+        engine.s,
+        games,
+        seeds,
+        k,
+        cands.shape[1],
+        ROLLOUTS[rollout],
+        0.0,
+        engine.native,
+        out,
+        values,
+        cands,
+        defence,
+        False,
+        0.0,
+        0.0,
+        True,
+    )
+    return values
 
 
 LEAF_OPEN = 1  # search_leaves_batch's status of a leaf where the seat is to decide again (tw16/resample.hpp)

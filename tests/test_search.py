@@ -60,6 +60,16 @@ def random_steps(eng, rng, n, game=None):
         eng.step(np.array([rng.choice(np.flatnonzero(r)) for r in m]))
 
 
+def live_decisions(eng, rng, rounds, steps):
+    """(round, game) for every live game of ``eng`` after each of ``rounds`` bursts of ``steps``
+    random steps."""
+    for rnd in range(rounds):
+        random_steps(eng, rng, steps)
+        for b in range(eng.batch_size):
+            if not eng.terminated[b]:
+                yield rnd, b
+
+
 def check_resampled(before, after, seat):
     """What the seat sees did not change, and the state is legal."""
     s0, s1 = before.s, after.s
@@ -85,24 +95,20 @@ def test_resampled_mid_game_states_are_legal(profile, options):
     eng.reset(11)
     rng = np.random.default_rng(11)
     n = changed = 0
-    for rnd in range(40):
-        random_steps(eng, rng, 7)
-        for b in range(eng.batch_size):
-            if eng.terminated[b]:
-                continue
-            seat = int(eng.current_player[b])
-            before = eng.clone(b)
-            after = eng.clone(b)
-            after.resample_hidden(0, seat, 1000 * rnd + b)
-            check_resampled(before, after, seat)
-            changed += not np.array_equal(before.s.hands, after.s.hands)
-            n += 1
-            if b % 8 == 0:  # play on to the end of the hand (and beyond) with the checker on
-                for _ in range(60):
-                    if after.terminated[0]:
-                        break
-                    random_steps(after, rng, 1)
-                    assert _testing.check_game(after.s, 0, after.native) == 0
+    for rnd, b in live_decisions(eng, rng, 40, 7):
+        seat = int(eng.current_player[b])
+        before = eng.clone(b)
+        after = eng.clone(b)
+        after.resample_hidden(0, seat, 1000 * rnd + b)
+        check_resampled(before, after, seat)
+        changed += not np.array_equal(before.s.hands, after.s.hands)
+        n += 1
+        if b % 8 == 0:  # play on to the end of the hand (and beyond) with the checker on
+            for _ in range(60):
+                if after.terminated[0]:
+                    break
+                random_steps(after, rng, 1)
+                assert _testing.check_game(after.s, 0, after.native) == 0
     assert n >= 1000 and changed > 0.9 * n, (n, changed)
 
 
@@ -448,31 +454,27 @@ def test_reshuffle_wall_keeps_every_hand_and_permutes_the_undrawn_wall(profile, 
     eng.reset(21)
     rng = np.random.default_rng(21)
     n = moved = 0
-    for rnd in range(12):
-        random_steps(eng, rng, 9)
-        for b in range(eng.batch_size):
-            if eng.terminated[b]:
-                continue
-            before, after, again = eng.clone(b), eng.clone(b), eng.clone(b)
-            after.reshuffle_wall(0, 100 * rnd + b)
-            again.reshuffle_wall(0, 100 * rnd + b)
-            s0, s1 = before.s, after.s
-            assert _testing.check_game(s1, 0, after.native) == 0
-            for f in ("hands", "melds", "river", "scores", "p", "mask"):
-                np.testing.assert_array_equal(getattr(s0, f), getattr(s1, f), err_msg=f)
-            g_keep = [i for i in range(st.NG) if i != st.G_SCRIPT_USED]
-            np.testing.assert_array_equal(s0.g[0, g_keep], s1.g[0, g_keep])
-            head, tail = int(s0.g[0, st.G_HEAD]), int(s0.g[0, st.G_TAIL])
-            w0, w1 = s0.wall[0], s1.wall[0]
-            np.testing.assert_array_equal(np.sort(w0[head : tail + 1]), np.sort(w1[head : tail + 1]))
-            np.testing.assert_array_equal(w0[:head], w1[:head])
-            np.testing.assert_array_equal(w0[tail + 1 :], w1[tail + 1 :])
-            for x, y in zip(after.s, again.s):
-                np.testing.assert_array_equal(x, y)
-            moved += not np.array_equal(w0, w1)
-            n += 1
-            if b % 4 == 0:
-                _continue_checked(after, np.random.default_rng(b))
+    for rnd, b in live_decisions(eng, rng, 12, 9):
+        before, after, again = eng.clone(b), eng.clone(b), eng.clone(b)
+        after.reshuffle_wall(0, 100 * rnd + b)
+        again.reshuffle_wall(0, 100 * rnd + b)
+        s0, s1 = before.s, after.s
+        assert _testing.check_game(s1, 0, after.native) == 0
+        for f in ("hands", "melds", "river", "scores", "p", "mask"):
+            np.testing.assert_array_equal(getattr(s0, f), getattr(s1, f), err_msg=f)
+        g_keep = [i for i in range(st.NG) if i != st.G_SCRIPT_USED]
+        np.testing.assert_array_equal(s0.g[0, g_keep], s1.g[0, g_keep])
+        head, tail = int(s0.g[0, st.G_HEAD]), int(s0.g[0, st.G_TAIL])
+        w0, w1 = s0.wall[0], s1.wall[0]
+        np.testing.assert_array_equal(np.sort(w0[head : tail + 1]), np.sort(w1[head : tail + 1]))
+        np.testing.assert_array_equal(w0[:head], w1[:head])
+        np.testing.assert_array_equal(w0[tail + 1 :], w1[tail + 1 :])
+        for x, y in zip(after.s, again.s):
+            np.testing.assert_array_equal(x, y)
+        moved += not np.array_equal(w0, w1)
+        n += 1
+        if b % 4 == 0:
+            _continue_checked(after, np.random.default_rng(b))
     assert n >= 100 and moved > 0.9 * n, (n, moved)
 
 

@@ -41,8 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.search import ROLLOUTS
-from envs import _core
+from agents.search import ROLLOUTS, oracle_values
 
 
 @dataclass
@@ -63,24 +62,16 @@ class OracleLabeller:
     needs_engine = True
 
     def __init__(self, cfg: CollectConfig):
-        from agents.greedy import READY_P, WIN_LOGIT, defence_array
         from agents.neural import NeuralAgent
         from envs.obs.planes_v0 import PlanesV0
 
-        if cfg.rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {cfg.rollout!r}")
-        if cfg.rollout == "base":
-            raise ValueError("rollout=base plays Greedy's ranking at the searching seat: use defensive or efficient")
+        if cfg.rollout not in ROLLOUTS or cfg.rollout == "base":
+            raise ValueError(f"rollout must be one of random, greedy, efficient, defensive, got {cfg.rollout!r}")
         if not 1 <= cfg.k <= 4096 or not 2 <= cfg.n <= 16:
             raise ValueError(f"k must be in 1..4096 and n in 2..16, got k={cfg.k}, n={cfg.n}")
         self.cfg = cfg
         self.net = NeuralAgent(cfg.checkpoint)
         self.enc = PlanesV0(derived=self.net.derived)
-        self.defence = (
-            (defence_array(), np.ascontiguousarray(WIN_LOGIT, np.float64), np.ascontiguousarray(READY_P, np.float64))
-            if cfg.rollout == "defensive"
-            else None
-        )
         self.name = f"oracle-labeller:{Path(cfg.checkpoint).name}"
         self.rows: dict[str, list] = {"obs": [], "mask": [], "cands": [], "values": []}
         self.reset(cfg.seed)
@@ -100,27 +91,8 @@ class OracleLabeller:
         mask = engine.legal_action_mask[games]
         order = np.argsort(-self.net.logits(obs, mask), axis=1, kind="stable")[:, : self.cfg.n]
         cands = np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)
-        out = np.empty(games.size, np.int64)
-        values = np.empty((games.size, self.cfg.n), np.float64)
         seeds = self.rng.integers(0, 1 << 63, size=games.size, dtype=np.uint64)
-        _core.search_batch(
-            engine.s,
-            games,
-            seeds,
-            self.cfg.k,
-            self.cfg.n,
-            ROLLOUTS[self.cfg.rollout],
-            0.0,
-            engine.native,
-            out,
-            values,
-            cands,
-            self.defence,
-            False,
-            0.0,
-            0.0,
-            True,  # oracle: the true hands, the wall's order dealt again
-        )
+        values = oracle_values(engine, games, cands, self.cfg.k, self.cfg.rollout, seeds)
         searched = ~np.isnan(values[:, 1])  # (a win first, or a single candidate: nothing to learn)
         if searched.any():
             self.rows["obs"].append(obs[searched].astype(np.float16))

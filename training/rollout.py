@@ -16,7 +16,7 @@ from agents import make_agent
 from agents.device import resolve_device, synchronize
 from agents.evaluation.luck import LuckRecorder
 from agents.neural import NeuralAgent, PolicyValueNet, masked_logits, net_input
-from envs import _core
+from agents.search import oracle_values
 from envs.driver import Driver
 from envs.engine.actions import N_ACTIONS
 from envs.engine.rng import game_seeds
@@ -143,17 +143,7 @@ class OracleAdvantage:
     Decisions with nothing to search (one legal action, or a win first) get 0."""
 
     def __init__(self, cfg: TrainConfig, seed: int):
-        from agents.greedy import READY_P, WIN_LOGIT, defence_array
-        from agents.search import ROLLOUTS
-
-        self.k, self.n, self.policy = cfg.oracle_k, cfg.oracle_n, ROLLOUTS[cfg.oracle_rollout]
-        self.defence = None
-        if cfg.oracle_rollout == "defensive":
-            self.defence = (
-                defence_array(),
-                np.ascontiguousarray(WIN_LOGIT, np.float64),
-                np.ascontiguousarray(READY_P, np.float64),
-            )
+        self.k, self.n, self.rollout = cfg.oracle_k, cfg.oracle_n, cfg.oracle_rollout
         self.scale = cfg.reward_scale
         self.rng = np.random.default_rng([int(seed), 0x0AC1E])  # the searches' seeds, apart from the sampling
 
@@ -164,27 +154,8 @@ class OracleAdvantage:
         order = order[order != taken[:, None]].reshape(len(games), -1)[:, : self.n - 1]  # the others, best first
         cands = np.concatenate([taken[:, None], order], axis=1).astype(np.int64)
         cands[~np.take_along_axis(mask, cands, axis=1)] = -1
-        values = np.empty((len(games), self.n), np.float64)
-        out = np.empty(len(games), np.int64)
         seeds = self.rng.integers(0, 1 << 63, size=len(games), dtype=np.uint64)
-        _core.search_batch(
-            engine.s,
-            np.asarray(games, np.int64),
-            seeds,
-            self.k,
-            self.n,
-            self.policy,
-            0.0,
-            engine.native,
-            out,
-            values,
-            cands,
-            self.defence,
-            False,
-            0.0,
-            0.0,
-            True,
-        )
+        values = oracle_values(engine, games, cands, self.k, self.rollout, seeds)
         w = np.where(np.isnan(values), 0.0, np.take_along_axis(p, np.maximum(cands, 0), axis=1))
         base = (w * np.nan_to_num(values)).sum(1) / np.maximum(w.sum(1), 1e-12)
         adv = np.where(np.isnan(values[:, 0]), 0.0, values[:, 0] - base)
