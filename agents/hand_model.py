@@ -64,7 +64,7 @@ def opponents_hands(engine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
 
 
 class HandModel:
-    """A trained ``HandNet`` with ``weights(engine, games, seats, planes)`` for the search."""
+    """A trained ``HandNet`` read from a file, with ``weights(planes, unseen, strength)`` for the search."""
 
     def __init__(self, path):
         path = Path(path)

@@ -383,8 +383,21 @@ class SearchAgent:
         seats = engine.current_player[games].astype(np.int64)
         obs = self.enc.encode_rows(engine, self.enc.alloc(games.size), games, seats)
         mask = engine.legal_action_mask[games]
-        order = np.argsort(-self.net.logits(obs, mask), axis=1, kind="stable")[:, : self.n]
-        return np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)
+        return top_candidates(self.net.logits(obs, mask), mask, self.n)
+
+
+def top_candidates(logits: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+    """(G, n) int64: each row's ``n`` highest-logit legal actions, best first, -1 past the legal ones
+    (ties: the lower action first, as ``argmax``)."""
+    order = np.argsort(-logits, axis=1, kind="stable")[:, :n]
+    return np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)
+
+
+def check_oracle_rollout(rollout: str, name: str = "rollout") -> None:
+    """The oracle's rollout policies: every ``ROLLOUTS`` entry but ``base`` (Greedy's ranking at the
+    searching seat, which the oracle's callers do not use); ValueError naming ``name`` otherwise."""
+    if rollout not in ROLLOUTS or rollout == "base":
+        raise ValueError(f"{name} must be one of random, greedy, efficient, defensive, got {rollout!r}")
 
 
 def defence_tables() -> tuple:
@@ -399,8 +412,7 @@ def oracle_values(engine, games: np.ndarray, cands: np.ndarray, k: int, rollout:
     padded, over ``k`` wall orders with the true hands kept (``search_batch`` with ``oracle=True``, the
     ``rollout`` policy at every seat); NaN past the candidates and where nothing was searched (a win
     first, a single candidate). Reads the hidden hands: for training targets and diagnostics."""
-    if rollout not in ROLLOUTS or rollout == "base":
-        raise ValueError(f"rollout must be one of random, greedy, efficient, defensive, got {rollout!r}")
+    check_oracle_rollout(rollout)
     games = np.ascontiguousarray(games, np.int64)
     values = np.empty(cands.shape, np.float64)
     out = np.empty(games.size, np.int64)

@@ -86,12 +86,9 @@ class TrainConfig:
         if self.advantage not in ADVANTAGES:
             raise ValueError(f"advantage must be one of {list(ADVANTAGES)}, got {self.advantage!r}")
         if self.advantage == "oracle":
-            from agents.search import ROLLOUTS
+            from agents.search import check_oracle_rollout
 
-            if self.oracle_rollout not in ROLLOUTS or self.oracle_rollout == "base":
-                raise ValueError(
-                    f"oracle_rollout must be one of random, greedy, efficient, defensive, got {self.oracle_rollout!r}"
-                )
+            check_oracle_rollout(self.oracle_rollout, "oracle_rollout")
             if not (1 <= self.oracle_k <= 4096 and 2 <= self.oracle_n <= 16):
                 raise ValueError(
                     f"oracle_k must be in 1..4096 and oracle_n in 2..16, got {self.oracle_k}, {self.oracle_n}"

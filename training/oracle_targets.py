@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.search import ROLLOUTS, oracle_values
+from agents.search import check_oracle_rollout, oracle_values, top_candidates
 
 
 @dataclass
@@ -65,8 +65,7 @@ class OracleLabeller:
         from agents.neural import NeuralAgent
         from envs.obs.planes_v0 import PlanesV0
 
-        if cfg.rollout not in ROLLOUTS or cfg.rollout == "base":
-            raise ValueError(f"rollout must be one of random, greedy, efficient, defensive, got {cfg.rollout!r}")
+        check_oracle_rollout(cfg.rollout)
         if not 1 <= cfg.k <= 4096 or not 2 <= cfg.n <= 16:
             raise ValueError(f"k must be in 1..4096 and n in 2..16, got k={cfg.k}, n={cfg.n}")
         self.cfg = cfg
@@ -89,8 +88,7 @@ class OracleLabeller:
         seats = engine.current_player[games].astype(np.int64)
         obs = self.enc.encode_rows(engine, self.enc.alloc(games.size), games, seats)
         mask = engine.legal_action_mask[games]
-        order = np.argsort(-self.net.logits(obs, mask), axis=1, kind="stable")[:, : self.cfg.n]
-        cands = np.where(np.take_along_axis(mask, order, axis=1), order, -1).astype(np.int64)
+        cands = top_candidates(self.net.logits(obs, mask), mask, self.cfg.n)
         seeds = self.rng.integers(0, 1 << 63, size=games.size, dtype=np.uint64)
         values = oracle_values(engine, games, cands, self.cfg.k, self.cfg.rollout, seeds)
         searched = ~np.isnan(values[:, 1])  # (a win first, or a single candidate: nothing to learn)
