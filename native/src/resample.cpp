@@ -79,9 +79,10 @@ int64_t claim_bits(const State& S, int64_t b, int64_t s, int64_t ph, Opts opts, 
 // (kinds); its first cnt[seat + 1] + cnt[seat + 2] + cnt[seat + 3] slots become the opponents' tiles,
 // in seat order from the seat's left, each drawn with probability proportional to the copies of its
 // kind still in the pool times hand_q[i - 1][kind] for opponent seat + i (all weights of the kinds
-// left zero: by the copies alone). The slots after them keep the rest, to be shuffled.
-void deal_by_model(int8_t* pool, int64_t np, const std::array<int64_t, 4>& cnt, int64_t seat, const double* hand_q,
-                   Stream& r) {
+// left zero: by the copies alone). The slots after them keep the rest, to be shuffled. Returns how
+// many tiles were dealt.
+int64_t deal_by_model(int8_t* pool, int64_t np, const std::array<int64_t, 4>& cnt, int64_t seat, const double* hand_q,
+                      Stream& r) {
     std::array<int64_t, T::N_KINDS> left{};
     for (int64_t i = 0; i < np; ++i) ++left[pool[i]];
     int64_t at = 0;
@@ -105,8 +106,10 @@ void deal_by_model(int8_t* pool, int64_t np, const std::array<int64_t, 4>& cnt, 
             pool[at++] = static_cast<int8_t>(pick);
         }
     }
+    const int64_t dealt = at;
     for (int64_t k = 0; k < T::N_KINDS; ++k)
         for (int64_t c = 0; c < left[k]; ++c) pool[at++] = static_cast<int8_t>(k);
+    return dealt;
 }
 }  // namespace
 
@@ -168,9 +171,8 @@ void resample_hidden(const State& S, int64_t b, int64_t seat, uint64_t seed, Opt
     // held), then the rest with the flowers shuffled into the wall. With a hand model, the opponents'
     // tiles are dealt one at a time, kind k with probability proportional to (its unseen copies left)
     // x hand_q[opponent][k], and the pool's first slots rewritten to what they were dealt, in order.
-    if (hand_q) deal_by_model(pool.data(), np, cnt, seat, hand_q, r);
-    shuffle(pool.data() + (hand_q ? cnt[0] + cnt[1] + cnt[2] + cnt[3] : 0),
-            np - (hand_q ? cnt[0] + cnt[1] + cnt[2] + cnt[3] : 0), r);
+    const int64_t dealt = hand_q ? deal_by_model(pool.data(), np, cnt, seat, hand_q, r) : 0;
+    shuffle(pool.data() + dealt, np - dealt, r);
     int64_t at = 0;
     for (int64_t i = 1; i < 4; ++i) {
         const int64_t s = (seat + i) % 4;
