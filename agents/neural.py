@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from agents.base import check_batch
+from agents.defence_planes import DEFENCE_VERSION, N_DEFENCE, defence_planes
 from agents.efficiency import EFFICIENCY_VERSION, N_EFFICIENCY, efficiency_planes
 from envs.engine.actions import ACTION_LAYOUT_VERSION, N_ACTIONS
 from envs.obs.planes_v0 import N_CHANNELS, N_CHANNELS_DERIVED, OBS_VERSION
@@ -38,15 +39,17 @@ class NetConfig:
     blocks: int = 1
     hidden: int = 256
     efficiency: bool = True  # also read the agents.efficiency planes (ukeire per discard, claim gains)
+    defence: bool = False  # also read the agents.defence_planes planes (Defensive's deal-in estimate per kind)
 
     @property
     def net_channels(self) -> int:
-        return self.in_channels + (N_EFFICIENCY if self.efficiency else 0)
+        return self.in_channels + (N_EFFICIENCY if self.efficiency else 0) + (N_DEFENCE if self.defence else 0)
 
 
 def net_input(obs: np.ndarray, cfg: NetConfig) -> np.ndarray:
     """What the network reads: the first ``cfg.in_channels`` observation planes, then the efficiency
-    planes when ``cfg.efficiency`` (computed here, from the observation alone), as float32."""
+    planes when ``cfg.efficiency`` and the defence planes when ``cfg.defence`` (computed here, from the
+    observation alone), as float32."""
     if obs.ndim != 3 or obs.shape[1] < cfg.in_channels:
         raise ValueError(
             f"this network reads {cfg.in_channels} observation channels, got shape {obs.shape}: "
@@ -55,6 +58,8 @@ def net_input(obs: np.ndarray, cfg: NetConfig) -> np.ndarray:
     x = np.asarray(obs[:, : cfg.in_channels], dtype=np.float32)
     if cfg.efficiency:
         x = np.concatenate([x, efficiency_planes(obs)], axis=1)
+    if cfg.defence:
+        x = np.concatenate([x, defence_planes(obs)], axis=1)
     return np.ascontiguousarray(x)
 
 
@@ -104,6 +109,8 @@ def save_checkpoint(path, net: PolicyValueNet, **extra) -> None:
     state = {k: (v.half() if v.is_floating_point() else v).cpu() for k, v in net.state_dict().items()}
     if net.cfg.efficiency:
         extra["efficiency_version"] = EFFICIENCY_VERSION
+    if net.cfg.defence:
+        extra["defence_version"] = DEFENCE_VERSION
     torch.save(
         {
             "net": state,
@@ -142,6 +149,11 @@ def load_checkpoint(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
         raise CheckpointError(
             f"checkpoint {name} was trained on efficiency planes {ck.get('efficiency_version')}, "
             f"this build computes {EFFICIENCY_VERSION}"
+        )
+    if cfg.defence and ck.get("defence_version") != DEFENCE_VERSION:
+        raise CheckpointError(
+            f"checkpoint {name} was trained on defence planes {ck.get('defence_version')}, "
+            f"this build computes {DEFENCE_VERSION}"
         )
     weights = ck["net"]
     if not isinstance(weights, dict) or not all(
@@ -231,13 +243,14 @@ def _config(raw, name: str) -> NetConfig:
     unknown = sorted(map(str, set(raw) - set(NetConfig.__dataclass_fields__)))
     if unknown:
         raise CheckpointError(f"checkpoint {name}: unknown config field(s) {unknown}")
-    raw = {"efficiency": False, **raw}  # checkpoints older than the planes lack the key
+    raw = {"efficiency": False, "defence": False, **raw}  # checkpoints older than the planes lack the keys
     for key, (lo, hi) in _CONFIG_LIMITS.items():
         v = raw.get(key, getattr(NetConfig, key))
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
             raise CheckpointError(f"checkpoint {name}: config {key} must be an integer in {lo}..{hi}, got {v!r}")
-    if not isinstance(raw["efficiency"], bool):
-        raise CheckpointError(f"checkpoint {name}: config efficiency must be true or false, got {raw['efficiency']!r}")
+    for key in ("efficiency", "defence"):
+        if not isinstance(raw[key], bool):
+            raise CheckpointError(f"checkpoint {name}: config {key} must be true or false, got {raw[key]!r}")
     return NetConfig(**raw)
 
 
