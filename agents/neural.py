@@ -1,11 +1,13 @@
 """Neural agent: a PyTorch policy/value network over the plane observation, with masked logits.
 
 The network reads ``net_input``: the planes_v0 observation (with the derived planes) and, by default,
-the efficiency planes of ``agents.efficiency`` (ukeire per discard, shanten gains of claims), computed
-from the observation alone. The 34 kinds are laid out as a 4 x 9 grid (m, p, s, honours padded to 9)
+the efficiency planes of ``agents.efficiency`` (ukeire per discard, shanten gains of claims), and, with
+``NetConfig.defence``, the defence planes of ``agents.defence_planes`` (Defensive's deal-in estimate per
+kind), each computed from the observation alone. The 34 kinds are laid out as a 4 x 9 grid (m, p, s, honours padded to 9)
 so convolutions run along each suit and never across a suit boundary. Checkpoints are ``torch.save``
 dicts holding the weights and the config needed to rebuild the net (``NetConfig``), plus the
-observation, action and efficiency-plane versions they were trained on; loading checks those versions.
+observation, action, efficiency- and defence-plane versions they were trained on; loading checks those
+versions.
 """
 
 from __future__ import annotations
