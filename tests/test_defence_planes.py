@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from states import random_play
 
 from agents.defence_planes import (
     D_DEAL,
@@ -23,32 +24,13 @@ from agents.features import decode
 from agents.greedy import READY_P
 from agents.neural import CheckpointError, NetConfig, PolicyValueNet, load_checkpoint, net_input, save_checkpoint
 from envs._core import tile_danger
-from envs.engine.api import Engine
-from envs.obs.planes_v0 import PlanesV0
-from envs.rules import Rules
 from envs.tiles import parse_tiles
-
-
-def _observations(n_games=32, steps=150, seed=5):
-    """planes_v0 observations reached by random play, early and late in the wall."""
-    eng = Engine(Rules(), n_games)
-    eng.reset(seed)
-    rng = np.random.default_rng(seed)
-    enc = PlanesV0(derived=True)
-    out = []
-    for _ in range(steps):
-        live = ~eng.terminated
-        if not live.any():
-            break
-        out.append(enc.encode(eng)[live])
-        mask = eng.legal_action_mask
-        eng.step((rng.random(mask.shape) + mask).argmax(1))
-    return np.concatenate(out)
 
 
 @pytest.fixture(scope="module")
 def obs():
-    return _observations()
+    """planes_v0 observations reached by random play, early and late in the wall."""
+    return np.concatenate([o for o, _ in random_play(32, 150, 5)])
 
 
 def test_ways_are_the_native_kernels(obs):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from states import random_play
 
 from agents.efficiency import (
     E_CHI,
@@ -21,27 +22,12 @@ from agents.features import decode
 from agents.greedy import GreedyAgent
 from agents.neural import NetConfig, NeuralAgent, PolicyValueNet, load_checkpoint, net_input, save_checkpoint
 from envs.engine.actions import CHI, DISCARD, KONG, PASS, PON, WIN
-from envs.engine.api import Engine
 from envs.hand.api import shanten_of
-from envs.obs.planes_v0 import PlanesV0
-from envs.rules import Rules
 
 
 def _states(n_games=24, steps=120, seed=3):
     """(obs, mask) batches reached by random play, with claims and own turns."""
-    eng = Engine(Rules(), n_games)
-    eng.reset(seed)
-    rng = np.random.default_rng(seed)
-    enc = PlanesV0(derived=True)
-    out = []
-    for _ in range(steps):
-        live = ~eng.terminated
-        if not live.any():
-            break
-        out.append((enc.encode(eng)[live], eng.legal_action_mask[live].copy()))
-        mask = eng.legal_action_mask
-        eng.step((rng.random(mask.shape) + mask).argmax(1))
-    return out
+    return random_play(n_games, steps, seed)
 
 
 @pytest.fixture(scope="module")
