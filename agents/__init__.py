@@ -4,6 +4,7 @@
 :data:`AGENT_KINDS` (the command-line help of ``tw16 eval`` and ``tw16 play`` and the "unknown agent"
 message are generated from it): ``random``, ``greedy``, ``defensive``, ``neural[:PATH]`` (the shipped
 checkpoint, or a checkpoint file), ``search[:k=8,n=3,...]`` (determinized rollouts, ``agents.search``),
+``guarded[:BASE]`` (BASE, the shipped network by default, folding where Defensive folds, ``agents.guarded``),
 ``sb3+trusted:PATH`` (a Stable-Baselines3 model, ``agents.sb3_agent``; the ``sb3`` extra; such a zip
 runs code when loaded, so ``sb3:PATH`` without ``+trusted`` is refused, docs/sb3.md) and
 ``py:MODULE:ATTR`` (your own class or factory, ``agents.user``; docs/agents.md) and ``olympiad:COMMAND``
@@ -59,6 +60,19 @@ def _search(arg, seed, device):
     return SearchAgent.from_spec(arg, seed=seed)
 
 
+def _guarded(arg, seed, device):
+    from agents.guarded import GuardedAgent
+
+    base = arg or "neural"
+    if _split(base)[0] == "guarded":
+        raise ValueError(
+            f"agent 'guarded:{arg}': the base is guarded already; write guarded:{_split(base)[1] or 'neural'}"
+        )
+    return GuardedAgent(
+        make_agent(base, seed=seed, device=device), seed=seed, name=f"guarded:{base}" if arg else "guarded"
+    )
+
+
 def _sb3(arg, seed, device):
     from agents.sb3_agent import SB3Agent
 
@@ -108,6 +122,13 @@ AGENT_KINDS: tuple[AgentKind, ...] = (
         True,
         "determinized rollouts or short leaves over a base agent",
         _search,
+    ),
+    AgentKind(
+        "guarded",
+        "BASE",
+        True,
+        "BASE (default: neural) that plays Defensive's discard where Defensive folds (agents.guarded)",
+        _guarded,
     ),
     AgentKind(
         "sb3+trusted",
