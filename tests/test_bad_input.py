@@ -97,7 +97,7 @@ def test_row6_eval_unknown_agent(capsys):
     cap = capsys.readouterr()
     assert cap.err == (
         "tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
-        "search[:k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS,leaf=L,m=M], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an installed "
+        "search[:k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS,leaf=L,m=M], guarded[:BASE], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an installed "
         "package registers)\n"
     )
     assert cap.out == ""  # no progress bar: refused before any game
@@ -110,7 +110,7 @@ def test_eval_unknown_agent_with_ray_workers_is_refused_the_same_way(capsys):
     assert main(["eval", "foo", "greedy", "greedy", "greedy", "--workers", "2"]) == 2
     assert capsys.readouterr().err == (
         "tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, neural[:PATH], "
-        "search[:k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS,leaf=L,m=M], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an "
+        "search[:k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS,leaf=L,m=M], guarded[:BASE], sb3+trusted:PATH, py:MODULE:ATTR, olympiad:COMMAND, or a name an "
         "installed package registers)\n"
     )
 

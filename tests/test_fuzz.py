@@ -670,7 +670,7 @@ def test_eval_unknown_agent_lists_the_known_ones(capsys):
     assert main(["eval", "foo", "greedy", "greedy", "greedy"]) == 2
     assert capsys.readouterr().err.strip() == (
         "tw16 eval: unknown agent 'foo' (known: random, greedy, defensive, "
-        "neural[:PATH], search[:k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS,leaf=L,m=M], sb3+trusted:PATH, "
+        "neural[:PATH], search[:k=K,n=N,rollout=R,z=Z,base=B,w=W,ms=MS,leaf=L,m=M], guarded[:BASE], sb3+trusted:PATH, "
         "py:MODULE:ATTR, olympiad:COMMAND, or a name an installed package registers)"
     )
 
