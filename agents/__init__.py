@@ -64,10 +64,9 @@ def _guarded(arg, seed, device):
     from agents.guarded import GuardedAgent
 
     base = arg or "neural"
-    if _split(base)[0] == "guarded":
-        raise ValueError(
-            f"agent 'guarded:{arg}': the base is guarded already; write guarded:{_split(base)[1] or 'neural'}"
-        )
+    kind, inner = _split(base)
+    if kind == "guarded":
+        raise ValueError(f"agent 'guarded:{arg}': the base is guarded already; write guarded:{inner or 'neural'}")
     return GuardedAgent(
         make_agent(base, seed=seed, device=device), seed=seed, name=f"guarded:{base}" if arg else "guarded"
     )

@@ -58,7 +58,7 @@ class GuardedAgent:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs, mask = check_batch(obs, mask)
-        a = np.asarray(self.base.act(obs, mask), np.int64).copy()
+        a = np.array(self.base.act(obs, mask), np.int64)  # a copy: the base may keep its array
         d = self.defensive.act(obs, mask)
         differ = np.flatnonzero(a != d)
         if differ.size:
