@@ -655,7 +655,7 @@ def valid_calls(core, ctx, S):
     held = c.copy()
     H = np.stack([c, c16, c, c16]).astype(np.int8)
     B = S.wall.shape[0]
-    S2 = type(S)(*[x[:2].copy() for x in S])
+    S2 = type(S)(*[x[:2] for x in S])  # (rows of S, not copies: tests/test_threads.py's hold check; calls copy)
     b = 0
     # a game at a turn decision (seat G_CUR to discard) for the per-seat helpers
     seat = int(S.g[b, st.G_CUR])
