@@ -9,6 +9,16 @@ fill in around them: the longest-first rule for scheduling on two machines.
 
 from __future__ import annotations
 
+import os
+
+# Two workers on two cores: torch's OpenMP / MKL pools in each worker, and in the subprocesses the
+# tests start (which inherit this environment), use one thread, so the workers do not oversubscribe
+# the cores (spinning threads waiting for descheduled ones). Set before any test imports torch; a value
+# already in the environment is kept. docs/torchrl.md's snippet beside two busy processes: 75 -> 47
+# CPU s. (The native core's threads are its own, envs._core.set_num_threads: not affected.)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
 # The longest files, longest first: per-file totals of `python -m pytest --durations=0` on the 2-core
 # machine (2026-12-03), in seconds: sanitize 182 (+ about 120 to build in a fresh clone), distributed
 # 65, doc_snippets 69, doc_snippets_sb3 65, cli 64, aivat 55, olympiad 51, hk_engine_random 46,

@@ -66,11 +66,10 @@ class EvalWorker:
     """A Ray actor holding four agents; plays batches of walls (``agents.evaluation.arena.play_walls``)."""
 
     def __init__(self, specs: list, names: list, blobs: dict, seed: int):
-        import torch
+        import sys
 
         from agents import make_agent
 
-        torch.set_num_threads(1)
         _core.set_num_threads(1)
         self.dir = tempfile.TemporaryDirectory(prefix="tw16-eval-")
         self.agents = []
@@ -83,6 +82,10 @@ class EvalWorker:
             agent = make_agent(spec, seed=seed)
             agent.name = name
             self.agents.append(agent)
+        # torch at one thread where an agent imported it (a neural one); rule agents' workers do not
+        # import it (seconds of CPU at every worker start, a replacement's too)
+        if "torch" in sys.modules:
+            sys.modules["torch"].set_num_threads(1)
 
     def play(self, wall_seeds, rules, agent_seed: int, vr: bool = False) -> dict:
         from agents.evaluation.arena import play_walls
