@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 
 from agents import make_agent
-from agents.device import resolve_device
 from agents.evaluation.arena import play_duplicate, walls_for
 from agents.evaluation.eval_seeds import load
 from envs.rules import Rules
@@ -75,7 +74,11 @@ def evaluate(
                 vr=vr,
             )
         else:
-            dev = str(resolve_device(device))  # "auto" to the device it picks; one not there: DeviceError
+            dev = device
+            if dev != "cpu":  # (the CPU needs no check, and rule agents no torch)
+                from agents.device import resolve_device
+
+                dev = str(resolve_device(device))  # "auto" to the device it picks; one not there: DeviceError
             agents = [make_agent(s, seed=seed, device=dev) for s in specs]
             res = play_duplicate(
                 agents,
