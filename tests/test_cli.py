@@ -200,3 +200,16 @@ def test_eval_on_the_published_walls_with_variance_reduction():
     assert bad.returncode == 2 and "20000 hands at most" in bad.stderr
     bad = run("eval", "greedy", "defensive", "greedy", "defensive", "--eval-set", "v7")
     assert bad.returncode == 2 and "unknown evaluation set" in bad.stderr
+
+
+def test_eval_of_rule_agents_does_not_import_torch():
+    # torch costs about 2 CPU s a start; only a neural agent or a --device off the CPU needs it
+    code = (
+        "import sys; from tw16.cli.main import main; "
+        "rc = main(['eval', 'greedy', 'defensive', 'greedy', 'random', '--hands', '8', '--plot', '', '--json']); "
+        "print('torch imported' if 'torch' in sys.modules else 'no torch', file=sys.stderr); sys.exit(rc)"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stderr.strip().endswith("no torch"), r.stderr[-2000:]
+    assert json.loads(r.stdout)["hands"] == 8
