@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import make_agent
+from agents.device import device_name
 from agents.evaluation.arena import play_duplicate, walls_for
 from agents.evaluation.eval_seeds import load
 from envs.rules import Rules
@@ -74,12 +75,7 @@ def evaluate(
                 vr=vr,
             )
         else:
-            dev = device
-            if dev != "cpu":  # (the CPU needs no check, and rule agents no torch)
-                from agents.device import resolve_device
-
-                dev = str(resolve_device(device))  # "auto" to the device it picks; one not there: DeviceError
-            agents = [make_agent(s, seed=seed, device=dev) for s in specs]
+            agents = [make_agent(s, seed=seed, device=device_name(device)) for s in specs]
             res = play_duplicate(
                 agents,
                 n_walls,

@@ -90,14 +90,11 @@ def check_agents(specs, seed: int = 0) -> None:
 
 
 def check_device(spec, name: str = "--device"):
-    """``--device``: a device torch can use here (``agents.device.resolve_device``), else ``UsageError``
-    naming the option and the device. ``cpu`` (every command's default) is always there and is not
-    checked: a command of rule agents then never imports torch (about 2 CPU s a start)."""
-    if spec == "cpu":
-        return spec
-    from agents.device import DeviceError, resolve_device
+    """``--device``: the name of a device torch can use here (``agents.device.device_name``: ``cpu``
+    without loading torch), else ``UsageError`` naming the option and the device."""
+    from agents.device import DeviceError, device_name
 
     try:
-        return resolve_device(spec)
+        return device_name(spec)
     except DeviceError as e:
         raise UsageError(f"{name}: {e}") from None
